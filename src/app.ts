@@ -1,0 +1,72 @@
+import type { Config } from "./config.ts";
+import type { Database } from "./db/database.ts";
+import { applyMigrations, type Migration } from "./db/migrate.ts";
+import { deriveSecrets, type Secrets } from "./auth/secrets.ts";
+import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
+import type { RequestContext } from "./http/context.ts";
+import { createRouter } from "./http/router.ts";
+import { registry } from "./models/registry.ts";
+
+/** The release of this service, reported by /api/status/. */
+export const RELEASE = "0.1.0";
+
+/** What an entry passes with each request. */
+export interface RequestEnvironment {
+  /** The database for this request: shared on Node and Deno, one client per request on Workers. */
+  readonly db: Database;
+  readonly clientAddress?: string | null;
+  /** Keeps work going after the response (Workers' ctx.waitUntil); errors are the caller's to log. */
+  readonly waitUntil?: (promise: Promise<unknown>) => void;
+}
+
+/** The portable application: a fetch handler over web-standard APIs, and its set-up. */
+export interface App {
+  fetch(request: Request, env: RequestEnvironment): Promise<Response>;
+  /** Applies pending migrations and ensures the superuser; returns what must be shown once. */
+  prepare(db: Database, migrations: readonly Migration[]): Promise<Bootstrap | null>;
+  readonly config: Config;
+  readonly secrets: Secrets;
+}
+
+export interface AppOptions {
+  readonly config: Config;
+  /** SECRET_KEY, resolved by the entry (generated and kept beside the database on Node/Deno). */
+  readonly secretKey: string;
+  /** Names the runtime in /api/status/: "node", "workerd", "deno". */
+  readonly runtime: string;
+}
+
+/** Builds the application once per process or isolate; requests then share nothing mutable. */
+export async function createApp({ config, secretKey, runtime }: AppOptions): Promise<App> {
+  const secrets = await deriveSecrets(secretKey);
+  const router = createRouter({ registry, runtime, release: RELEASE });
+  const background = (promise: Promise<unknown>) => void promise.catch((e) => console.error("background task failed:", e));
+
+  return {
+    config,
+    secrets,
+    async prepare(db, migrations) {
+      await applyMigrations(db, migrations);
+      return ensureSuperuser(db, config, secrets);
+    },
+    async fetch(request, env) {
+      const url = new URL(request.url);
+      const ctx: RequestContext = {
+        request,
+        url,
+        origin: url.origin,
+        requestId: crypto.randomUUID(),
+        now: new Date(),
+        config,
+        db: env.db,
+        secrets,
+        clientAddress: env.clientAddress ?? null,
+        waitUntil: env.waitUntil ?? background,
+        user: null,
+        token: null,
+        revealedKeys: new Map(),
+      };
+      return router.fetch(request, ctx);
+    },
+  };
+}

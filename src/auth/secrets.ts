@@ -1,0 +1,47 @@
+import { encoder, fromBase64, toBase64, toHex } from "./crypto.ts";
+
+/** The keys derived from SECRET_KEY, with the operations that use them. */
+export interface Secrets {
+  /** Keyed hash of a token key: what is stored and looked up, never the key itself. */
+  tokenDigest(key: string): Promise<string>;
+  /** AES-GCM encryption of a token key, kept only while ALLOW_TOKEN_RETRIEVAL is on. */
+  encrypt(plain: string): Promise<string>;
+  decrypt(sealed: string): Promise<string>;
+}
+
+/**
+ * Derives independent keys from SECRET_KEY with HKDF, so the digest key and the encryption key
+ * never coincide and SECRET_KEY itself is used for nothing else.
+ */
+export async function deriveSecrets(secretKey: string): Promise<Secrets> {
+  const material = await crypto.subtle.importKey("raw", encoder.encode(secretKey), "HKDF", false, ["deriveKey"]);
+  const derive = (info: string, algorithm: HmacImportParams | AesKeyGenParams, usages: KeyUsage[]) =>
+    crypto.subtle.deriveKey(
+      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(info) },
+      material,
+      algorithm,
+      false,
+      usages,
+    );
+  const hmacKey = await derive("inventory token digest v1", { name: "HMAC", hash: "SHA-256", length: 256 }, ["sign"]);
+  const aesKey = await derive("inventory token encryption v1", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);
+
+  return {
+    async tokenDigest(key) {
+      return toHex(await crypto.subtle.sign("HMAC", hmacKey, encoder.encode(key)));
+    },
+    async encrypt(plain) {
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, aesKey, encoder.encode(plain)));
+      const out = new Uint8Array(iv.length + sealed.length);
+      out.set(iv);
+      out.set(sealed, iv.length);
+      return toBase64(out);
+    },
+    async decrypt(sealed) {
+      const bytes = fromBase64(sealed);
+      const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes.slice(0, 12) }, aesKey, bytes.slice(12));
+      return new TextDecoder().decode(plain);
+    },
+  };
+}

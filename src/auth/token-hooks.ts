@@ -1,0 +1,51 @@
+import { ApiError } from "../http/errors.ts";
+import type { ModelHooks } from "../models/hooks.ts";
+import { randomHex } from "./crypto.ts";
+import { hasDefaultPermission } from "./permissions.ts";
+
+/** A new token key: 160 bits from the CSPRNG as 40 hex characters (SPEC.md 5.4). */
+export const generateTokenKey = (): string => randomHex(20);
+
+/** What `display` shows of a key: never the key, only enough to tell tokens apart. */
+export const maskTokenKey = (last6: string): string => "*".repeat(34) + last6;
+
+/**
+ * Token keys are never stored in the clear: a keyed digest authenticates, and an AES-GCM copy is
+ * kept only while ALLOW_TOKEN_RETRIEVAL is on, so GET can show the key. Off, the key appears once,
+ * in the response that created it.
+ */
+export const tokenHooks: ModelHooks = {
+  async prepareWrite(ctx, values, current) {
+    const requester = ctx.user!;
+    if (values.user === undefined && !current) values.user = requester.id;
+    const owner = values.user ?? current?.user_id;
+    if (owner !== requester.id && !requester.is_superuser && !hasDefaultPermission(ctx, "users.grant_token")) {
+      throw ApiError.forbidden("This user does not have permission to create tokens for other users.");
+    }
+    if (!current && typeof values.expires === "string" && Date.parse(values.expires) <= ctx.now.getTime()) {
+      return { errors: { expires: [`Expiration time must be in the future. Current server time is ${ctx.now.toISOString()} (UTC).`] } };
+    }
+    if (current && values.key === undefined) return;
+    const key = String(values.key ?? generateTokenKey()).toLowerCase();
+    const digest = await ctx.secrets.tokenDigest(key);
+    ctx.revealedKeys.set(digest, key);
+    return {
+      columns: {
+        key_digest: digest,
+        key_last6: key.slice(-6),
+        key_ciphertext: ctx.config.ALLOW_TOKEN_RETRIEVAL ? await ctx.secrets.encrypt(key) : null,
+      },
+    };
+  },
+
+  async represent(ctx, row, out) {
+    const revealed = ctx.revealedKeys.get(String(row.key_digest));
+    if (revealed) out.key = revealed;
+    else if (ctx.config.ALLOW_TOKEN_RETRIEVAL && row.key_ciphertext) out.key = await ctx.secrets.decrypt(String(row.key_ciphertext));
+    else delete out.key;
+  },
+
+  scope(ctx) {
+    return ctx.user && !ctx.user.is_superuser ? { column: "user_id", value: ctx.user.id } : null;
+  },
+};

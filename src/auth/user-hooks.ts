@@ -1,0 +1,10 @@
+import type { ModelHooks } from "../models/hooks.ts";
+import { hashPassword } from "./passwords.ts";
+
+/** A user's password is stored only as a PBKDF2 hash and never read back. */
+export const userHooks: ModelHooks = {
+  async prepareWrite(_ctx, values) {
+    if (typeof values.password !== "string") return;
+    return { columns: { password: await hashPassword(values.password) } };
+  },
+};

@@ -1,0 +1,108 @@
+import * as v from "valibot";
+
+const bool = (fallback: boolean) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.trim(),
+    v.toLowerCase(),
+    v.picklist(["true", "false", "1", "0", "yes", "no", "on", "off"], "must be true or false"),
+    v.transform((s) => ["true", "1", "yes", "on"].includes(s)),
+  );
+
+const int = (fallback: number, min: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.trim(),
+    v.regex(/^\d+$/, "must be a whole number"),
+    v.transform(Number),
+    v.minValue(min, `must be at least ${min}`),
+  );
+
+const optionalText = v.pipe(
+  v.optional(v.string()),
+  v.transform((s) => (s && s.trim() !== "" ? s.trim() : undefined)),
+);
+
+/** A list from a JSON array or a comma-separated string: `["dcim.site"]` or `dcim.site,tenancy.*`. */
+const list = v.pipe(
+  v.optional(v.string(), ""),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const raw = dataset.value.trim();
+    if (raw === "") return [] as string[];
+    if (!raw.startsWith("[")) return raw.split(",").map((s) => s.trim()).filter(Boolean);
+    try {
+      const parsed = JSON.parse(raw);
+      if (Array.isArray(parsed) && parsed.every((x) => typeof x === "string")) return parsed as string[];
+    } catch {}
+    addIssue({ message: "must be a JSON list of strings or a comma-separated list" });
+    return NEVER;
+  }),
+);
+
+/** NetBox's default: every user may manage their own tokens. */
+const DEFAULT_PERMISSIONS = {
+  "users.view_token": { user: "$user" },
+  "users.add_token": { user: "$user" },
+  "users.change_token": { user: "$user" },
+  "users.delete_token": { user: "$user" },
+};
+
+const permissionMap = v.pipe(
+  v.optional(v.string()),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const raw = dataset.value?.trim();
+    if (!raw) return DEFAULT_PERMISSIONS as Record<string, unknown>;
+    try {
+      const parsed = JSON.parse(raw);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {}
+    addIssue({ message: 'must be a JSON object such as {"users.add_token": {"user": "$user"}}' });
+    return NEVER;
+  }),
+);
+
+const ConfigSchema = v.object({
+  LIBSQL_URL: v.optional(v.string(), "file:data/inventory.db"),
+  LIBSQL_AUTH_TOKEN: optionalText,
+  HOST: v.optional(v.string(), "127.0.0.1"),
+  PORT: v.pipe(int(8787, 0), v.maxValue(65535, "must be at most 65535")),
+  SECRET_KEY: v.pipe(
+    optionalText,
+    v.check((s) => s === undefined || s.length >= 32, "must be at least 32 characters"),
+  ),
+  SUPERUSER_NAME: optionalText,
+  SUPERUSER_PASSWORD: optionalText,
+  SUPERUSER_API_TOKEN: v.pipe(
+    optionalText,
+    v.check((s) => s === undefined || /^[0-9a-f]{40}$/i.test(s), "must be 40 hexadecimal characters"),
+  ),
+  PAGINATE_COUNT: int(50, 1),
+  MAX_PAGE_SIZE: int(1000, 0),
+  ALLOW_TOKEN_RETRIEVAL: bool(true),
+  EXEMPT_VIEW_PERMISSIONS: list,
+  DEFAULT_PERMISSIONS: permissionMap,
+  MAINTENANCE_MODE: bool(false),
+  API_VERSION: v.pipe(v.optional(v.string(), "4.2"), v.trim(), v.regex(/^\d+\.\d+$/, "must be major.minor, such as 4.2")),
+});
+
+/** The parsed settings; names follow the environment variables (see README). */
+export type Config = v.InferOutput<typeof ConfigSchema>;
+
+/** Thrown at start when a setting is invalid; the message names every bad variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Parses the settings from environment variables once, at start. Unknown variables are ignored;
+ * a bad value stops the start with a message naming the variable and what it must be.
+ */
+export function parseConfig(env: Record<string, unknown>): Config {
+  const strings: Record<string, string | undefined> = {};
+  for (const key of Object.keys(ConfigSchema.entries)) {
+    const value = env[key];
+    strings[key] = value === undefined || value === null ? undefined : String(value);
+  }
+  const result = v.safeParse(ConfigSchema, strings);
+  if (result.success) return result.output;
+  const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? "settings"}: ${issue.message}`);
+  throw new ConfigError(`Invalid settings:\n  ${problems.join("\n  ")}`);
+}

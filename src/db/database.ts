@@ -1,0 +1,70 @@
+import type { Kysely } from "kysely";
+
+/** A row as returned by the database: column name to value. */
+export type Row = Record<string, unknown>;
+
+/** One SQL statement with its positional parameters (a Kysely `CompiledQuery` fits). */
+export interface Statement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+/** The rows and the number of changed rows of one statement. */
+export interface StatementResult {
+  readonly rows: Row[];
+  readonly rowsAffected: number;
+}
+
+/** Counters every driver keeps, so tests can pin statements and round trips per request. */
+export interface DatabaseStats {
+  statements: number;
+  roundTrips: number;
+}
+
+/**
+ * The database port. The unit of cost is the round trip: on Turso every call to `batch` is one
+ * HTTP request, whatever the number of statements in it, so the engine groups its queries.
+ */
+export interface Database {
+  /** Runs the statements in one round trip; "write" runs them in one transaction, all or none. */
+  batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]>;
+  /** Runs a script of several `;`-separated statements (migrations) in one transaction. */
+  executeScript(sql: string): Promise<void>;
+  /** A Kysely instance bound to this database, for ad-hoc queries in scripts and tests. */
+  readonly kysely: Kysely<any>;
+  readonly stats: DatabaseStats;
+  close(): void;
+}
+
+/** Why a statement was refused by a constraint, parsed from the driver's message. */
+export class ConstraintError extends Error {
+  readonly kind: "unique" | "foreign_key" | "not_null" | "check";
+  /** `table.column` names the constraint reported, for a UNIQUE or NOT NULL failure. */
+  readonly columns: string[];
+
+  constructor(kind: ConstraintError["kind"], columns: string[], message: string) {
+    super(message);
+    this.kind = kind;
+    this.columns = columns;
+  }
+}
+
+const CONSTRAINT_MESSAGE = /(UNIQUE|FOREIGN KEY|NOT NULL|CHECK) constraint failed(?::\s*([^\n]*))?/;
+
+/** Turns a driver's constraint failure into a ConstraintError; other errors pass through. */
+export function normalizeDatabaseError(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  const match = CONSTRAINT_MESSAGE.exec(message);
+  if (!match) return error;
+  const kinds = { UNIQUE: "unique", "FOREIGN KEY": "foreign_key", "NOT NULL": "not_null", CHECK: "check" } as const;
+  const columns = (match[2] ?? "").split(",").map((c) => c.trim()).filter(Boolean);
+  return new ConstraintError(kinds[match[1] as keyof typeof kinds], columns, match[0]);
+}
+
+/** Splits a migration script into statements; our migrations keep `;` out of string literals. */
+export function splitScript(sql: string): string[] {
+  return sql
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,38 @@
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { Secrets } from "../auth/secrets.ts";
+
+/** The user a request acts as. */
+export interface User {
+  readonly id: number;
+  readonly username: string;
+  readonly is_superuser: boolean;
+  readonly is_active: boolean;
+}
+
+/** The token that authenticated a request. */
+export interface AuthToken {
+  readonly id: number;
+  readonly write_enabled: boolean;
+}
+
+/** Everything a handler knows about the request it serves. One per request; never shared. */
+export interface RequestContext {
+  readonly request: Request;
+  readonly url: URL;
+  /** `scheme://host` of the request, for absolute URLs in responses. */
+  readonly origin: string;
+  readonly requestId: string;
+  /** The request's clock: every timestamp one request writes is the same. */
+  readonly now: Date;
+  readonly config: Config;
+  readonly db: Database;
+  readonly secrets: Secrets;
+  /** The client address (socket peer on Node/Deno, CF-Connecting-IP on Workers), when known. */
+  readonly clientAddress: string | null;
+  readonly waitUntil: (promise: Promise<unknown>) => void;
+  user: User | null;
+  token: AuthToken | null;
+  /** Plain token keys created by this request, by digest: shown once in the create response. */
+  readonly revealedKeys: Map<string, string>;
+}

@@ -1,0 +1,44 @@
+import type { Config } from "../config.ts";
+
+/** A page request: `limit` null means every match (only when MAX_PAGE_SIZE is 0). */
+export interface Page {
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+const nonNegative = (raw: string | null): number | null => (raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : null);
+
+/**
+ * `limit` and `offset` as NetBox reads them: a missing or invalid value falls back to the
+ * default, `limit` above MAX_PAGE_SIZE is clamped, and `limit=0` means "all", which is itself
+ * capped at MAX_PAGE_SIZE unless that is 0.
+ */
+export function parsePage(config: Config, params: URLSearchParams): Page {
+  const max = config.MAX_PAGE_SIZE;
+  const cap = (n: number) => (max > 0 ? Math.min(n, max) : n);
+  const asked = nonNegative(params.get("limit"));
+  const limit = asked === null ? cap(config.PAGINATE_COUNT) : asked === 0 ? (max > 0 ? max : null) : cap(asked);
+  return { limit, offset: nonNegative(params.get("offset")) ?? 0 };
+}
+
+/** `url` with `limit` and `offset` set (or offset dropped), other parameters kept, keys sorted as DRF does. */
+function pageUrl(url: URL, limit: number, offset: number): string {
+  const params = new URLSearchParams(url.search);
+  params.set("limit", String(limit));
+  if (offset > 0) params.set("offset", String(offset));
+  else params.delete("offset");
+  params.sort();
+  return `${url.origin}${url.pathname}?${params.toString()}`;
+}
+
+/** The list envelope of SPEC.md 4.4: count, next, previous (absolute URLs) and results. */
+export function paginated(url: URL, page: Page, count: number, results: unknown[]) {
+  const { limit, offset } = page;
+  if (limit === null) return { count, next: null, previous: null, results };
+  return {
+    count,
+    next: offset + limit < count ? pageUrl(url, limit, offset + limit) : null,
+    previous: offset > 0 ? pageUrl(url, limit, Math.max(0, offset - limit)) : null,
+    results,
+  };
+}

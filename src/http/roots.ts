@@ -1,0 +1,29 @@
+import { APPS, type AppName } from "../models/model.ts";
+import type { Registry } from "../models/registry.ts";
+import type { RequestContext } from "./context.ts";
+import { ApiError } from "./errors.ts";
+
+/** GET /api/: every application and the status endpoint, as absolute URLs, sorted. */
+export function apiRoot(ctx: RequestContext) {
+  const entries: [string, string][] = [...APPS, "status"].map((name) => [name, `${ctx.origin}/api/${name}/`]);
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** GET /api/<app>/: the app's models, sorted by path, as absolute list URLs. */
+export function appRoot(ctx: RequestContext, registry: Registry, app: string) {
+  if (!(APPS as readonly string[]).includes(app)) throw ApiError.notFound();
+  return Object.fromEntries(registry.app(app as AppName).map((m) => [m.path, `${ctx.origin}/api/${m.app}/${m.path}/`]));
+}
+
+/** GET /api/status/: the release this API is compatible with and what is installed. */
+export function apiStatus(ctx: RequestContext, runtime: string, release: string) {
+  if (!ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+  return {
+    "netbox-version": `${ctx.config.API_VERSION}.0`,
+    "installed-apps": Object.fromEntries(APPS.filter((a) => a !== "plugins").map((a) => [a, release])),
+    plugins: {},
+    "rq-workers-running": 1,
+    "inventory-version": release,
+    runtime,
+  };
+}

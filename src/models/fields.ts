@@ -1,0 +1,116 @@
+import type { Model } from "./model.ts";
+
+/** One option of a choice field; `id` is the legacy numeric id some clients still read. */
+export interface Choice {
+  readonly value: string | number;
+  readonly label: string;
+  readonly id?: number;
+}
+
+/** The kinds of field a model can declare; each derives its column, validation, filters and shape. */
+export type FieldKind =
+  | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "datetime"
+  | "json" | "stringList" | "ipList" | "fk" | "m2m" | "count" | "password";
+
+/** How an m2m field is stored: a through table, optionally shared by models (tags). */
+export interface Through {
+  readonly table: string;
+  readonly source: string;
+  readonly target: string;
+  /** Column holding `app.model` when one through table serves several models. */
+  readonly objectTypeColumn?: string;
+}
+
+/** What a `count` field counts: rows of a model whose fk points here, or rows of a through table. */
+export type CountOf =
+  | { readonly model: () => Model; readonly field: string; readonly cumulative?: boolean }
+  | { readonly table: string; readonly column: string };
+
+/** A field as declared, before `defineModel` names it. */
+export interface FieldOptions {
+  readonly kind: FieldKind;
+  readonly label?: string;
+  /** Must be given on create and PUT. */
+  readonly required?: boolean;
+  readonly nullable?: boolean;
+  /** Empty string allowed (string kinds). */
+  readonly blank?: boolean;
+  readonly readOnly?: boolean;
+  readonly writeOnly?: boolean;
+  readonly unique?: boolean;
+  readonly default?: unknown;
+  readonly maxLength?: number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly pattern?: { readonly regex: RegExp; readonly message: string };
+  readonly choices?: readonly Choice[];
+  readonly target?: () => Model;
+  readonly onDelete?: "protect" | "cascade" | "setNull";
+  readonly through?: Through;
+  /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. */
+  readonly countOf?: CountOf;
+  readonly helpText?: string;
+  /** A datetime the engine sets: on create only, or on every write. */
+  readonly autoNow?: "create" | "always";
+  /** Stored column name, when it differs from the derived one; null: not stored (hooks handle it). */
+  readonly column?: string | null;
+}
+
+/** A declared field with its name and column resolved. */
+export interface Field extends FieldOptions {
+  readonly name: string;
+  /** The stored column, or null for m2m and computed fields. */
+  readonly column: string | null;
+  readonly label: string;
+}
+
+const SLUG = { regex: /^[-a-zA-Z0-9_]+$/, message: 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.' };
+
+type Opts = Omit<FieldOptions, "kind">;
+
+/** Field builders: the vocabulary of model declarations. */
+export const f = {
+  /** A short string; required unless `blank` (then it defaults to ""). */
+  string: (o: Opts & { maxLength: number }): FieldOptions =>
+    ({ kind: "string", required: !o.blank && !o.nullable && o.default === undefined, default: o.blank ? "" : undefined, ...o }),
+  /** Long free text (comments), blank allowed. */
+  text: (o: Opts = {}): FieldOptions => ({ kind: "text", blank: true, default: "", ...o }),
+  slug: (o: Opts = {}): FieldOptions => ({ kind: "slug", required: true, maxLength: 100, pattern: SLUG, ...o }),
+  integer: (o: Opts = {}): FieldOptions => ({ kind: "integer", ...o }),
+  float: (o: Opts = {}): FieldOptions => ({ kind: "float", ...o }),
+  boolean: (o: Opts & { default: boolean }): FieldOptions => ({ kind: "boolean", ...o }),
+  choice: (choices: readonly Choice[], o: Opts = {}): FieldOptions =>
+    ({ kind: "choice", choices, required: o.default === undefined && !o.nullable, ...o }),
+  datetime: (o: Opts = {}): FieldOptions => ({ kind: "datetime", ...o }),
+  json: (o: Opts = {}): FieldOptions => ({ kind: "json", ...o }),
+  /** A list of strings stored as JSON (object types). */
+  stringList: (o: Opts = {}): FieldOptions => ({ kind: "stringList", default: [], ...o }),
+  /** A list of IP networks stored as JSON (token `allowed_ips`). */
+  ipList: (o: Opts = {}): FieldOptions => ({ kind: "ipList", default: [], ...o }),
+  fk: (target: () => Model, o: Opts = {}): FieldOptions =>
+    ({ kind: "fk", target, onDelete: o.nullable ? "setNull" : "protect", required: !o.nullable, ...o }),
+  m2m: (target: () => Model, through: Through, o: Opts = {}): FieldOptions =>
+    ({ kind: "m2m", target, through, default: [], ...o }),
+  /** A read-only count of `model` rows whose `field` points here. */
+  count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions =>
+    ({ kind: "count", readOnly: true, countOf: { model, field, cumulative: o.cumulative }, ...o }),
+  /** A read-only count of through-table rows whose `column` points here. */
+  countRows: (table: string, column: string, o: Opts = {}): FieldOptions =>
+    ({ kind: "count", readOnly: true, countOf: { table, column }, ...o }),
+  /** A write-only secret stored as a hash (user passwords). */
+  password: (o: Opts = {}): FieldOptions => ({ kind: "password", writeOnly: true, maxLength: 128, ...o }),
+};
+
+/** The column a field is stored in, or null when it has none. */
+export function columnOf(name: string, o: FieldOptions): string | null {
+  if (o.column !== undefined) return o.column;
+  if (o.kind === "m2m" || o.kind === "count") return null;
+  if (o.kind === "fk") return `${name}_id`;
+  return name;
+}
+
+/** The display label DRF derives from a field name: `time_zone` -> "Time zone". */
+export function labelOf(name: string): string {
+  const words = name.replace(/^_/, "").replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,44 @@
+import { APPS, type AppName, type Model } from "./model.ts";
+import { tenancyModels } from "./tenancy.ts";
+import { dcimModels } from "./dcim.ts";
+import { extrasModels } from "./extras.ts";
+import { usersModels } from "./users.ts";
+
+/** The frozen set of models the service serves, with the lookups the engine needs. */
+export interface Registry {
+  readonly models: readonly Model[];
+  /** A model by its API path: `("dcim", "sites")`. */
+  byPath(app: string, path: string): Model | undefined;
+  /** A model by `app.model`. */
+  byObjectType(objectType: string): Model | undefined;
+  /** The models of one app, sorted by path, as the app root lists them. */
+  app(app: AppName): readonly Model[];
+  /** Every field in the registry whose fk points at `model`. */
+  referencesTo(model: Model): readonly { model: Model; field: Model["fields"][number] }[];
+}
+
+export function createRegistry(models: readonly Model[]): Registry {
+  const byPath = new Map(models.map((m) => [`${m.app}/${m.path}`, m]));
+  const byType = new Map(models.map((m) => [m.objectType, m]));
+  if (byPath.size !== models.length || byType.size !== models.length) throw new Error("duplicate model path or type");
+  const apps = new Map(APPS.map((a) => [a, models.filter((m) => m.app === a).sort((x, y) => x.path.localeCompare(y.path))]));
+  const references = new Map<Model, { model: Model; field: Model["fields"][number] }[]>();
+  const referencesTo = (target: Model) => {
+    let refs = references.get(target);
+    if (!refs) {
+      refs = models.flatMap((m) => m.fields.filter((x) => x.kind === "fk" && x.target!() === target).map((field) => ({ model: m, field })));
+      references.set(target, refs);
+    }
+    return refs;
+  };
+  return Object.freeze({
+    models: Object.freeze([...models]),
+    byPath: (app: string, path: string) => byPath.get(`${app}/${path}`),
+    byObjectType: (t: string) => byType.get(t),
+    app: (a: AppName) => apps.get(a) ?? [],
+    referencesTo,
+  });
+}
+
+/** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
+export const registry = createRegistry([...tenancyModels, ...dcimModels, ...extrasModels, ...usersModels]);

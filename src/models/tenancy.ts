@@ -1,0 +1,39 @@
+import { f } from "./fields.ts";
+import { defineModel } from "./model.ts";
+import { comments, description, parentOf } from "./common.ts";
+
+export const tenantGroup = defineModel({
+  app: "tenancy", name: "tenantgroup", className: "TenantGroup", verboseName: "tenant group",
+  path: "tenant-groups", table: "tenancy_tenantgroup", tree: true,
+  fields: {
+    name: f.string({ maxLength: 100, unique: true }),
+    slug: f.slug({ unique: true }),
+    parent: parentOf(() => tenantGroup),
+    description,
+    comments,
+    tenant_count: f.count(() => tenant, "group", { cumulative: true }),
+  },
+  brief: ["name", "slug", "description", "tenant_count", "_depth"],
+  display: (o) => o.name,
+});
+
+export const tenant = defineModel({
+  app: "tenancy", name: "tenant", className: "Tenant", verboseName: "tenant",
+  path: "tenants", table: "tenancy_tenant",
+  fields: {
+    name: f.string({ maxLength: 100 }),
+    slug: f.slug(),
+    group: f.fk(() => tenantGroup, { nullable: true, onDelete: "protect" }),
+    description,
+    comments,
+  },
+  uniqueTogether: [
+    { fields: ["group", "name"], message: "Tenant name must be unique per group." },
+    { fields: ["group", "slug"], message: "Tenant slug must be unique per group." },
+  ],
+  brief: ["name", "slug", "description"],
+  display: (o) => o.name,
+  search: ["name", "slug", "description", "comments"],
+});
+
+export const tenancyModels = [tenantGroup, tenant];

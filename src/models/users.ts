@@ -1,0 +1,74 @@
+import { f } from "./fields.ts";
+import { defineModel } from "./model.ts";
+import { description } from "./common.ts";
+import { tokenHooks, maskTokenKey } from "../auth/token-hooks.ts";
+import { userHooks } from "../auth/user-hooks.ts";
+
+export const group = defineModel({
+  app: "users", name: "group", className: "Group", verboseName: "group",
+  path: "groups", table: "users_group", taggable: false, timestamps: false,
+  fields: {
+    name: f.string({ maxLength: 150, unique: true }),
+    description,
+    user_count: f.countRows("users_user_groups", "group_id"),
+  },
+  brief: ["name", "description"],
+  display: (o) => o.name,
+});
+
+export const user = defineModel({
+  app: "users", name: "user", className: "User", verboseName: "user",
+  path: "users", table: "users_user", taggable: false, timestamps: false,
+  fields: {
+    username: f.string({
+      maxLength: 150, unique: true,
+      pattern: { regex: /^[\w.@+-]+$/, message: "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters." },
+    }),
+    password: f.password({ required: true }),
+    first_name: f.string({ maxLength: 150, blank: true }),
+    last_name: f.string({ maxLength: 150, blank: true }),
+    email: f.string({
+      maxLength: 254, blank: true,
+      pattern: { regex: /^$|^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: "Enter a valid email address." },
+    }),
+    is_staff: f.boolean({ default: false }),
+    is_active: f.boolean({ default: true }),
+    is_superuser: f.boolean({ default: false }),
+    date_joined: f.datetime({ readOnly: true, autoNow: "create" }),
+    last_login: f.datetime({ readOnly: true, nullable: true }),
+    groups: f.m2m(() => group, { table: "users_user_groups", source: "user_id", target: "group_id" }),
+  },
+  brief: ["username"],
+  display: (o) => o.username,
+  naturalKey: "username",
+  search: ["username", "first_name", "last_name", "email"],
+  ordering: ["username"],
+  hooks: userHooks,
+});
+
+export const token = defineModel({
+  app: "users", name: "token", className: "Token", verboseName: "token",
+  path: "tokens", table: "users_token", taggable: false, timestamps: false,
+  fields: {
+    user: f.fk(() => user, { required: false, onDelete: "cascade" }),
+    created: f.datetime({ readOnly: true, autoNow: "create" }),
+    expires: f.datetime({ nullable: true }),
+    last_used: f.datetime({ nullable: true }),
+    key: f.string({
+      maxLength: 40, column: null, required: false,
+      pattern: { regex: /^[0-9a-fA-F]{40}$/, message: "Token key must be 40 hexadecimal characters." },
+    }),
+    write_enabled: f.boolean({ default: true }),
+    description,
+    allowed_ips: f.ipList(),
+  },
+  brief: ["key", "write_enabled", "description"],
+  display: (o) => maskTokenKey(String(o.key_last6 ?? "")),
+  naturalKey: "id",
+  search: ["description"],
+  ordering: ["-created"],
+  hooks: tokenHooks,
+  storage: { key_digest: "TEXT NOT NULL UNIQUE", key_last6: "TEXT NOT NULL", key_ciphertext: "TEXT" },
+});
+
+export const usersModels = [user, group, token];

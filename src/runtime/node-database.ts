@@ -1,0 +1,27 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { createClient } from "@libsql/client";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import { libsqlClientDatabase } from "../db/libsql-client.ts";
+import { nativeDatabase } from "./native-database.ts";
+
+/** The local file path of a `file:` URL (or `:memory:`), or null for a remote database. */
+export function localPath(url: string): string | null {
+  if (url === ":memory:" || url === "file::memory:") return ":memory:";
+  if (!url.startsWith("file:")) return null;
+  return decodeURIComponent(url.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
+}
+
+/**
+ * Opens LIBSQL_URL: a local file through the native driver (the fast path for the embedded
+ * default), anything else (Turso, a libsql server) through @libsql/client.
+ */
+export function openDatabase(config: Config): Database {
+  const path = localPath(config.LIBSQL_URL);
+  if (path === null) {
+    return libsqlClientDatabase(createClient({ url: config.LIBSQL_URL, authToken: config.LIBSQL_AUTH_TOKEN, intMode: "number" }));
+  }
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  return nativeDatabase(path);
+}

@@ -1,0 +1,46 @@
+import type { Server } from "node:http";
+import { createApp, type App } from "../app.ts";
+import { parseConfig, type Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { Bootstrap } from "../auth/bootstrap.ts";
+import { listen } from "./node-http.ts";
+import { openDatabase } from "./node-database.ts";
+import { loadMigrations, resolveSecretKey } from "./local-files.ts";
+
+/** A running service on Node: its address, what the first start created, and how to stop it. */
+export interface NodeService {
+  readonly url: string;
+  readonly app: App;
+  readonly db: Database;
+  readonly config: Config;
+  readonly bootstrap: Bootstrap | null;
+  readonly secretKeyFile: string | null;
+  close(): Promise<void>;
+}
+
+/** Starts the service from environment variables: database, migrations, superuser, listener. */
+export async function startNodeService(env: Record<string, string | undefined>): Promise<NodeService> {
+  const config = parseConfig(env);
+  const { key, generated } = resolveSecretKey(config);
+  const db = openDatabase(config);
+  const app = await createApp({ config, secretKey: key, runtime: `node ${process.versions.node}` });
+  const bootstrap = await app.prepare(db, loadMigrations());
+  const pending = new Set<Promise<unknown>>();
+  const waitUntil = (p: Promise<unknown>) => {
+    const tracked = p.catch((e) => console.error("background task failed:", e)).finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
+  const { server, url } = await listen(
+    (request, clientAddress) => app.fetch(request, { db, clientAddress, waitUntil }),
+    config.HOST,
+    config.PORT,
+  );
+  return {
+    url, app, db, config, bootstrap, secretKeyFile: generated,
+    async close() {
+      await new Promise<void>((resolve) => (server as Server).close(() => resolve()));
+      await Promise.all(pending);
+      db.close();
+    },
+  };
+}
