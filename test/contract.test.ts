@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { registry } from "../src/models/registry.ts";
+import { describeContract, type ContractSpec } from "./support/contract.ts";
+import type { Harness } from "./support/harness.ts";
+
+const make = async (api: Harness, path: string, body: Record<string, unknown>) => {
+  const reply = await api.post(path, body);
+  if (reply.status !== 201) throw new Error(`fixture ${path}: ${reply.text}`);
+  return reply.body.id as number;
+};
+
+const named = (prefix: string, extra: (i: number) => Record<string, unknown> = () => ({})) =>
+  [1, 2, 3, 4, 5].map((i) => ({ name: `${prefix} ${i}`, slug: `${prefix.toLowerCase()}-${i}`, ...extra(i) }));
+
+/** One row per registered model: adding a model adds its row here. */
+const specs: ContractSpec[] = [
+  {
+    objectType: "tenancy.tenantgroup",
+    fixtures: async (api) => ({ parent: await make(api, "/api/tenancy/tenant-groups/", { name: "Root", slug: "root" }) }),
+    create: (fx) => named("Group", (i) => ({ parent: i % 2 ? fx.parent : null, description: `group ${i}` })),
+    patch: { description: "changed", comments: "note" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { name: "Bad", slug: "not a slug" }, field: "slug" },
+    existing: 1,
+  },
+  {
+    objectType: "tenancy.tenant",
+    fixtures: async (api) => ({ group: await make(api, "/api/tenancy/tenant-groups/", { name: "Customers", slug: "customers" }) }),
+    create: (fx) => named("Tenant", (i) => ({ group: i % 2 ? fx.group : null, comments: `c${i}` })),
+    patch: { description: "changed", group: null },
+    bulkPatch: { comments: "bulk" },
+    invalid: { body: { name: "Bad", slug: "bad", group: 424242 }, field: "group" },
+  },
+  {
+    objectType: "dcim.region",
+    fixtures: async (api) => ({ parent: await make(api, "/api/dcim/regions/", { name: "World", slug: "world" }) }),
+    create: (fx) => named("Region", (i) => ({ parent: i % 2 ? fx.parent : null })),
+    patch: { description: "changed" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { name: "", slug: "empty-name" }, field: "name" },
+    existing: 1,
+  },
+  {
+    objectType: "dcim.sitegroup",
+    fixtures: async (api) => ({ parent: await make(api, "/api/dcim/site-groups/", { name: "All", slug: "all" }) }),
+    create: (fx) => named("Site group", (i) => ({ parent: i % 2 ? fx.parent : null })).map((o, i) => ({ ...o, slug: `sg-${i}` })),
+    patch: { description: "changed" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { name: "x".repeat(101), slug: "long" }, field: "name" },
+    existing: 1,
+  },
+  {
+    objectType: "dcim.site",
+    fixtures: async (api) => ({
+      region: await make(api, "/api/dcim/regions/", { name: "Europe", slug: "europe" }),
+      group: await make(api, "/api/dcim/site-groups/", { name: "Core", slug: "core" }),
+      tenant: await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme" }),
+      tag: await make(api, "/api/extras/tags/", { name: "Production", slug: "production" }),
+    }),
+    create: (fx) =>
+      named("Site", (i) => ({
+        status: ["active", "planned", "staging", "retired", "decommissioning"][i - 1],
+        region: fx.region, group: i % 2 ? fx.group : null, tenant: fx.tenant,
+        facility: `F${i}`, latitude: 50.1 + i, longitude: 8.5, time_zone: "Europe/Berlin",
+        tags: i % 2 ? [fx.tag] : [], custom_fields: { rack_count: i },
+      })),
+    patch: { status: "planned", description: "changed", tags: [], physical_address: "Main St 1" },
+    bulkPatch: { status: "retired" },
+    invalid: { body: { name: "Bad", slug: "bad", status: "bogus" }, field: "status" },
+  },
+  {
+    objectType: "extras.tag",
+    create: () => named("Tag", (i) => ({ color: `00ff0${i}`, description: `tag ${i}`, object_types: ["dcim.site"] })),
+    patch: { color: "aa1409" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { name: "Bad", slug: "bad", color: "red" }, field: "color" },
+  },
+  {
+    objectType: "users.group",
+    create: () => [1, 2, 3, 4, 5].map((i) => ({ name: `Team ${i}`, description: `team ${i}` })),
+    patch: { description: "changed" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { name: "" }, field: "name" },
+  },
+  {
+    objectType: "users.user",
+    fixtures: async (api) => ({ group: await make(api, "/api/users/groups/", { name: "Operators" }) }),
+    create: (fx) =>
+      [1, 2, 3, 4, 5].map((i) => ({
+        username: `operator${i}`, password: `secret-${i}-pass`, first_name: `Op ${i}`, email: `op${i}@example.com`,
+        is_staff: i % 2 === 0, groups: i % 2 ? [fx.group] : [],
+      })),
+    patch: { last_name: "Changed", is_active: false },
+    bulkPatch: { first_name: "Bulk" },
+    invalid: { body: { username: "no spaces allowed", password: "x" }, field: "username" },
+    existing: 2,
+    notEchoed: ["password"],
+  },
+  {
+    objectType: "users.token",
+    fixtures: async (api) => ({ user: await make(api, "/api/users/users/", { username: "robot", password: "robot-pass" }) }),
+    create: (fx) =>
+      [1, 2, 3, 4, 5].map((i) => ({
+        user: fx.user, description: `token ${i}`, write_enabled: i % 2 === 1,
+        allowed_ips: i === 3 ? ["10.0.0.0/8", "2001:db8::/32"] : [],
+        ...(i === 4 ? { key: "abcdef0123456789abcdef0123456789abcdef01".slice(0, 36) + String(1000 + Math.floor(Math.random() * 8999)) } : {}),
+      })),
+    patch: { description: "changed", write_enabled: false },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { key: "not-hex" }, field: "key" },
+    existing: 2,
+  },
+];
+
+for (const spec of specs) describeContract(spec);
+
+describe("the contract table", () => {
+  it("has a row for every registered model", () => {
+    expect(specs.map((s) => s.objectType).sort()).toEqual(registry.models.map((m) => m.objectType).sort());
+  });
+});

@@ -1,0 +1,116 @@
+import { createApp, type App } from "../../src/app.ts";
+import { parseConfig } from "../../src/config.ts";
+import type { Database } from "../../src/db/database.ts";
+import { nativeDatabase } from "../../src/runtime/native-database.ts";
+import { loadMigrations } from "../../src/runtime/local-files.ts";
+
+export const ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
+export const ORIGIN = "http://inventory.test";
+
+/** One API response, decoded. */
+export interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A token key, or null for no Authorization header (default: the superuser's). */
+  token?: string | null;
+  headers?: Record<string, string>;
+  clientAddress?: string;
+}
+
+/** The real app over a real in-memory libSQL database, driven through `app.fetch`. */
+export interface Harness {
+  app: App;
+  db: Database;
+  request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
+  get(path: string, options?: RequestOptions): Promise<Reply>;
+  post(path: string, body: unknown, options?: RequestOptions): Promise<Reply>;
+  patch(path: string, body: unknown, options?: RequestOptions): Promise<Reply>;
+  put(path: string, body: unknown, options?: RequestOptions): Promise<Reply>;
+  delete(path: string, body?: unknown, options?: RequestOptions): Promise<Reply>;
+  /** Creates a token for a new user and returns its key. */
+  token(options?: { superuser?: boolean; write_enabled?: boolean; username?: string }): Promise<string>;
+  /** Waits for work the app left running after its responses (token last-use updates). */
+  settle(): Promise<void>;
+  /** Statements and round trips a call costs, once background work has settled. */
+  cost(fn: () => Promise<unknown>): Promise<{ statements: number; roundTrips: number }>;
+  close(): void;
+}
+
+let users = 0;
+
+export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const config = parseConfig({
+    LIBSQL_URL: ":memory:",
+    SUPERUSER_NAME: "admin",
+    SUPERUSER_PASSWORD: "admin-password",
+    SUPERUSER_API_TOKEN: ADMIN_TOKEN,
+    ...env,
+  });
+  const db = nativeDatabase(":memory:");
+  const app = await createApp({ config, secretKey: "test-secret-key-0123456789abcdef0123456789", runtime: "test" });
+  await app.prepare(db, loadMigrations());
+  const pending: Promise<unknown>[] = [];
+
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? ADMIN_TOKEN : options.token;
+    if (token !== null) headers.Authorization = `Token ${token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+      headers["Content-Type"] ??= "application/json";
+    }
+    const response = await app.fetch(new Request(`${ORIGIN}${path}`, { method, headers, body }), {
+      db,
+      clientAddress: options.clientAddress ?? "127.0.0.1",
+      waitUntil: (p) => void pending.push(p),
+    });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed, headers: response.headers, text };
+  };
+
+  const settle = async () => {
+    while (pending.length) await Promise.all(pending.splice(0));
+  };
+
+  const harness: Harness = {
+    app,
+    db,
+    request,
+    get: (path, o) => request("GET", path, o),
+    post: (path, body, o) => request("POST", path, { ...o, body }),
+    patch: (path, body, o) => request("PATCH", path, { ...o, body }),
+    put: (path, body, o) => request("PUT", path, { ...o, body }),
+    delete: (path, body, o) => request("DELETE", path, { ...o, body }),
+    async token({ superuser = true, write_enabled = true, username } = {}) {
+      const name = username ?? `user${++users}`;
+      const user = await harness.post("/api/users/users/", { username: name, password: "a-password-1", is_superuser: superuser });
+      if (user.status !== 201) throw new Error(`could not create user: ${user.text}`);
+      const token = await harness.post("/api/users/tokens/", { user: user.body.id, write_enabled });
+      if (token.status !== 201) throw new Error(`could not create token: ${token.text}`);
+      return token.body.key as string;
+    },
+    settle,
+    async cost(fn) {
+      await settle();
+      const before = { ...db.stats };
+      await fn();
+      await settle();
+      return { statements: db.stats.statements - before.statements, roundTrips: db.stats.roundTrips - before.roundTrips };
+    },
+    close: () => db.close(),
+  };
+  return harness;
+}
