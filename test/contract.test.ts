@@ -114,6 +114,11 @@ const specs: ContractSpec[] = [
 
 for (const spec of specs) describeContract(spec);
 
+// The same contract through @libsql/client (the Turso, worker and Deno path) for the richest models.
+for (const spec of specs.filter((s) => ["dcim.site", "dcim.region", "users.token"].includes(s.objectType))) {
+  describeContract(spec, "client");
+}
+
 describe("the contract table", () => {
   it("has a row for every registered model", () => {
     expect(specs.map((s) => s.objectType).sort()).toEqual(registry.models.map((m) => m.objectType).sort());

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { registry } from "../../src/models/registry.ts";
-import { createHarness, ORIGIN, type Harness } from "./harness.ts";
+import { createHarness, ORIGIN, type Driver, type Harness } from "./harness.ts";
 
 /** What one model's contract needs: valid objects to create, changes, an invalid object. */
 export interface ContractSpec {
@@ -62,13 +62,13 @@ function expectEcho(sent: Record<string, unknown>, got: Record<string, unknown>,
  * token, a read-only token refused on writes, OPTIONS choices, all-or-none bulk writes, a change
  * record per object, and a pinned statement count that does not grow with the page size.
  */
-export function describeContract(spec: ContractSpec) {
+export function describeContract(spec: ContractSpec, driver: Driver = "native") {
   const model = registry.byObjectType(spec.objectType)!;
   const base = `/api/${model.app}/${model.path}/`;
   const existing = spec.existing ?? 0;
   const skip = spec.notEchoed ?? [];
 
-  describe(`${spec.objectType} contract (${base})`, () => {
+  describe(`${spec.objectType} contract (${base}, ${driver} driver)`, () => {
     let api: Harness;
     let fx: Record<string, number>;
     let readOnly: string;
@@ -83,7 +83,7 @@ export function describeContract(spec: ContractSpec) {
       (await api.db.kysely.selectFrom("core_objectchange").selectAll().where("request_id", "=", requestId).execute()) as any[];
 
     beforeAll(async () => {
-      api = await createHarness();
+      api = await createHarness({}, driver);
       fx = (await spec.fixtures?.(api)) ?? {};
       readOnly = await api.token({ write_enabled: false });
     });

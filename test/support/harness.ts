@@ -2,6 +2,8 @@ import { createApp, type App } from "../../src/app.ts";
 import { parseConfig } from "../../src/config.ts";
 import type { Database } from "../../src/db/database.ts";
 import { nativeDatabase } from "../../src/runtime/native-database.ts";
+import { libsqlClientDatabase } from "../../src/db/libsql-client.ts";
+import { createClient } from "@libsql/client";
 import { loadMigrations } from "../../src/runtime/local-files.ts";
 
 export const ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
@@ -44,7 +46,10 @@ export interface Harness {
 
 let users = 0;
 
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+/** Which database driver the harness runs on: the native addon (embedded default) or @libsql/client. */
+export type Driver = "native" | "client";
+
+export async function createHarness(env: Record<string, string> = {}, driver: Driver = "native"): Promise<Harness> {
   const config = parseConfig({
     LIBSQL_URL: ":memory:",
     SUPERUSER_NAME: "admin",
@@ -52,7 +57,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     SUPERUSER_API_TOKEN: ADMIN_TOKEN,
     ...env,
   });
-  const db = nativeDatabase(":memory:");
+  const db = driver === "native" ? nativeDatabase(":memory:") : libsqlClientDatabase(createClient({ url: ":memory:", intMode: "number" }));
   const app = await createApp({ config, secretKey: "test-secret-key-0123456789abcdef0123456789", runtime: "test" });
   await app.prepare(db, loadMigrations());
   const pending: Promise<unknown>[] = [];
