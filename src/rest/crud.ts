@@ -157,8 +157,12 @@ export async function writeObjects(
   items.forEach((item, i) => {
     if (!live[i]) return;
     const id = ids[i];
-    const columns = storedColumns(ctx, model, item.values, id === null, extras[i]);
     const pre = id === null ? null : current.rows.get(id)!;
+    // Custom field data sent on update is merged over the stored data, as NetBox does.
+    if (pre && item.values.custom_fields && typeof pre.custom_field_data === "string") {
+      item.values.custom_fields = { ...JSON.parse(pre.custom_field_data), ...(item.values.custom_fields as object) };
+    }
+    const columns = storedColumns(ctx, model, item.values, id === null, extras[i]);
     const objectId = id ?? insertedId(model);
     returning.push(statements.length);
     statements.push(id === null ? insertStatement(model, columns) : updateStatement(model, id, columns));

@@ -197,7 +197,9 @@ function relation(
   if (wantsNull) parts.push(matchRelated(model, field, null));
   if (!parts.length) return;
   const cond = or(parts);
-  plan.conditions.push(negate ? not(cond) : cond);
+  // Excluding related objects keeps rows that have none, as Django's exclude() does.
+  const unset = field.kind === "fk" && !wantsNull ? sql`${sql.ref(`${model.table}.${field.column}`)} IS NULL OR ` : sql``;
+  plan.conditions.push(negate ? sql`(${unset}NOT (${cond}))` : cond);
 }
 
 function matchRelated(model: Model, field: Field, ids: RawBuilder<unknown> | null): Cond {

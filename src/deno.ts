@@ -1,0 +1,113 @@
+/**
+ * The Deno entry, for `deno serve` (Deno 2, from the npm package `deno`):
+ *
+ *   DENO_NO_UPDATE_CHECK=1 deno serve --host 127.0.0.1 --port 8787 \
+ *     --no-remote --no-lock --node-modules-dir=manual --no-prompt \
+ *     --allow-env --allow-read --allow-write --allow-net --allow-sys --allow-ffi src/deno.ts
+ *
+ * Offline: the npm packages come from the existing node_modules (`--node-modules-dir=manual`),
+ * remote imports are refused (`--no-remote`), no deno.lock is written (`--no-lock`), and
+ * DENO_NO_UPDATE_CHECK=1 stops the upgrade check that would otherwise look up dl.deno.land.
+ * `deno serve` does not type-check. --allow-ffi and --allow-sys are for the native `libsql`
+ * addon (its loader reads the CPU list to tell glibc from musl); --allow-write for the database
+ * file and a generated `secret_key`; --allow-net for the listener and a remote database.
+ *
+ * Same defaults as the Node entry: the embedded libSQL file LIBSQL_URL (file:data/inventory.db)
+ * through the native `libsql` addon, which Deno loads as a Node addon; remote URLs (Turso, a
+ * libsql server) through @libsql/client. Set up once at module load; `deno serve` then calls
+ * `fetch` with the client's socket address in `info.remoteAddr`.
+ *
+ * Not in the project's `tsc` run (it excludes this file): Deno globals are typed loosely here.
+ */
+import { createApp } from "./app.ts";
+import { ConfigError, parseConfig } from "./config.ts";
+import { openDatabase } from "./runtime/node-database.ts";
+import { loadMigrations, resolveSecretKey } from "./runtime/local-files.ts";
+
+// deno-lint-ignore no-explicit-any
+declare const Deno: any;
+
+/** What `deno serve` passes beside the request (Deno.ServeHandlerInfo). */
+interface ServeInfo {
+  readonly remoteAddr?: { readonly hostname?: string };
+}
+
+function setUp() {
+  try {
+    return parseConfig(Deno.env.toObject());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      Deno.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = setUp();
+const { key, generated } = resolveSecretKey(config);
+const db = openDatabase(config);
+const app = await createApp({ config, secretKey: key, runtime: `deno ${Deno.version.deno}` });
+const bootstrap = await app.prepare(db, loadMigrations());
+
+/** Printed once listening: the address, and what the first start created (shown only once). */
+function announce(url: string) {
+  console.log(`Inventory API listening on ${url}/api/ (Deno ${Deno.version.deno}, database ${config.LIBSQL_URL})`);
+  if (generated) console.log(`Generated SECRET_KEY and kept it in ${generated}`);
+  if (bootstrap?.password || bootstrap?.token) {
+    console.log("\nFirst start: created a superuser. This is shown only once:");
+    console.log(`  username: ${bootstrap.username}`);
+    if (bootstrap.password) console.log(`  password: ${bootstrap.password}`);
+    if (bootstrap.token) {
+      console.log(`  API token: ${bootstrap.token}`);
+      console.log(`\nTry: curl -H "Authorization: Token ${bootstrap.token}" ${url}/api/dcim/sites/`);
+    }
+  }
+}
+
+/** Background work (token last-use updates) outlives its response; failures are logged. */
+const pending = new Set<Promise<unknown>>();
+const waitUntil = (promise: Promise<unknown>) => {
+  const tracked: Promise<unknown> = promise
+    .catch((error) => console.error("background task failed:", error))
+    .finally(() => pending.delete(tracked));
+  pending.add(tracked);
+};
+
+// Finish background work and close the database on Ctrl-C / SIGTERM.
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await Promise.allSettled(pending);
+  try {
+    db.close();
+  } finally {
+    Deno.exit(0);
+  }
+};
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  try {
+    Deno.addSignalListener(signal, stop);
+  } catch {
+    // Signals not supported on this platform (Windows has no SIGTERM listener).
+  }
+}
+
+export default {
+  onListen(addr: { hostname?: string; port?: number }) {
+    const host = addr.hostname?.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+    announce(`http://${host}:${addr.port}`);
+  },
+  async fetch(request: Request, info?: ServeInfo): Promise<Response> {
+    try {
+      return await app.fetch(request, { db, clientAddress: info?.remoteAddr?.hostname ?? null, waitUntil });
+    } catch (error) {
+      console.error("unhandled error serving a request:", error);
+      return new Response(JSON.stringify({ detail: "Server error." }), {
+        status: 500,
+        headers: { "Content-Type": "application/json" },
+      });
+    }
+  },
+};

@@ -1,0 +1,78 @@
+/**
+ * The Worker entry under real workerd, against the local libSQL server from global-setup.ts: the
+ * worker migrates the database and creates the superuser (SUPERUSER_* bindings) on its first request.
+ */
+import { describe, expect, it } from "vitest";
+import { call, unique } from "./support.ts";
+
+describe("worker entry under workerd", () => {
+  it("GET /api/ answers 200 with API-Version and X-Request-ID", async () => {
+    const reply = await call("GET", "/api/", { token: null });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("API-Version")).toBe("4.2");
+    expect(reply.headers.get("X-Request-ID")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(reply.body.dcim).toBe("http://inventory.test/api/dcim/");
+  });
+
+  it("refuses an anonymous list with 403", async () => {
+    const reply = await call("GET", "/api/dcim/sites/", { token: null });
+    expect(reply.status).toBe(403);
+    expect(reply.body).toEqual({ detail: "Authentication credentials were not provided." });
+  });
+
+  it("creates, lists, patches and bulk-deletes sites with a nested region", async () => {
+    const id = unique();
+    const region = await call("POST", "/api/dcim/regions/", { body: { name: `Region ${id}`, slug: `region-${id}` } });
+    expect(region.status, region.text).toBe(201);
+
+    const site = await call("POST", "/api/dcim/sites/", {
+      body: { name: `Site ${id}`, slug: `site-${id}`, status: "active", region: { slug: `region-${id}` } },
+    });
+    expect(site.status, site.text).toBe(201);
+    expect(site.body.region).toMatchObject({ id: region.body.id, slug: `region-${id}`, name: `Region ${id}` });
+    const second = await call("POST", "/api/dcim/sites/", { body: { name: `Site ${id} b`, slug: `site-${id}-b` } });
+    expect(second.status, second.text).toBe(201);
+
+    const list = await call("GET", `/api/dcim/sites/?region=region-${id}`);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.count).toBe(1);
+    expect(list.body.results[0]).toMatchObject({
+      id: site.body.id,
+      url: `http://inventory.test/api/dcim/sites/${site.body.id}/`,
+      region: { id: region.body.id, slug: `region-${id}`, url: `http://inventory.test/api/dcim/regions/${region.body.id}/` },
+    });
+
+    const patched = await call("PATCH", `/api/dcim/sites/${site.body.id}/`, { body: { status: "planned", description: "moved" } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({ status: { value: "planned" }, description: "moved" });
+    expect((await call("GET", `/api/dcim/sites/${site.body.id}/`)).body.description).toBe("moved");
+
+    const deleted = await call("DELETE", "/api/dcim/sites/", { body: [{ id: site.body.id }, { id: second.body.id }] });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect((await call("GET", `/api/dcim/sites/${site.body.id}/`)).status).toBe(404);
+    expect((await call("GET", `/api/dcim/sites/${second.body.id}/`)).status).toBe(404);
+    expect((await call("DELETE", `/api/dcim/regions/${region.body.id}/`)).status).toBe(204);
+  });
+
+  it("takes the client address from CF-Connecting-IP for a token's allowed_ips", async () => {
+    const token = await call("POST", "/api/users/tokens/", { body: { allowed_ips: ["10.1.2.0/24"], description: `ip ${unique()}` } });
+    expect(token.status, token.text).toBe(201);
+    const key = token.body.key as string;
+    expect(key).toMatch(/^[0-9a-f]{40}$/);
+
+    const inside = await call("GET", "/api/dcim/sites/", { token: key, headers: { "CF-Connecting-IP": "10.1.2.3" } });
+    expect(inside.status, inside.text).toBe(200);
+
+    const outside = await call("GET", "/api/dcim/sites/", { token: key, headers: { "CF-Connecting-IP": "192.0.2.1" } });
+    expect(outside.status).toBe(403);
+    expect(outside.body.detail).toContain("192.0.2.1");
+
+    const unknown = await call("GET", "/api/dcim/sites/", { token: key });
+    expect(unknown.status).toBe(403);
+  });
+
+  it("serves concurrent requests, each with its own libSQL client", async () => {
+    const replies = await Promise.all(Array.from({ length: 12 }, () => call("GET", "/api/dcim/regions/?limit=5")));
+    expect(replies.map((r) => r.status)).toEqual(Array(12).fill(200));
+  });
+});
