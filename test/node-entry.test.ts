@@ -1,0 +1,87 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "inventory-"));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("Node entry over a real socket", () => {
+  let service: NodeService;
+  afterAll(() => service?.close());
+
+  it("serves the API on 127.0.0.1 with the socket address as the client address", async () => {
+    const token = "ab".repeat(20);
+    service = await startNodeService({
+      LIBSQL_URL: `file:${tempDir()}/inventory.db`, PORT: "0", SUPERUSER_NAME: "root", SUPERUSER_PASSWORD: "root-password", SUPERUSER_API_TOKEN: token,
+    });
+    expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const root = await fetch(`${service.url}/api/`);
+    expect(root.headers.get("API-Version")).toBe("4.2");
+    const auth = { Authorization: `Token ${token}`, "Content-Type": "application/json" };
+    const created = await fetch(`${service.url}/api/dcim/sites/`, { method: "POST", headers: auth, body: JSON.stringify({ name: "DC1", slug: "dc1" }) });
+    expect(created.status).toBe(201);
+    expect((await created.json()).url).toBe(`${service.url}/api/dcim/sites/1/`);
+
+    const local = await (await fetch(`${service.url}/api/users/tokens/`, { method: "POST", headers: auth, body: JSON.stringify({ allowed_ips: ["127.0.0.0/8"] }) })).json();
+    const remote = await (await fetch(`${service.url}/api/users/tokens/`, { method: "POST", headers: auth, body: JSON.stringify({ allowed_ips: ["10.0.0.0/8"] }) })).json();
+    expect((await fetch(`${service.url}/api/dcim/sites/`, { headers: { Authorization: `Token ${local.key}` } })).status).toBe(200);
+    const refused = await fetch(`${service.url}/api/dcim/sites/`, { headers: { Authorization: `Token ${remote.key}`, "X-Forwarded-For": "10.0.0.1" } });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).detail).toBe("Source IP 127.0.0.1 is not permitted to authenticate using this token.");
+    const redirect = await fetch(`${service.url}/api/dcim/sites?limit=1`, { redirect: "manual", headers: auth });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("Location")).toBe(`${service.url}/api/dcim/sites/?limit=1`);
+  });
+});
+
+/** Runs `node src/node.ts` and resolves with its output once it listens. */
+function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output: string; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["src/node.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)\/api\//.exec(output);
+      // The credentials are printed right after the address; give them a moment to arrive.
+      if (match) setTimeout(() => (clearTimeout(timer), resolve({ child, output, url: match[1] })), 300);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+const stop = (child: ChildProcess) => new Promise<void>((resolve) => (child.once("exit", () => resolve()), child.kill("SIGTERM")));
+
+describe("`node src/node.ts` (what npm start runs)", () => {
+  it("creates admin on first start, prints the credentials once, and keeps tokens valid across restarts", async () => {
+    const dir = tempDir();
+    const env = { LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", SECRET_KEY: "", SUPERUSER_NAME: "", SUPERUSER_API_TOKEN: "" };
+    const first = await startProcess(env);
+    const token = /API token: ([0-9a-f]{40})/.exec(first.output)?.[1];
+    expect(first.output).toMatch(/username: admin/);
+    expect(first.output).toMatch(/password: \S+/);
+    expect(token).toBeDefined();
+    expect(statSync(join(dir, "secret_key")).mode & 0o777).toBe(0o600);
+    expect((await fetch(`${first.url}/api/dcim/sites/`, { headers: { Authorization: `Token ${token}` } })).status).toBe(200);
+    await stop(first.child);
+
+    const second = await startProcess(env);
+    expect(second.output).not.toMatch(/API token|password:/);
+    expect((await fetch(`${second.url}/api/dcim/sites/`, { headers: { Authorization: `Token ${token}` } })).status).toBe(200);
+    await stop(second.child);
+  });
+
+  it("refuses to start on a bad setting, naming it", async () => {
+    await expect(startProcess({ PORT: "not-a-port", LIBSQL_URL: ":memory:" })).rejects.toThrow(/exited with 1[\s\S]*PORT: must be a whole number/);
+  });
+});
