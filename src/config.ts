@@ -48,8 +48,8 @@ const DEFAULT_PERMISSIONS = {
 };
 
 const permissionMap = v.pipe(
-  v.optional(v.string()),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+  v.optional(v.string(), ""),
+  v.rawTransform(({ dataset, addIssue, NEVER }): Record<string, unknown> => {
     const raw = dataset.value?.trim();
     if (!raw) return DEFAULT_PERMISSIONS as Record<string, unknown>;
     try {

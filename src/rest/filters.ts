@@ -53,7 +53,7 @@ export function planFilters(model: Model, params: URLSearchParams): FilterPlan {
 function applyFilter(plan: FilterPlan, model: Model, key: string, values: string[]): void {
   const [name, lookup = ""] = splitLookup(key);
   const col = (c: string) => sql.ref(`${model.table}.${c}`);
-  const fail = (message: string) => ((plan.errors[key] ??= []) as string[]).push(message);
+  const fail = (message: string): void => void ((plan.errors[key] ??= []) as string[]).push(message);
 
   if (name === "q") {
     const q = values[0].trim();
@@ -79,7 +79,7 @@ function applyFilter(plan: FilterPlan, model: Model, key: string, values: string
   if (relationField) {
     if (lookup && lookup !== "n") return;
     const byId = name.endsWith("_id");
-    const subtree = relationField.target!().tree && relationField.target!() !== model;
+    const subtree = Boolean(relationField.target!().tree) && relationField.target!() !== model;
     return relation(plan, model, relationField, key, byId, lookup === "n", values, subtree);
   }
   const field = model.field[name];

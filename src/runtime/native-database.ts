@@ -7,7 +7,12 @@ import {
   type StatementResult,
 } from "../db/database.ts";
 
-type Prepared = ReturnType<NativeDatabase["prepare"]>;
+/** The part of a native prepared statement the port uses (the addon's own types are generic). */
+interface Prepared {
+  readonly reader: boolean;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number | bigint };
+}
 
 /**
  * The database port over the native `libsql` addon, for an embedded file or `:memory:`.
@@ -24,7 +29,7 @@ export function nativeDatabase(path: string): Database {
   const prepare = (sql: string): Prepared => {
     let stmt = cache.get(sql);
     if (!stmt) {
-      stmt = db.prepare(sql);
+      stmt = db.prepare(sql) as unknown as Prepared;
       if (cache.size > 500) cache.clear();
       cache.set(sql, stmt);
     }
@@ -33,7 +38,7 @@ export function nativeDatabase(path: string): Database {
 
   const run = (s: Statement): StatementResult => {
     const stmt = prepare(s.sql);
-    const args = s.parameters.map(toArg);
+    const args = s.parameters.map(toArg) as any[];
     if (stmt.reader) return { rows: stmt.all(...args) as any[], rowsAffected: 0 };
     const info = stmt.run(...args);
     return { rows: [], rowsAffected: Number(info.changes) };
