@@ -14,5 +14,7 @@ it("MIGRATIONS names every file in migrations/, in order, with its text", () => 
     .sort((a, b) => a.name.localeCompare(b.name));
   expect(onDisk.length).toBeGreaterThan(0);
   expect(MIGRATIONS.map((m) => m.name)).toEqual(onDisk.map((m) => m.name));
+  // Bundled through wrangler.toml's Text rule: the file's text, not a path or an empty module.
   expect(MIGRATIONS.map((m) => m.sql)).toEqual(onDisk.map((m) => m.sql));
+  expect(MIGRATIONS[0].sql).toMatch(/CREATE TABLE/i);
 });

@@ -20,7 +20,7 @@ export interface Options {
 }
 
 /** The worker's default export, reached the way the plugin documents (`exports.default`). */
-const worker = (exports as unknown as { default: { fetch(request: Request): Promise<Response> } }).default;
+const worker = exports.default;
 
 export async function call(method: string, path: string, options: Options = {}): Promise<Reply> {
   const headers = new Headers(options.headers);
