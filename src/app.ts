@@ -22,8 +22,11 @@ export interface RequestEnvironment {
 /** The portable application: a fetch handler over web-standard APIs, and its set-up. */
 export interface App {
   fetch(request: Request, env: RequestEnvironment): Promise<Response>;
-  /** Applies pending migrations and ensures the superuser; returns what must be shown once. */
-  prepare(db: Database, migrations: readonly Migration[]): Promise<Bootstrap | null>;
+  /**
+   * Applies pending migrations and ensures the superuser; returns what must be shown once.
+   * `generateAdmin: false` skips creating `admin` with random secrets on an empty database.
+   */
+  prepare(db: Database, migrations: readonly Migration[], options?: { generateAdmin?: boolean }): Promise<Bootstrap | null>;
   readonly config: Config;
   readonly secrets: Secrets;
 }
@@ -45,9 +48,9 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
   return {
     config,
     secrets,
-    async prepare(db, migrations) {
+    async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
-      return ensureSuperuser(db, config, secrets);
+      return config.SUPERUSER_NAME || generateAdmin ? ensureSuperuser(db, config, secrets) : null;
     },
     async fetch(request, env) {
       const url = new URL(request.url);

@@ -20,6 +20,7 @@
  * Not in the project's `tsc` run (it excludes this file): Deno globals are typed loosely here.
  */
 import { createApp } from "./app.ts";
+import { bootstrapMessage } from "./auth/bootstrap.ts";
 import { ConfigError, parseConfig } from "./config.ts";
 import { openDatabase } from "./runtime/node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./runtime/local-files.ts";
@@ -54,15 +55,7 @@ const bootstrap = await app.prepare(db, loadMigrations());
 function announce(url: string) {
   console.log(`Inventory API listening on ${url}/api/ (Deno ${Deno.version.deno}, database ${config.LIBSQL_URL})`);
   if (generated) console.log(`Generated SECRET_KEY and kept it in ${generated}`);
-  if (bootstrap?.password || bootstrap?.token) {
-    console.log("\nFirst start: created a superuser. This is shown only once:");
-    console.log(`  username: ${bootstrap.username}`);
-    if (bootstrap.password) console.log(`  password: ${bootstrap.password}`);
-    if (bootstrap.token) {
-      console.log(`  API token: ${bootstrap.token}`);
-      console.log(`\nTry: curl -H "Authorization: Token ${bootstrap.token}" ${url}/api/dcim/sites/`);
-    }
-  }
+  for (const line of bootstrapMessage(bootstrap, url)) console.log(line);
 }
 
 /** Background work (token last-use updates) outlives its response; failures are logged. */

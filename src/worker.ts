@@ -36,16 +36,11 @@ async function setUp(env: Env): Promise<App> {
   const app = await createApp({ config, secretKey: config.SECRET_KEY, runtime: "workerd" });
   const db = openDatabase(env);
   try {
-    const boot = await app.prepare(db, MIGRATIONS);
-    // Without SUPERUSER_* settings the first start on an empty database creates `admin` with a
-    // random password and token; the worker's log (wrangler dev / wrangler tail) is the only place
-    // to show them, once, as the Node and Deno entries do on their console.
-    if (boot?.password || boot?.token) {
-      console.log("First start: created a superuser. This is shown only once:");
-      console.log(`  username: ${boot.username}`);
-      if (boot.password) console.log(`  password: ${boot.password}`);
-      if (boot.token) console.log(`  API token: ${boot.token}`);
-      console.log("Set SUPERUSER_NAME, SUPERUSER_PASSWORD and SUPERUSER_API_TOKEN as secrets to choose them instead.");
+    // Worker logs are kept (wrangler tail, Workers Logs), so a generated password or token must
+    // never go there: on Workers the first superuser comes only from the SUPERUSER_* secrets.
+    await app.prepare(db, MIGRATIONS, { generateAdmin: false });
+    if (!config.SUPERUSER_NAME) {
+      console.log("No superuser configured: set SUPERUSER_NAME, SUPERUSER_PASSWORD and SUPERUSER_API_TOKEN as secrets to create one.");
     }
   } finally {
     db.close();

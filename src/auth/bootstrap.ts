@@ -56,3 +56,16 @@ export async function ensureSuperuser(db: Database, config: Config, secrets: Sec
   }
   return created.password || created.token || existing.rows.length === 0 ? created : null;
 }
+
+/**
+ * The lines an entry prints once about what its first start created; empty when it created no
+ * secret. `url` is the API's base address, for a ready-to-run example.
+ */
+export function bootstrapMessage(boot: Bootstrap | null, url?: string): string[] {
+  if (!boot?.password && !boot?.token) return [];
+  const lines = ["", "First start: created a superuser. This is shown only once:", `  username: ${boot.username}`];
+  if (boot.password) lines.push(`  password: ${boot.password}`);
+  if (boot.token) lines.push(`  API token: ${boot.token}`);
+  if (boot.token && url) lines.push("", `Try: curl -H "Authorization: Token ${boot.token}" ${url}/api/dcim/sites/`);
+  return lines;
+}

@@ -13,6 +13,20 @@ export const comments = f.text();
 /** A nested-group model's link to its parent; deleting a parent deletes its subtree, as in NetBox. */
 export const parentOf = (model: () => Model): FieldOptions => f.fk(model, { nullable: true, onDelete: "cascade" });
 
+/**
+ * The fields every nested group shares (regions, site groups, tenant groups): name, slug, parent,
+ * description, comments, and a cumulative count of what it groups. `unique` makes name and slug
+ * unique everywhere (tenant groups) instead of among siblings.
+ */
+export const nestedGroupFields = (self: () => Model, counts: Record<string, FieldOptions>, unique = false) => ({
+  name: f.string({ maxLength: 100, unique }),
+  slug: f.slug({ unique }),
+  parent: parentOf(self),
+  description,
+  comments,
+  ...counts,
+});
+
 /** The uniqueness NetBox enforces on nested groups: name and slug unique among siblings. */
 export const siblingUnique = (verbose: string) => [
   { fields: ["parent", "name"], message: `A ${verbose} with this name already exists under the same parent.` },

@@ -1,6 +1,6 @@
 import { f, type Choice } from "./fields.ts";
 import { defineModel } from "./model.ts";
-import { comments, description, parentOf, siblingUnique } from "./common.ts";
+import { comments, description, nestedGroupFields, siblingUnique } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 
 /**
@@ -18,14 +18,7 @@ export const SITE_STATUS: readonly Choice[] = [
 export const region = defineModel({
   app: "dcim", name: "region", className: "Region", verboseName: "region",
   path: "regions", table: "dcim_region", tree: true,
-  fields: {
-    name: f.string({ maxLength: 100 }),
-    slug: f.slug(),
-    parent: parentOf(() => region),
-    description,
-    comments,
-    site_count: f.count(() => site, "region", { cumulative: true }),
-  },
+  fields: nestedGroupFields(() => region, { site_count: f.count(() => site, "region", { cumulative: true }) }),
   uniqueTogether: siblingUnique("region"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
   display: (o) => o.name,
@@ -34,14 +27,7 @@ export const region = defineModel({
 export const siteGroup = defineModel({
   app: "dcim", name: "sitegroup", className: "SiteGroup", verboseName: "site group",
   path: "site-groups", table: "dcim_sitegroup", tree: true,
-  fields: {
-    name: f.string({ maxLength: 100 }),
-    slug: f.slug(),
-    parent: parentOf(() => siteGroup),
-    description,
-    comments,
-    site_count: f.count(() => site, "group", { cumulative: true }),
-  },
+  fields: nestedGroupFields(() => siteGroup, { site_count: f.count(() => site, "group", { cumulative: true }) }),
   uniqueTogether: siblingUnique("site group"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
   display: (o) => o.name,

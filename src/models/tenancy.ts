@@ -1,18 +1,11 @@
 import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
-import { comments, description, parentOf } from "./common.ts";
+import { comments, description, nestedGroupFields } from "./common.ts";
 
 export const tenantGroup = defineModel({
   app: "tenancy", name: "tenantgroup", className: "TenantGroup", verboseName: "tenant group",
   path: "tenant-groups", table: "tenancy_tenantgroup", tree: true,
-  fields: {
-    name: f.string({ maxLength: 100, unique: true }),
-    slug: f.slug({ unique: true }),
-    parent: parentOf(() => tenantGroup),
-    description,
-    comments,
-    tenant_count: f.count(() => tenant, "group", { cumulative: true }),
-  },
+  fields: nestedGroupFields(() => tenantGroup, { tenant_count: f.count(() => tenant, "group", { cumulative: true }) }, true),
   brief: ["name", "slug", "description", "tenant_count", "_depth"],
   display: (o) => o.name,
 });
