@@ -185,3 +185,13 @@ describe("input validation", () => {
     expect(change.message).toBe("ticket 42");
   });
 });
+
+describe("site fields", () => {
+  it("accept IANA time zones only", async () => {
+    const ok = await api.post("/api/dcim/sites/", { name: "TZ", slug: "tz", time_zone: "America/New_York" });
+    expect(ok.body.time_zone).toBe("America/New_York");
+    const bad = await api.patch(`/api/dcim/sites/${ok.body.id}/`, { time_zone: "Mars/Olympus_Mons" });
+    expect(bad).toMatchObject({ status: 400, body: { time_zone: ['"Mars/Olympus_Mons" is not a valid time zone.'] } });
+    expect((await api.patch(`/api/dcim/sites/${ok.body.id}/`, { time_zone: null })).body.time_zone).toBeNull();
+  });
+});

@@ -38,7 +38,7 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
     return model;
   };
 
-  router.get("/api/", (_req, ctx) => json(apiRoot(ctx)));
+  router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
   router.all("/api/users/tokens/provision/", (req, ctx) =>
     only(req, ["POST", "OPTIONS"], async () => json(await represent(ctx, tokenModel, [await provisionToken(ctx, await readJson(req as unknown as Request))], "full").then((x) => x[0]), 201)),

@@ -15,6 +15,16 @@ export const SITE_STATUS: readonly Choice[] = [
   { value: "retired", label: "Retired", id: 4 },
 ];
 
+/** An IANA time zone name, as every runtime's Intl knows them. */
+function timeZoneProblem(name: string): string | undefined {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return undefined;
+  } catch {
+    return `"${name}" is not a valid time zone.`;
+  }
+}
+
 export const region = defineModel({
   app: "dcim", name: "region", className: "Region", verboseName: "region",
   path: "regions", table: "dcim_region", tree: true,
@@ -44,7 +54,7 @@ export const site = defineModel({
     group: f.fk(() => siteGroup, { nullable: true, onDelete: "protect" }),
     tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
     facility: f.string({ maxLength: 50, blank: true }),
-    time_zone: f.string({ maxLength: 63, nullable: true, blank: true, default: null }),
+    time_zone: f.string({ maxLength: 63, nullable: true, blank: true, default: null, check: timeZoneProblem }),
     description,
     physical_address: f.string({ maxLength: 200, blank: true }),
     shipping_address: f.string({ maxLength: 200, blank: true }),

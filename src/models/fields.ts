@@ -43,6 +43,8 @@ export interface FieldOptions {
   readonly min?: number;
   readonly max?: number;
   readonly pattern?: { readonly regex: RegExp; readonly message: string };
+  /** A further check of a non-empty string value; returns the error message, if any. */
+  readonly check?: (value: string) => string | undefined;
   readonly choices?: readonly Choice[];
   readonly target?: () => Model;
   readonly onDelete?: "protect" | "cascade" | "setNull";

@@ -276,6 +276,32 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       expect(readOnlyReply.body.actions).toBeUndefined();
     });
 
+    it("filters by every declared field: the value finds the object, __n excludes it", async () => {
+      const [made] = await fresh();
+      const ids = async (query: string) => {
+        const reply = await api.get(`${base}?${query}&limit=0`);
+        expect(reply.status, `${query}: ${reply.text}`).toBe(200);
+        return reply.body.results.map((o: any) => o.id);
+      };
+      let checked = 0;
+      for (const field of model.fields) {
+        const value = made[field.name];
+        let query: string | undefined;
+        if (field.kind === "fk" && value) query = `${field.name}_id=${value.id}`;
+        else if (field.kind === "choice" && value) query = `${field.name}=${encodeURIComponent(value.value)}`;
+        else if (field.name === "tags" && value?.length) query = `tag=${value[0].slug}`;
+        else if (["string", "slug", "text", "integer", "float", "boolean"].includes(field.kind) && field.column && value !== null && value !== "" && value !== undefined) {
+          query = `${field.name}=${encodeURIComponent(String(value))}`;
+        }
+        if (!query) continue;
+        expect(await ids(query), query).toContain(made.id);
+        if (field.kind !== "boolean") expect(await ids(query.replace("=", "__n=")), `${query} negated`).not.toContain(made.id);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(0);
+      await api.delete(`${base}${made.id}/`);
+    });
+
     it("costs a pinned number of statements, the same for one object or a full page", async () => {
       const made = await fresh(4);
       // The first spec object carries every relation, so its page of one loads every related model.
