@@ -58,12 +58,6 @@ export class ApiError extends Error {
   }
 }
 
-/** Merges a message into field errors under `field`. */
-export function addFieldError(errors: FieldErrors, field: string, message: string): void {
-  const list = (errors[field] ??= []) as string[];
-  if (Array.isArray(list)) list.push(message);
-}
-
 /** Renders a value as Python would print it, because NetBox's related-object messages do. */
 export function pythonRepr(value: unknown): string {
   if (value === null || value === undefined) return "None";

@@ -1,12 +1,6 @@
 import { f, type FieldOptions } from "./fields.ts";
 import type { Model } from "./model.ts";
 
-/** The fields every organizational model shares. */
-export const nameAndSlug = {
-  name: f.string({ maxLength: 100, unique: true }),
-  slug: f.slug({ unique: true }),
-};
-
 export const description = f.string({ maxLength: 200, blank: true });
 export const comments = f.text();
 

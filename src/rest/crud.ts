@@ -98,7 +98,7 @@ export function asList(body: unknown): unknown[] {
 }
 
 /** The `id` of each item of a bulk update or delete; a missing or bad id fails the whole request. */
-function bulkIds(items: unknown[]): number[] {
+export function bulkIds(items: unknown[]): number[] {
   const errors: FieldErrors[] = items.map((item) => {
     const id = (item as Record<string, unknown> | null)?.id;
     if (id === undefined || id === null) return { id: ["This field is required."] };
@@ -153,38 +153,47 @@ export async function writeObjects(
 
   const statements: Statement[] = [];
   const returning: number[] = [];
-  let movedInTree = false;
   items.forEach((item, i) => {
     if (!live[i]) return;
     const id = ids[i];
-    const pre = id === null ? null : current.rows.get(id)!;
-    // Custom field data sent on update is merged over the stored data, as NetBox does.
-    if (pre && item.values.custom_fields && typeof pre.custom_field_data === "string") {
-      item.values.custom_fields = { ...JSON.parse(pre.custom_field_data), ...(item.values.custom_fields as object) };
-    }
-    const columns = storedColumns(ctx, model, item.values, id === null, extras[i]);
-    const objectId = id ?? insertedId(model);
+    const pre = id === null ? null : { row: current.rows.get(id)!, m2m: current.m2m.get(id) ?? {} };
     returning.push(statements.length);
-    statements.push(id === null ? insertStatement(model, columns) : updateStatement(model, id, columns));
-    const m2m: M2mSnapshot = { ...(id === null ? {} : current.m2m.get(id)) };
-    for (const field of model.fields.filter((x) => x.kind === "m2m")) {
-      const chosen = item.values[field.name] as number[] | undefined;
-      if (chosen === undefined) continue;
-      statements.push(...m2mStatements(model, field, objectId, chosen, id !== null));
-      m2m[field.name] = field.through!.objectTypeColumn ? chosen.map((x) => item.names.get(x) ?? x) : chosen;
-    }
-    if (model.tree && id !== null && item.values.parent !== undefined) movedInTree = true;
-    const merged = { ...(pre ?? {}), ...Object.fromEntries(columns) };
-    statements.push(
-      changeRecordStatement(
-        ctx, model, id === null ? "create" : "update", objectId, model.display(merged),
-        pre ? snapshot(model, pre, current.m2m.get(id!)) : null, snapshot(model, merged, m2m), changelogMessage(inputs[i]),
-      ),
-    );
+    statements.push(...objectStatements(ctx, model, item, id, pre, extras[i], changelogMessage(inputs[i])));
   });
-  if (movedInTree) statements.push(depthRefreshStatement(model));
+  // A moved nested group moves its descendants: their depths are recomputed in the same transaction.
+  if (model.tree && items.some((item, i) => live[i] && ids[i] !== null && item.values.parent !== undefined)) {
+    statements.push(depthRefreshStatement(model));
+  }
   const results = await executeWrite(ctx, model, statements, bulk);
   return returning.map((index) => results[index].rows[0]);
+}
+
+/**
+ * The statements writing one object: its INSERT or UPDATE first (returning the row), then its m2m
+ * links, then its change record with the snapshots before and after.
+ */
+function objectStatements(
+  ctx: RequestContext, model: Model, item: Item, id: number | null,
+  pre: { row: Row; m2m: M2mSnapshot } | null, extra: Record<string, unknown>, message: string,
+): Statement[] {
+  // Custom field data sent on update is merged over the stored data, as NetBox does.
+  if (pre && item.values.custom_fields && typeof pre.row.custom_field_data === "string") {
+    item.values.custom_fields = { ...JSON.parse(pre.row.custom_field_data), ...(item.values.custom_fields as object) };
+  }
+  const columns = storedColumns(ctx, model, item.values, id === null, extra);
+  const objectId = id ?? insertedId(model);
+  const out = [id === null ? insertStatement(model, columns) : updateStatement(model, id, columns)];
+  const m2m: M2mSnapshot = { ...pre?.m2m };
+  for (const field of model.fields.filter((x) => x.kind === "m2m")) {
+    const chosen = item.values[field.name] as number[] | undefined;
+    if (chosen === undefined) continue;
+    out.push(...m2mStatements(model, field, objectId, chosen, id !== null));
+    m2m[field.name] = field.through!.objectTypeColumn ? chosen.map((x) => item.names.get(x) ?? x) : chosen;
+  }
+  const merged = { ...pre?.row, ...Object.fromEntries(columns) };
+  const before = pre ? snapshot(model, pre.row, pre.m2m) : null;
+  out.push(changeRecordStatement(ctx, model, pre ? "update" : "create", objectId, model.display(merged), before, snapshot(model, merged, m2m), message));
+  return out;
 }
 
 /** A nested group may not become its own ancestor. */
@@ -259,4 +268,3 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
   await executeWrite(ctx, model, statements, bulk);
 }
 
-export { bulkIds, changelogMessage };

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import type { Row, Statement } from "../db/database.ts";
+import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { Field } from "../models/fields.ts";
@@ -109,4 +109,3 @@ export function currentM2mStatement(model: Model, field: Field, ids: RawBuilder<
     JOIN ${sql.table(target.table)} tg ON tg.id = th.${sql.ref(t.target)} WHERE th.${sql.ref(t.source)} IN (${ids})${typed}`.compile(qb);
 }
 
-export type { Row };
