@@ -53,6 +53,9 @@ export interface Model extends Omit<ModelDeclaration, "fields"> {
   readonly fields: readonly Field[];
   readonly field: Readonly<Record<string, Field>>;
   readonly naturalKey: string;
+  /** The fields of the full form (all but write-only ones) and of the brief and nested forms. */
+  readonly readableFields: readonly Field[];
+  readonly briefFields: readonly Field[];
   readonly search: readonly string[];
   readonly ordering: readonly string[];
 }
@@ -92,6 +95,8 @@ export function defineModel(d: ModelDeclaration): Model {
     ([name, o]): Field => ({ ...o, name, column: columnOf(name, o), label: o.label ?? labelOf(name) }),
   );
   const field = Object.fromEntries(fields.map((x) => [x.name, x]));
+  const unknown = [...d.brief, ...(d.search ?? []), ...(d.ordering ?? []).map((o) => o.replace(/^-/, ""))].filter((n) => !field[n] && n !== "id");
+  if (unknown.length) throw new Error(`${objectType}: unknown field(s) ${unknown.join(", ")} in brief, search or ordering`);
   const naturalKey = d.naturalKey ?? (field.slug ? "slug" : "name");
   return Object.freeze({
     ...d,
@@ -99,6 +104,8 @@ export function defineModel(d: ModelDeclaration): Model {
     fields,
     field,
     naturalKey,
+    readableFields: fields.filter((x) => !x.writeOnly),
+    briefFields: d.brief.map((name) => field[name]),
     search: d.search ?? fields.filter((x) => ["name", "slug", "description"].includes(x.name)).map((x) => x.name),
     ordering: d.ordering ?? (field.name ? ["name"] : ["id"]),
   });

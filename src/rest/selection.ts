@@ -37,7 +37,6 @@ function countSql(model: Model, field: Field): RawBuilder<unknown> {
 }
 
 /** The fields a representation renders: all readable ones (full) or the model's brief list. */
-export function renderedFields(model: Model, form: "full" | "brief"): Field[] {
-  if (form === "brief") return model.brief.map((name) => model.field[name]);
-  return model.fields.filter((x) => !x.writeOnly);
+export function renderedFields(model: Model, form: "full" | "brief"): readonly Field[] {
+  return form === "brief" ? model.briefFields : model.readableFields;
 }
