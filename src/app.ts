@@ -50,7 +50,7 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
     secrets,
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
-      return config.SUPERUSER_NAME || generateAdmin ? ensureSuperuser(db, config, secrets) : null;
+      return ensureSuperuser(db, config, secrets, generateAdmin);
     },
     async fetch(request, env) {
       const url = new URL(request.url);

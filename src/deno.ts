@@ -24,6 +24,7 @@ import { bootstrapMessage } from "./auth/bootstrap.ts";
 import { ConfigError, parseConfig } from "./config.ts";
 import { openDatabase } from "./runtime/node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./runtime/local-files.ts";
+import { backgroundTasks } from "./runtime/background.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
@@ -58,21 +59,15 @@ function announce(url: string) {
   for (const line of bootstrapMessage(bootstrap, url)) console.log(line);
 }
 
-/** Background work (token last-use updates) outlives its response; failures are logged. */
-const pending = new Set<Promise<unknown>>();
-const waitUntil = (promise: Promise<unknown>) => {
-  const tracked: Promise<unknown> = promise
-    .catch((error) => console.error("background task failed:", error))
-    .finally(() => pending.delete(tracked));
-  pending.add(tracked);
-};
+const background = backgroundTasks();
+const waitUntil = background.waitUntil;
 
 // Finish background work and close the database on Ctrl-C / SIGTERM.
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await Promise.allSettled(pending);
+  await background.settled();
   try {
     db.close();
   } finally {

@@ -8,6 +8,7 @@ import { createApp, type App } from "./app.ts";
 import { ConfigError, parseConfig } from "./config.ts";
 import type { Migration } from "./db/migrate.ts";
 import { libsqlClientDatabase } from "./db/libsql-client.ts";
+import { json } from "./http/responses.ts";
 import initial from "../migrations/0001_initial.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
@@ -61,7 +62,7 @@ export default {
     } catch (error) {
       console.error("set-up failed:", error);
       const detail = error instanceof ConfigError ? error.message : "The service could not start; see the worker logs.";
-      return new Response(JSON.stringify({ detail }), { status: 503, headers: { "Content-Type": "application/json" } });
+      return json({ detail }, 503);
     }
     const db = openDatabase(env);
     const background: Promise<unknown>[] = [];

@@ -17,10 +17,12 @@ export interface Bootstrap {
 /**
  * Ensures the superuser of SUPERUSER_NAME (and the token SUPERUSER_API_TOKEN) exist, as
  * netbox-docker does; without them, the first start of an empty database creates `admin` with a
- * random password and token. Existing users and tokens are never changed.
+ * random password and token, unless `generateAdmin` is false. Existing users and tokens are never
+ * changed.
  */
-export async function ensureSuperuser(db: Database, config: Config, secrets: Secrets): Promise<Bootstrap | null> {
+export async function ensureSuperuser(db: Database, config: Config, secrets: Secrets, generateAdmin = true): Promise<Bootstrap | null> {
   const named = config.SUPERUSER_NAME;
+  if (!named && !generateAdmin) return null;
   const [existing, anyUser] = await db.batch(
     [
       sql`SELECT id FROM users_user WHERE username = ${named ?? "admin"}`.compile(qb),

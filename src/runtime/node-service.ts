@@ -3,6 +3,7 @@ import { createApp, type App } from "../app.ts";
 import { parseConfig, type Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Bootstrap } from "../auth/bootstrap.ts";
+import { backgroundTasks } from "./background.ts";
 import { listen } from "./node-http.ts";
 import { openDatabase } from "./node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./local-files.ts";
@@ -25,11 +26,8 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const db = openDatabase(config);
   const app = await createApp({ config, secretKey: key, runtime: `node ${process.versions.node}` });
   const bootstrap = await app.prepare(db, loadMigrations());
-  const pending = new Set<Promise<unknown>>();
-  const waitUntil = (p: Promise<unknown>) => {
-    const tracked = p.catch((e) => console.error("background task failed:", e)).finally(() => pending.delete(tracked));
-    pending.add(tracked);
-  };
+  const background = backgroundTasks();
+  const waitUntil = background.waitUntil;
   const { server, url } = await listen(
     (request, clientAddress) => app.fetch(request, { db, clientAddress, waitUntil }),
     config.HOST,
@@ -39,7 +37,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
     url, app, db, config, bootstrap, secretKeyFile: generated,
     async close() {
       await new Promise<void>((resolve) => (server as Server).close(() => resolve()));
-      await Promise.all(pending);
+      await background.settled();
       db.close();
     },
   };
