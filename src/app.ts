@@ -4,6 +4,7 @@ import { applyMigrations, type Migration } from "./db/migrate.ts";
 import { deriveSecrets, type Secrets } from "./auth/secrets.ts";
 import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
 import type { RequestContext } from "./http/context.ts";
+import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { registry } from "./models/registry.ts";
 
@@ -53,7 +54,7 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
       return ensureSuperuser(db, config, secrets, generateAdmin);
     },
     async fetch(request, env) {
-      const url = new URL(request.url);
+      const url = requestUrl(request, config.ALLOWED_HOSTS);
       const ctx: RequestContext = {
         request,
         url,

@@ -23,12 +23,15 @@ const optionalText = v.pipe(
   v.transform((s) => (s && s.trim() !== "" ? s.trim() : undefined)),
 );
 
-/** A list from a JSON array or a comma-separated string: `["dcim.site"]` or `dcim.site,tenancy.*`. */
-const list = v.pipe(
+/**
+ * A list from a JSON array or a comma-separated string: `["dcim.site"]` or `dcim.site,tenancy.*`.
+ * Empty means unset, as for the other settings.
+ */
+const list = (fallback: readonly string[] = []) => v.pipe(
   v.optional(v.string(), ""),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const raw = dataset.value.trim();
-    if (raw === "") return [] as string[];
+    if (raw === "") return [...fallback];
     if (!raw.startsWith("[")) return raw.split(",").map((s) => s.trim()).filter(Boolean);
     try {
       const parsed = JSON.parse(raw);
@@ -37,6 +40,18 @@ const list = v.pipe(
     addIssue({ message: "must be a JSON list of strings or a comma-separated list" });
     return NEVER;
   }),
+);
+
+/**
+ * NetBox's ALLOWED_HOSTS entries, matched as Django does: `*`, a host name, or `.example.com` for
+ * that domain and its subdomains; no ports (the Host is matched without its port).
+ */
+const hostList = v.pipe(
+  list(["*"]),
+  v.check(
+    (hosts) => hosts.length > 0 && hosts.every((h) => /^(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/i.test(h)),
+    "must list host names, .example.com for a domain and its subdomains, or *",
+  ),
 );
 
 /** NetBox's default: every user may manage their own tokens. */
@@ -79,10 +94,15 @@ const ConfigSchema = v.object({
   PAGINATE_COUNT: int(50, 1),
   MAX_PAGE_SIZE: int(1000, 0),
   ALLOW_TOKEN_RETRIEVAL: bool(true),
-  EXEMPT_VIEW_PERMISSIONS: list,
+  EXEMPT_VIEW_PERMISSIONS: list(),
   DEFAULT_PERMISSIONS: permissionMap,
   MAINTENANCE_MODE: bool(false),
   API_VERSION: v.pipe(v.optional(v.string(), "4.2"), v.trim(), v.regex(/^\d+\.\d+$/, "must be major.minor, such as 4.2")),
+  ALLOWED_HOSTS: hostList,
+  /** Bytes (10 MiB): a larger body is refused with 413 before it is parsed. */
+  MAX_BODY_SIZE: int(10 * 1024 * 1024, 1),
+  /** The most objects one bulk write may carry; the engine enforces it. */
+  MAX_BULK_OBJECTS: int(10_000, 1),
 });
 
 /** The parsed settings; names follow the environment variables (see README). */

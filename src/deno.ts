@@ -82,14 +82,26 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   }
 }
 
+let listenOrigin = "http://127.0.0.1";
+
+/**
+ * Deno builds `request.url` from the Host header, so a malformed Host gives a URL that does not
+ * parse; such a request reaches the app on the listen address with its headers, and the app
+ * answers the Host with its 400 (src/http/host.ts). Its path does not matter: that check is first.
+ */
+function withParsableUrl(request: Request): Request {
+  return URL.canParse(request.url) ? request : new Request(`${listenOrigin}/`, { headers: request.headers });
+}
+
 export default {
   onListen(addr: { hostname?: string; port?: number }) {
     const host = addr.hostname?.includes(":") ? `[${addr.hostname}]` : addr.hostname;
-    announce(`http://${host}:${addr.port}`);
+    listenOrigin = `http://${host}:${addr.port}`;
+    announce(listenOrigin);
   },
   async fetch(request: Request, info?: ServeInfo): Promise<Response> {
     try {
-      return await app.fetch(request, { db, clientAddress: info?.remoteAddr?.hostname ?? null, waitUntil });
+      return await app.fetch(withParsableUrl(request), { db, clientAddress: info?.remoteAddr?.hostname ?? null, waitUntil });
     } catch (error) {
       console.error("unhandled error serving a request:", error);
       return new Response(JSON.stringify({ detail: "Server error." }), {

@@ -2,18 +2,60 @@ import { ApiError } from "./errors.ts";
 
 const JSON_TYPES = /^(application\/json|application\/[\w.+-]*\+json|application\/x-www-form-urlencoded|text\/json)\b/i;
 
-/** Upper bound on a request body; a larger one is refused before it is parsed. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * 413, as ApiError with its own status because the code table in errors.ts has no 413 entry yet;
+ * the pipeline renders it like any other ApiError.
+ */
+class BodyTooLarge extends ApiError {
+  constructor(maxBytes: number) {
+    super("invalid", { detail: `Request body is larger than ${maxBytes} bytes.` });
+  }
+
+  override get status(): number {
+    return 413;
+  }
+}
 
 /**
- * The request body as JSON. A body sent by `curl -d` without a Content-Type (form-encoded) is
- * still read as JSON, because that is what users of this API mean; other types get 415.
- * Returns undefined for an empty body.
+ * The request body as text, refused with 413 once it is larger than `maxBytes` (MAX_BODY_SIZE):
+ * from Content-Length before anything is read, then by counting bytes as the stream arrives, for
+ * a body sent without Content-Length or with a wrong one, as Hono's bodyLimit does. Only what has
+ * arrived is held, and reading stops at the limit, so a huge upload never sits in memory.
  */
-export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+export async function readText(request: Request, maxBytes: number): Promise<string> {
+  if (Number(request.headers.get("Content-Length")) > maxBytes) throw new BodyTooLarge(maxBytes);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = "";
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away mid-upload: its fault, not the server's, so no 500 and no error log.
+      throw ApiError.detail("malformed", "The request body was not received in full.");
+    }
+    if (chunk.done) return text + decoder.decode();
+    size += chunk.value.byteLength;
+    if (size > maxBytes) {
+      // Not awaited: the source may be slow to wind down, and the answer does not depend on it.
+      void reader.cancel().catch(() => {});
+      throw new BodyTooLarge(maxBytes);
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+}
+
+/**
+ * The request body as JSON, within `maxBytes` (see readText). A body sent by `curl -d` without a
+ * Content-Type (form-encoded) is still read as JSON, because that is what users of this API mean;
+ * other types get 415. Returns undefined for an empty body.
+ */
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const text = await readText(request, maxBytes);
   if (text.trim() === "") return undefined;
-  if (text.length > MAX_BODY_BYTES) throw ApiError.detail("invalid", `Request body larger than ${MAX_BODY_BYTES} bytes.`);
   const type = request.headers.get("Content-Type");
   if (type && !JSON_TYPES.test(type.trim())) {
     throw ApiError.detail("unsupported_media_type", `Unsupported media type "${type.split(";")[0].trim()}" in request.`);

@@ -2,13 +2,15 @@ import { Router, type IRequest } from "itty-router";
 import type { Registry } from "../models/registry.ts";
 import type { Model } from "../models/model.ts";
 import { authenticate } from "../auth/authenticate.ts";
+import { authorize, type Action } from "../auth/permissions.ts";
 import { provisionToken } from "../auth/provision.ts";
 import { asList, bulkIds, deleteObjects, formOf, listObjects, retrieveObject, writeObjects } from "../rest/crud.ts";
 import { describeEndpoint } from "../rest/options.ts";
 import { represent } from "../rest/serialize.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "./errors.ts";
-import { readJson } from "./body.ts";
+import { readJson, readText } from "./body.ts";
+import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
 import { token as tokenModel } from "../models/users.ts";
@@ -21,13 +23,14 @@ export interface PipelineOptions {
 }
 
 /**
- * The request pipeline, explicit and in one place: before (trailing slash, authentication) ->
- * handler (a registry model's endpoint) -> catch (the one error type to NetBox's bodies) ->
- * finally (API-Version and X-Request-ID on every response). Handlers return data or throw.
+ * The request pipeline, explicit and in one place: before (host, method, trailing slash,
+ * authentication) -> handler (a registry model's endpoint) -> catch (the one error type to
+ * NetBox's bodies) -> finally (API-Version and X-Request-ID on every response). Handlers return
+ * data or throw.
  */
 export function createRouter({ registry, runtime, release }: PipelineOptions) {
   const router = Router<IRequest, [RequestContext]>({
-    before: [redirectToSlash, async (_req, ctx) => void (await authenticate(ctx))],
+    before: [checkHost, refuseUnknownMethod, redirectToSlash, async (_req, ctx) => void (await authenticate(ctx))],
     catch: (error, _req, ctx) => errorResponse(error, ctx),
     finally: [(response, req, ctx) => finish(response, req, ctx)],
   });
@@ -41,7 +44,7 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
   router.all("/api/users/tokens/provision/", (req, ctx) =>
-    only(req, ["POST", "OPTIONS"], async () => json(await represent(ctx, tokenModel, [await provisionToken(ctx, await readJson(req as unknown as Request))], "full").then((x) => x[0]), 201)),
+    only(req, ["POST", "OPTIONS"], async () => json(await represent(ctx, tokenModel, [await provisionToken(ctx, await readJson(req as unknown as Request, ctx.config.MAX_BODY_SIZE))], "full").then((x) => x[0]), 201)),
   );
   router.all("/api/:app/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(appRoot(ctx, registry, req.params.app))));
   router.all("/api/:app/:path/", (req, ctx) => listEndpoint(req, ctx, modelOf(req)));
@@ -57,7 +60,7 @@ async function only(req: IRequest, methods: string[], handler: () => Response | 
 
 async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): Promise<Response> {
   const allow = { Allow: LIST_METHODS.join(", ") };
-  const body = () => readJson(req as unknown as Request);
+  const body = (action: Action) => authorizedBody(req, ctx, model, action);
   switch (req.method) {
     case "GET":
     case "HEAD":
@@ -65,7 +68,7 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
     case "OPTIONS":
       return json(describeEndpoint(ctx, model, false), 200, allow);
     case "POST": {
-      const input = await body();
+      const input = await body("add");
       const items = Array.isArray(input) ? input : [input];
       const rows = await writeObjects(ctx, model, items, "create", items.map(() => null), Array.isArray(input));
       const out = await represent(ctx, model, rows, "full");
@@ -73,13 +76,13 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
     }
     case "PUT":
     case "PATCH": {
-      const items = asList(await body());
+      const items = asList(await body("change"));
       const ids = bulkIds(items);
       const rows = await writeObjects(ctx, model, items, req.method === "PUT" ? "put" : "patch", ids, true);
       return json(await represent(ctx, model, rows, "full"), 200, allow);
     }
     case "DELETE": {
-      await deleteObjects(ctx, model, bulkIds(asList(await body())), true);
+      await deleteObjects(ctx, model, bulkIds(asList(await body("delete"))), true);
       return noContent();
     }
   }
@@ -98,12 +101,13 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
       return json(describeEndpoint(ctx, model, true), 200, allow);
     case "PUT":
     case "PATCH": {
-      const input = await readJson(req as unknown as Request);
+      const input = await authorizedBody(req, ctx, model, "change");
       const [row] = await writeObjects(ctx, model, [input ?? {}], req.method === "PUT" ? "put" : "patch", [id], false);
       return json((await represent(ctx, model, [row], formOf(ctx)))[0], 200, allow);
     }
     case "DELETE": {
-      if ((await (req as unknown as Request).text()).trim() !== "") {
+      authorize(ctx, model, "delete");
+      if ((await readText(req as unknown as Request, ctx.config.MAX_BODY_SIZE)).trim() !== "") {
         throw ApiError.detail("invalid", "A request body is not accepted when deleting a single object. To delete several objects, send a list of {\"id\": ...} to the list endpoint.");
       }
       await deleteObjects(ctx, model, [id], false);
@@ -111,6 +115,24 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
     }
   }
   throw ApiError.methodNotAllowed(req.method, DETAIL_METHODS);
+}
+
+/**
+ * The body of a write, read only once the requester may perform `action` on `model`, so an
+ * anonymous or read-only client's upload is refused before any of it is read. The engine checks
+ * again with the objects in hand.
+ */
+function authorizedBody(req: IRequest, ctx: RequestContext, model: Model, action: Action): Promise<unknown> {
+  authorize(ctx, model, action);
+  return readJson(req as unknown as Request, ctx.config.MAX_BODY_SIZE);
+}
+
+/**
+ * A method no endpoint answers (TRACE, CONNECT, anything unknown) is refused before it is
+ * redirected, authenticated or routed; Allow lists every method the API answers.
+ */
+function refuseUnknownMethod(req: IRequest): void {
+  if (!(LIST_METHODS as readonly string[]).includes(req.method)) throw ApiError.methodNotAllowed(req.method, LIST_METHODS);
 }
 
 /** A path without its trailing slash gets a 302 to the slashed path, query kept (SPEC.md 4). */
