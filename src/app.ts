@@ -6,6 +6,7 @@ import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
 import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
+import { createAuthCache } from "./auth/authenticate.ts";
 import { registry } from "./models/registry.ts";
 
 /** The release of this service, reported by /api/status/. */
@@ -44,6 +45,7 @@ export interface AppOptions {
 export async function createApp({ config, secretKey, runtime }: AppOptions): Promise<App> {
   const secrets = await deriveSecrets(secretKey);
   const router = createRouter({ registry, runtime, release: RELEASE });
+  const authCache = createAuthCache();
   const background = (promise: Promise<unknown>) => void promise.catch((e) => console.error("background task failed:", e));
 
   return {
@@ -69,6 +71,8 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
         user: null,
         token: null,
         revealedKeys: new Map(),
+        auth: null,
+        authCache,
       };
       return router.fetch(request, ctx);
     },

@@ -10,9 +10,13 @@ import type { Migration } from "./db/migrate.ts";
 import { libsqlClientDatabase } from "./db/libsql-client.ts";
 import { json } from "./http/responses.ts";
 import initial from "../migrations/0001_initial.sql";
+import engine from "../migrations/0002_engine.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
-export const MIGRATIONS: readonly Migration[] = [{ name: "0001_initial.sql", sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { name: "0001_initial.sql", sql: initial },
+  { name: "0002_engine.sql", sql: engine },
+];
 
 export interface Env {
   LIBSQL_URL: string;

@@ -48,7 +48,7 @@ describe("request pipeline", () => {
 
   it("lists each application's models, sorted, and 404s an unknown application", async () => {
     const dcim = await api.get("/api/dcim/");
-    expect(Object.keys(dcim.body)).toEqual(["regions", "site-groups", "sites"]);
+    expect(Object.keys(dcim.body)).toEqual(["device-roles", "device-types", "devices", "interfaces", "manufacturers", "platforms", "regions", "site-groups", "sites"]);
     expect(dcim.body.sites).toBe(`${ORIGIN}/api/dcim/sites/`);
     expect((await api.get("/api/plugins/")).body).toEqual({});
     expect((await api.get("/api/nope/")).status).toBe(404);

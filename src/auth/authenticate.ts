@@ -1,19 +1,51 @@
 import ipaddr from "ipaddr.js";
 import { sql } from "kysely";
+import { ConstraintError, type Statement, type StatementResult } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { RequestContext } from "../http/context.ts";
+import type { RequestContext, User, AuthToken } from "../http/context.ts";
 import { ApiError } from "../http/errors.ts";
 import { constantTimeEqual } from "./crypto.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;
+/** Tokens remembered per app instance (a Node or Deno server, a Workers isolate); the cache starts over beyond this. */
+const CACHE_LIMIT = 10_000;
+
+/** What authentication learnt of one token, as of one value of the `auth_state` version. */
+interface CachedToken {
+  readonly digest: string;
+  readonly version: number;
+  readonly user: User;
+  readonly token: AuthToken;
+  readonly expires: number | null;
+  readonly allowedIps: readonly string[];
+  lastUsed: number;
+}
+
+/**
+ * Token data kept by the app instance between requests, so a request that presents a
+ * known token costs no round trip of its own. It is trusted only together with proof that it is
+ * current: every batch of the request also reads the `auth_state` version, which every change to
+ * tokens, users and group membership bumps (triggers in migrations/0002_engine.sql); a batch that
+ * sees another version throws `StaleAuth` and the request is served again with fresh data.
+ */
+export interface AuthCache {
+  readonly tokens: Map<string, CachedToken>;
+}
+
+export const createAuthCache = (): AuthCache => ({ tokens: new Map() });
+
+/** The batch showed that cached authentication data is out of date: serve the request again. */
+export class StaleAuth extends Error {}
+
+const VERSION = sql`SELECT version FROM auth_state`.compile(qb);
 
 /**
  * Reads `Authorization: Token <key>` and sets the request's user and token. No header (or another
  * scheme) leaves the request anonymous; a bad or refused token is a 403 with a clear `detail`.
  * The key is looked up by its keyed digest and the digest compared in constant time.
  */
-export async function authenticate(ctx: RequestContext): Promise<void> {
+export async function authenticate(ctx: RequestContext, useCache = true): Promise<void> {
   const header = ctx.request.headers.get("Authorization");
   if (!header) return;
   const [scheme, ...rest] = header.trim().split(/\s+/);
@@ -24,34 +56,56 @@ export async function authenticate(ctx: RequestContext): Promise<void> {
   if (!/^[0-9a-f]{40}$/.test(key)) throw ApiError.forbidden("Invalid token");
 
   const digest = await ctx.secrets.tokenDigest(key);
+  const cache = ctx.authCache;
+  let entry = useCache ? cache?.tokens.get(digest) : undefined;
+  if (!entry) {
+    entry = await loadToken(ctx, digest);
+    if (cache) {
+      if (cache.tokens.size >= CACHE_LIMIT) cache.tokens.clear();
+      cache.tokens.set(digest, entry);
+    }
+  }
+  checkAllowedIps(ctx, entry.allowedIps);
+  if (entry.expires !== null && entry.expires <= ctx.now.getTime()) throw ApiError.forbidden("Token expired");
+  if (!entry.user.is_active) throw ApiError.forbidden("User inactive");
+  if (!ctx.config.MAINTENANCE_MODE && ctx.now.getTime() - entry.lastUsed > LAST_USED_INTERVAL_MS) {
+    entry.lastUsed = ctx.now.getTime();
+    // Recorded after the response, so authentication costs the request no write.
+    ctx.waitUntil(
+      ctx.db
+        .batch([sql`UPDATE users_token SET last_used = ${ctx.now.toISOString()} WHERE id = ${entry.token.id}`.compile(qb)], "write")
+        .catch((error) => console.error(`[${ctx.requestId}] could not record token use:`, (error as Error).message)),
+    );
+  }
+  ctx.user = entry.user;
+  ctx.token = entry.token;
+  // Every batch of the request proves the data current, cached or just read: the same
+  // statements either way, so costs stay deterministic.
+  ctx.auth = { version: entry.version };
+}
+
+async function loadToken(ctx: RequestContext, digest: string): Promise<CachedToken> {
   const [result] = await ctx.db.batch(
     [sql`SELECT t.id, t.key_digest, t.write_enabled, t.expires, t.last_used, t.allowed_ips,
-           u.id AS user_id, u.username, u.is_superuser, u.is_active
+           u.id AS user_id, u.username, u.is_superuser, u.is_active, (SELECT version FROM auth_state) AS version
          FROM users_token t JOIN users_user u ON u.id = t.user_id WHERE t.key_digest = ${digest}`.compile(qb)],
     "read",
   );
   const row = result.rows[0];
   if (!row || !constantTimeEqual(String(row.key_digest), digest)) throw ApiError.forbidden("Invalid token");
-
-  checkAllowedIps(ctx, JSON.parse(String(row.allowed_ips ?? "[]")));
-  if (row.expires && Date.parse(String(row.expires)) <= ctx.now.getTime()) throw ApiError.forbidden("Token expired");
-  if (!row.is_active) throw ApiError.forbidden("User inactive");
-
-  const lastUsed = row.last_used ? Date.parse(String(row.last_used)) : 0;
-  if (!ctx.config.MAINTENANCE_MODE && ctx.now.getTime() - lastUsed > LAST_USED_INTERVAL_MS) {
-    // Recorded after the response, so authentication costs the request no write.
-    ctx.waitUntil(
-      ctx.db
-        .batch([sql`UPDATE users_token SET last_used = ${ctx.now.toISOString()} WHERE id = ${row.id}`.compile(qb)], "write")
-        .catch((error) => console.error(`[${ctx.requestId}] could not record token use:`, (error as Error).message)),
-    );
-  }
-  ctx.user = { id: Number(row.user_id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: true };
-  ctx.token = { id: Number(row.id), write_enabled: Boolean(row.write_enabled) };
+  return {
+    digest,
+    version: Number(row.version),
+    user: { id: Number(row.user_id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: Boolean(row.is_active) },
+    token: { id: Number(row.id), write_enabled: Boolean(row.write_enabled) },
+    expires: row.expires ? Date.parse(String(row.expires)) : null,
+    allowedIps: JSON.parse(String(row.allowed_ips ?? "[]")),
+    lastUsed: row.last_used ? Date.parse(String(row.last_used)) : 0,
+  };
 }
 
 /** Refuses a client outside the token's `allowed_ips` (empty: any address). */
-function checkAllowedIps(ctx: RequestContext, allowed: string[]): void {
+function checkAllowedIps(ctx: RequestContext, allowed: readonly string[]): void {
   if (allowed.length === 0) return;
   if (!ctx.clientAddress || !ipaddr.isValid(ctx.clientAddress)) {
     throw ApiError.forbidden(
@@ -65,4 +119,36 @@ function checkAllowedIps(ctx: RequestContext, allowed: string[]): void {
     return addr.kind() === client.kind() && client.match(addr, bits);
   });
   if (!permitted) throw ApiError.forbidden(`Source IP ${client.toString()} is not permitted to authenticate using this token.`);
+}
+
+/**
+ * Runs a read batch: one round trip. When the request was authenticated from the cache, the
+ * batch also reads the auth version, and a changed version throws `StaleAuth`.
+ */
+export async function readBatch(ctx: RequestContext, statements: readonly Statement[]): Promise<StatementResult[]> {
+  if (statements.length === 0) return [];
+  if (!ctx.auth) return ctx.db.batch(statements, "read");
+  const [version, ...results] = await ctx.db.batch([VERSION, ...statements], "read");
+  if (Number(version.rows[0]?.version) !== ctx.auth.version) throw staleAuth(ctx);
+  return results;
+}
+
+/**
+ * Runs a write transaction: one round trip, all or none. With cached authentication, its first
+ * statement aborts the transaction when the auth version moved since the data was read.
+ */
+export async function writeBatch(ctx: RequestContext, statements: readonly Statement[]): Promise<StatementResult[]> {
+  if (!ctx.auth) return ctx.db.batch(statements, "write");
+  const guard = sql`INSERT INTO engine_guard (stale) SELECT 1 WHERE (SELECT version FROM auth_state) IS NOT ${ctx.auth.version}`.compile(qb);
+  try {
+    return (await ctx.db.batch([guard, ...statements], "write")).slice(1);
+  } catch (error) {
+    if (error instanceof ConstraintError && error.columns.includes("guard_auth_changed")) throw staleAuth(ctx);
+    throw error;
+  }
+}
+
+function staleAuth(ctx: RequestContext): StaleAuth {
+  ctx.authCache?.tokens.clear();
+  return new StaleAuth("authentication data changed");
 }

@@ -35,3 +35,14 @@ export function authorize(ctx: RequestContext, model: Model, action: Action): vo
   if (hasDefaultPermission(ctx, `${model.app}.${action}_${model.name}`)) return;
   throw ApiError.forbidden();
 }
+
+/** `authorize` as a question: may the requester perform `action` on `model`? */
+export function isPermitted(ctx: RequestContext, model: Model, action: Action): boolean {
+  try {
+    authorize(ctx, model, action);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
+}

@@ -15,34 +15,37 @@ export const maskTokenKey = (last6: string): string => "*".repeat(34) + last6;
  * in the response that created it.
  */
 export const tokenHooks: ModelHooks = {
-  async prepareWrite(ctx, values, current) {
+  async prepareWrite(ctx, items) {
     const requester = ctx.user!;
-    if (values.user === undefined && !current) values.user = requester.id;
-    const owner = values.user ?? current?.user_id;
-    if (owner !== requester.id && !requester.is_superuser && !hasDefaultPermission(ctx, "users.grant_token")) {
-      throw ApiError.forbidden("This user does not have permission to create tokens for other users.");
-    }
-    if (!current && typeof values.expires === "string" && Date.parse(values.expires) <= ctx.now.getTime()) {
-      return { errors: { expires: [`Expiration time must be in the future. Current server time is ${ctx.now.toISOString()} (UTC).`] } };
-    }
-    if (current && values.key === undefined) return;
-    const key = String(values.key ?? generateTokenKey()).toLowerCase();
-    const digest = await ctx.secrets.tokenDigest(key);
-    ctx.revealedKeys.set(digest, key);
-    return {
-      columns: {
-        key_digest: digest,
-        key_last6: key.slice(-6),
-        key_ciphertext: ctx.config.ALLOW_TOKEN_RETRIEVAL ? await ctx.secrets.encrypt(key) : null,
-      },
-    };
+    await Promise.all(items.map(async ({ values, current, errors, columns }) => {
+      if (values.user === undefined && !current) values.user = requester.id;
+      const owner = values.user ?? current?.user_id;
+      if (owner !== requester.id && !requester.is_superuser && !hasDefaultPermission(ctx, "users.grant_token")) {
+        throw ApiError.forbidden("This user does not have permission to create tokens for other users.");
+      }
+      if (!current && typeof values.expires === "string" && Date.parse(values.expires) <= ctx.now.getTime()) {
+        errors.expires = [`Expiration time must be in the future. Current server time is ${ctx.now.toISOString()} (UTC).`];
+        return;
+      }
+      if (current && values.key === undefined) return;
+      const key = String(values.key ?? generateTokenKey()).toLowerCase();
+      const digest = await ctx.secrets.tokenDigest(key);
+      ctx.revealedKeys.set(digest, key);
+      columns.key_digest = digest;
+      columns.key_last6 = key.slice(-6);
+      columns.key_ciphertext = ctx.config.ALLOW_TOKEN_RETRIEVAL ? await ctx.secrets.encrypt(key) : null;
+    }));
   },
 
-  async represent(ctx, row, out) {
-    const revealed = ctx.revealedKeys.get(String(row.key_digest));
-    if (revealed) out.key = revealed;
-    else if (ctx.config.ALLOW_TOKEN_RETRIEVAL && row.key_ciphertext) out.key = await ctx.secrets.decrypt(String(row.key_ciphertext));
-    else delete out.key;
+  async represent(ctx, rows, outs) {
+    await Promise.all(rows.map(async (row, i) => {
+      const out = outs[i];
+      if (!("key" in out)) return;
+      const revealed = ctx.revealedKeys.get(String(row.key_digest));
+      if (revealed) out.key = revealed;
+      else if (ctx.config.ALLOW_TOKEN_RETRIEVAL && row.key_ciphertext) out.key = await ctx.secrets.decrypt(String(row.key_ciphertext));
+      else delete out.key;
+    }));
   },
 
   scope(ctx) {

@@ -3,8 +3,9 @@ import { hashPassword } from "./passwords.ts";
 
 /** A user's password is stored only as a PBKDF2 hash and never read back. */
 export const userHooks: ModelHooks = {
-  async prepareWrite(_ctx, values) {
-    if (typeof values.password !== "string") return;
-    return { columns: { password: await hashPassword(values.password) } };
+  async prepareWrite(_ctx, items) {
+    await Promise.all(items.map(async ({ values, columns }) => {
+      if (typeof values.password === "string") columns.password = await hashPassword(values.password);
+    }));
   },
 };

@@ -1,24 +1,18 @@
 import type { Field } from "../models/fields.ts";
+import { KINDS } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 
-/** The SQL declaration of a field's column, derived from its kind. */
-export function columnSql(field: Field): string {
-  const nullable = field.nullable || field.kind === "datetime";
-  const base = (() => {
-    switch (field.kind) {
-      case "integer": return "INTEGER";
-      case "float": return "REAL";
-      case "boolean": return "INTEGER";
-      case "json": return "TEXT";
-      case "stringList":
-      case "ipList": return "TEXT";
-      case "fk": return "INTEGER";
-      case "choice": return typeof field.choices?.[0]?.value === "number" ? "INTEGER" : "TEXT";
-      default: return "TEXT";
-    }
-  })();
-  const parts = [field.column!, base];
-  if (!nullable) parts.push("NOT NULL");
+/** The SQL declarations of a field's stored columns, derived from its kind. */
+export function columnSql(field: Field): string[] {
+  if (field.kind === "generic") {
+    const nullable = field.nullable ? "" : " NOT NULL";
+    return [`${field.name}_type TEXT${nullable}`, `${field.name}_id INTEGER${nullable}`];
+  }
+  const base = KINDS[field.kind].sqlType;
+  if (!field.column || !base) return [];
+  const type = field.kind === "choice" && typeof field.choices?.[0]?.value === "number" ? "INTEGER" : base;
+  const parts = [field.column, type];
+  if (!field.nullable && field.kind !== "datetime") parts.push("NOT NULL");
   const fallback = defaultSql(field);
   if (fallback !== null) parts.push(`DEFAULT ${fallback}`);
   if (field.unique) parts.push("UNIQUE");
@@ -26,7 +20,7 @@ export function columnSql(field: Field): string {
     const action = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL" }[field.onDelete ?? "protect"];
     parts.push(`REFERENCES ${field.target!().table}(id) ON DELETE ${action}`);
   }
-  return parts.join(" ");
+  return [parts.join(" ")];
 }
 
 function defaultSql(field: Field): string | null {
@@ -39,22 +33,26 @@ function defaultSql(field: Field): string | null {
 }
 
 /**
- * The DDL a model needs: its table, indexes for fks and multi-field uniqueness, and the through
- * tables of its own m2m fields. `scripts/make-migration.ts` prints it for a new model; migrations
- * are then committed as files and never edited, and a test checks they still match the registry.
+ * The DDL a model needs: its table, indexes for fks, generic relations and multi-field
+ * uniqueness, and the through tables of its own m2m fields. `scripts/make-migration.ts` prints it
+ * for a new model; migrations are then committed as files and never edited, and a test checks
+ * they still match the registry.
  */
 export function modelDdl(model: Model): string[] {
   const columns = ["id INTEGER PRIMARY KEY AUTOINCREMENT"];
-  for (const field of model.fields) if (field.column) columns.push(columnSql(field));
+  for (const field of model.fields) columns.push(...columnSql(field));
   for (const [name, decl] of Object.entries(model.storage ?? {})) columns.push(`${name} ${decl}`);
   const out = [`CREATE TABLE ${model.table} (\n  ${columns.join(",\n  ")}\n)`];
   for (const field of model.fields) {
     if (field.kind === "fk" && !field.unique) out.push(`CREATE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
+    if (field.kind === "generic") {
+      out.push(`CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${field.name}_type, ${field.name}_id)`);
+    }
   }
   for (const u of model.uniqueTogether ?? []) {
     const cols = u.fields.map((name) => {
       const f = model.field[name];
-      return f.nullable ? `coalesce(${f.column}, 0)` : f.column;
+      return f.nullable && !u.nullsDistinct?.includes(name) ? `coalesce(${f.column}, 0)` : f.column;
     });
     out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})`);
   }

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Secrets } from "../auth/secrets.ts";
+import type { AuthCache } from "../auth/authenticate.ts";
 
 /** The user a request acts as. */
 export interface User {
@@ -33,6 +34,10 @@ export interface RequestContext {
   readonly waitUntil: (promise: Promise<unknown>) => void;
   user: User | null;
   token: AuthToken | null;
+  /** The auth version the request's identity was read at; every batch re-checks it. */
+  auth: { readonly version: number } | null;
+  /** Token data kept between requests of this process or isolate (absent: no caching). */
+  readonly authCache?: AuthCache;
   /** Plain token keys created by this request, by digest: shown once in the create response. */
   readonly revealedKeys: Map<string, string>;
 }

@@ -1,19 +1,17 @@
 import { Router, type IRequest } from "itty-router";
 import type { Registry } from "../models/registry.ts";
 import type { Model } from "../models/model.ts";
-import { authenticate } from "../auth/authenticate.ts";
+import type { RouteDeclaration } from "../models/routes.ts";
+import { authenticate, StaleAuth } from "../auth/authenticate.ts";
 import { authorize, type Action } from "../auth/permissions.ts";
-import { provisionToken } from "../auth/provision.ts";
-import { asList, bulkIds, deleteObjects, formOf, listObjects, retrieveObject, writeObjects } from "../rest/crud.ts";
+import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjects } from "../rest/crud.ts";
 import { describeEndpoint } from "../rest/options.ts";
-import { represent } from "../rest/serialize.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "./errors.ts";
 import { readJson, readText } from "./body.ts";
 import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
-import { token as tokenModel } from "../models/users.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -43,13 +41,59 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
 
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
-  router.all("/api/users/tokens/provision/", (req, ctx) =>
-    only(req, ["POST", "OPTIONS"], async () => json(await represent(ctx, tokenModel, [await provisionToken(ctx, await readJson(req as unknown as Request, ctx.config.MAX_BODY_SIZE))], "full").then((x) => x[0]), 201)),
-  );
+  const routeOf = (model: Model, name: string, detail: boolean): RouteDeclaration => {
+    const route = model.routes.find((r) => r.name === name && r.detail === detail);
+    if (!route) throw ApiError.notFound();
+    return route;
+  };
+  const isId = (raw: string) => /^\d{1,15}$/.test(raw);
+
   router.all("/api/:app/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(appRoot(ctx, registry, req.params.app))));
-  router.all("/api/:app/:path/", (req, ctx) => listEndpoint(req, ctx, modelOf(req)));
-  router.all("/api/:app/:path/:id/", (req, ctx) => detailEndpoint(req, ctx, modelOf(req), req.params.id));
+  router.all("/api/:app/:path/", fresh((req, ctx) => listEndpoint(req, ctx, modelOf(req))));
+  router.all("/api/:app/:path/:id/", fresh((req, ctx) => {
+    const model = modelOf(req);
+    if (isId(req.params.id)) return detailEndpoint(req, ctx, model, Number(req.params.id));
+    return routeEndpoint(req, ctx, model, routeOf(model, req.params.id, false), null);
+  }));
+  router.all("/api/:app/:path/:id/:action/", fresh((req, ctx) => {
+    const model = modelOf(req);
+    if (!isId(req.params.id)) throw ApiError.notFound();
+    return routeEndpoint(req, ctx, model, routeOf(model, req.params.action, true), Number(req.params.id));
+  }));
   return router;
+}
+
+type Handler = (req: IRequest, ctx: RequestContext) => Promise<Response>;
+
+/**
+ * Serves a model endpoint; when one of its batches shows that the cached authentication data
+ * went out of date (`StaleAuth`), authenticates again from the database and serves it once more.
+ * Nothing was written by the first attempt: a write's transaction aborts on the same check.
+ */
+function fresh(handler: Handler): Handler {
+  return async (req, ctx) => {
+    try {
+      return await handler(req, ctx);
+    } catch (error) {
+      if (!(error instanceof StaleAuth)) throw error;
+      ctx.user = null;
+      ctx.token = null;
+      ctx.auth = null;
+      await authenticate(ctx, false);
+      return handler(req, ctx);
+    }
+  };
+}
+
+/** A declared route: its methods, its permission, then its handler, through the same pipeline. */
+async function routeEndpoint(req: IRequest, ctx: RequestContext, model: Model, route: RouteDeclaration, id: number | null): Promise<Response> {
+  const allow = { Allow: [...route.methods, "OPTIONS"].join(", ") };
+  if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: allow });
+  if (!route.methods.includes(req.method)) throw ApiError.methodNotAllowed(req.method, [...route.methods, "OPTIONS"]);
+  if (route.permission) authorize(ctx, model, route.permission(req.method));
+  const response = await route.handler(ctx, model, id);
+  response.headers.set("Allow", allow.Allow);
+  return response;
 }
 
 async function only(req: IRequest, methods: string[], handler: () => Response | Promise<Response>): Promise<Response> {
@@ -70,28 +114,24 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
     case "POST": {
       const input = await body("add");
       const items = Array.isArray(input) ? input : [input];
-      const rows = await writeObjects(ctx, model, items, "create", items.map(() => null), Array.isArray(input));
-      const out = await represent(ctx, model, rows, "full");
+      const out = await writeObjects(ctx, model, items, "create", items.map(() => null), Array.isArray(input));
       return json(Array.isArray(input) ? out : out[0], 201, allow);
     }
     case "PUT":
     case "PATCH": {
       const items = asList(await body("change"));
-      const ids = bulkIds(items);
-      const rows = await writeObjects(ctx, model, items, req.method === "PUT" ? "put" : "patch", ids, true);
-      return json(await represent(ctx, model, rows, "full"), 200, allow);
+      const ids = bulkIds(ctx, items);
+      return json(await writeObjects(ctx, model, items, req.method === "PUT" ? "put" : "patch", ids, true), 200, allow);
     }
     case "DELETE": {
-      await deleteObjects(ctx, model, bulkIds(asList(await body("delete"))), true);
+      await deleteObjects(ctx, model, bulkIds(ctx, asList(await body("delete"))), true);
       return noContent();
     }
   }
   throw ApiError.methodNotAllowed(req.method, LIST_METHODS);
 }
 
-async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, rawId: string): Promise<Response> {
-  if (!/^\d+$/.test(rawId)) throw ApiError.notFound();
-  const id = Number(rawId);
+async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, id: number): Promise<Response> {
   const allow = { Allow: DETAIL_METHODS.join(", ") };
   switch (req.method) {
     case "GET":
@@ -102,8 +142,8 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
     case "PUT":
     case "PATCH": {
       const input = await authorizedBody(req, ctx, model, "change");
-      const [row] = await writeObjects(ctx, model, [input ?? {}], req.method === "PUT" ? "put" : "patch", [id], false);
-      return json((await represent(ctx, model, [row], formOf(ctx)))[0], 200, allow);
+      const [out] = await writeObjects(ctx, model, [input ?? {}], req.method === "PUT" ? "put" : "patch", [id], false);
+      return json(out, 200, allow);
     }
     case "DELETE": {
       authorize(ctx, model, "delete");
@@ -124,8 +164,13 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
  */
 function authorizedBody(req: IRequest, ctx: RequestContext, model: Model, action: Action): Promise<unknown> {
   authorize(ctx, model, action);
-  return readJson(req as unknown as Request, ctx.config.MAX_BODY_SIZE);
+  // Read once: a request served again after StaleAuth reuses what the first attempt read.
+  let body = bodies.get(ctx);
+  if (!body) bodies.set(ctx, (body = readJson(req as unknown as Request, ctx.config.MAX_BODY_SIZE)));
+  return body;
 }
+
+const bodies = new WeakMap<RequestContext, Promise<unknown>>();
 
 /**
  * A method no endpoint answers (TRACE, CONNECT, anything unknown) is refused before it is

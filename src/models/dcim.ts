@@ -1,7 +1,12 @@
+import { sql } from "kysely";
 import { f, type Choice } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { comments, description, nestedGroupFields, siblingUnique } from "./common.ts";
 import { tenant } from "./tenancy.ts";
+import {
+  DEVICE_AIRFLOW, DEVICE_STATUS, DEVICE_TYPE_AIRFLOW, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
+  INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE, SUBDEVICE_ROLE, WEIGHT_UNIT,
+} from "./dcim-choices.ts";
 
 /**
  * Site status. SPEC.md shows a site's status as `{value, label, id}`: `id` is the numeric value
@@ -26,26 +31,21 @@ function timeZoneProblem(name: string): string | undefined {
 }
 
 export const region = defineModel({
-  app: "dcim", name: "region", className: "Region", verboseName: "region",
-  path: "regions", table: "dcim_region", tree: true,
+  app: "dcim", name: "region", tree: true,
   fields: nestedGroupFields(() => region, { site_count: f.count(() => site, "region", { cumulative: true }) }),
   uniqueTogether: siblingUnique("region"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
-  display: (o) => o.name,
 });
 
 export const siteGroup = defineModel({
-  app: "dcim", name: "sitegroup", className: "SiteGroup", verboseName: "site group",
-  path: "site-groups", table: "dcim_sitegroup", tree: true,
+  app: "dcim", name: "sitegroup", verboseName: "site group", tree: true,
   fields: nestedGroupFields(() => siteGroup, { site_count: f.count(() => site, "group", { cumulative: true }) }),
   uniqueTogether: siblingUnique("site group"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
-  display: (o) => o.name,
 });
 
 export const site = defineModel({
-  app: "dcim", name: "site", className: "Site", verboseName: "site",
-  path: "sites", table: "dcim_site",
+  app: "dcim", name: "site",
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true }),
@@ -63,8 +63,171 @@ export const site = defineModel({
     comments,
   },
   brief: ["name", "slug", "description"],
-  display: (o) => o.name,
   search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],
 });
 
-export const dcimModels = [region, siteGroup, site];
+const color = f.string({ maxLength: 6, default: "9e9e9e", pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." } });
+const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }) });
+
+export const manufacturer = defineModel({
+  app: "dcim", name: "manufacturer",
+  fields: {
+    ...organizational(),
+    description,
+    devicetype_count: f.count(() => deviceType, "manufacturer"),
+    platform_count: f.count(() => platform, "manufacturer"),
+  },
+  brief: ["name", "slug", "description", "devicetype_count"],
+});
+
+export const deviceType = defineModel({
+  app: "dcim", name: "devicetype", verboseName: "device type",
+  fields: {
+    manufacturer: f.fk(() => manufacturer, { onDelete: "protect" }),
+    default_platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
+    model: f.string({ maxLength: 100 }),
+    slug: f.slug(),
+    part_number: f.string({ maxLength: 50, blank: true }),
+    u_height: f.float({ default: 1, min: 0, max: 1000 }),
+    exclude_from_utilization: f.boolean({ default: false }),
+    is_full_depth: f.boolean({ default: true }),
+    subdevice_role: f.choice(SUBDEVICE_ROLE, { nullable: true }),
+    airflow: f.choice(DEVICE_TYPE_AIRFLOW, { nullable: true }),
+    weight: f.float({ nullable: true, min: 0, max: 1_000_000 }),
+    weight_unit: f.choice(WEIGHT_UNIT, { nullable: true }),
+    description,
+    comments,
+    device_count: f.count(() => device, "device_type"),
+  },
+  uniqueTogether: [
+    { fields: ["manufacturer", "model"], message: "Device type model must be unique per manufacturer." },
+    { fields: ["manufacturer", "slug"], message: "Device type slug must be unique per manufacturer." },
+  ],
+  brief: ["manufacturer", "model", "slug", "description", "device_count"],
+  display: "model",
+  search: ["model", "slug", "part_number", "description", "comments"],
+  ordering: ["model"],
+});
+
+export const deviceRole = defineModel({
+  app: "dcim", name: "devicerole", verboseName: "device role",
+  fields: {
+    ...organizational(),
+    color,
+    vm_role: f.boolean({ default: true }),
+    description,
+    device_count: f.count(() => device, "role"),
+  },
+  brief: ["name", "slug", "description", "device_count"],
+});
+
+export const platform = defineModel({
+  app: "dcim", name: "platform",
+  fields: {
+    ...organizational(),
+    manufacturer: f.fk(() => manufacturer, { nullable: true, onDelete: "protect" }),
+    description,
+    device_count: f.count(() => device, "platform"),
+  },
+  brief: ["name", "slug", "description", "device_count"],
+});
+
+/**
+ * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its
+ * type's manufacturer and model with its id.
+ */
+const deviceDisplay = (t: string) => sql`CASE
+  WHEN ${sql.ref(`${t}.name`)} IS NOT NULL AND ${sql.ref(`${t}.asset_tag`)} IS NOT NULL THEN ${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.asset_tag`)} || ')'
+  WHEN ${sql.ref(`${t}.name`)} IS NOT NULL THEN ${sql.ref(`${t}.name`)}
+  ELSE (SELECT m.name || ' ' || dt.model FROM dcim_devicetype dt JOIN dcim_manufacturer m ON m.id = dt.manufacturer_id
+        WHERE dt.id = ${sql.ref(`${t}.device_type_id`)}) || ' (' || ${sql.ref(`${t}.id`)} || ')' END`;
+
+export const device = defineModel({
+  app: "dcim", name: "device",
+  fields: {
+    name: f.string({ maxLength: 64, nullable: true, default: null }),
+    device_type: f.fk(() => deviceType, { onDelete: "protect" }),
+    role: f.fk(() => deviceRole, { onDelete: "protect" }),
+    // NetBox before 4.0 called the role `device_role`; older clients still send and read it.
+    device_role: f.alias("role"),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
+    serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
+    asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true }),
+    site: f.fk(() => site, { onDelete: "protect" }),
+    latitude: f.float({ nullable: true, min: -90, max: 90 }),
+    longitude: f.float({ nullable: true, min: -180, max: 180 }),
+    status: f.choice(DEVICE_STATUS, { default: "active" }),
+    airflow: f.choice(DEVICE_AIRFLOW, { nullable: true }),
+    description,
+    comments,
+    local_context_data: f.json({ nullable: true }),
+    // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
+    display_name: f.computed(deviceDisplay),
+    interface_count: f.count(() => iface, "device"),
+  },
+  uniqueTogether: [
+    { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
+  ],
+  brief: ["name", "display_name", "description"],
+  display: deviceDisplay,
+  search: ["name", "serial", "asset_tag", "description", "comments"],
+  filters: {
+    manufacturer: "device_type__manufacturer",
+    manufacturer_id: "device_type__manufacturer__id",
+    model: "device_type__slug",
+    region: { path: "site__region", tree: true },
+    region_id: { path: "site__region__id", tree: true },
+    site_group: { path: "site__group", tree: true },
+    site_group_id: { path: "site__group__id", tree: true },
+  },
+});
+
+export const iface = defineModel({
+  app: "dcim", name: "interface",
+  fields: {
+    device: f.fk(() => device, { onDelete: "cascade" }),
+    name: f.string({ maxLength: 64 }),
+    label: f.string({ maxLength: 64, blank: true }),
+    type: f.choice(INTERFACE_TYPE),
+    enabled: f.boolean({ default: true }),
+    parent: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Parent interface" }),
+    bridge: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Bridge interface" }),
+    lag: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Parent LAG" }),
+    mtu: f.integer({ nullable: true, min: 1, max: 65536 }),
+    speed: f.integer({ nullable: true, min: 0, max: 2_147_483_647, label: "Speed (Kbps)" }),
+    duplex: f.choice(INTERFACE_DUPLEX, { nullable: true }),
+    wwn: f.string({ maxLength: 23, nullable: true, default: null, label: "WWN" }),
+    mgmt_only: f.boolean({ default: false, label: "Management only" }),
+    description,
+    mode: f.choice(INTERFACE_MODE, { nullable: true, label: "802.1Q Mode" }),
+    rf_role: f.choice(INTERFACE_RF_ROLE, { nullable: true, label: "Wireless role" }),
+    rf_channel: f.choice(INTERFACE_RF_CHANNEL, { nullable: true, label: "Wireless channel" }),
+    poe_mode: f.choice(INTERFACE_POE_MODE, { nullable: true, label: "PoE mode" }),
+    poe_type: f.choice(INTERFACE_POE_TYPE, { nullable: true, label: "PoE type" }),
+    rf_channel_frequency: f.float({ nullable: true, min: 0, max: 100_000, label: "Channel frequency (MHz)" }),
+    rf_channel_width: f.float({ nullable: true, min: 0, max: 10_000, label: "Channel width (MHz)" }),
+    tx_power: f.integer({ nullable: true, min: 0, max: 127, label: "Transmit power (dBm)" }),
+    mark_connected: f.boolean({ default: false }),
+    // Occupied by a cable or marked connected; cables arrive with the inventory models.
+    _occupied: f.computed((t) => sql`${sql.ref(`${t}.mark_connected`)}`, { returns: "boolean" }),
+  },
+  uniqueTogether: [{ fields: ["device", "name"], message: "Interface with this Device and Name already exists." }],
+  brief: ["device", "name", "description", "_occupied"],
+  search: ["name", "label", "description"],
+  ordering: ["device", "name"],
+  filters: {
+    manufacturer: "device__device_type__manufacturer",
+    manufacturer_id: "device__device_type__manufacturer__id",
+    site: "device__site",
+    site_id: "device__site__id",
+    region: { path: "device__site__region", tree: true },
+    region_id: { path: "device__site__region__id", tree: true },
+    role: "device__role",
+    role_id: "device__role__id",
+    device_type: "device__device_type",
+    device_type_id: "device__device_type__id",
+  },
+});
+
+export const dcimModels = [region, siteGroup, site, manufacturer, deviceType, deviceRole, platform, device, iface];

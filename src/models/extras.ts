@@ -3,8 +3,7 @@ import { defineModel, setTagModel } from "./model.ts";
 import { description } from "./common.ts";
 
 export const tag = defineModel({
-  app: "extras", name: "tag", className: "Tag", verboseName: "tag",
-  path: "tags", table: "extras_tag", taggable: false,
+  app: "extras", name: "tag", taggable: false,
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true, pattern: { regex: /^[-\p{L}\p{N}_]+$/u, message: 'Enter a valid "slug" consisting of Unicode letters, numbers, underscores, or hyphens.' } }),
@@ -14,7 +13,6 @@ export const tag = defineModel({
     tagged_items: f.countRows("extras_taggeditem", "tag_id"),
   },
   brief: ["name", "slug", "color", "description"],
-  display: (o) => o.name,
 });
 
 setTagModel(() => tag);

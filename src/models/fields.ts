@@ -1,3 +1,4 @@
+import type { RawBuilder } from "kysely";
 import type { Model } from "./model.ts";
 
 /** One option of a choice field; `id` is the legacy numeric id some clients still read. */
@@ -7,10 +8,11 @@ export interface Choice {
   readonly id?: number;
 }
 
-/** The kinds of field a model can declare; each derives its column, validation, filters and shape. */
+/** The kinds of field a model can declare; `src/models/kinds.ts` says what each derives. */
 export type FieldKind =
   | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "datetime"
-  | "json" | "stringList" | "ipList" | "fk" | "m2m" | "count" | "password";
+  | "json" | "customFields" | "stringList" | "ipList" | "fk" | "m2m" | "generic" | "count"
+  | "computed" | "alias" | "password";
 
 /** How an m2m field is stored: a through table, optionally shared by models (tags). */
 export interface Through {
@@ -25,6 +27,9 @@ export interface Through {
 export type CountOf =
   | { readonly model: () => Model; readonly field: string; readonly cumulative?: boolean }
   | { readonly table: string; readonly column: string };
+
+/** SQL over a row of the model, given the table name or alias the row is read under. */
+export type RowSql = (table: string) => RawBuilder<unknown>;
 
 /** A field as declared, before `defineModel` names it. */
 export interface FieldOptions {
@@ -47,10 +52,21 @@ export interface FieldOptions {
   readonly check?: (value: string) => string | undefined;
   readonly choices?: readonly Choice[];
   readonly target?: () => Model;
+  /** For `generic`: the models the relation may point to. */
+  readonly targets?: () => readonly Model[];
   readonly onDelete?: "protect" | "cascade" | "setNull";
   readonly through?: Through;
+  /** For m2m: the filter parameter naming it (`group` for `groups`; `tag` for tags, matched all-of). */
+  readonly filterName?: string;
+  /** For m2m filters: every listed value must match (tags), instead of any. */
+  readonly matchAll?: boolean;
   /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. */
   readonly countOf?: CountOf;
+  /** For `computed`: the SQL giving its value, and how to read it (default: as SQLite gives it). */
+  readonly sql?: RowSql;
+  readonly returns?: "boolean" | "json";
+  /** For `alias`: the field this one mirrors (`device_role` mirrors `role`). */
+  readonly aliasOf?: string;
   readonly helpText?: string;
   /** A datetime the engine sets: on create only, or on every write. */
   readonly autoNow?: "create" | "always";
@@ -81,6 +97,7 @@ export const f = {
   integer: (o: Opts = {}): FieldOptions => ({ kind: "integer", ...o }),
   float: (o: Opts = {}): FieldOptions => ({ kind: "float", ...o }),
   boolean: (o: Opts & { default: boolean }): FieldOptions => ({ kind: "boolean", ...o }),
+  /** A choice; blank-able choices (`nullable`) store NULL for "" and null, and read as null. */
   choice: (choices: readonly Choice[], o: Opts = {}): FieldOptions =>
     ({ kind: "choice", choices, required: o.default === undefined && !o.nullable, ...o }),
   datetime: (o: Opts = {}): FieldOptions => ({ kind: "datetime", ...o }),
@@ -93,23 +110,25 @@ export const f = {
     ({ kind: "fk", target, onDelete: o.nullable ? "setNull" : "protect", required: !o.nullable, ...o }),
   m2m: (target: () => Model, through: Through, o: Opts = {}): FieldOptions =>
     ({ kind: "m2m", target, through, default: [], ...o }),
+  /**
+   * A generic relation named `<name>`: written as `<name>_type` (`app.model`) and `<name>_id`, read
+   * as those two plus the nested `<name>` object (`assigned_object`, `scope`, `termination`).
+   */
+  generic: (targets: () => readonly Model[], o: Opts = {}): FieldOptions =>
+    ({ kind: "generic", targets, required: !o.nullable, ...o }),
   /** A read-only count of `model` rows whose `field` points here. */
   count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { model, field, cumulative: o.cumulative }, ...o }),
   /** A read-only count of through-table rows whose `column` points here. */
   countRows: (table: string, column: string, o: Opts = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { table, column }, ...o }),
+  /** A read-only value computed in SQL from the row (`display_name`, `_occupied`). */
+  computed: (sql: RowSql, o: Opts = {}): FieldOptions => ({ kind: "computed", readOnly: true, sql, ...o }),
+  /** Another name for a field, accepted on write and returned on read (`device_role` for `role`). */
+  alias: (of: string, o: Opts = {}): FieldOptions => ({ kind: "alias", aliasOf: of, ...o }),
   /** A write-only secret stored as a hash (user passwords). */
   password: (o: Opts = {}): FieldOptions => ({ kind: "password", writeOnly: true, maxLength: 128, ...o }),
 };
-
-/** The column a field is stored in, or null when it has none. */
-export function columnOf(name: string, o: FieldOptions): string | null {
-  if (o.column !== undefined) return o.column;
-  if (o.kind === "m2m" || o.kind === "count") return null;
-  if (o.kind === "fk") return `${name}_id`;
-  return name;
-}
 
 /** The display label DRF derives from a field name: `time_zone` -> "Time zone". */
 export function labelOf(name: string): string {

@@ -1,26 +1,37 @@
-import type { Row } from "../db/database.ts";
+import type { Row, Statement } from "../db/database.ts";
 import type { FieldErrors } from "../http/errors.ts";
 import type { RequestContext } from "../http/context.ts";
+import type { Probe } from "../rest/probes.ts";
 
 /** Validated input of one object: field name to value (fk as id, m2m as id list). */
 export type Values = Record<string, unknown>;
 
+/** One object of a write, as the set-wise hooks see it. */
+export interface WriteItem {
+  /** Validated values, related references resolved to ids. */
+  readonly values: Values;
+  /** Errors found so far, in NetBox's shape; a hook adds its own. */
+  readonly errors: FieldErrors;
+  /** The stored row before the change (its full selection), or null for a create. */
+  readonly current: Row | null;
+  /** Stored columns to write besides the fields' own (a token's digest). */
+  readonly columns: Record<string, unknown>;
+}
+
 /**
- * Special behaviour a model hangs off its declaration, so the generic handlers stay generic
- * (a token's key, a user's password). Every hook is optional.
+ * Special behaviour a model hangs off its declaration, so the generic handlers stay generic.
+ * Every hook is set-wise: it sees the whole page or every item of a write at once and adds
+ * statements to the same batch, never a query per row. Every hook is optional.
  */
 export interface ModelHooks {
-  /**
-   * Runs after field validation and reference resolution, before statements are built. May fill
-   * defaults from the request, refuse with field errors, or return extra stored columns.
-   */
-  prepareWrite?(
-    ctx: RequestContext,
-    values: Values,
-    current: Row | null,
-  ): Promise<{ errors?: FieldErrors; columns?: Record<string, unknown> } | void>;
-  /** Adjusts the full and brief output of one stored row. */
-  represent?(ctx: RequestContext, row: Row, out: Record<string, unknown>): Promise<void> | void;
+  /** Reads the write needs, added to its first round trip (the read batch). */
+  writeProbes?(ctx: RequestContext, items: readonly WriteItem[]): Probe[];
+  /** After validation and reference resolution: fills defaults, refuses, adds stored columns. */
+  prepareWrite?(ctx: RequestContext, items: readonly WriteItem[]): Promise<void> | void;
+  /** Statements added to the write transaction after the objects' own (component creation). */
+  writeStatements?(ctx: RequestContext, items: readonly WriteItem[]): Statement[];
+  /** Adjusts the output of a whole page of stored rows (full and brief forms). */
+  represent?(ctx: RequestContext, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;
   /** Limits the rows the requester may see or change: a column that must equal a value. */
   scope?(ctx: RequestContext): { column: string; value: unknown } | null;
 }

@@ -1,5 +1,8 @@
-import { columnOf, labelOf, type Field, type FieldOptions } from "./fields.ts";
+import { sql, type RawBuilder } from "kysely";
+import { labelOf, type Field, type FieldOptions, type RowSql } from "./fields.ts";
+import { owners } from "./kinds.ts";
 import type { ModelHooks } from "./hooks.ts";
+import type { RouteDeclaration } from "./routes.ts";
 
 /** The applications under /api/, in the order the API root lists them. */
 export const APPS = ["circuits", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization"] as const;
@@ -9,25 +12,39 @@ export type AppName = (typeof APPS)[number];
 export interface UniqueTogether {
   readonly fields: readonly string[];
   readonly message: string;
+  /** Fields whose NULL never conflicts (an unnamed device), unlike the others'. */
+  readonly nullsDistinct?: readonly string[];
 }
+
+/**
+ * A filter a model declares beyond those its fields give: a lookup path through relations
+ * (`device_type__manufacturer__slug`; a path ending at a relation matches its natural key, or
+ * its id when the path ends in `__id`), optionally including descendants of a nested-group
+ * target (`tree`), or SQL of its own for what a path cannot say.
+ */
+export type FilterDeclaration =
+  | string
+  | { readonly path: string; readonly tree?: boolean }
+  | { readonly sql: (values: readonly string[], table: string) => RawBuilder<unknown> };
 
 /** What a model file declares. */
 export interface ModelDeclaration {
   readonly app: AppName;
   /** Lower-case model name as in `app.model` object types: "site", "tenantgroup". */
   readonly name: string;
-  /** Python-style class name used in messages: "Site", "TenantGroup". */
-  readonly className: string;
-  /** Human name used in uniqueness messages: "site", "tenant group". */
-  readonly verboseName: string;
-  /** The URL segment below the app: "sites", "tenant-groups". */
-  readonly path: string;
-  readonly table: string;
+  /** Human name used in messages: "site", "tenant group" (default: the name). */
+  readonly verboseName?: string;
+  /** Python-style class name used in messages: "Site", "TenantGroup" (default: from verboseName). */
+  readonly className?: string;
+  /** The URL segment below the app (default: verboseName pluralised, hyphenated: "tenant-groups"). */
+  readonly path?: string;
+  /** The table (default: `app_name`). */
+  readonly table?: string;
   readonly fields: Record<string, FieldOptions>;
-  /** Fields of the brief and nested forms (id, url and display are always included). */
+  /** Fields of the brief form; the nested form is the same less counts (id, url, display always). */
   readonly brief: readonly string[];
-  /** `str(obj)`: the `display` value, from a stored row. */
-  readonly display: (row: Record<string, any>) => string;
+  /** `str(obj)`: a field name, or SQL over the row (default: `name`). */
+  readonly display?: string | RowSql;
   /** Fields searched by `q` (icontains). */
   readonly search?: readonly string[];
   /** Default ordering; a leading `-` sorts descending. The id always breaks ties. */
@@ -44,28 +61,42 @@ export interface ModelDeclaration {
   readonly hooks?: ModelHooks;
   /** Stored columns no field maps to (a token's digest), with their SQL declarations. */
   readonly storage?: Readonly<Record<string, string>>;
+  /** Filters beyond the ones the fields give, by parameter name. */
+  readonly filters?: Readonly<Record<string, FilterDeclaration>>;
+  /** Endpoints beyond list and detail (`provision`, `available-ips`, `trace`). */
+  readonly routes?: readonly RouteDeclaration[];
 }
 
-/** A registered model: the declaration with every field resolved, in output order. */
-export interface Model extends Omit<ModelDeclaration, "fields"> {
+/** A registered model: the declaration with names derived and every field resolved, in output order. */
+export interface Model extends Omit<ModelDeclaration, "fields" | "display"> {
+  readonly verboseName: string;
+  readonly className: string;
+  readonly path: string;
+  readonly table: string;
   /** `app.model`, as in change records and `assigned_object_type`. */
   readonly objectType: string;
   readonly fields: readonly Field[];
   readonly field: Readonly<Record<string, Field>>;
   readonly naturalKey: string;
-  /** The fields of the full form (all but write-only ones) and of the brief and nested forms. */
+  /** The fields of the full form (all but write-only ones), of the brief form and of the nested form. */
   readonly readableFields: readonly Field[];
   readonly briefFields: readonly Field[];
+  readonly nestedFields: readonly Field[];
   readonly search: readonly string[];
   readonly ordering: readonly string[];
+  readonly routes: readonly RouteDeclaration[];
+  /** `display` as SQL over a row read under `table`. */
+  displaySql(table: string): RawBuilder<unknown>;
 }
 
-const TAGS = (objectType: string): FieldOptions => ({
+const TAGS: FieldOptions = {
   kind: "m2m",
   target: () => tagModel(),
   through: { table: "extras_taggeditem", source: "object_id", target: "tag_id", objectTypeColumn: "object_type" },
   default: [],
-});
+  filterName: "tag",
+  matchAll: true,
+};
 
 let tagModel: () => Model = () => {
   throw new Error("the tag model is not registered");
@@ -76,16 +107,28 @@ export function setTagModel(get: () => Model): void {
   tagModel = get;
 }
 
+/** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */
+const classNameOf = (verbose: string) => verbose.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+/** "tenant group" -> "tenant-groups"; "IP address" -> "ip-addresses". */
+const pathOf = (verbose: string) => `${verbose.toLowerCase().replace(/\s+/g, "-")}${/(s|x|ch|sh)$/.test(verbose) ? "es" : "s"}`;
+
+/** The column a field is stored in, or null when it has none of its own. */
+function columnOf(name: string, o: FieldOptions): string | null {
+  if (o.column !== undefined) return o.column;
+  if (["m2m", "count", "computed", "alias", "generic"].includes(o.kind)) return null;
+  if (o.kind === "fk") return `${name}_id`;
+  return name;
+}
+
 /** Declares a model once; everything else (table check, validation, shapes, filters, routes) derives from it. */
 export function defineModel(d: ModelDeclaration): Model {
   const objectType = `${d.app}.${d.name}`;
+  const verboseName = d.verboseName ?? d.name;
   const declared: Record<string, FieldOptions> = { ...d.fields };
-  if (d.tree) {
-    declared._depth = { kind: "integer", readOnly: true, default: 0 };
-  }
+  if (d.tree) declared._depth = { kind: "integer", readOnly: true, default: 0 };
   if (d.taggable !== false) {
-    declared.tags = TAGS(objectType);
-    declared.custom_fields = { kind: "json", default: {}, column: "custom_field_data" };
+    declared.tags = TAGS;
+    declared.custom_fields = { kind: "customFields", default: {}, column: "custom_field_data" };
   }
   if (d.timestamps !== false) {
     declared.created = { kind: "datetime", readOnly: true, nullable: true, autoNow: "create" };
@@ -95,18 +138,36 @@ export function defineModel(d: ModelDeclaration): Model {
     ([name, o]): Field => ({ ...o, name, column: columnOf(name, o), label: o.label ?? labelOf(name) }),
   );
   const field = Object.fromEntries(fields.map((x) => [x.name, x]));
-  const unknown = [...d.brief, ...(d.search ?? []), ...(d.ordering ?? []).map((o) => o.replace(/^-/, ""))].filter((n) => !field[n] && n !== "id");
+  const named = [...d.brief, ...(d.search ?? []), ...(d.ordering ?? []).map((o) => o.replace(/^-/, ""))];
+  const unknown = named.filter((n) => !field[n] && n !== "id");
   if (unknown.length) throw new Error(`${objectType}: unknown field(s) ${unknown.join(", ")} in brief, search or ordering`);
-  const naturalKey = d.naturalKey ?? (field.slug ? "slug" : "name");
-  return Object.freeze({
+  for (const x of fields) {
+    if (x.kind === "alias" && fields.indexOf(field[x.aliasOf!] ?? x) >= fields.indexOf(x)) {
+      throw new Error(`${objectType}: alias ${x.name} must follow the field it mirrors`);
+    }
+  }
+  const display = d.display ?? (field.name ? "name" : "id");
+  const briefFields = d.brief.map((name) => field[name]);
+  const model: Model = Object.freeze({
     ...d,
+    verboseName,
+    className: d.className ?? classNameOf(verboseName),
+    path: d.path ?? pathOf(verboseName),
+    table: d.table ?? `${d.app}_${d.name}`,
     objectType,
     fields,
     field,
-    naturalKey,
+    naturalKey: d.naturalKey ?? (field.slug ? "slug" : "name"),
     readableFields: fields.filter((x) => !x.writeOnly),
-    briefFields: d.brief.map((name) => field[name]),
+    briefFields,
+    nestedFields: briefFields.filter((x) => x.kind !== "count" && x.kind !== "m2m"),
     search: d.search ?? fields.filter((x) => ["name", "slug", "description"].includes(x.name)).map((x) => x.name),
     ordering: d.ordering ?? (field.name ? ["name"] : ["id"]),
+    routes: d.routes ?? [],
+    displaySql: typeof display === "string"
+      ? (table: string) => sql`CAST(${sql.ref(`${table}.${field[display]?.column ?? display}`)} AS TEXT)`
+      : display,
   });
+  for (const x of fields) owners.set(x, model);
+  return model;
 }

@@ -3,16 +3,13 @@ import { defineModel } from "./model.ts";
 import { comments, description, nestedGroupFields } from "./common.ts";
 
 export const tenantGroup = defineModel({
-  app: "tenancy", name: "tenantgroup", className: "TenantGroup", verboseName: "tenant group",
-  path: "tenant-groups", table: "tenancy_tenantgroup", tree: true,
+  app: "tenancy", name: "tenantgroup", verboseName: "tenant group", tree: true,
   fields: nestedGroupFields(() => tenantGroup, { tenant_count: f.count(() => tenant, "group", { cumulative: true }) }, true),
   brief: ["name", "slug", "description", "tenant_count", "_depth"],
-  display: (o) => o.name,
 });
 
 export const tenant = defineModel({
-  app: "tenancy", name: "tenant", className: "Tenant", verboseName: "tenant",
-  path: "tenants", table: "tenancy_tenant",
+  app: "tenancy", name: "tenant",
   fields: {
     name: f.string({ maxLength: 100 }),
     slug: f.slug(),
@@ -25,7 +22,6 @@ export const tenant = defineModel({
     { fields: ["group", "slug"], message: "Tenant slug must be unique per group." },
   ],
   brief: ["name", "slug", "description"],
-  display: (o) => o.name,
   search: ["name", "slug", "description", "comments"],
 });
 

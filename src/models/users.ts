@@ -1,24 +1,23 @@
 import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { description } from "./common.ts";
-import { tokenHooks, maskTokenKey } from "../auth/token-hooks.ts";
+import { sql } from "kysely";
+import { tokenHooks } from "../auth/token-hooks.ts";
 import { userHooks } from "../auth/user-hooks.ts";
+import { provisionRoute } from "../auth/provision.ts";
 
 export const group = defineModel({
-  app: "users", name: "group", className: "Group", verboseName: "group",
-  path: "groups", table: "users_group", taggable: false, timestamps: false,
+  app: "users", name: "group", taggable: false, timestamps: false,
   fields: {
     name: f.string({ maxLength: 150, unique: true }),
     description,
     user_count: f.countRows("users_user_groups", "group_id"),
   },
   brief: ["name", "description"],
-  display: (o) => o.name,
 });
 
 export const user = defineModel({
-  app: "users", name: "user", className: "User", verboseName: "user",
-  path: "users", table: "users_user", taggable: false, timestamps: false,
+  app: "users", name: "user", taggable: false, timestamps: false,
   fields: {
     username: f.string({
       maxLength: 150, unique: true,
@@ -36,10 +35,10 @@ export const user = defineModel({
     is_superuser: f.boolean({ default: false }),
     date_joined: f.datetime({ readOnly: true, autoNow: "create" }),
     last_login: f.datetime({ readOnly: true, nullable: true }),
-    groups: f.m2m(() => group, { table: "users_user_groups", source: "user_id", target: "group_id" }),
+    groups: f.m2m(() => group, { table: "users_user_groups", source: "user_id", target: "group_id" }, { filterName: "group" }),
   },
   brief: ["username"],
-  display: (o) => o.username,
+  display: "username",
   naturalKey: "username",
   search: ["username", "first_name", "last_name", "email"],
   ordering: ["username"],
@@ -47,8 +46,7 @@ export const user = defineModel({
 });
 
 export const token = defineModel({
-  app: "users", name: "token", className: "Token", verboseName: "token",
-  path: "tokens", table: "users_token", taggable: false, timestamps: false,
+  app: "users", name: "token", taggable: false, timestamps: false,
   fields: {
     user: f.fk(() => user, { required: false, onDelete: "cascade" }),
     created: f.datetime({ readOnly: true, autoNow: "create" }),
@@ -63,11 +61,13 @@ export const token = defineModel({
     allowed_ips: f.ipList(),
   },
   brief: ["key", "write_enabled", "description"],
-  display: (o) => maskTokenKey(String(o.key_last6 ?? "")),
+  // Never the key: enough of it to tell tokens apart (maskTokenKey in SQL).
+  display: (t) => sql`${"*".repeat(34)} || ${sql.ref(`${t}.key_last6`)}`,
   naturalKey: "id",
   search: ["description"],
   ordering: ["-created"],
   hooks: tokenHooks,
+  routes: [provisionRoute],
   storage: { key_digest: "TEXT NOT NULL UNIQUE", key_last6: "TEXT NOT NULL", key_ciphertext: "TEXT" },
 });
 

@@ -2,92 +2,106 @@ import { sql, type RawBuilder } from "kysely";
 import { ConstraintError, type Row, type Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import { authorize } from "../auth/permissions.ts";
-import { changeRecordStatement, snapshot, type M2mSnapshot } from "../changes/record.ts";
+import { readBatch, writeBatch } from "../auth/authenticate.ts";
+import { changeRecordStatement, deletionRecordStatement } from "../changes/record.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError, type FieldErrors } from "../http/errors.ts";
 import { paginated, parsePage } from "../http/pagination.ts";
+import type { Field } from "../models/fields.ts";
+import type { WriteItem } from "../models/hooks.ts";
+import { isRef } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
-import { planFilters, planOrdering, relationErrors } from "./filters.ts";
-import { isRef, parseInput, type Mode } from "./input.ts";
-import { runProbes, type Probe } from "./probes.ts";
-import { referenceProbes, refSql, type Item } from "./references.ts";
 import { registry } from "../models/registry.ts";
-import { renderedFields, selectionSql, subtreeSql } from "./selection.ts";
-import { represent, type Form } from "./serialize.ts";
+import { planFilters, planOrdering, relationErrors } from "./filters.ts";
+import { parseInput, type Mode } from "./input.ts";
+import { runProbes, type Probe } from "./probes.ts";
+import { referenceProbes, refSql } from "./references.ts";
+import { idList, selectSql, snapshotSql, subtreeSql } from "./select.ts";
+import { represent } from "./serialize.ts";
 import { uniqueMessage, uniquenessProbes } from "./uniqueness.ts";
 import {
-  currentM2mStatement, deleteStatements, depthRefreshStatement, insertedId, insertStatement,
-  m2mStatements, storedColumns, updateStatement,
+  deleteStatements, depthRefreshStatement, guardStatement, insertedId, insertStatement, m2mStatements, storedColumns, updateStatement,
 } from "./write-statements.ts";
 
-/** `?brief=` with any non-empty value selects the brief form, as NetBox does. */
-export const formOf = (ctx: RequestContext): Form => (ctx.url.searchParams.get("brief") ? "brief" : "full");
+type Out = Record<string, unknown>;
 
-/** The condition limiting rows to those the requester may see (object-level scope). */
-function scopeSql(ctx: RequestContext, model: Model): RawBuilder<unknown> {
-  const scope = model.hooks?.scope?.(ctx);
-  return scope ? sql`${sql.ref(`${model.table}.${scope.column}`)} = ${scope.value}` : sql`1`;
+/**
+ * What a read renders: `?brief=` (any non-empty value, as NetBox), `?fields=a,b` (only those),
+ * `?omit=a,b` (all but those; NetBox 4.6) and `?exclude=config_context` are one selection, applied
+ * in SQL: an unselected field's related objects and counts are never queried.
+ */
+export interface Selection {
+  readonly form: "full" | "brief";
+  readonly fields: readonly Field[];
+  /** The output keys to keep, when `fields=` named them. */
+  readonly keys: ReadonlySet<string> | null;
 }
 
-/** GET on a list endpoint: one round trip for page, count and filter checks, one for related objects. */
+export function selectionOf(ctx: RequestContext, model: Model): Selection {
+  const params = ctx.url.searchParams;
+  const list = (name: string) => (params.get(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const named = list("fields");
+  if (named.length) {
+    const keys = new Set(named);
+    return { form: "full", fields: model.readableFields.filter((f) => keys.has(f.name) || (f.kind === "alias" && keys.has(f.aliasOf!))), keys };
+  }
+  if (params.get("brief")) return { form: "brief", fields: model.briefFields, keys: null };
+  const omitted = new Set(list("omit"));
+  if ((params.get("exclude") ?? "").includes("config_context")) omitted.add("config_context");
+  const fields = omitted.size ? model.readableFields.filter((f) => !omitted.has(f.name)) : model.readableFields;
+  return { form: "full", fields, keys: null };
+}
+
+/** The selected representation of rows read with `selectSql(model, selection.fields)`. */
+async function render(ctx: RequestContext, model: Model, rows: readonly Row[], selection: Selection): Promise<Out[]> {
+  const outs = await represent(ctx, model, rows, selection.form, selection.fields);
+  if (!selection.keys) return outs;
+  return outs.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => selection.keys!.has(k))));
+}
+
+/** The condition limiting rows to those the requester may see (object-level scope). */
+function scopeSql(ctx: RequestContext, model: Model, table = model.table): RawBuilder<unknown> {
+  const scope = model.hooks?.scope?.(ctx);
+  return scope ? sql`${sql.ref(`${table}.${scope.column}`)} = ${scope.value}` : sql`1`;
+}
+
+/** GET on a list endpoint: page, count, filter checks and every related object in one round trip. */
 export async function listObjects(ctx: RequestContext, model: Model) {
   authorize(ctx, model, "view");
   const params = ctx.url.searchParams;
   const page = parsePage(ctx.config, params);
-  const form = formOf(ctx);
+  const selection = selectionOf(ctx, model);
   const plan = planFilters(model, params);
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
   const where = sql.join([scopeSql(ctx, model), ...plan.conditions], sql` AND `);
   const table = sql.table(model.table);
-  const pageSql = sql`SELECT ${selectionSql(model, renderedFields(model, form))} FROM ${table} WHERE ${where}
+  const pageSql = sql`SELECT ${selectSql(model, selection.fields)} FROM ${table} WHERE ${where}
     ORDER BY ${sql.join(planOrdering(model, params.get("ordering")))} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
   const countSql = sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`;
-  const [rows, count, ...checks] = await ctx.db.batch(
-    [pageSql.compile(qb), countSql.compile(qb), ...plan.checks.map((c) => c.statement)],
-    "read",
-  );
+  const [rows, count, ...checks] = await readBatch(ctx, [pageSql.compile(qb), countSql.compile(qb), ...plan.checks.map((c) => c.statement)]);
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
-  return paginated(ctx.url, page, Number(count.rows[0].n), await represent(ctx, model, rows.rows, form));
+  return paginated(ctx.url, page, Number(count.rows[0].n), await render(ctx, model, rows.rows, selection));
 }
 
-/** GET on a detail endpoint. */
+/** GET on a detail endpoint: one statement, in one round trip. */
 export async function retrieveObject(ctx: RequestContext, model: Model, id: number) {
   authorize(ctx, model, "view");
-  const form = formOf(ctx);
-  const [result] = await ctx.db.batch(
-    [sql`SELECT ${selectionSql(model, renderedFields(model, form))} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model)}`.compile(qb)],
-    "read",
-  );
+  const selection = selectionOf(ctx, model);
+  const [result] = await readBatch(ctx, [
+    sql`SELECT ${selectSql(model, selection.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model)}`.compile(qb),
+  ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
-  return (await represent(ctx, model, result.rows, form))[0];
+  return (await render(ctx, model, result.rows, selection))[0];
 }
 
-/** The stored rows (and their m2m sets) of objects about to change, for snapshots and checks. */
-function currentProbes(ctx: RequestContext, model: Model, ids: readonly number[], subtree: boolean) {
-  const rows = new Map<number, Row>();
-  const m2m = new Map<number, M2mSnapshot>();
-  const idSql = subtree && model.tree ? sql`SELECT id FROM ${subtreeSql(model, sql.join([...ids]))}` : sql.join([...ids]);
-  const probes: Probe[] = [
-    {
-      statement: sql`SELECT ${selectionSql(model, renderedFields(model, "full"))} FROM ${sql.table(model.table)}
-        WHERE id IN (${idSql}) AND ${scopeSql(ctx, model)}`.compile(qb),
-      settle: (r) => r.rows.forEach((row) => rows.set(Number(row.id), row)),
-    },
-  ];
-  for (const field of model.fields.filter((x) => x.kind === "m2m")) {
-    probes.push({
-      statement: currentM2mStatement(model, field, idSql),
-      settle: (r) => {
-        for (const row of r.rows) {
-          const snap = m2m.get(Number(row.source)) ?? {};
-          (snap[field.name] ??= []).push(row.label);
-          m2m.set(Number(row.source), snap);
-        }
-      },
-    });
-  }
-  return { rows, m2m, probes };
+/** The stored rows (full selection plus change-record snapshot) of objects about to change. */
+function currentProbe(ctx: RequestContext, model: Model, ids: RawBuilder<unknown>, into: Map<number, Row>): Probe {
+  return {
+    statement: sql`SELECT ${selectSql(model, model.readableFields)}, ${snapshotSql(model)} AS __snapshot
+      FROM ${sql.table(model.table)} WHERE id IN ${ids} AND ${scopeSql(ctx, model)}`.compile(qb),
+    settle: (r) => r.rows.forEach((row) => into.set(Number(row.id), row)),
+  };
 }
 
 /** A list body's items, or the refusal NetBox gives for anything else. */
@@ -97,19 +111,26 @@ export function asList(body: unknown): unknown[] {
   throw ApiError.invalid({ non_field_errors: [`Expected a list of items but got type "${type}".`] });
 }
 
+/** Refuses a bulk request larger than MAX_BULK_OBJECTS before any work is done. */
+export function checkBulkSize(ctx: RequestContext, count: number): void {
+  const max = ctx.config.MAX_BULK_OBJECTS;
+  if (count > max) throw ApiError.detail("invalid", `A bulk request may hold at most ${max} objects (MAX_BULK_OBJECTS); this one holds ${count}.`);
+}
+
 /** The `id` of each item of a bulk update or delete; a missing or bad id fails the whole request. */
-export function bulkIds(items: unknown[]): number[] {
+export function bulkIds(ctx: RequestContext, items: unknown[]): number[] {
+  checkBulkSize(ctx, items.length);
   const errors: FieldErrors[] = items.map((item) => {
     const id = (item as Record<string, unknown> | null)?.id;
     if (id === undefined || id === null) return { id: ["This field is required."] };
-    return /^\d+$/.test(String(id)) ? {} : { id: ["A valid integer is required."] };
+    return /^\d{1,15}$/.test(String(id)) ? {} : { id: ["A valid integer is required."] };
   });
   if (errors.some((e) => Object.keys(e).length)) throw ApiError.invalid(errors);
   return items.map((item) => Number((item as Record<string, unknown>).id));
 }
 
 /** Throws the collected errors: one object for a single write, a list aligned with a bulk input. */
-function throwIfInvalid(items: readonly Item[], bulk: boolean): void {
+function throwIfInvalid(items: readonly WriteItem[], bulk: boolean): void {
   if (!items.some((i) => Object.keys(i.errors).length)) return;
   throw ApiError.invalid(bulk ? items.map((i) => i.errors) : items[0].errors);
 }
@@ -120,92 +141,95 @@ const changelogMessage = (input: unknown): string => {
 };
 
 /**
- * Creates or updates objects, all or none. Costs three round trips whatever the number of objects:
- * one read batch (current rows, references, uniqueness), one write transaction (rows, m2m links,
- * change records, returning the rows), and one read batch for the related objects of the response.
+ * Creates or updates objects, all or none, in two round trips whatever the number of objects:
+ * one read batch (current rows, references, uniqueness, hooks' probes), then one transaction
+ * that re-checks its preconditions, writes rows, m2m links and change records, and reads back
+ * the response's rows with everything they show.
  */
 export async function writeObjects(
   ctx: RequestContext, model: Model, inputs: readonly unknown[], mode: Mode, ids: readonly (number | null)[], bulk: boolean,
-): Promise<Row[]> {
+): Promise<Out[]> {
   authorize(ctx, model, mode === "create" ? "add" : "change");
-  const items: Item[] = inputs.map((input) => ({ ...parseInput(model, input, mode), names: new Map() }));
+  checkBulkSize(ctx, inputs.length);
+  const parsed = inputs.map((input) => parseInput(model, input, mode));
   const updating = ids.filter((x): x is number => x !== null);
-  const current = currentProbes(ctx, model, updating, false);
+  const current = new Map<number, Row>();
+  const items: WriteItem[] = parsed.map((p) => ({ ...p, current: null, columns: {} }));
   const probes: Probe[] = [
-    ...(updating.length ? current.probes : []),
-    ...referenceProbes(model, items),
-    ...uniquenessProbes(model, items, ids),
-    ...cycleProbes(model, items, ids),
+    ...(updating.length ? [currentProbe(ctx, model, idList(updating), current)] : []),
+    ...referenceProbes(ctx, model, items),
+    ...uniquenessProbes(ctx, model, items, ids),
+    ...cycleProbes(ctx, model, items, ids),
+    ...(model.hooks?.writeProbes?.(ctx, items) ?? []),
   ];
-  await runProbes(ctx, probes);
+  await runProbes(ctx, probes, readBatch);
 
   // Bulk updates skip ids that do not exist (or are out of scope), as NetBox does.
-  const live = items.map((_, i) => ids[i] === null || current.rows.has(ids[i]!));
+  const live = items.map((_, i) => ids[i] === null || current.has(ids[i]!));
   if (!bulk && !live[0]) throw ApiError.notFound(model.className);
-  const extras: Record<string, unknown>[] = [];
-  for (const [i, item] of items.entries()) {
-    if (!live[i] || Object.keys(item.errors).length) continue;
-    const prepared = await model.hooks?.prepareWrite?.(ctx, item.values, ids[i] === null ? null : current.rows.get(ids[i]!)!);
-    if (prepared?.errors) Object.assign(item.errors, prepared.errors);
-    extras[i] = prepared?.columns ?? {};
-  }
-  throwIfInvalid(items, bulk);
+  const ready = items.map((item, i) => ({ ...item, current: ids[i] === null ? null : (current.get(ids[i]!) ?? null) }));
+  await model.hooks?.prepareWrite?.(ctx, ready.filter((item, i) => live[i] && !Object.keys(item.errors).length));
+  throwIfInvalid(ready, bulk);
 
   const statements: Statement[] = [];
-  const returning: number[] = [];
-  items.forEach((item, i) => {
-    if (!live[i]) return;
-    const id = ids[i];
-    const pre = id === null ? null : { row: current.rows.get(id)!, m2m: current.m2m.get(id) ?? {} };
-    returning.push(statements.length);
-    statements.push(...objectStatements(ctx, model, item, id, pre, extras[i], changelogMessage(inputs[i])));
+  ready.forEach((item, i) => {
+    if (live[i]) statements.push(...objectStatements(ctx, model, item, ids[i], changelogMessage(inputs[i])));
   });
   // A moved nested group moves its descendants: their depths are recomputed in the same transaction.
-  if (model.tree && items.some((item, i) => live[i] && ids[i] !== null && item.values.parent !== undefined)) {
+  if (model.tree && ready.some((item, i) => live[i] && ids[i] !== null && item.values.parent !== undefined)) {
     statements.push(depthRefreshStatement(model));
   }
+  statements.push(...(model.hooks?.writeStatements?.(ctx, ready.filter((_, i) => live[i])) ?? []));
+  // The response's rows, read inside the transaction: every object this request wrote.
+  statements.push(
+    sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN (SELECT changed_object_id
+      FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${model.objectType}) ORDER BY id`.compile(qb),
+  );
   const results = await executeWrite(ctx, model, statements, bulk);
-  return returning.map((index) => results[index].rows[0]);
+  const rows = results[results.length - 1].rows;
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  // Creates come back in id order, which is input order; updates in the order they were listed.
+  const ordered = updating.length ? ids.filter((id, i) => live[i] && byId.has(id!)).map((id) => byId.get(id!)!) : rows;
+  return represent(ctx, model, ordered, "full");
 }
 
 /**
- * The statements writing one object: its INSERT or UPDATE first (returning the row), then its m2m
- * links, then its change record with the snapshots before and after.
+ * The statements writing one object: a guard that the row is still there and in scope (an
+ * update), its INSERT or UPDATE, its m2m links, then its change record.
  */
-function objectStatements(
-  ctx: RequestContext, model: Model, item: Item, id: number | null,
-  pre: { row: Row; m2m: M2mSnapshot } | null, extra: Record<string, unknown>, message: string,
-): Statement[] {
+function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, id: number | null, message: string): Statement[] {
+  const pre = item.current;
   // Custom field data sent on update is merged over the stored data, as NetBox does.
-  if (pre && item.values.custom_fields && typeof pre.row.custom_field_data === "string") {
-    item.values.custom_fields = { ...JSON.parse(pre.row.custom_field_data), ...(item.values.custom_fields as object) };
+  if (pre && item.values.custom_fields && typeof pre.custom_field_data === "string") {
+    item.values.custom_fields = { ...JSON.parse(pre.custom_field_data), ...(item.values.custom_fields as object) };
   }
-  const columns = storedColumns(ctx, model, item.values, id === null, extra);
+  const columns = storedColumns(ctx, model, item.values, id === null, item.columns);
   const objectId = id ?? insertedId(model);
-  const out = [id === null ? insertStatement(model, columns) : updateStatement(model, id, columns)];
-  const m2m: M2mSnapshot = { ...pre?.m2m };
+  const out: Statement[] = [];
+  if (id === null) out.push(insertStatement(model, columns));
+  else {
+    out.push(guardStatement("gone", sql`NOT EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model)})`));
+    const update = updateStatement(model, id, columns);
+    if (update) out.push(update);
+  }
   for (const field of model.fields.filter((x) => x.kind === "m2m")) {
     const chosen = item.values[field.name] as number[] | undefined;
-    if (chosen === undefined) continue;
-    out.push(...m2mStatements(model, field, objectId, chosen, id !== null));
-    m2m[field.name] = field.through!.objectTypeColumn ? chosen.map((x) => item.names.get(x) ?? x) : chosen;
+    if (chosen !== undefined) out.push(...m2mStatements(model, field, objectId, chosen, id !== null));
   }
-  const merged = { ...pre?.row, ...Object.fromEntries(columns) };
-  const before = pre ? snapshot(model, pre.row, pre.m2m) : null;
-  out.push(changeRecordStatement(ctx, model, pre ? "update" : "create", objectId, model.display(merged), before, snapshot(model, merged, m2m), message));
+  out.push(changeRecordStatement(ctx, model, pre ? "update" : "create", objectId, pre ? String(pre.__snapshot) : null, message));
   return out;
 }
 
 /** A nested group may not become its own ancestor. */
-function cycleProbes(model: Model, items: readonly Item[], ids: readonly (number | null)[]): Probe[] {
+function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[]): Probe[] {
   if (!model.tree) return [];
   return items.flatMap((item, i): Probe[] => {
     const parent = item.values.parent;
     const self = ids[i];
     if (self === null || parent === undefined || parent === null) return [];
-    const parentSql = refSql(model, isRef(parent) ? parent : (parent as number));
+    const parentSql = refSql(ctx, model, isRef(parent) ? parent : (parent as number));
     return [{
-      statement: sql`SELECT 1 AS hit FROM ${subtreeSql(model, sql`${self}`)} WHERE id = ${parentSql}`.compile(qb),
+      statement: sql`SELECT 1 AS hit FROM ${subtreeSql(model, sql`(${self})`)} WHERE id = ${parentSql}`.compile(qb),
       settle: (r) => {
         if (r.rows.length) item.errors.parent = [`Cannot assign self or child ${model.verboseName} as parent.`];
       },
@@ -213,12 +237,17 @@ function cycleProbes(model: Model, items: readonly Item[], ids: readonly (number
   });
 }
 
-/** Runs a write batch; a constraint that fires anyway (a concurrent writer) becomes a clear 400/409. */
-async function executeWrite(ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean) {
+/**
+ * Runs a write transaction. A failed guard (a row deleted or moved out of scope since it was
+ * read) aborts it whole with a 404; a constraint that fires anyway (a concurrent writer) becomes
+ * a clear 400, or 409 for a delete that dependents now block.
+ */
+async function executeWrite(ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean, deleting = false) {
   try {
-    return await ctx.db.batch(statements, "write");
+    return await writeBatch(ctx, statements);
   } catch (error) {
     if (!(error instanceof ConstraintError)) throw error;
+    if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
     if (error.kind === "unique") {
       const where = error.columns.join(" ");
       const field = model.fields.find((x) => x.column && where.includes(`${model.table}.${x.column}`));
@@ -227,7 +256,10 @@ async function executeWrite(ctx: RequestContext, model: Model, statements: State
       throw ApiError.invalid(bulk ? [errors] : errors);
     }
     if (error.kind === "foreign_key") {
-      throw ApiError.detail("conflict", "The operation conflicts with related objects that changed at the same time. Nothing was written; please retry.");
+      if (deleting) {
+        throw ApiError.detail("conflict", "Unable to delete object: dependent objects were created at the same time. Nothing was deleted; please retry.");
+      }
+      throw ApiError.invalid({ non_field_errors: ["A related object was deleted while this request was processed. Nothing was written; please retry."] });
     }
     throw ApiError.invalid({ non_field_errors: [error.message] });
   }
@@ -236,35 +268,39 @@ async function executeWrite(ctx: RequestContext, model: Model, statements: State
 /** Deletes objects (with a tree's descendants), all or none; dependents that protect them give 409. */
 export async function deleteObjects(ctx: RequestContext, model: Model, ids: readonly number[], bulk: boolean): Promise<void> {
   authorize(ctx, model, "delete");
+  checkBulkSize(ctx, ids.length);
   if (ids.length === 0) return;
-  const current = currentProbes(ctx, model, ids, true);
+  const current = new Map<number, Row>();
   const blockers: { model: Model; rows: Row[] }[] = [];
-  const targetIds = model.tree ? sql`SELECT id FROM ${subtreeSql(model, sql.join([...ids]))}` : sql.join([...ids]);
+  const targetIds = model.tree ? subtreeSql(model, idList(ids)) : idList(ids);
   const protect = registry.referencesTo(model).filter((r) => r.field.onDelete === "protect" && r.model !== model);
   const probes: Probe[] = [
-    ...current.probes,
+    {
+      statement: sql`SELECT id, ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
+        FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model)}`.compile(qb),
+      settle: (r) => r.rows.forEach((row) => current.set(Number(row.id), row)),
+    },
     ...protect.map((ref): Probe => ({
-      statement: sql`SELECT ${sql.table(ref.model.table)}.*, count(*) OVER () AS __total FROM ${sql.table(ref.model.table)}
-        WHERE ${sql.ref(ref.field.column!)} IN (${targetIds}) ORDER BY id LIMIT 10`.compile(qb),
+      statement: sql`SELECT id, ${ref.model.displaySql(ref.model.table)} AS __display, count(*) OVER () AS __total FROM ${sql.table(ref.model.table)}
+        WHERE ${sql.ref(ref.field.column!)} IN ${targetIds} ORDER BY id LIMIT 10`.compile(qb),
       settle: (r) => void (r.rows.length && blockers.push({ model: ref.model, rows: r.rows })),
     })),
   ];
-  await runProbes(ctx, probes);
-  if (!bulk && !current.rows.has(ids[0])) throw ApiError.notFound(model.className);
+  await runProbes(ctx, probes, readBatch);
+  if (!bulk && !current.has(ids[0])) throw ApiError.notFound(model.className);
   if (blockers.length) {
     const total = blockers.reduce((n, b) => n + Number(b.rows[0].__total), 0);
-    const named = blockers.flatMap((b) => b.rows.map((r) => `${b.model.display(r)} (${r.id})`));
+    const named = blockers.flatMap((b) => b.rows.map((r) => `${r.__display} (${r.id})`));
     throw ApiError.detail("conflict", `Unable to delete object. ${total} dependent objects were found: ${named.join(", ")}`);
   }
-  const doomed = [...current.rows.keys()];
+  const doomed = [...current.keys()];
   if (doomed.length === 0) return;
   const statements = [
+    // Every row read must still be there (and in scope), and no descendant may have been added.
+    guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
+      AND ${scopeSql(ctx, model)}) <> ${doomed.length}`),
+    ...doomed.map((id) => deletionRecordStatement(ctx, model, id, String(current.get(id)!.__display), String(current.get(id)!.__snapshot))),
     ...deleteStatements(model, doomed),
-    ...doomed.map((id) => {
-      const row = current.rows.get(id)!;
-      return changeRecordStatement(ctx, model, "delete", id, model.display(row), snapshot(model, row, current.m2m.get(id)), null, "");
-    }),
   ];
-  await executeWrite(ctx, model, statements, bulk);
+  await executeWrite(ctx, model, statements, bulk, true);
 }
-

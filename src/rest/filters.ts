@@ -1,10 +1,13 @@
 import { sql, type RawBuilder } from "kysely";
-import type { Field } from "../models/fields.ts";
-import type { Model } from "../models/model.ts";
-import { subtreeSql } from "./selection.ts";
-import { qb } from "../db/query-builder.ts";
 import type { Statement, StatementResult } from "../db/database.ts";
+import { qb } from "../db/query-builder.ts";
 import type { FieldErrors } from "../http/errors.ts";
+import type { Field } from "../models/fields.ts";
+import { KINDS } from "../models/kinds.ts";
+import type { FilterDeclaration, Model } from "../models/model.ts";
+import { idList, subtreeSql } from "./select.ts";
+
+type Cond = RawBuilder<unknown>;
 
 /** Query parameters that are not filters. */
 const RESERVED = new Set(["limit", "offset", "ordering", "brief", "exclude", "fields", "omit", "format"]);
@@ -14,232 +17,353 @@ export interface RelationCheck {
   readonly param: string;
   readonly values: readonly string[];
   readonly statement: Statement;
-  /** The values the check's rows show exist. */
-  readonly found: (result: StatementResult) => Set<string>;
 }
 
 /** What a query string means for a model: conditions ANDed together, checks, and bad values. */
 export interface FilterPlan {
-  readonly conditions: RawBuilder<unknown>[];
+  readonly conditions: Cond[];
   readonly checks: RelationCheck[];
   readonly errors: FieldErrors;
 }
 
-type Cond = RawBuilder<unknown>;
+/**
+ * A filter, resolved: a path of relations from the model, then either a field of the last model
+ * (`device_type__manufacturer__slug`) or the last relation itself (`site`, matched by natural key
+ * or by id), or SQL of its own.
+ */
+type Resolved =
+  | { readonly via: readonly Field[]; readonly field: Field | "id"; readonly tree?: boolean }
+  | { readonly via: readonly Field[]; readonly relation: Field; readonly byId: boolean; readonly tree: boolean }
+  | { readonly sql: (values: readonly string[], table: string) => Cond };
+
 const or = (xs: Cond[]): Cond => (xs.length === 1 ? xs[0] : sql`(${sql.join(xs, sql` OR `)})`);
-const not = (x: Cond): Cond => sql`NOT (${x})`;
+/** NOT that keeps rows where the condition is NULL (a missing relation or value), as Django's exclude(). */
+const exclude = (x: Cond): Cond => sql`NOT coalesce(${x}, 0)`;
 const invalidChoice = (v: string) => `Select a valid choice. ${v} is not one of the available choices.`;
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const TRUE = ["true", "1", "True"];
 const BOOLEAN = [...TRUE, "false", "0", "False"];
+const INTEGER = /^-?\d{1,15}$/;
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}/;
+
+/** NetBox's lookup suffixes and Django's, by name, with whether they negate. */
+const LOOKUPS: Record<string, { op: string; negate?: boolean }> = {
+  "": { op: "exact" }, exact: { op: "exact" }, in: { op: "exact" }, n: { op: "exact", negate: true },
+  ic: { op: "icontains" }, icontains: { op: "icontains" }, nic: { op: "icontains", negate: true },
+  isw: { op: "istartswith" }, istartswith: { op: "istartswith" }, nisw: { op: "istartswith", negate: true },
+  iew: { op: "iendswith" }, iendswith: { op: "iendswith" }, niew: { op: "iendswith", negate: true },
+  ie: { op: "iexact" }, iexact: { op: "iexact" }, nie: { op: "iexact", negate: true },
+  gt: { op: "gt" }, gte: { op: "gte" }, lt: { op: "lt" }, lte: { op: "lte" },
+  empty: { op: "empty" }, isnull: { op: "isnull" },
+};
+
+/** The lookups each family accepts. */
+const FAMILY_LOOKUPS: Record<string, string[]> = {
+  text: ["exact", "icontains", "istartswith", "iendswith", "iexact", "empty", "isnull"],
+  number: ["exact", "gt", "gte", "lt", "lte", "empty", "isnull"],
+  boolean: ["exact", "isnull"],
+  choice: ["exact", "icontains", "istartswith", "iendswith", "iexact", "empty", "isnull"],
+  relation: ["exact", "isnull"],
+};
+
+/** Wraps a condition on the last model of `via` into one on the first, through fks and m2m sets. */
+function through(via: readonly Field[], table: string, inner: (alias: string) => Cond, depth = 0): Cond {
+  if (via.length === 0) return inner(table);
+  const [field, ...rest] = via;
+  const target = field.target!();
+  const alias = `p${depth}`;
+  const sub = sql`SELECT ${sql.ref(`${alias}.id`)} FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${through(rest, alias, inner, depth + 1)}`;
+  if (field.kind === "fk") return sql`${sql.ref(`${table}.${field.column}`)} IN (${sub})`;
+  return sql`${sql.ref(`${table}.id`)} IN (${m2mSources(field, sql`(${sub})`)})`;
+}
+
+/** The ids of owners of an m2m field whose targets are among `targets`. */
+function m2mSources(field: Field, targets: Cond | null): Cond {
+  const t = field.through!;
+  const owner = field.kind === "m2m" && t.objectTypeColumn ? sql` AND ${sql.ref(t.objectTypeColumn)} = ${ownerType(field)}` : sql``;
+  return sql`SELECT ${sql.ref(t.source)} FROM ${sql.table(t.table)} WHERE ${targets ? sql`${sql.ref(t.target)} IN ${targets}` : sql`1`}${owner}`;
+}
+
+const ownerOf = new WeakMap<Field, string>();
+const ownerType = (field: Field) => ownerOf.get(field) ?? "";
+
+/** The filters a model's fields give, plus the ones it declares, by parameter name. */
+const filterSets = new WeakMap<Model, Map<string, Resolved>>();
+
+export function filtersOf(model: Model): Map<string, Resolved> {
+  let set = filterSets.get(model);
+  if (set) return set;
+  set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
+  for (const field of model.fields) {
+    ownerOf.set(field, model.objectType);
+    if (field.writeOnly) continue;
+    if (field.kind === "fk") {
+      const tree = Boolean(field.target!().tree) && field.target!() !== model;
+      set.set(field.name, { via: [], relation: field, byId: false, tree });
+      set.set(`${field.name}_id`, { via: [], relation: field, byId: true, tree });
+    } else if (field.kind === "m2m" && field.filterName) {
+      set.set(field.filterName, { via: [], relation: field, byId: false, tree: false });
+      set.set(`${field.filterName}_id`, { via: [], relation: field, byId: true, tree: false });
+    } else if (field.kind === "generic") {
+      const t = { kind: "string", name: `${field.name}_type`, column: `${field.name}_type`, label: "" } as Field;
+      const i = { kind: "integer", name: `${field.name}_id`, column: `${field.name}_id`, label: "" } as Field;
+      set.set(t.name, { via: [], field: t });
+      set.set(i.name, { via: [], field: i });
+    } else if (field.kind === "alias") {
+      const target = model.field[field.aliasOf!];
+      set.set(field.name, { via: [], relation: target, byId: false, tree: false });
+      set.set(`${field.name}_id`, { via: [], relation: target, byId: true, tree: false });
+    } else if (field.column && KINDS[field.kind].lookups) {
+      set.set(field.name, { via: [], field });
+    }
+  }
+  if (model.tree) {
+    set.set("ancestor", { via: [], relation: model.field.parent, byId: false, tree: true });
+    set.set("ancestor_id", { via: [], relation: model.field.parent, byId: true, tree: true });
+  }
+  for (const [name, declared] of Object.entries(model.filters ?? {})) set.set(name, resolveDeclared(model, name, declared));
+  filterSets.set(model, set);
+  return set;
+}
+
+function resolveDeclared(model: Model, name: string, d: FilterDeclaration): Resolved {
+  if (typeof d === "object" && "sql" in d) return d;
+  const path = typeof d === "string" ? d : d.path;
+  const tree = typeof d === "string" ? false : Boolean(d.tree);
+  const resolved = resolvePath(model, path.split("__"));
+  if (!resolved || resolved.lookup) throw new Error(`${model.objectType}: filter ${name} names an unknown path ${path}`);
+  return { ...resolved.target, tree } as Resolved;
+}
 
 /**
- * Translates a query string into SQL conditions for `model`, NetBox's way: repeated keys OR,
- * different keys AND, lookup suffixes (`name__ic`), relation filters by id (`site_id`) and by
- * natural key (`site`), `q`, tags, `created_by_request`. Unknown parameter names are ignored.
- * Pure: nothing here touches the database.
+ * Resolves `a__b__c[__lookup]` on a model: relations to walk, the field or relation it ends at,
+ * and the lookup left over. Null when a segment names nothing filterable (or a write-only field).
  */
-export function planFilters(model: Model, params: URLSearchParams): FilterPlan {
-  const plan: FilterPlan = { conditions: [], checks: [], errors: {} };
-  for (const key of new Set(params.keys())) {
-    if (RESERVED.has(key)) continue;
-    const values = params.getAll(key).filter((x) => x !== "");
-    if (values.length === 0) continue;
-    applyFilter(plan, model, key, values);
-  }
-  return plan;
-}
-
-function applyFilter(plan: FilterPlan, model: Model, key: string, values: string[]): void {
-  const [name, lookup = ""] = splitLookup(key);
-  const col = (c: string) => sql.ref(`${model.table}.${c}`);
-  const fail = (message: string): void => void ((plan.errors[key] ??= []) as string[]).push(message);
-
-  if (name === "q") {
-    const q = values[0].trim();
-    if (!q) return;
-    plan.conditions.push(or(model.search.map((s) => sql`${col(model.field[s].column!)} LIKE ${`%${likeEscape(q)}%`} ESCAPE '\\'`)));
-    return;
-  }
-  if (name === "id") return numeric(plan, col("id"), lookup, values, fail, true);
-  if (["created_by_request", "updated_by_request", "modified_by_request"].includes(name) && !lookup) {
-    const actions = { created_by_request: ["create"], updated_by_request: ["update"], modified_by_request: ["create", "update"] }[name]!;
-    plan.conditions.push(
-      sql`${col("id")} IN (SELECT changed_object_id FROM core_objectchange WHERE changed_object_type = ${model.objectType} AND request_id IN (${sql.join(values)}) AND action IN (${sql.join(actions)}))`,
-    );
-    return;
-  }
-  if ((name === "tag" || name === "tag_id") && model.field.tags && (!lookup || lookup === "n")) {
-    return tagFilter(plan, model, key, name === "tag_id", lookup === "n", values);
-  }
-  if (model.tree && (name === "ancestor" || name === "ancestor_id") && !lookup) {
-    return relation(plan, model, model.field.parent, key, name === "ancestor_id", false, values, true);
-  }
-  const relationField = relationFor(model, name);
-  if (relationField) {
-    if (lookup && lookup !== "n") return;
-    const byId = name.endsWith("_id");
-    const subtree = Boolean(relationField.target!().tree) && relationField.target!() !== model;
-    return relation(plan, model, relationField, key, byId, lookup === "n", values, subtree);
-  }
-  const field = model.field[name];
-  if (!field || !field.column || field.writeOnly || field.kind === "json" || field.kind === "password") return;
-  switch (field.kind) {
-    case "string": case "text": case "slug": case "stringList": case "ipList":
-      return text(plan, col(field.column), lookup, values, fail);
-    case "integer": case "float": case "datetime":
-      return numeric(plan, col(field.column), lookup, values, fail, field.kind === "integer");
-    case "boolean": {
-      if (lookup) return;
-      if (!values.every((x) => BOOLEAN.includes(x))) return fail(invalidChoice(values.find((x) => !BOOLEAN.includes(x))!));
-      plan.conditions.push(or(values.map((x) => sql`${col(field.column!)} = ${TRUE.includes(x) ? 1 : 0}`)));
-      return;
+export function resolvePath(model: Model, segments: readonly string[]): { target: Resolved; lookup: string } | null {
+  const via: Field[] = [];
+  let current = model;
+  for (let i = 0; i < segments.length; i++) {
+    const name = segments[i];
+    const rest = segments.slice(i + 1);
+    if (name === "id") return rest.length <= 1 ? { target: { via, field: "id" }, lookup: rest[0] ?? "" } : null;
+    const field = current.field[name];
+    if (!field || field.writeOnly || field.kind === "password") return null;
+    if (field.kind === "fk" || (field.kind === "m2m" && field.filterName)) {
+      ownerOf.set(field, current.objectType);
+      const next = rest[0];
+      const target = field.target!();
+      // `site__id` names the relation by id: checked like `site_id`, not compared as a number.
+      if (next === "id" && rest.length <= 2) return { target: { via, relation: field, byId: true, tree: false }, lookup: rest[1] ?? "" };
+      const descend = next !== undefined && Boolean(target.field[next] && !LOOKUPS[next]);
+      if (descend) {
+        via.push(field);
+        current = target;
+        continue;
+      }
+      if (rest.length > 1) return null;
+      return { target: { via, relation: field, byId: false, tree: false }, lookup: rest[0] ?? "" };
     }
-    case "choice": {
-      if (lookup && lookup !== "n") return text(plan, col(field.column), lookup, values, fail);
-      const allowed = new Map(field.choices!.map((c) => [String(c.value), c.value]));
-      const bad = values.find((x) => !allowed.has(x));
-      if (bad !== undefined) return fail(invalidChoice(bad));
-      const cond = sql`${col(field.column)} IN (${sql.join(values.map((x) => allowed.get(x)))})`;
-      plan.conditions.push(lookup === "n" ? not(cond) : cond);
-      return;
-    }
+    if (!field.column || !KINDS[field.kind].lookups || rest.length > 1) return null;
+    return { target: { via, field }, lookup: rest[0] ?? "" };
   }
+  return null;
 }
 
-/** `site_id` and `site` name the fk `site`; `group_id` and `group` the m2m `groups`. */
-function relationFor(model: Model, name: string): Field | undefined {
-  const base = name.endsWith("_id") ? name.slice(0, -3) : name;
-  const fk = model.field[base];
-  if (fk?.kind === "fk") return fk;
-  const m2m = model.field[`${base}s`];
-  if (m2m?.kind === "m2m" && !m2m.through?.objectTypeColumn) return m2m;
-  return undefined;
+/** Compiles one filter with one lookup and its values; reports problems through `fail`. */
+function compile(
+  model: Model, table: string, target: Resolved, lookup: string, values: string[], param: string, plan: FilterPlan,
+): Cond | null {
+  const fail = (message: string): null => (((plan.errors[param] ??= []) as string[]).push(message), null);
+  if ("sql" in target) return lookup ? null : target.sql(values, table);
+  const known = LOOKUPS[lookup];
+  if (!known) return null;
+  if ("relation" in target) {
+    if (known.op !== "exact" && known.op !== "isnull") return null;
+    const cond = relationCondition(target, table, values, param, plan, known.op === "isnull");
+    return cond && known.negate ? exclude(cond) : cond;
+  }
+  const field = target.field;
+  const family = field === "id" ? "number" : KINDS[field.kind].lookups!;
+  if (!FAMILY_LOOKUPS[family].includes(known.op)) return null;
+  const cond = through(target.via, table, (alias) => {
+    const column = sql.ref(`${alias}.${field === "id" ? "id" : field.column}`);
+    return scalarCondition(field, family, column, known.op, values, fail);
+  });
+  if (Object.keys(plan.errors).includes(param)) return null;
+  return known.negate ? exclude(cond) : cond;
 }
 
-function splitLookup(key: string): [string, string] {
-  const i = key.lastIndexOf("__");
-  return i > 0 ? [key.slice(0, i), key.slice(i + 2)] : [key, ""];
-}
-
-function text(plan: FilterPlan, column: Cond, lookup: string, values: string[], fail: (m: string) => void): void {
+function scalarCondition(field: Field | "id", family: string, column: Cond, op: string, values: string[], fail: (m: string) => null): Cond {
   const like = (pattern: (v: string) => string) => or(values.map((v) => sql`${column} LIKE ${pattern(likeEscape(v))} ESCAPE '\\'`));
-  const nullSafeNot = (x: Cond) => sql`(${column} IS NULL OR NOT (${x}))`;
-  const conditions: Record<string, () => Cond> = {
-    "": () => sql`${column} IN (${sql.join(values)})`,
-    n: () => nullSafeNot(sql`${column} IN (${sql.join(values)})`),
-    ic: () => like((v) => `%${v}%`),
-    nic: () => nullSafeNot(like((v) => `%${v}%`)),
-    isw: () => like((v) => `${v}%`),
-    nisw: () => nullSafeNot(like((v) => `${v}%`)),
-    iew: () => like((v) => `%${v}`),
-    niew: () => nullSafeNot(like((v) => `%${v}`)),
-    ie: () => or(values.map((v) => sql`lower(${column}) = lower(${v})`)),
-    nie: () => nullSafeNot(or(values.map((v) => sql`lower(${column}) = lower(${v})`))),
-    empty: () => emptyCondition(column, values[0], fail, sql`''`),
-  };
-  const build = conditions[lookup];
-  if (build) plan.conditions.push(build());
-}
-
-function numeric(plan: FilterPlan, column: Cond, lookup: string, values: string[], fail: (m: string) => void, integer: boolean): void {
-  if (lookup === "empty") {
-    plan.conditions.push(emptyCondition(column, values[0], fail, null));
-    return;
+  if (op === "empty" || op === "isnull") {
+    if (!BOOLEAN.includes(values[0])) return fail(invalidChoice(values[0])) ?? sql`1`;
+    const blank = op === "empty" && (family === "text" || family === "choice") ? sql`(${column} IS NULL OR ${column} = '')` : sql`${column} IS NULL`;
+    return TRUE.includes(values[0]) ? blank : sql`NOT ${blank}`;
   }
-  const ops: Record<string, string> = { "": "=", n: "=", gt: ">", gte: ">=", lt: "<", lte: "<=" };
-  if (!(lookup in ops)) return;
-  const pattern = integer ? /^-?\d+$/ : /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$|^\d{4}-\d{2}-\d{2}/;
-  const bad = values.find((v) => !pattern.test(v));
-  if (bad !== undefined) return fail(integer ? "Enter a whole number." : "Enter a number.");
-  const parsed = values.map((v) => (/^\d{4}-/.test(v) ? v : Number(v)));
-  const cond = or(parsed.map((v) => sql`${column} ${sql.raw(ops[lookup])} ${v}`));
-  plan.conditions.push(lookup === "n" ? sql`(${column} IS NULL OR NOT (${cond}))` : cond);
-}
-
-function emptyCondition(column: Cond, value: string, fail: (m: string) => void, blank: Cond | null): Cond {
-  if (!BOOLEAN.includes(value)) {
-    fail(invalidChoice(value));
-    return sql`1`;
+  if (op === "icontains") return like((v) => `%${v}%`);
+  if (op === "istartswith") return like((v) => `${v}%`);
+  if (op === "iendswith") return like((v) => `%${v}`);
+  if (op === "iexact") return or(values.map((v) => sql`lower(${column}) = lower(${v})`));
+  let typed: unknown[] = values;
+  if (family === "number") {
+    const datetime = field !== "id" && field.kind === "datetime";
+    const integer = field === "id" || field.kind === "integer";
+    const pattern = datetime ? DATE : integer ? INTEGER : NUMBER;
+    if (values.some((v) => !pattern.test(v))) return fail(integer ? "Enter a whole number." : datetime ? "Enter a valid date/time." : "Enter a number.") ?? sql`1`;
+    typed = datetime ? values : values.map(Number);
+  } else if (family === "boolean") {
+    const bad = values.find((x) => !BOOLEAN.includes(x));
+    if (bad !== undefined) return fail(invalidChoice(bad)) ?? sql`1`;
+    typed = values.map((x) => (TRUE.includes(x) ? 1 : 0));
+  } else if (family === "choice" && field !== "id") {
+    const allowed = new Map(field.choices!.map((c) => [String(c.value), c.value]));
+    const bad = values.find((x) => !allowed.has(x));
+    if (bad !== undefined) return fail(invalidChoice(bad)) ?? sql`1`;
+    typed = values.map((x) => allowed.get(x));
   }
-  const empty = blank ? sql`(${column} IS NULL OR ${column} = ${blank})` : sql`${column} IS NULL`;
-  return TRUE.includes(value) ? empty : not(empty);
+  const ops: Record<string, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
+  if (ops[op]) return or(typed.map((v) => sql`${column} ${sql.raw(ops[op])} ${v}`));
+  return typed.length > 20 ? sql`${column} IN ${idList(typed)}` : sql`${column} IN (${sql.join(typed)})`;
 }
 
-/** A relation filter: by id or natural key, `null` for none, descendants of tree targets included. */
-function relation(
-  plan: FilterPlan, model: Model, field: Field, key: string, byId: boolean, negate: boolean, values: string[], subtree: boolean,
-): void {
-  const target = field.target!();
-  const keyColumn = byId ? "id" : target.field[target.naturalKey]?.column ?? "id";
+/** A relation matched by natural key or id (`null` for none), descendants of tree targets included. */
+function relationCondition(
+  target: Extract<Resolved, { relation: Field }>, table: string, values: string[], param: string, plan: FilterPlan, isnull: boolean,
+): Cond | null {
+  const { relation, byId, tree, via } = target;
+  const related = relation.target!();
+  const keyField = byId ? null : related.field[relation.kind === "m2m" && related.field.slug ? "slug" : related.naturalKey];
+  const keyColumn = keyField?.column ?? "id";
+  if (isnull) {
+    if (!BOOLEAN.includes(values[0])) return (((plan.errors[param] ??= []) as string[]).push(invalidChoice(values[0])), null);
+    const none = noneCondition(relation, table, via);
+    return TRUE.includes(values[0]) ? none : sql`NOT ${none}`;
+  }
   const wantsNull = values.includes("null");
   const given = values.filter((v) => v !== "null");
   if (byId) {
-    const bad = given.find((v) => !/^\d+$/.test(v));
-    if (bad !== undefined) {
-      ((plan.errors[key] ??= []) as string[]).push(`“${bad}” is not a valid value.`);
-      return;
-    }
+    const bad = given.find((v) => !/^\d{1,15}$/.test(v));
+    if (bad !== undefined) return (((plan.errors[param] ??= []) as string[]).push(`“${bad}” is not a valid value.`), null);
   }
   const typed = given.map((v) => (byId ? Number(v) : v));
   const parts: Cond[] = [];
   if (typed.length) {
-    let ids: RawBuilder<unknown> = sql`SELECT id FROM ${sql.table(target.table)} WHERE ${sql.ref(keyColumn)} IN (${sql.join(typed)})`;
-    if (subtree) ids = sql`SELECT id FROM ${subtreeSql(target, ids)}`;
-    parts.push(matchRelated(model, field, ids));
+    const keys = idList(typed);
+    let ids: Cond = sql`(SELECT id FROM ${sql.table(related.table)} WHERE ${sql.ref(keyColumn)} IN ${keys})`;
+    if (tree) ids = subtreeSql(related, ids);
+    if (relation.matchAll) {
+      // Every listed value must be present (tags), as NetBox does.
+      parts.push(sql`(${sql.join(typed.map((v) => through(via, table, (alias) => matchSet(relation, alias, sql`(SELECT id FROM ${sql.table(related.table)} WHERE ${sql.ref(keyColumn)} = ${v})`))), sql` AND `)})`);
+    } else {
+      parts.push(through(via, table, (alias) => matchSet(relation, alias, ids)));
+    }
     plan.checks.push({
-      param: key,
+      param,
       values: given,
-      statement: sql`SELECT ${sql.ref(keyColumn)} AS k FROM ${sql.table(target.table)} WHERE ${sql.ref(keyColumn)} IN (${sql.join(typed)})`.compile(qb),
-      found: (r) => new Set(r.rows.map((row) => String(row.k))),
+      statement: sql`SELECT ${sql.ref(keyColumn)} AS k FROM ${sql.table(related.table)} WHERE ${sql.ref(keyColumn)} IN ${keys}`.compile(qb),
     });
   }
-  if (wantsNull) parts.push(matchRelated(model, field, null));
-  if (!parts.length) return;
-  const cond = or(parts);
-  // Excluding related objects keeps rows that have none, as Django's exclude() does.
-  const unset = field.kind === "fk" && !wantsNull ? sql`${sql.ref(`${model.table}.${field.column}`)} IS NULL OR ` : sql``;
-  plan.conditions.push(negate ? sql`(${unset}NOT (${cond}))` : cond);
+  if (wantsNull) parts.push(noneCondition(relation, table, via));
+  return parts.length ? or(parts) : null;
 }
 
-function matchRelated(model: Model, field: Field, ids: RawBuilder<unknown> | null): Cond {
-  const self = sql.ref(`${model.table}.id`);
-  if (field.kind === "fk") {
-    const column = sql.ref(`${model.table}.${field.column}`);
-    return ids ? sql`${column} IN (${ids})` : sql`${column} IS NULL`;
-  }
-  const t = field.through!;
-  const through = sql`SELECT ${sql.ref(t.source)} FROM ${sql.table(t.table)}`;
-  return ids
-    ? sql`${self} IN (${through} WHERE ${sql.ref(t.target)} IN (${ids}))`
-    : sql`${self} NOT IN (${through})`;
+/** Rows of the owner (under `alias`) whose relation points into `ids`. */
+function matchSet(relation: Field, alias: string, ids: Cond): Cond {
+  if (relation.kind === "fk") return sql`${sql.ref(`${alias}.${relation.column}`)} IN ${ids}`;
+  return sql`${sql.ref(`${alias}.id`)} IN (${m2mSources(relation, ids)})`;
 }
 
-/** Tags: every listed tag must be present (AND), as NetBox does; `tag__n` excludes any of them. */
-function tagFilter(plan: FilterPlan, model: Model, key: string, byId: boolean, negate: boolean, values: string[]): void {
-  const tagModel = model.field.tags.target!();
-  if (byId && values.some((v) => !/^\d+$/.test(v))) {
-    ((plan.errors[key] ??= []) as string[]).push(`“${values.find((v) => !/^\d+$/.test(v))}” is not a valid value.`);
-    return;
+function noneCondition(relation: Field, table: string, via: readonly Field[]): Cond {
+  return through(via, table, (alias) =>
+    relation.kind === "fk" ? sql`${sql.ref(`${alias}.${relation.column}`)} IS NULL` : sql`${sql.ref(`${alias}.id`)} NOT IN (${m2mSources(relation, null)})`,
+  );
+}
+
+/** Splits `name__ic` into a filter the model has and its lookup (`site__n` -> `site`, `n`). */
+function splitParam(filters: Map<string, Resolved>, key: string): [string, string] | null {
+  if (filters.has(key)) return [key, ""];
+  const i = key.lastIndexOf("__");
+  if (i > 0 && filters.has(key.slice(0, i))) return [key.slice(0, i), key.slice(i + 2)];
+  return null;
+}
+
+/**
+ * Translates a query string into SQL conditions for `model`, NetBox's way: repeated keys OR,
+ * different keys AND, lookup suffixes (`name__ic`), relation filters by id (`site_id`) and by
+ * natural key (`site`), declared lookup paths, `q`, tags, `created_by_request`. Unknown
+ * parameter names are ignored. Pure: nothing here touches the database.
+ */
+export function planFilters(model: Model, params: URLSearchParams, table = model.table): FilterPlan {
+  const plan: FilterPlan = { conditions: [], checks: [], errors: {} };
+  const filters = filtersOf(model);
+  for (const key of new Set(params.keys())) {
+    if (RESERVED.has(key)) continue;
+    const values = params.getAll(key).filter((x) => x !== "");
+    if (values.length === 0) continue;
+    const builtin = builtinFilter(model, table, key, values);
+    if (builtin) {
+      plan.conditions.push(builtin);
+      continue;
+    }
+    const split = splitParam(filters, key);
+    if (!split) continue;
+    const cond = compile(model, table, filters.get(split[0])!, split[1], values, key, plan);
+    if (cond) plan.conditions.push(cond);
   }
-  const typed = values.map((v) => (byId ? Number(v) : v));
-  const column = byId ? "id" : "slug";
-  const has = (v: unknown) =>
-    sql`EXISTS (SELECT 1 FROM extras_taggeditem ti JOIN extras_tag tg ON tg.id = ti.tag_id WHERE ti.object_type = ${model.objectType} AND ti.object_id = ${sql.ref(`${model.table}.id`)} AND tg.${sql.ref(column)} = ${v})`;
-  plan.conditions.push(negate ? not(or(typed.map(has))) : sql`(${sql.join(typed.map(has), sql` AND `)})`);
-  plan.checks.push({
-    param: key,
-    values,
-    statement: sql`SELECT ${sql.ref(column)} AS k FROM ${sql.table(tagModel.table)} WHERE ${sql.ref(column)} IN (${sql.join(typed)})`.compile(qb),
-    found: (r) => new Set(r.rows.map((row) => String(row.k))),
-  });
+  return plan;
+}
+
+/** `q` and the change-record filters every model has. */
+function builtinFilter(model: Model, table: string, key: string, values: string[]): Cond | null {
+  const col = (c: string) => sql.ref(`${table}.${c}`);
+  if (key === "q") {
+    const q = values[0].trim();
+    if (!q || !model.search.length) return q ? sql`0` : null;
+    return or(model.search.map((s) => sql`${col(model.field[s].column!)} LIKE ${`%${likeEscape(q)}%`} ESCAPE '\\'`));
+  }
+  const actions = { created_by_request: ["create", "update"], updated_by_request: ["update"], modified_by_request: ["create", "update"] }[key];
+  if (!actions) return null;
+  // SPEC.md 4.3: created_by_request finds objects created *or updated* by the request.
+  return sql`${col("id")} IN (SELECT changed_object_id FROM core_objectchange WHERE changed_object_type = ${model.objectType}
+    AND request_id IN ${idList(values)} AND action IN (${sql.join(actions)}))`;
+}
+
+/**
+ * The condition matching attributes that name a related object (`{"name": "x", "site": {"slug":
+ * "y"}}`): only fields the model can be filtered on, compared exactly (null: unset). Null when
+ * an attribute names nothing filterable, so nothing can match.
+ */
+export function attributeCondition(model: Model, attrs: Record<string, unknown>, table = model.table): Cond | null {
+  const plan: FilterPlan = { conditions: [], checks: [], errors: {} };
+  for (const [key, value] of Object.entries(flattenAttributes(attrs))) {
+    const resolved = resolvePath(model, key.split("__"));
+    if (!resolved || resolved.lookup) return null;
+    const target = "relation" in resolved.target ? { ...resolved.target, byId: true } : resolved.target;
+    const lookup = value === null ? "isnull" : "";
+    const text = value === null ? "true" : typeof value === "boolean" ? String(value) : typeof value === "object" ? null : String(value);
+    if (text === null) return null;
+    const cond = compile(model, table, target as Resolved, lookup, [text], key, plan);
+    if (!cond || Object.keys(plan.errors).length) return null;
+    plan.conditions.push(cond);
+  }
+  return plan.conditions.length ? sql.join(plan.conditions, sql` AND `) : null;
+}
+
+/** `{'site': {'name': 'x'}}` as lookups: `{'site__name': 'x'}`, as NetBox prints it in messages. */
+export function flattenAttributes(attrs: Record<string, unknown>, prefix = ""): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(attrs).flatMap(([k, v]) =>
+      v && typeof v === "object" && !Array.isArray(v) ? Object.entries(flattenAttributes(v as Record<string, unknown>, `${prefix}${k}__`)) : [[`${prefix}${k}`, v]],
+    ),
+  );
 }
 
 /** The error of each relation check whose values were not all found. */
 export function relationErrors(checks: readonly RelationCheck[], results: readonly StatementResult[]): FieldErrors {
   const errors: FieldErrors = {};
   checks.forEach((check, i) => {
-    const found = check.found(results[i]);
+    const found = new Set(results[i].rows.map((row) => String(row.k)));
     const missing = check.values.filter((v) => !found.has(v));
     if (missing.length) errors[check.param] = missing.map(invalidChoice);
   });
@@ -247,17 +371,17 @@ export function relationErrors(checks: readonly RelationCheck[], results: readon
 }
 
 /** ORDER BY terms from `?ordering=` (unknown terms dropped, as NetBox does) or the model's default. */
-export function planOrdering(model: Model, ordering: string | null): RawBuilder<unknown>[] {
+export function planOrdering(model: Model, ordering: string | null, table = model.table): Cond[] {
   const terms = (ordering ?? "").split(",").map((t) => t.trim()).filter(Boolean);
-  const toSql = (term: string): RawBuilder<unknown> | null => {
+  const toSql = (term: string): Cond | null => {
     const desc = term.startsWith("-");
     const name = desc ? term.slice(1) : term;
     const field = name === "id" ? null : model.field[name];
-    if (name !== "id" && (!field || field.writeOnly || field.kind === "m2m" || (!field.column && field.kind !== "count"))) return null;
-    const ref = field?.kind === "count" ? sql.ref(field.name) : sql.ref(`${model.table}.${field?.column ?? "id"}`);
+    if (name !== "id" && (!field || field.writeOnly || (!field.column && field.kind !== "count"))) return null;
+    const ref = field?.kind === "count" ? sql.ref(field.name) : sql.ref(`${table}.${field?.column ?? "id"}`);
     return sql`${ref} ${sql.raw(desc ? "DESC" : "ASC")}`;
   };
-  const chosen = terms.map(toSql).filter((x): x is RawBuilder<unknown> => x !== null);
-  const order = chosen.length ? chosen : model.ordering.map(toSql).filter((x): x is RawBuilder<unknown> => x !== null);
-  return [...order, sql`${sql.ref(`${model.table}.id`)} ASC`];
+  const chosen = terms.map(toSql).filter((x): x is Cond => x !== null);
+  const order = chosen.length ? chosen : model.ordering.map(toSql).filter((x): x is Cond => x !== null);
+  return [...order, sql`${sql.ref(`${table}.id`)} ASC`];
 }

@@ -1,136 +1,97 @@
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
-import { pythonRepr, type FieldErrors } from "../http/errors.ts";
+import { isPermitted } from "../auth/permissions.ts";
+import type { RequestContext } from "../http/context.ts";
+import { pythonRepr } from "../http/errors.ts";
 import type { Field } from "../models/fields.ts";
+import type { WriteItem } from "../models/hooks.ts";
+import { isRef, type GenericRef, type Ref } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
-import type { Values } from "../models/hooks.ts";
-import { isRef, type Ref } from "./input.ts";
+import { attributeCondition, flattenAttributes } from "./filters.ts";
 import type { Probe } from "./probes.ts";
+import { idList } from "./select.ts";
 
-/** One object being written: its validated values and the errors found so far. */
-export interface Item {
-  values: Values;
-  errors: FieldErrors;
-  /** Names of related objects by id, for snapshots (tags are recorded by name). */
-  names: Map<number, string>;
-}
-
-/**
- * The SQL condition matching `attrs` on `model`: columns by value, fks by id or nested attributes
- * (`{"site": {"name": "x"}}`). Null when an attribute names no field, so nothing can match.
- */
-export function attributeCondition(model: Model, attrs: Record<string, unknown>): RawBuilder<unknown> | null {
-  const parts: RawBuilder<unknown>[] = [];
-  for (const [key, value] of Object.entries(attrs)) {
-    const field = key === "id" ? undefined : model.field[key];
-    const column = key === "id" ? "id" : field?.column;
-    if (!column) return null;
-    if (field?.kind === "fk" && value && typeof value === "object") {
-      const inner = attributeCondition(field.target!(), value as Record<string, unknown>);
-      if (!inner) return null;
-      parts.push(sql`${sql.ref(column)} IN (SELECT id FROM ${sql.table(field.target!().table)} WHERE ${inner})`);
-    } else if (value === null) {
-      parts.push(sql`${sql.ref(column)} IS NULL`);
-    } else if (typeof value === "object") {
-      return null;
-    } else {
-      parts.push(sql`${sql.ref(column)} = ${typeof value === "boolean" ? Number(value) : value}`);
-    }
-  }
-  return parts.length ? sql.join(parts, sql` AND `) : null;
-}
-
-/** `{'site': {'name': 'x'}}` as NetBox prints it in messages: `{'site__name': 'x'}`. */
-function flatten(attrs: Record<string, unknown>, prefix = ""): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(attrs).flatMap(([k, v]) =>
-      v && typeof v === "object" && !Array.isArray(v) ? Object.entries(flatten(v as Record<string, unknown>, `${prefix}${k}__`)) : [[`${prefix}${k}`, v]],
-    ),
-  );
-}
-
-/** An id expression for a ref: the literal id, or the subquery its attributes select. */
-export function refSql(target: Model, ref: Ref | number | null): RawBuilder<unknown> {
+/** An id expression for a ref: the literal id, or the subquery its attributes select (NULL if none). */
+export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | null): RawBuilder<unknown> {
   if (ref === null) return sql`NULL`;
   if (typeof ref === "number") return sql`${ref}`;
   if (ref.ref === "id") return sql`${ref.id}`;
-  const cond = attributeCondition(target, ref.attrs);
+  const cond = isPermitted(ctx, target, "view") ? attributeCondition(target, ref.attrs) : null;
   return cond ? sql`(SELECT id FROM ${sql.table(target.table)} WHERE ${cond} LIMIT 1)` : sql`NULL`;
 }
 
 /**
- * Probes that resolve every related reference in `items` (fks and m2m), grouped so that all ids
- * of one model cost one statement and each distinct attribute object one more. When settled,
- * each ref in `values` is replaced by its id, or an error names the field.
+ * Probes that resolve every related reference of `items` (fks, m2m sets and generic relations),
+ * grouped so that all ids of one model cost one statement and each distinct attribute object one
+ * more. A reference by attributes may use only fields the target can be filtered on, and only on
+ * a model the requester may read; otherwise it matches nothing, so it cannot probe hidden data.
+ * When settled, each ref in `values` is replaced by its id, or an error names the field.
  */
-export function referenceProbes(model: Model, items: readonly Item[]): Probe[] {
+export function referenceProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[]): Probe[] {
   const probes: Probe[] = [];
   const idRefs = new Map<Model, Set<number>>();
   const attrRefs = new Map<string, { target: Model; attrs: Record<string, unknown> }>();
-  const each = (fn: (item: Item, field: Field, ref: Ref) => void) => {
-    for (const item of items) {
-      for (const field of model.fields) {
-        const value = item.values[field.name];
-        if (field.kind === "fk" && isRef(value)) fn(item, field, value);
-        if (field.kind === "m2m" && Array.isArray(value)) for (const r of value) if (isRef(r)) fn(item, field, r);
+  const attrKey = (target: Model, attrs: Record<string, unknown>) => `${target.objectType}:${JSON.stringify(attrs)}`;
+  const generic = (field: Field, value: GenericRef) => field.targets!().find((m) => m.objectType === value.type)!;
+  for (const item of items) {
+    for (const field of model.fields) {
+      const value = item.values[field.name];
+      const refs = field.kind === "fk" && isRef(value) ? [value] : field.kind === "m2m" && Array.isArray(value) ? value.filter(isRef) : [];
+      for (const ref of refs) {
+        const target = field.target!();
+        if (ref.ref === "id") idRefs.set(target, (idRefs.get(target) ?? new Set()).add(ref.id));
+        else attrRefs.set(attrKey(target, ref.attrs), { target, attrs: ref.attrs });
+      }
+      if (field.kind === "generic" && value) {
+        const g = value as GenericRef;
+        idRefs.set(generic(field, g), (idRefs.get(generic(field, g)) ?? new Set()).add(g.id));
       }
     }
-  };
-  const attrKey = (target: Model, attrs: Record<string, unknown>) => `${target.objectType}:${JSON.stringify(attrs)}`;
-  each((_item, field, ref) => {
-    const target = field.target!();
-    if (ref.ref === "id") idRefs.set(target, (idRefs.get(target) ?? new Set()).add(ref.id));
-    else attrRefs.set(attrKey(target, ref.attrs), { target, attrs: ref.attrs });
-  });
+  }
 
-  const existing = new Map<Model, Map<number, string>>();
-  const byAttrs = new Map<string, { id: number; name: string }[]>();
-  const nameOf = (target: Model) => (target.field.name?.column ? sql`name` : sql`NULL`);
+  const existing = new Map<Model, Set<number>>();
+  const byAttrs = new Map<string, number[]>();
   for (const [target, ids] of idRefs) {
     probes.push({
-      statement: sql`SELECT id, ${nameOf(target)} AS name FROM ${sql.table(target.table)} WHERE id IN (${sql.join([...ids])})`.compile(qb),
-      settle: (r) => existing.set(target, new Map(r.rows.map((row) => [Number(row.id), String(row.name)]))),
+      statement: sql`SELECT id FROM ${sql.table(target.table)} WHERE id IN ${idList(ids)}`.compile(qb),
+      settle: (r) => existing.set(target, new Set(r.rows.map((row) => Number(row.id)))),
     });
   }
   for (const [key, { target, attrs }] of attrRefs) {
-    const cond = attributeCondition(target, attrs);
+    const cond = isPermitted(ctx, target, "view") ? attributeCondition(target, attrs) : null;
     if (!cond) {
       byAttrs.set(key, []);
       continue;
     }
     probes.push({
-      statement: sql`SELECT id, ${nameOf(target)} AS name FROM ${sql.table(target.table)} WHERE ${cond} LIMIT 2`.compile(qb),
-      settle: (r) => byAttrs.set(key, r.rows.map((row) => ({ id: Number(row.id), name: String(row.name) }))),
+      statement: sql`SELECT id FROM ${sql.table(target.table)} WHERE ${cond} LIMIT 2`.compile(qb),
+      settle: (r) => byAttrs.set(key, r.rows.map((row) => Number(row.id))),
     });
   }
 
-  // Resolution runs after every probe has settled: the last probe's settle triggers it.
   const resolve = () => {
     for (const item of items) {
       for (const field of model.fields) {
         const value = item.values[field.name];
-        const target = field.target?.();
-        const one = (ref: Ref): number | undefined => {
+        const fail = (message: string) => void (item.errors[field.kind === "generic" ? `${field.name}_id` : field.name] ??= [message]);
+        const one = (target: Model, ref: Ref): number | undefined => {
           if (ref.ref === "id") {
-            const name = existing.get(target!)?.get(ref.id);
-            if (name !== undefined) {
-              item.names.set(ref.id, name);
-              return ref.id;
-            }
-            item.errors[field.name] ??= [`Related object not found using the provided numeric ID: ${ref.id}`];
-            return undefined;
+            if (existing.get(target)?.has(ref.id)) return ref.id;
+            return fail(`Related object not found using the provided numeric ID: ${ref.id}`);
           }
-          const hits = byAttrs.get(attrKey(target!, ref.attrs)) ?? [];
-          if (hits.length === 1) {
-            item.names.set(hits[0].id, hits[0].name);
-            return hits[0].id;
-          }
+          const hits = byAttrs.get(attrKey(target, ref.attrs)) ?? [];
+          if (hits.length === 1) return hits[0];
           const verb = hits.length ? "Multiple objects match" : "Related object not found using";
-          item.errors[field.name] ??= [`${verb} the provided attributes: ${pythonRepr(flatten(ref.attrs))}`];
-          return undefined;
+          return fail(`${verb} the provided attributes: ${pythonRepr(flattenAttributes(ref.attrs))}`);
         };
-        if (field.kind === "fk" && isRef(value)) item.values[field.name] = one(value) ?? null;
-        if (field.kind === "m2m" && Array.isArray(value)) item.values[field.name] = [...new Set(value.map((r) => (isRef(r) ? one(r) : r)))];
+        if (field.kind === "fk" && isRef(value)) item.values[field.name] = one(field.target!(), value) ?? null;
+        if (field.kind === "m2m" && Array.isArray(value)) {
+          item.values[field.name] = [...new Set(value.map((r) => (isRef(r) ? one(field.target!(), r) : r)))];
+        }
+        if (field.kind === "generic" && value) {
+          const g = value as GenericRef;
+          if (!existing.get(generic(field, g))?.has(g.id)) fail(`Related object not found using the provided numeric ID: ${g.id}`);
+        }
       }
     }
   };
@@ -138,6 +99,7 @@ export function referenceProbes(model: Model, items: readonly Item[]): Probe[] {
     resolve();
     return [];
   }
+  // Resolution runs after every probe has settled: the last probe's settle triggers it.
   const last = probes[probes.length - 1];
   probes[probes.length - 1] = { statement: last.statement, settle: (r) => (last.settle(r), resolve()) };
   return probes;

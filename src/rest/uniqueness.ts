@@ -1,9 +1,12 @@
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { Model } from "../models/model.ts";
-import { isRef } from "./input.ts";
+import type { RequestContext } from "../http/context.ts";
+import type { WriteItem } from "../models/hooks.ts";
+import { isRef } from "../models/kinds.ts";
 import type { Probe } from "./probes.ts";
-import { refSql, type Item } from "./references.ts";
+import { refSql } from "./references.ts";
+import { idList } from "./select.ts";
 
 /** The message DRF gives for a single-field unique violation: "site with this name already exists." */
 export const uniqueMessage = (model: Model, field: string) =>
@@ -15,7 +18,7 @@ export const uniqueMessage = (model: Model, field: string) =>
  * request. Multi-field rules compare NULLs as equal and read a field the item leaves unchanged from
  * its stored row, so one round trip serves creates and partial updates alike.
  */
-export function uniquenessProbes(model: Model, items: readonly Item[], ids: readonly (number | null)[]): Probe[] {
+export function uniquenessProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[]): Probe[] {
   const probes: Probe[] = [];
   const table = sql.table(model.table);
   for (const field of model.fields.filter((x) => x.unique && x.column)) {
@@ -30,7 +33,7 @@ export function uniquenessProbes(model: Model, items: readonly Item[], ids: read
     });
     if (!wanted.length) continue;
     probes.push({
-      statement: sql`SELECT id, ${sql.ref(field.column!)} AS v FROM ${table} WHERE ${sql.ref(field.column!)} IN (${sql.join(wanted)})`.compile(qb),
+      statement: sql`SELECT id, ${sql.ref(field.column!)} AS v FROM ${table} WHERE ${sql.ref(field.column!)} IN ${idList(wanted)}`.compile(qb),
       settle: (r) => {
         for (const row of r.rows) {
           const i = seen.get(row.v);
@@ -47,8 +50,8 @@ export function uniquenessProbes(model: Model, items: readonly Item[], ids: read
         const field = model.field[name];
         const value = item.values[name];
         const stored: RawBuilder<unknown> = self === null ? sql`NULL` : sql`(SELECT ${sql.ref(field.column!)} FROM ${table} WHERE id = ${self})`;
-        const given = value === undefined ? stored : field.kind === "fk" ? refSql(field.target!(), (isRef(value) ? value : (value as number | null))) : sql`${value}`;
-        return field.nullable
+        const given = value === undefined ? stored : field.kind === "fk" ? refSql(ctx, field.target!(), (isRef(value) ? value : (value as number | null))) : sql`${value}`;
+        return field.nullable && !rule.nullsDistinct?.includes(name)
           ? sql`coalesce(${sql.ref(field.column!)}, 0) = coalesce(${given}, 0)`
           : sql`${sql.ref(field.column!)} = ${given}`;
       });

@@ -3,27 +3,19 @@ import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { Field } from "../models/fields.ts";
+import { KINDS } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import type { Values } from "../models/hooks.ts";
-import { renderedFields, selectionSql } from "./selection.ts";
+import { idList } from "./select.ts";
+
+type Sql = RawBuilder<unknown>;
 
 /**
  * The id a create just assigned, as SQL usable by later statements of the same write batch.
  * Tables are AUTOINCREMENT, so `sqlite_sequence` holds the newest id until the next insert into
  * the same table; a batch runs in one transaction, so no other writer can come between.
  */
-export const insertedId = (model: Model): RawBuilder<unknown> =>
-  sql`(SELECT seq FROM sqlite_sequence WHERE name = ${model.table})`;
-
-/** A validated value in its stored form. */
-export function storedValue(field: Field, value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  switch (field.kind) {
-    case "boolean": return value ? 1 : 0;
-    case "json": case "stringList": case "ipList": return JSON.stringify(value);
-    default: return value;
-  }
-}
+export const insertedId = (model: Model): Sql => sql`(SELECT seq FROM sqlite_sequence WHERE name = ${model.table})`;
 
 /** Column to value for the stored fields `values` sets, plus engine-set times and hook columns. */
 export function storedColumns(
@@ -31,19 +23,26 @@ export function storedColumns(
 ): Map<string, unknown> {
   const columns = new Map<string, unknown>();
   for (const field of model.fields) {
-    if (!field.column) continue;
-    if (field.autoNow === "always" || (field.autoNow === "create" && creating)) columns.set(field.column, ctx.now.toISOString());
-    else if (values[field.name] !== undefined) columns.set(field.column, storedValue(field, values[field.name]));
+    if (field.autoNow === "always" || (field.autoNow === "create" && creating)) columns.set(field.column!, ctx.now.toISOString());
+    else if (values[field.name] !== undefined) KINDS[field.kind].store?.(field, values[field.name], columns);
   }
   for (const [column, value] of Object.entries(extra)) columns.set(column, value);
   return columns;
+}
+
+/**
+ * Aborts the write transaction unless `condition` holds, by inserting into a table whose CHECK
+ * refuses every row: SQLite has no RAISE outside triggers, and the named constraint tells the
+ * engine which precondition failed (see `migrations/0002_engine.sql`).
+ */
+export function guardStatement(constraint: "gone" | "stale", failing: Sql): Statement {
+  return sql`INSERT INTO engine_guard (${sql.ref(constraint)}) SELECT 1 WHERE ${failing}`.compile(qb);
 }
 
 /** A nested-group row's depth: one below its parent's. */
 const depthSql = (model: Model, parent: unknown) =>
   sql`coalesce((SELECT x._depth + 1 FROM ${sql.table(model.table)} x WHERE x.id = ${parent ?? null}), 0)`;
 
-/** INSERT returning the new row in the full selection, so the response needs no re-read. */
 export function insertStatement(model: Model, columns: Map<string, unknown>): Statement {
   const names = [...columns.keys()].map((c) => sql.ref(c));
   const values = [...columns.values()].map((v) => sql`${v}`);
@@ -51,16 +50,16 @@ export function insertStatement(model: Model, columns: Map<string, unknown>): St
     names.push(sql.ref("_depth"));
     values.push(depthSql(model, columns.get("parent_id")));
   }
-  return sql`INSERT INTO ${sql.table(model.table)} (${sql.join(names)}) VALUES (${sql.join(values)})
-    RETURNING ${selectionSql(model, renderedFields(model, "full"), true)}`.compile(qb);
+  if (!names.length) return sql`INSERT INTO ${sql.table(model.table)} DEFAULT VALUES`.compile(qb);
+  return sql`INSERT INTO ${sql.table(model.table)} (${sql.join(names)}) VALUES (${sql.join(values)})`.compile(qb);
 }
 
-/** UPDATE of one row returning it in the full selection. */
-export function updateStatement(model: Model, id: number, columns: Map<string, unknown>): Statement {
+/** UPDATE of one row; null when the change sets no stored column (an m2m-only change). */
+export function updateStatement(model: Model, id: number, columns: Map<string, unknown>): Statement | null {
   const sets = [...columns].map(([c, v]) => sql`${sql.ref(c)} = ${v}`);
   if (model.tree && columns.has("parent_id")) sets.push(sql`_depth = ${depthSql(model, columns.get("parent_id"))}`);
-  return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} WHERE id = ${id}
-    RETURNING ${selectionSql(model, renderedFields(model, "full"), true)}`.compile(qb);
+  if (!sets.length) return null;
+  return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} WHERE id = ${id}`.compile(qb);
 }
 
 /** Recomputes every depth of a nested-group table after a parent moved (descendants move too). */
@@ -74,7 +73,7 @@ export function depthRefreshStatement(model: Model): Statement {
 }
 
 /** Statements replacing an object's m2m set (all of it: `tags: []` clears). */
-export function m2mStatements(model: Model, field: Field, objectId: number | RawBuilder<unknown>, ids: readonly number[], replacing: boolean): Statement[] {
+export function m2mStatements(model: Model, field: Field, objectId: number | Sql, ids: readonly number[], replacing: boolean): Statement[] {
   const t = field.through!;
   const typed = t.objectTypeColumn;
   const out: Statement[] = [];
@@ -93,19 +92,8 @@ export function m2mStatements(model: Model, field: Field, objectId: number | Raw
 export function deleteStatements(model: Model, ids: readonly number[]): Statement[] {
   const out: Statement[] = [];
   if (model.field.tags) {
-    out.push(sql`DELETE FROM extras_taggeditem WHERE object_type = ${model.objectType} AND object_id IN (${sql.join(ids)})`.compile(qb));
+    out.push(sql`DELETE FROM extras_taggeditem WHERE object_type = ${model.objectType} AND object_id IN ${idList(ids)}`.compile(qb));
   }
-  out.push(sql`DELETE FROM ${sql.table(model.table)} WHERE id IN (${sql.join(ids)})`.compile(qb));
+  out.push(sql`DELETE FROM ${sql.table(model.table)} WHERE id IN ${idList(ids)}`.compile(qb));
   return out;
 }
-
-/** The current m2m sets of rows, for snapshots: tag names, other relations by id. */
-export function currentM2mStatement(model: Model, field: Field, ids: RawBuilder<unknown>): Statement {
-  const t = field.through!;
-  const target = field.target!();
-  const label = target.field.name?.column && t.objectTypeColumn ? sql`tg.name` : sql`tg.id`;
-  const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${model.objectType}` : sql``;
-  return sql`SELECT th.${sql.ref(t.source)} AS source, ${label} AS label FROM ${sql.table(t.table)} th
-    JOIN ${sql.table(target.table)} tg ON tg.id = th.${sql.ref(t.target)} WHERE th.${sql.ref(t.source)} IN (${ids})${typed}`.compile(qb);
-}
-

@@ -1,0 +1,491 @@
+import * as v from "valibot";
+import ipaddr from "ipaddr.js";
+import { sql, type RawBuilder } from "kysely";
+import { pythonRepr } from "../http/errors.ts";
+import type { Field, FieldKind } from "./fields.ts";
+import type { Model } from "./model.ts";
+
+/**
+ * THE FIELD KINDS. One descriptor per kind says everything the engine derives from a field: its
+ * stored columns, its input schema, how a validated value is stored, what a read selects beyond
+ * the stored columns, its output in each form, its filter lookups, its OPTIONS and OpenAPI types
+ * and its change-record snapshot. Adding a kind is one entry here (and a builder in fields.ts).
+ */
+
+type Out = Record<string, unknown>;
+type Sql = RawBuilder<unknown>;
+
+/** The representations: full (an object's own), brief (`?brief=1`) and nested (inside another). */
+export type Form = "full" | "brief" | "nested";
+
+/** A related reference as the client named it: by id, or by attributes that must match one. */
+export type Ref = { readonly ref: "id"; readonly id: number } | { readonly ref: "attrs"; readonly attrs: Record<string, unknown> };
+export const isRef = (x: unknown): x is Ref => typeof x === "object" && x !== null && "ref" in x;
+
+/** A generic relation as written: `{type: "dcim.interface", id: 4}`, or null. */
+export interface GenericRef {
+  readonly type: string;
+  readonly id: number;
+}
+
+/** Which filter lookups a kind supports. */
+export type LookupFamily = "text" | "number" | "boolean" | "choice" | "relation" | null;
+
+/** What `select` may ask of the selection builder: a related object as nested JSON. */
+export interface SelectContext {
+  readonly depth: number;
+  nestedJson(model: Model, id: Sql, depth: number): Sql;
+  /** The JSON object of a row already in scope under `alias`. */
+  nestedObject(model: Model, alias: string, depth: number): Sql;
+}
+
+/** What `render` may ask of the serializer: the nested form of a related object. */
+export interface RenderContext {
+  readonly form: Form;
+  nested(model: Model, raw: Out): Out;
+}
+
+export interface KindDescriptor {
+  /** The SQL type of the field's own column; null when the kind stores no column of its own. */
+  readonly sqlType: "TEXT" | "INTEGER" | "REAL" | null;
+  /** Input keys and their schemas; absent when clients cannot write the kind. */
+  inputs?(field: Field): Record<string, v.GenericSchema>;
+  /** Gathers a value written under several keys (generic relations: `_type` and `_id`). */
+  collect?(field: Field, parsed: Out): { value?: unknown; errors?: Record<string, string[]> };
+  /** Stored columns of a validated value. */
+  store?(field: Field, value: unknown, columns: Map<string, unknown>): void;
+  /** What a read selects for the field beyond stored columns (aliased as the field name). */
+  select?(field: Field, table: string, sc: SelectContext): Sql | null;
+  /** Writes the field's output keys from a row (or a nested JSON object). */
+  render(field: Field, row: Out, out: Out, rc: RenderContext): void;
+  readonly lookups: LookupFamily;
+  /** OPTIONS entries (DRF metadata) by key. */
+  options(field: Field): Record<string, Out>;
+  /** OpenAPI property schemas by key. */
+  openapi(field: Field): Record<string, Out>;
+  /** Change-record snapshot entries, as SQL over the stored row. */
+  snapshot(field: Field, table: string): [string, Sql][];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input schemas, with NetBox's (DRF's) messages.
+
+/** Python's name for a JSON value's type, as DRF's messages print it. */
+export function pyType(x: unknown): string {
+  if (x === null) return "NoneType";
+  if (Array.isArray(x)) return "list";
+  return { string: "str", number: Number.isInteger(x) ? "int" : "float", boolean: "bool", object: "dict" }[typeof x as string] ?? typeof x;
+}
+
+const notNull = "This field may not be null.";
+class Refusal extends Error {}
+
+/** A schema that converts or refuses a raw value, with NetBox's message. */
+function convert<T>(fn: (x: unknown, fail: (message: string) => never) => T): v.GenericSchema {
+  return v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      try {
+        return fn(dataset.value, (message) => {
+          throw new Refusal(message);
+        });
+      } catch (error) {
+        if (!(error instanceof Refusal)) throw error;
+        addIssue({ message: error.message });
+        return NEVER;
+      }
+    }),
+  ) as v.GenericSchema;
+}
+
+const nullable = (field: Field, s: v.GenericSchema) => (field.nullable ? v.nullable(s) : s);
+
+function stringSchema(field: Field) {
+  return convert((x, fail) => {
+    if (x === null) fail(notNull);
+    if (typeof x !== "string" && typeof x !== "number") fail("Not a valid string.");
+    // DRF trims surrounding white space from every string field except secrets.
+    const s = field.kind === "password" ? String(x) : String(x).trim();
+    if (s === "" && !field.blank) fail("This field may not be blank.");
+    if (field.maxLength !== undefined && s.length > field.maxLength) fail(`Ensure this field has no more than ${field.maxLength} characters.`);
+    if (s !== "" && field.pattern && !field.pattern.regex.test(s)) fail(field.pattern.message);
+    const problem = s === "" ? undefined : field.check?.(s);
+    if (problem) fail(problem);
+    return s;
+  });
+}
+
+function numberSchema(field: Field) {
+  const integer = field.kind === "integer";
+  return convert((x, fail) => {
+    if (x === null) fail(notNull);
+    const n = typeof x === "number" ? x : typeof x === "string" && x.trim() !== "" ? Number(x) : NaN;
+    if (!Number.isFinite(n) || (integer && !Number.isSafeInteger(n))) fail(integer ? "A valid integer is required." : "A valid number is required.");
+    if (field.min !== undefined && n < field.min) fail(`Ensure this value is greater than or equal to ${field.min}.`);
+    if (field.max !== undefined && n > field.max) fail(`Ensure this value is less than or equal to ${field.max}.`);
+    return n;
+  });
+}
+
+const BOOLEANS = new Map<unknown, boolean>([
+  [true, true], [false, false], [1, true], [0, false],
+  ["true", true], ["false", false], ["True", true], ["False", false], ["1", true], ["0", false],
+]);
+const booleanSchema = convert((x, fail) => (BOOLEANS.has(x) ? BOOLEANS.get(x)! : fail(x === null ? notNull : "Must be a valid boolean.")));
+
+function choiceSchema(field: Field) {
+  return convert((x, fail) => {
+    // A blank-able choice stores "" and null alike as NULL, and reads back as null (NetBox).
+    if ((x === null || x === "") && field.nullable) return null;
+    if (x === null) fail(notNull);
+    if (typeof x === "object") fail('Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.');
+    if (x === "") fail("This field may not be blank.");
+    // Accept the value as given or in its other JSON type ("1" for 1), as NetBox coerces.
+    const hit = field.choices!.find((c) => c.value === x || String(c.value) === String(x));
+    return hit ? hit.value : fail(`${x} is not a valid choice.`);
+  });
+}
+
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const datetimeSchema = convert((x, fail) => {
+  if (x === null) fail(notNull);
+  const s = typeof x === "string" ? x.trim() : "";
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(s) && s.length > 10;
+  const ms = ISO_DATETIME.test(s) ? Date.parse(hasZone ? s : `${s.replace(" ", "T")}${s.length > 10 ? "Z" : "T00:00:00Z"}`) : NaN;
+  if (Number.isNaN(ms)) fail("Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].");
+  return new Date(ms).toISOString();
+});
+
+const listOf = (item: (x: unknown, fail: (m: string) => never) => unknown) =>
+  convert((x, fail) => {
+    if (x === null) fail(notNull);
+    if (!Array.isArray(x)) fail(`Expected a list of items but got type "${pyType(x)}".`);
+    return (x as unknown[]).map((i) => item(i, fail));
+  });
+
+const stringListSchema = listOf((x, fail) => (typeof x === "string" ? x : fail("Not a valid string.")));
+
+/** Networks and addresses, normalised to CIDR (`10.0.0.1` becomes `10.0.0.1/32`). */
+const ipListSchema = listOf((x, fail) => {
+  if (typeof x !== "string") fail("Enter a valid IPv4 or IPv6 address or network.");
+  const s = (x as string).trim();
+  try {
+    const [addr, bits] = s.includes("/") ? ipaddr.parseCIDR(s) : [ipaddr.parse(s), undefined];
+    return `${addr.toString()}/${bits ?? (addr.kind() === "ipv4" ? 32 : 128)}`;
+  } catch {
+    return fail(`Enter a valid IPv4 or IPv6 address or network: ${s}`);
+  }
+});
+
+/** How deep JSON data may nest: SQLite's JSON functions stop at 1,000 levels, we stop well before. */
+export const MAX_JSON_DEPTH = 64;
+/** How deep a related object named by attributes may nest (`{"site": {"region": {"slug": ...}}}`). */
+export const MAX_REF_DEPTH = 4;
+
+/** The nesting depth of a JSON value, stopping as soon as it passes `limit`, without recursion. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let level = [value];
+  let depth = 0;
+  while (level.length && depth <= limit) {
+    const next: unknown[] = [];
+    for (const x of level) if (x && typeof x === "object") next.push(...Object.values(x as object));
+    if (!next.length && !level.some((x) => x && typeof x === "object")) break;
+    depth++;
+    level = next;
+  }
+  return depth;
+}
+
+const tooDeep = `Data may be nested at most ${MAX_JSON_DEPTH} levels deep.`;
+const jsonSchema = convert((x, fail) => (jsonDepth(x, MAX_JSON_DEPTH) > MAX_JSON_DEPTH ? fail(tooDeep) : x));
+const customFieldsSchema = convert((x, fail) => {
+  if (!x || typeof x !== "object" || Array.isArray(x)) {
+    fail("Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.");
+  }
+  return jsonDepth(x, MAX_JSON_DEPTH) > MAX_JSON_DEPTH ? fail(tooDeep) : x;
+});
+
+/** An id, a numeric string, `{"id": n}` or an attribute object, checked for depth. */
+function refOf(x: unknown, fail: (m: string) => never): Ref {
+  if (typeof x === "number" && Number.isSafeInteger(x) && x >= 0) return { ref: "id", id: x };
+  if (typeof x === "string" && /^\d{1,15}$/.test(x)) return { ref: "id", id: Number(x) };
+  if (x && typeof x === "object" && !Array.isArray(x)) {
+    const attrs = x as Record<string, unknown>;
+    const keys = Object.keys(attrs);
+    if (keys.length === 1 && keys[0] === "id" && /^\d{1,15}$/.test(String(attrs.id))) return { ref: "id", id: Number(attrs.id) };
+    if (keys.length === 0) fail("Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: {}");
+    if (jsonDepth(attrs, MAX_REF_DEPTH) > MAX_REF_DEPTH) fail(`Related object attributes may be nested at most ${MAX_REF_DEPTH} levels deep.`);
+    return { ref: "attrs", attrs };
+  }
+  const shown = jsonDepth(x, 3) > 2 ? pyType(x) : pythonRepr(x);
+  return fail(`Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: ${shown}`);
+}
+
+const fkSchema = (field: Field) => convert((x, fail) => (x === null ? (field.nullable ? null : fail(notNull)) : refOf(x, fail)));
+const m2mSchema = listOf(refOf);
+const objectTypeSchema = (field: Field) =>
+  convert((x, fail) => {
+    if (x === null) return field.nullable ? null : fail(notNull);
+    const allowed = field.targets!().map((m) => m.objectType);
+    if (typeof x !== "string" || !allowed.includes(x)) fail(`Object type must be one of: ${allowed.join(", ")}.`);
+    return x;
+  });
+const objectIdSchema = (field: Field) =>
+  convert((x, fail) => {
+    if (x === null) return field.nullable ? null : fail(notNull);
+    const n = typeof x === "number" ? x : typeof x === "string" && /^\d{1,15}$/.test(x) ? Number(x) : NaN;
+    return Number.isSafeInteger(n) && n >= 0 ? n : fail("A valid integer is required.");
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Output helpers.
+
+const ref = (table: string, column: string) => sql.ref(`${table}.${column}`);
+const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON.parse(raw) : raw);
+const readValue = (field: Field, row: Out) => row[field.column ?? field.name];
+
+function choiceOutput(field: Field, raw: unknown, form: Form): unknown {
+  if (raw == null || raw === "") return null;
+  if (form !== "full") return raw;
+  const choice = field.choices!.find((c) => c.value === raw);
+  if (!choice) return { value: raw, label: String(raw) };
+  return choice.id === undefined ? { value: choice.value, label: choice.label } : { value: choice.value, label: choice.label, id: choice.id };
+}
+
+const info = (field: Field, type: string, writable = !field.readOnly): Out => {
+  const out: Out = { type, required: Boolean(field.required) && writable, read_only: !writable, label: field.label };
+  if (field.helpText) out.help_text = field.helpText;
+  if (field.maxLength !== undefined) out.max_length = field.maxLength;
+  if (field.min !== undefined) out.min_value = field.min;
+  if (field.max !== undefined) out.max_value = field.max;
+  return out;
+};
+const READ_ONLY_ID = { type: "integer", required: false, read_only: true, label: "ID" };
+
+/** The OPTIONS children of a nested object: its brief fields, read-only. */
+function nestedChildren(target: Model): Out {
+  const children: Out = {
+    id: READ_ONLY_ID,
+    url: { type: "field", required: false, read_only: true, label: "Url" },
+    display: { type: "field", required: false, read_only: true, label: "Display" },
+  };
+  for (const f of target.nestedFields) Object.assign(children, KINDS[f.kind].options({ ...f, readOnly: true, required: false }));
+  return children;
+}
+
+const scalarSnapshot = (field: Field, table: string): [string, Sql][] => (field.column ? [[field.name, ref(table, field.column)]] : []);
+const jsonSnapshot = (field: Field, table: string): [string, Sql][] => (field.column ? [[field.name, sql`json(${ref(table, field.column)})`]] : []);
+const none = (): [string, Sql][] => [];
+const plainStore = (field: Field, value: unknown, columns: Map<string, unknown>) => void (field.column && columns.set(field.column, value ?? null));
+const jsonStore = (field: Field, value: unknown, columns: Map<string, unknown>) =>
+  void (field.column && columns.set(field.column, value === null || value === undefined ? null : JSON.stringify(value)));
+const schemaOf = (type: string, extra: Out = {}) => (field: Field): Record<string, Out> => ({
+  [field.name]: { type, ...(field.nullable ? { nullable: true } : {}), ...(field.readOnly ? { readOnly: true } : {}), ...(field.writeOnly ? { writeOnly: true } : {}), ...extra },
+});
+
+/** A scalar kind: one column, rendered as stored. */
+function scalar(
+  sqlType: "TEXT" | "INTEGER" | "REAL", schema: (field: Field) => v.GenericSchema, lookups: LookupFamily, optionsType: string, openapiType: string,
+): KindDescriptor {
+  return {
+    sqlType,
+    inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
+    store: plainStore,
+    render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
+    lookups,
+    options: (field) => ({ [field.name]: info(field, optionsType) }),
+    openapi: schemaOf(openapiType),
+    snapshot: scalarSnapshot,
+  };
+}
+
+/** A JSON-stored kind. */
+function jsonKind(schema: (field: Field) => v.GenericSchema, optionsType: string, lookups: LookupFamily = null): KindDescriptor {
+  return {
+    sqlType: "TEXT",
+    inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
+    store: jsonStore,
+    render: (field, row, out) => void (out[field.name] = parsed(readValue(field, row)) ?? field.default ?? null),
+    lookups,
+    options: (field) => ({ [field.name]: info(field, optionsType) }),
+    openapi: schemaOf(optionsType === "list" ? "array" : "object"),
+    snapshot: jsonSnapshot,
+  };
+}
+
+function countSql(field: Field, table: string): Sql {
+  const of = field.countOf!;
+  const self = ref(table, "id");
+  if ("table" in of) return sql`(SELECT count(*) FROM ${sql.table(of.table)} x WHERE x.${sql.ref(of.column)} = ${self})`;
+  const counted = of.model();
+  const column = sql.ref(`x.${counted.field[of.field].column}`);
+  if (!of.cumulative) return sql`(SELECT count(*) FROM ${sql.table(counted.table)} x WHERE ${column} = ${self})`;
+  return sql`(SELECT count(*) FROM ${sql.table(counted.table)} x WHERE ${column} IN (WITH RECURSIVE d(id) AS (SELECT ${self} UNION ALL SELECT c.id FROM ${sql.table(counted.field[of.field].target!().table)} c JOIN d ON c.parent_id = d.id) SELECT id FROM d))`;
+}
+
+/** The m2m targets of the row `table` as a JSON array of nested objects, in the target's order. */
+function m2mSql(field: Field, owner: Model, table: string, sc: SelectContext): Sql {
+  const t = field.through!;
+  const target = field.target!();
+  const alias = `m${sc.depth}`;
+  const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${owner.objectType}` : sql``;
+  const order = target.field[target.ordering[0].replace(/^-/, "")]?.column ?? "id";
+  return sql`(SELECT json_group_array(${sc.nestedObject(target, alias, sc.depth)} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
+    FROM ${sql.table(t.table)} th JOIN ${sql.table(target.table)} ${sql.raw(alias)} ON ${ref(alias, "id")} = th.${sql.ref(t.target)}
+    WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed})`;
+}
+
+/** The kind that owns the m2m field reading a model (to learn the owner in `select`). */
+export const owners = new WeakMap<Field, Model>();
+
+export const KINDS: Record<FieldKind, KindDescriptor> = {
+  string: scalar("TEXT", stringSchema, "text", "string", "string"),
+  text: scalar("TEXT", stringSchema, "text", "string", "string"),
+  slug: scalar("TEXT", stringSchema, "text", "slug", "string"),
+  integer: scalar("INTEGER", numberSchema, "number", "integer", "integer"),
+  float: scalar("REAL", numberSchema, "number", "float", "number"),
+  datetime: scalar("TEXT", () => datetimeSchema, "number", "datetime", "string"),
+  password: { ...scalar("TEXT", stringSchema, null, "string", "string"), render: () => undefined, snapshot: none },
+  boolean: {
+    ...scalar("INTEGER", () => booleanSchema, "boolean", "boolean", "boolean"),
+    store: (field, value, columns) => void columns.set(field.column!, value === null || value === undefined ? null : value ? 1 : 0),
+    render: (field, row, out) => {
+      const raw = readValue(field, row);
+      out[field.name] = raw == null ? null : Boolean(raw);
+    },
+    snapshot: (field, table) => [[field.name, sql`json(CASE WHEN ${ref(table, field.column!)} IS NULL THEN 'null' WHEN ${ref(table, field.column!)} THEN 'true' ELSE 'false' END)`]],
+  },
+  choice: {
+    sqlType: "TEXT",
+    inputs: (field) => ({ [field.name]: choiceSchema(field) }),
+    store: plainStore,
+    render: (field, row, out, rc) => void (out[field.name] = choiceOutput(field, readValue(field, row), rc.form)),
+    lookups: "choice",
+    options: (field) => ({
+      [field.name]: { ...info(field, "field"), ...(field.readOnly ? {} : { choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) }) },
+    }),
+    openapi: (field) => ({
+      [field.name]: {
+        type: "object", nullable: Boolean(field.nullable),
+        properties: { value: { enum: field.choices!.map((c) => c.value) }, label: { enum: field.choices!.map((c) => c.label) } },
+      },
+    }),
+    snapshot: scalarSnapshot,
+  },
+  json: jsonKind(() => jsonSchema, "json"),
+  customFields: jsonKind(() => customFieldsSchema, "json"),
+  stringList: jsonKind(() => stringListSchema, "list", "text"),
+  ipList: jsonKind(() => ipListSchema, "list", "text"),
+  fk: {
+    sqlType: "INTEGER",
+    inputs: (field) => ({ [field.name]: fkSchema(field) }),
+    store: plainStore,
+    select: (field, table, sc) => sc.nestedJson(field.target!(), ref(table, field.column!), sc.depth + 1),
+    render: (field, row, out, rc) => {
+      const raw = parsed(row[field.name]);
+      out[field.name] = raw && typeof raw === "object" ? rc.nested(field.target!(), raw as Out) : (row[field.column!] ?? null);
+    },
+    lookups: "relation",
+    options: (field) => ({ [field.name]: { ...info(field, "nested object"), children: nestedChildren(field.target!()) } }),
+    openapi: (field) => ({ [field.name]: { $ref: `#/components/schemas/Brief${field.target!().className}`, nullable: Boolean(field.nullable) } }),
+    snapshot: scalarSnapshot,
+  },
+  m2m: {
+    sqlType: null,
+    inputs: (field) => ({ [field.name]: m2mSchema }),
+    select: (field, table, sc) => m2mSql(field, owners.get(field)!, table, sc),
+    render: (field, row, out, rc) => {
+      const list = (parsed(row[field.name]) ?? []) as Out[];
+      out[field.name] = list.map((x) => rc.nested(field.target!(), x));
+    },
+    lookups: "relation",
+    options: (field) => ({ [field.name]: info(field, "list") }),
+    openapi: (field) => ({ [field.name]: { type: "array", items: { $ref: `#/components/schemas/Brief${field.target!().className}` } } }),
+    snapshot: (field, table) => {
+      const t = field.through!;
+      const target = field.target!();
+      const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${owners.get(field)!.objectType}` : sql``;
+      // Tags are recorded by name, other relations by id, as NetBox's change log does.
+      const label = t.objectTypeColumn && target.field.name ? sql`tg.name` : sql`tg.id`;
+      return [[field.name, sql`json((SELECT json_group_array(${label} ORDER BY ${label}) FROM ${sql.table(t.table)} th
+        JOIN ${sql.table(target.table)} tg ON tg.id = th.${sql.ref(t.target)} WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed}))`]];
+    },
+  },
+  generic: {
+    sqlType: null,
+    inputs: (field) => ({ [`${field.name}_type`]: objectTypeSchema(field), [`${field.name}_id`]: objectIdSchema(field) }),
+    collect: (field, input) => {
+      const type = input[`${field.name}_type`];
+      const id = input[`${field.name}_id`];
+      if (type === undefined && id === undefined) return {};
+      if (type === null || id === null) return type === null && id === null ? { value: null } : { errors: { [`${field.name}_${type === null ? "type" : "id"}`]: [notNull] } };
+      if (type === undefined || id === undefined) return { errors: { [`${field.name}_${type === undefined ? "type" : "id"}`]: ["This field is required."] } };
+      return { value: { type, id } };
+    },
+    store: (field, value, columns) => {
+      const g = value as GenericRef | null;
+      columns.set(`${field.name}_type`, g?.type ?? null);
+      columns.set(`${field.name}_id`, g?.id ?? null);
+    },
+    select: (field, table, sc) => {
+      const cases = field.targets!().map((m) => sql`WHEN ${m.objectType} THEN ${sc.nestedJson(m, ref(table, `${field.name}_id`), sc.depth + 1)}`);
+      return sql`CASE ${ref(table, `${field.name}_type`)} ${sql.join(cases, sql` `)} END`;
+    },
+    render: (field, row, out, rc) => {
+      const type = row[`${field.name}_type`] ?? null;
+      out[`${field.name}_type`] = type;
+      out[`${field.name}_id`] = row[`${field.name}_id`] ?? null;
+      const raw = parsed(row[field.name]);
+      const target = field.targets!().find((m) => m.objectType === type);
+      out[field.name] = raw && typeof raw === "object" && target ? rc.nested(target, raw as Out) : null;
+    },
+    lookups: null,
+    options: (field) => ({
+      [`${field.name}_type`]: { ...info(field, "field"), choices: field.targets!().map((m) => ({ value: m.objectType, display_name: m.verboseName })) },
+      [`${field.name}_id`]: info(field, "integer"),
+      [field.name]: info(field, "field", false),
+    }),
+    openapi: (field) => ({
+      [`${field.name}_type`]: { type: "string", enum: field.targets!().map((m) => m.objectType), nullable: Boolean(field.nullable) },
+      [`${field.name}_id`]: { type: "integer", nullable: Boolean(field.nullable) },
+      [field.name]: { type: "object", readOnly: true, nullable: true },
+    }),
+    snapshot: (field, table) => [
+      [`${field.name}_type`, ref(table, `${field.name}_type`)],
+      [`${field.name}_id`, ref(table, `${field.name}_id`)],
+    ],
+  },
+  count: {
+    sqlType: null,
+    select: (field, table) => countSql(field, table),
+    render: (field, row, out) => void (out[field.name] = Number(row[field.name] ?? 0)),
+    lookups: null,
+    options: (field) => ({ [field.name]: info(field, "integer", false) }),
+    openapi: schemaOf("integer", { readOnly: true }),
+    snapshot: none,
+  },
+  computed: {
+    sqlType: null,
+    select: (field, table) => field.sql!(table),
+    render: (field, row, out) => {
+      const raw = row[field.name] ?? null;
+      out[field.name] = raw === null ? null : field.returns === "boolean" ? Boolean(raw) : field.returns === "json" ? parsed(raw) : raw;
+    },
+    lookups: null,
+    options: (field) => ({ [field.name]: info(field, "field", false) }),
+    openapi: schemaOf("string", { readOnly: true }),
+    snapshot: none,
+  },
+  alias: {
+    sqlType: null,
+    // Written like its target: `parseInput` moves an alias's value to the field it mirrors.
+    render: (field, _row, out) => void (out[field.name] = out[field.aliasOf!]),
+    lookups: null,
+    options: (field) => ({ [field.name]: info(field, "nested object") }),
+    openapi: (field) => ({ [field.name]: { type: "object", nullable: true } }),
+    snapshot: none,
+  },
+};
+
+/** True when clients may write the field. */
+export const isWritable = (field: Field): boolean => !field.readOnly && KINDS[field.kind].inputs !== undefined;

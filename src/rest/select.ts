@@ -1,0 +1,87 @@
+import { sql, type RawBuilder } from "kysely";
+import type { Field } from "../models/fields.ts";
+import { KINDS, type SelectContext } from "../models/kinds.ts";
+import type { Model } from "../models/model.ts";
+
+type Sql = RawBuilder<unknown>;
+
+/**
+ * How deep related objects nest inside each other (an IP address's assigned interface carries its
+ * device: two levels). Deeper references are given by id, so no declaration can loop.
+ */
+export const MAX_NESTING = 3;
+
+/** `id IN` a list of any length: one JSON parameter, so no statement meets SQLite's variable cap. */
+export const idList = (ids: Iterable<unknown>): Sql => sql`(SELECT value FROM json_each(${JSON.stringify([...ids])}))`;
+
+/**
+ * A JSON object from key/expression pairs. SQLite caps a function at 127 arguments, so large
+ * objects are built in chunks; `json_insert` (unlike `json_patch`) keeps null members.
+ */
+export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
+  const args = (chunk: readonly [string, Sql][], path: boolean) =>
+    sql.join(chunk.flatMap(([k, x]) => [sql.lit(path ? `$."${k}"` : k), x]));
+  let out = sql`json_object(${args(pairs.slice(0, 60), false)})`;
+  for (let i = 60; i < pairs.length; i += 60) out = sql`json_insert(${out}, ${args(pairs.slice(i, i + 60), true)})`;
+  return out;
+}
+
+const selectContext = (depth: number): SelectContext => ({ depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql });
+
+/** What the nested form of one field needs from a row under `alias`, by key. */
+function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][] {
+  const kind = KINDS[field.kind];
+  const out: [string, Sql][] = [];
+  if (field.column) out.push([field.column, sql.ref(`${alias}.${field.column}`)]);
+  if (field.kind === "generic") {
+    for (const part of ["type", "id"]) out.push([`${field.name}_${part}`, sql.ref(`${alias}.${field.name}_${part}`)]);
+  }
+  if (kind.select && (depth < MAX_NESTING || (field.kind !== "fk" && field.kind !== "generic"))) {
+    const expr = kind.select(field, alias, selectContext(depth));
+    if (expr) out.push([field.name, expr]);
+  }
+  return out;
+}
+
+/** The nested form's raw data of the row under `alias`, as one JSON object. */
+export function nestedObjectSql(model: Model, alias: string, depth: number): Sql {
+  const pairs: [string, Sql][] = [["id", sql.ref(`${alias}.id`)], ["__display", model.displaySql(alias)]];
+  for (const field of model.nestedFields) pairs.push(...nestedPairs(field, alias, depth));
+  return jsonObjectSql(pairs);
+}
+
+/** The nested form's raw data of the object whose id is `id`, or NULL. */
+export function nestedJsonSql(model: Model, id: Sql, depth: number): Sql {
+  const alias = `n${depth}`;
+  return sql`json((SELECT ${nestedObjectSql(model, alias, depth)} FROM ${sql.table(model.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id}))`;
+}
+
+/**
+ * What a read selects for a model's full or brief form: every stored column, `display`, and per
+ * field whatever else it needs (counts, related objects and m2m sets as nested JSON built by
+ * SQLite), so a page and everything it shows come from one statement.
+ */
+export function selectSql(model: Model, fields: readonly Field[], table = model.table): Sql {
+  const parts: Sql[] = [sql`${sql.table(table)}.*`, sql`${model.displaySql(table)} AS __display`];
+  for (const field of fields) {
+    const expr = KINDS[field.kind].select?.(field, table, selectContext(0));
+    if (expr) parts.push(sql`${expr} AS ${sql.ref(field.name)}`);
+  }
+  return sql.join(parts);
+}
+
+/** The object's change-record snapshot as JSON, from its stored row under `table`. */
+export function snapshotSql(model: Model, table = model.table): Sql {
+  return jsonObjectSql(model.fields.flatMap((field) => KINDS[field.kind].snapshot(field, table)));
+}
+
+/** The ids of `ids` and of every descendant, for a nested-group (tree) model. */
+export function subtreeSql(model: Model, ids: Sql): Sql {
+  const table = sql.table(model.table);
+  return sql`(WITH RECURSIVE subtree(id) AS (SELECT id FROM ${table} WHERE id IN ${ids} UNION SELECT c.id FROM ${table} c JOIN subtree ON c.parent_id = subtree.id) SELECT id FROM subtree)`;
+}
+
+/** The fields a representation renders: all readable ones (full) or the model's brief list. */
+export function renderedFields(model: Model, form: "full" | "brief"): readonly Field[] {
+  return form === "brief" ? model.briefFields : model.readableFields;
+}
