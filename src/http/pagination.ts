@@ -6,7 +6,12 @@ export interface Page {
   readonly offset: number;
 }
 
-const nonNegative = (raw: string | null): number | null => (raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : null);
+/**
+ * A non-negative integer parameter, or null when absent or invalid. Values beyond 2^53 (a client
+ * sending 9223372036854775807) are clamped rather than passed on as floats SQLite refuses.
+ */
+const nonNegative = (raw: string | null): number | null =>
+  raw !== null && /^\d+$/.test(raw.trim()) ? Math.min(Number(raw), Number.MAX_SAFE_INTEGER) : null;
 
 /**
  * `limit` and `offset` as NetBox reads them: a missing or invalid value falls back to the
