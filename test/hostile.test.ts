@@ -43,7 +43,7 @@ describe("input nested beyond reason", () => {
     const reply = await api.post("/api/dcim/sites/", `{"name": "Deep", "slug": "deep", "custom_fields": ${data}}`);
     expect(reply.status, reply.text).toBe(400);
     expect(reply.body.custom_fields[0]).toMatch(/nested at most/);
-    const list = await api.post("/api/dcim/sites/", { name: "Deep", slug: "deep", custom_fields: { a: Array.from({ length: 100 }, () => []).reduce((x) => [x], []) } });
+    const list = await api.post("/api/dcim/sites/", { name: "Deep", slug: "deep", custom_fields: { a: Array.from({ length: 100 }).reduce<unknown>((x) => [x], []) } });
     expect(list.status).toBe(400);
   });
 });

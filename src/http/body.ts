@@ -2,19 +2,7 @@ import { ApiError } from "./errors.ts";
 
 const JSON_TYPES = /^(application\/json|application\/[\w.+-]*\+json|application\/x-www-form-urlencoded|text\/json)\b/i;
 
-/**
- * 413, as ApiError with its own status because the code table in errors.ts has no 413 entry yet;
- * the pipeline renders it like any other ApiError.
- */
-class BodyTooLarge extends ApiError {
-  constructor(maxBytes: number) {
-    super("invalid", { detail: `Request body is larger than ${maxBytes} bytes.` });
-  }
-
-  override get status(): number {
-    return 413;
-  }
-}
+const tooLarge = (maxBytes: number) => ApiError.detail("payload_too_large", `Request body is larger than ${maxBytes} bytes.`);
 
 /**
  * The request body as text, refused with 413 once it is larger than `maxBytes` (MAX_BODY_SIZE):
@@ -23,7 +11,7 @@ class BodyTooLarge extends ApiError {
  * arrived is held, and reading stops at the limit, so a huge upload never sits in memory.
  */
 export async function readText(request: Request, maxBytes: number): Promise<string> {
-  if (Number(request.headers.get("Content-Length")) > maxBytes) throw new BodyTooLarge(maxBytes);
+  if (Number(request.headers.get("Content-Length")) > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return "";
   const reader = request.body.getReader();
   const decoder = new TextDecoder();
@@ -42,7 +30,7 @@ export async function readText(request: Request, maxBytes: number): Promise<stri
     if (size > maxBytes) {
       // Not awaited: the source may be slow to wind down, and the answer does not depend on it.
       void reader.cancel().catch(() => {});
-      throw new BodyTooLarge(maxBytes);
+      throw tooLarge(maxBytes);
     }
     text += decoder.decode(chunk.value, { stream: true });
   }

@@ -6,6 +6,7 @@ const STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  payload_too_large: 413,
   unsupported_media_type: 415,
   service_unavailable: 503,
   internal: 500,

@@ -77,6 +77,8 @@ export interface FieldOptions {
 /** A declared field with its name and column resolved. */
 export interface Field extends FieldOptions {
   readonly name: string;
+  /** `app.model` of the model that declares the field (an m2m through table shared by models). */
+  readonly ownerType: string;
   /** The stored column, or null for m2m and computed fields. */
   readonly column: string | null;
   readonly label: string;

@@ -324,19 +324,16 @@ function countSql(field: Field, table: string): Sql {
 }
 
 /** The m2m targets of the row `table` as a JSON array of nested objects, in the target's order. */
-function m2mSql(field: Field, owner: Model, table: string, sc: SelectContext): Sql {
+function m2mSql(field: Field, table: string, sc: SelectContext): Sql {
   const t = field.through!;
   const target = field.target!();
   const alias = `m${sc.depth}`;
-  const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${owner.objectType}` : sql``;
+  const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
   const order = target.field[target.ordering[0].replace(/^-/, "")]?.column ?? "id";
   return sql`(SELECT json_group_array(${sc.nestedObject(target, alias, sc.depth)} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
     FROM ${sql.table(t.table)} th JOIN ${sql.table(target.table)} ${sql.raw(alias)} ON ${ref(alias, "id")} = th.${sql.ref(t.target)}
     WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed})`;
 }
-
-/** The kind that owns the m2m field reading a model (to learn the owner in `select`). */
-export const owners = new WeakMap<Field, Model>();
 
 export const KINDS: Record<FieldKind, KindDescriptor> = {
   string: scalar("TEXT", stringSchema, "text", "string", "string"),
@@ -393,7 +390,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   m2m: {
     sqlType: null,
     inputs: (field) => ({ [field.name]: m2mSchema }),
-    select: (field, table, sc) => m2mSql(field, owners.get(field)!, table, sc),
+    select: (field, table, sc) => m2mSql(field, table, sc),
     render: (field, row, out, rc) => {
       const list = (parsed(row[field.name]) ?? []) as Out[];
       out[field.name] = list.map((x) => rc.nested(field.target!(), x));
@@ -404,7 +401,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     snapshot: (field, table) => {
       const t = field.through!;
       const target = field.target!();
-      const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${owners.get(field)!.objectType}` : sql``;
+      const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
       // Tags are recorded by name, other relations by id, as NetBox's change log does.
       const label = t.objectTypeColumn && target.field.name ? sql`tg.name` : sql`tg.id`;
       return [[field.name, sql`json((SELECT json_group_array(${label} ORDER BY ${label}) FROM ${sql.table(t.table)} th

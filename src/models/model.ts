@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
 import { labelOf, type Field, type FieldOptions, type RowSql } from "./fields.ts";
-import { owners } from "./kinds.ts";
 import type { ModelHooks } from "./hooks.ts";
 import type { RouteDeclaration } from "./routes.ts";
 
@@ -135,7 +134,7 @@ export function defineModel(d: ModelDeclaration): Model {
     declared.last_updated = { kind: "datetime", readOnly: true, nullable: true, autoNow: "always" };
   }
   const fields = Object.entries(declared).map(
-    ([name, o]): Field => ({ ...o, name, column: columnOf(name, o), label: o.label ?? labelOf(name) }),
+    ([name, o]): Field => ({ ...o, name, ownerType: objectType, column: columnOf(name, o), label: o.label ?? labelOf(name) }),
   );
   const field = Object.fromEntries(fields.map((x) => [x.name, x]));
   const named = [...d.brief, ...(d.search ?? []), ...(d.ordering ?? []).map((o) => o.replace(/^-/, ""))];
@@ -168,6 +167,5 @@ export function defineModel(d: ModelDeclaration): Model {
       ? (table: string) => sql`CAST(${sql.ref(`${table}.${field[display]?.column ?? display}`)} AS TEXT)`
       : display,
   });
-  for (const x of fields) owners.set(x, model);
   return model;
 }

@@ -81,12 +81,10 @@ function through(via: readonly Field[], table: string, inner: (alias: string) =>
 /** The ids of owners of an m2m field whose targets are among `targets`. */
 function m2mSources(field: Field, targets: Cond | null): Cond {
   const t = field.through!;
-  const owner = field.kind === "m2m" && t.objectTypeColumn ? sql` AND ${sql.ref(t.objectTypeColumn)} = ${ownerType(field)}` : sql``;
+  const owner = field.kind === "m2m" && t.objectTypeColumn ? sql` AND ${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
   return sql`SELECT ${sql.ref(t.source)} FROM ${sql.table(t.table)} WHERE ${targets ? sql`${sql.ref(t.target)} IN ${targets}` : sql`1`}${owner}`;
 }
 
-const ownerOf = new WeakMap<Field, string>();
-const ownerType = (field: Field) => ownerOf.get(field) ?? "";
 
 /** The filters a model's fields give, plus the ones it declares, by parameter name. */
 const filterSets = new WeakMap<Model, Map<string, Resolved>>();
@@ -96,7 +94,6 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   if (set) return set;
   set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
   for (const field of model.fields) {
-    ownerOf.set(field, model.objectType);
     if (field.writeOnly) continue;
     if (field.kind === "fk") {
       const tree = Boolean(field.target!().tree) && field.target!() !== model;
@@ -150,7 +147,6 @@ export function resolvePath(model: Model, segments: readonly string[]): { target
     const field = current.field[name];
     if (!field || field.writeOnly || field.kind === "password") return null;
     if (field.kind === "fk" || (field.kind === "m2m" && field.filterName)) {
-      ownerOf.set(field, current.objectType);
       const next = rest[0];
       const target = field.target!();
       // `site__id` names the relation by id: checked like `site_id`, not compared as a number.
