@@ -153,6 +153,33 @@ const specs: ContractSpec[] = [
     existing: 1,
   },
   {
+    objectType: "dcim.macaddress",
+    fixtures: async (api) => {
+      const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "Dell", slug: "dell" });
+      const device_type = await make(api, "/api/dcim/device-types/", { manufacturer, model: "R640", slug: "r640" });
+      const role = await make(api, "/api/dcim/device-roles/", { name: "Server", slug: "server" });
+      const site = await make(api, "/api/dcim/sites/", { name: "DC2", slug: "dc2" });
+      const device = await make(api, "/api/dcim/devices/", { name: "srv1", device_type, role, site });
+      return {
+        eth0: await make(api, "/api/dcim/interfaces/", { device, name: "eth0", type: "1000base-t" }),
+        eth1: await make(api, "/api/dcim/interfaces/", { device, name: "eth1", type: "1000base-t" }),
+        tag: await make(api, "/api/extras/tags/", { name: "Hardware", slug: "hardware" }),
+      };
+    },
+    // Sent in NetBox's stored form, so the contract's echo check compares like with like.
+    create: (fx) =>
+      [1, 2, 3, 4, 5].map((i) => ({
+        mac_address: `00:1A:2B:3C:4D:0${i}`,
+        ...(i === 2 || i === 5 ? {} : { assigned_object_type: "dcim.interface", assigned_object_id: i % 2 ? fx.eth0 : fx.eth1 }),
+        description: `nic ${i}`, tags: i % 2 ? [fx.tag] : [], custom_fields: { slot: i },
+      })),
+    // The contract's PATCH check wants every unsent key unchanged, and `assigned_object` follows
+    // its two keys; reassigning and clearing are covered in test/generic-relations.test.ts.
+    patch: { description: "changed", comments: "replaced" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { mac_address: "00:1A:2B:3C:4D" }, field: "mac_address" },
+  },
+  {
     objectType: "extras.tag",
     create: () => named("Tag", (i) => ({ color: `00ff0${i}`, description: `tag ${i}`, object_types: ["dcim.site"] })),
     patch: { color: "aa1409" },

@@ -230,4 +230,57 @@ export const iface = defineModel({
   },
 });
 
-export const dcimModels = [region, siteGroup, site, manufacturer, deviceType, deviceRole, platform, device, iface];
+/**
+ * The spellings of a MAC address netaddr's EUI accepts, as NetBox parses them (`dcim/fields.py`):
+ * six groups of 1-2 hex digits (`:` or `-`), three of 1-4 (`:`, `-` or `.`: Cisco), two of 5-6
+ * (PostgreSQL), or 12 bare digits. Each group is zero-padded to its share of the 12 digits.
+ */
+const MAC_SPELLINGS: readonly { readonly regex: RegExp; readonly width: number }[] = [
+  { regex: /^([0-9a-f]{1,2})([:-])([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})$/i, width: 2 },
+  { regex: /^([0-9a-f]{1,4})([:.-])([0-9a-f]{1,4})\2([0-9a-f]{1,4})$/i, width: 4 },
+  { regex: /^([0-9a-f]{5,6})([:-])([0-9a-f]{5,6})$/i, width: 6 },
+  { regex: /^([0-9a-f]{12})$/i, width: 12 },
+];
+
+/** A MAC address in NetBox's form (`AA:BB:CC:DD:EE:FF`, netaddr's unix-expanded-uppercase), or null. */
+function normalMacAddress(text: string): string | null {
+  // NetBox drops spaces before parsing (`MACAddressField.to_python`).
+  const compact = text.replace(/ /g, "");
+  for (const { regex, width } of MAC_SPELLINGS) {
+    const m = regex.exec(compact);
+    if (!m) continue;
+    const groups = m.slice(1).filter((g) => !/^[:.-]$/.test(g));
+    const hex = groups.map((g) => g.padStart(width, "0")).join("").toUpperCase();
+    return hex.match(/../g)!.join(":");
+  }
+  return null;
+}
+
+/** NetBox's refusal names the value as it parsed it, spaces dropped. */
+const macAddressProblem = (text: string) => (normalMacAddress(text) ? undefined : `Invalid MAC address format: ${text.replace(/ /g, "")}`);
+
+export const macAddress = defineModel({
+  app: "dcim", name: "macaddress", verboseName: "MAC address",
+  fields: {
+    // Declared without f.string's length limit: NetBox stores a PostgreSQL macaddr, which has
+    // none, so anything unparsable is refused by the check with NetBox's own message.
+    mac_address: { kind: "string", required: true, check: macAddressProblem, label: "MAC address" },
+    assigned_object: f.generic(() => [iface], { nullable: true }),
+    description,
+    comments,
+  },
+  brief: ["mac_address", "description"],
+  display: "mac_address",
+  search: ["mac_address", "description"],
+  ordering: ["mac_address"],
+  hooks: {
+    // The field's check accepts every spelling; the stored value is the one NetBox stores.
+    prepareWrite: (_ctx, items) => {
+      for (const { values } of items) {
+        if (typeof values.mac_address === "string") values.mac_address = normalMacAddress(values.mac_address);
+      }
+    },
+  },
+});
+
+export const dcimModels = [region, siteGroup, site, manufacturer, deviceType, deviceRole, platform, device, iface, macAddress];
