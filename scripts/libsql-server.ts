@@ -222,16 +222,27 @@ async function handle(s: Stream, req: Request): Promise<object> {
   }
 }
 
+/**
+ * HTTP requests received since start, for tests and benchmarks that count round trips on the wire:
+ * `pipeline` is every `POST /v2/pipeline`, `other` everything else (version probes such as
+ * `GET /v3-protobuf`, `/health`, unknown paths).
+ */
+export interface RequestCounts {
+  pipeline: number;
+  other: number;
+}
+
 export async function startLibsqlServer({ path, host = "127.0.0.1", port = 0, idleTimeoutMs = 10_000 }: {
   path: string;
   host?: string;
   port?: number;
   idleTimeoutMs?: number;
-}): Promise<{ url: string; close(): Promise<void> }> {
+}): Promise<{ url: string; requests: RequestCounts; close(): Promise<void> }> {
   mkdirSync(dirname(resolve(path)), { recursive: true });
   closeStream(openStream(path)); // fail fast on a bad path, and switch the file to WAL up front
   const batons = new Map<string, Stream>();
   const open = new Set<Stream>();
+  const requests: RequestCounts = { pipeline: 0, other: 0 };
 
   async function pipeline(body: { baton?: string | null; requests: Request[] }) {
     const s = body.baton == null ? openStream(path) : batons.get(body.baton);
@@ -268,6 +279,8 @@ export async function startLibsqlServer({ path, host = "127.0.0.1", port = 0, id
       typeof body === "string"
         ? res.writeHead(status, { "content-type": "text/plain" }).end(body)
         : res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (req.method === "POST" && req.url === "/v2/pipeline") requests.pipeline++;
+    else requests.other++;
     try {
       if (req.method === "POST" && req.url === "/v2/pipeline") {
         const chunks: Buffer[] = [];
@@ -287,6 +300,7 @@ export async function startLibsqlServer({ path, host = "127.0.0.1", port = 0, id
   const { port: actualPort } = server.address() as { port: number };
   return {
     url: `http://${host}:${actualPort}`,
+    requests,
     async close() {
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));
