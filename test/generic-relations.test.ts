@@ -200,10 +200,9 @@ describe("deleting the assigned object", () => {
     expect(patched.status, patched.text).toBe(200);
   });
 
-  // NetBox nulls the assignment when the interface goes (a GenericRelation's delete collector).
-  // The engine does not yet: `deleteObjects` follows fk references only (`registry.referencesTo`),
-  // so the MAC keeps the dangling type and id. This test flips to passing once the engine clears them.
-  it.fails("clears assigned_object_type and assigned_object_id, as NetBox does", async () => {
+  // NetBox nulls the assignment when the interface goes; the engine clears generic references to
+  // every row a delete removes, directly or through cascading foreign keys, in the same transaction.
+  it("clears assigned_object_type and assigned_object_id, as NetBox does", async () => {
     const one = await api.get(`${BASE}${mac}/`);
     expect(one.body).toMatchObject({ assigned_object_type: null, assigned_object_id: null });
   });

@@ -265,6 +265,33 @@ async function executeWrite(ctx: RequestContext, model: Model, statements: State
   }
 }
 
+/** The models a delete of `model` removes rows of: itself and, through cascading fks, their children. */
+function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
+  if (seen.has(model)) return seen;
+  seen.add(model);
+  for (const ref of registry.referencesTo(model)) if (ref.field.onDelete === "cascade") cascadeOf(ref.model, seen);
+  return seen;
+}
+
+/**
+ * Generic relations pointing at rows the delete removed (directly or by cascade) are cleared, as
+ * NetBox clears an IP address's assignment when its interface goes; no foreign key can do it.
+ */
+function danglingGenericStatements(model: Model): Statement[] {
+  const gone = cascadeOf(model);
+  return registry.models.flatMap((owner) =>
+    owner.fields.filter((f) => f.kind === "generic").flatMap((field) =>
+      field.targets!().filter((t) => gone.has(t)).map((target) => {
+        const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
+        const orphaned = sql`${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)})`;
+        return field.nullable
+          ? sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)
+          : sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb);
+      }),
+    ),
+  );
+}
+
 /** Deletes objects (with a tree's descendants), all or none; dependents that protect them give 409. */
 export async function deleteObjects(ctx: RequestContext, model: Model, ids: readonly number[], bulk: boolean): Promise<void> {
   authorize(ctx, model, "delete");
@@ -301,6 +328,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
       AND ${scopeSql(ctx, model)}) <> ${doomed.length}`),
     ...doomed.map((id) => deletionRecordStatement(ctx, model, id, String(current.get(id)!.__display), String(current.get(id)!.__snapshot))),
     ...deleteStatements(model, doomed),
+    ...danglingGenericStatements(model),
   ];
   await executeWrite(ctx, model, statements, bulk, true);
 }
