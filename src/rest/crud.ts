@@ -95,10 +95,10 @@ export async function retrieveObject(ctx: RequestContext, model: Model, id: numb
   return (await render(ctx, model, result.rows, selection))[0];
 }
 
-/** The stored rows (full selection plus change-record snapshot) of objects about to change. */
+/** The stored rows (columns plus change-record snapshot) of objects about to change. */
 function currentProbe(ctx: RequestContext, model: Model, ids: RawBuilder<unknown>, into: Map<number, Row>): Probe {
   return {
-    statement: sql`SELECT ${selectSql(model, model.readableFields)}, ${snapshotSql(model)} AS __snapshot
+    statement: sql`SELECT ${sql.table(model.table)}.*, ${snapshotSql(model)} AS __snapshot
       FROM ${sql.table(model.table)} WHERE id IN ${ids} AND ${scopeSql(ctx, model)}`.compile(qb),
     settle: (r) => r.rows.forEach((row) => into.set(Number(row.id), row)),
   };
