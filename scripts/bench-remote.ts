@@ -7,58 +7,24 @@
  * requests the libSQL server receives per API request. Both run in this process, on 127.0.0.1 only:
  * a real remote database adds its network round trip to every one of those requests.
  */
-import { Agent, request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLibsqlServer } from "./libsql-server.ts";
 import { startNodeService } from "../src/runtime/node-service.ts";
+import { apiClient, arg, BENCH_TOKEN, fillSites } from "./bench-client.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const SECONDS = arg("seconds", 2);
 const CONCURRENCY = arg("concurrency", 1);
 const SITES = arg("sites", 300);
-const TOKEN = "be".repeat(20);
 
 const dir = mkdtempSync(join(tmpdir(), "inventory-bench-remote-"));
 const libsql = await startLibsqlServer({ path: join(dir, "bench.db"), host: "127.0.0.1", port: 0 });
 const service = await startNodeService({
   LIBSQL_URL: libsql.url, HOST: "127.0.0.1", PORT: "0", SECRET_KEY: "bench-secret-key-0123456789abcdef0123456789",
-  SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: TOKEN, MAX_PAGE_SIZE: "1000",
+  SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: "1000",
 });
-const { hostname, port } = new URL(service.url);
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-
-function call(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: hostname, port, method, path, agent, headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-async function fill() {
-  await call("POST", "/api/dcim/regions/", [{ name: "Europe", slug: "europe" }, { name: "Asia", slug: "asia" }]);
-  await call("POST", "/api/tenancy/tenants/", [{ name: "Acme", slug: "acme" }]);
-  await call("POST", "/api/extras/tags/", [{ name: "Prod", slug: "prod" }, { name: "Edge", slug: "edge" }]);
-  const sites = Array.from({ length: SITES }, (_, i) => ({
-    name: `Site ${i}`, slug: `site-${i}`, region: { slug: i % 2 ? "europe" : "asia" }, tenant: { slug: "acme" }, tags: [{ slug: "prod" }], status: "active",
-  }));
-  const reply = await call("POST", "/api/dcim/sites/", sites);
-  if (reply.status !== 201) throw new Error(`fill failed: ${reply.text.slice(0, 300)}`);
-}
+const call = apiClient(service.url, CONCURRENCY);
 
 /**
  * Runs `make()` on CONCURRENCY connections for SECONDS, after one warm-up request; prints requests/s,
@@ -96,7 +62,7 @@ async function measure(name: string, make: (i: number) => [string, string, unkno
 
 try {
   const t0 = performance.now();
-  await fill();
+  await fillSites(call, SITES, SITES);
   console.log(`Filled ${SITES} sites (one bulk POST, region, tenant and tag by attributes) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
   console.log(`Node ${process.versions.node}, @libsql/client over HTTP to scripts/libsql-server.ts at ${libsql.url}, ${CONCURRENCY} keep-alive connection(s), ${SECONDS} s per scenario`);
   console.log("db HTTP/req: HTTP requests the libSQL server received per API request, after one warm-up request\n");
@@ -112,7 +78,7 @@ try {
   const { pipeline, other } = libsql.requests;
   console.log(`\nThe libSQL server received ${pipeline} POST /v2/pipeline and ${other} other HTTP requests in all (set-up included).`);
 } finally {
-  agent.destroy();
+  call.close();
   await service.close();
   await libsql.close();
   rmSync(dir, { recursive: true, force: true });

@@ -4,58 +4,21 @@
  * Starts the service on a temporary embedded database, fills it, then measures each scenario for
  * a fixed time with a fixed number of keep-alive connections. Traffic goes to 127.0.0.1 only.
  */
-import { Agent, request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startNodeService } from "../src/runtime/node-service.ts";
+import { apiClient, arg, BENCH_TOKEN, fillSites } from "./bench-client.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const SECONDS = arg("seconds", 3);
 const CONCURRENCY = arg("concurrency", 8);
 const SITES = arg("sites", 1000);
-const TOKEN = "be".repeat(20);
 
 const dir = mkdtempSync(join(tmpdir(), "inventory-bench-"));
 const service = await startNodeService({
-  LIBSQL_URL: `file:${dir}/bench.db`, PORT: "0", SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: TOKEN, MAX_PAGE_SIZE: "1000",
+  LIBSQL_URL: `file:${dir}/bench.db`, PORT: "0", SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: "1000",
 });
-const { hostname, port } = new URL(service.url);
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-
-function call(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: hostname, port, method, path, agent, headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-async function fill() {
-  await call("POST", "/api/dcim/regions/", [{ name: "Europe", slug: "europe" }, { name: "Asia", slug: "asia" }]);
-  await call("POST", "/api/tenancy/tenants/", [{ name: "Acme", slug: "acme" }]);
-  await call("POST", "/api/extras/tags/", [{ name: "Prod", slug: "prod" }, { name: "Edge", slug: "edge" }]);
-  for (let start = 0; start < SITES; start += 500) {
-    const batch = Array.from({ length: Math.min(500, SITES - start) }, (_, k) => {
-      const i = start + k;
-      return { name: `Site ${i}`, slug: `site-${i}`, region: { slug: i % 2 ? "europe" : "asia" }, tenant: { slug: "acme" }, tags: [{ slug: "prod" }], status: "active" };
-    });
-    const reply = await call("POST", "/api/dcim/sites/", batch);
-    if (reply.status !== 201) throw new Error(`fill failed: ${reply.text.slice(0, 300)}`);
-  }
-}
+const call = apiClient(service.url, CONCURRENCY);
 
 /** Runs `make()` on CONCURRENCY connections for SECONDS; returns requests/s and latency percentiles. */
 async function measure(name: string, make: (i: number) => [string, string, unknown?], seconds = SECONDS) {
@@ -92,7 +55,7 @@ async function once(name: string, method: string, path: string, body?: unknown) 
 
 try {
   const t0 = performance.now();
-  await fill();
+  await fillSites(call, SITES);
   console.log(`Filled ${SITES} sites (bulk POST of 500, with region, tenant and tag by attributes) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
   console.log(`Node ${process.versions.node}, embedded libSQL file, ${CONCURRENCY} keep-alive connections, ${SECONDS} s per scenario\n`);
   await measure("GET /api/ (no database)", () => ["GET", "/api/"]);
@@ -109,7 +72,7 @@ try {
   console.log(`  bulk PATCH of ~400 objects: NetBox 40 s (nb#6020); here ${(bulk / 1000).toFixed(2)} s, ${(40_000 / bulk).toFixed(0)}x faster`);
   console.log(`  1000-object list page: NetBox 7-9 s per 1000 interfaces (nb#12546); here p50 ${big.p50} ms for 1000 sites`);
 } finally {
-  agent.destroy();
+  call.close();
   await service.close();
   rmSync(dir, { recursive: true, force: true });
 }
