@@ -47,3 +47,34 @@ export async function fillSites(call: ReturnType<typeof apiClient>, sites: numbe
     if (reply.status !== 201) throw new Error(`fill failed: ${reply.text.slice(0, 300)}`);
   }
 }
+
+/** A scenario's result: requests, failures, and latency percentiles in ms. */
+export interface Load {
+  readonly count: number;
+  readonly failures: number;
+  pct(p: number): string;
+}
+
+/** Sends `make(i)` requests on `connections` connections for `seconds`, timing each. */
+export async function runLoad(
+  call: ReturnType<typeof apiClient>, connections: number, seconds: number, make: (i: number) => [string, string, unknown?],
+): Promise<Load> {
+  const latencies: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  let n = 0;
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const [method, path, body] = make(n++);
+        const t = performance.now();
+        const reply = await call(method, path, body);
+        latencies.push(performance.now() - t);
+        if (reply.status >= 400) failures++;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const count = latencies.length;
+  return { count, failures, pct: (p) => latencies[Math.min(count - 1, Math.floor((p / 100) * count))].toFixed(1) };
+}

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLibsqlServer } from "./libsql-server.ts";
 import { startNodeService } from "../src/runtime/node-service.ts";
-import { apiClient, arg, BENCH_TOKEN, fillSites } from "./bench-client.ts";
+import { apiClient, arg, BENCH_TOKEN, fillSites, runLoad } from "./bench-client.ts";
 
 const SECONDS = arg("seconds", 2);
 const CONCURRENCY = arg("concurrency", 1);
@@ -34,26 +34,9 @@ async function measure(name: string, make: (i: number) => [string, string, unkno
   const [method, path, body] = make(-1);
   await call(method, path, body);
   const before = { http: libsql.requests.pipeline + libsql.requests.other, statements: service.db.stats.statements };
-  const latencies: number[] = [];
-  const end = performance.now() + SECONDS * 1000;
-  let n = 0;
-  let failures = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const [method, path, body] = make(n++);
-        const t = performance.now();
-        const reply = await call(method, path, body);
-        latencies.push(performance.now() - t);
-        if (reply.status >= 400) failures++;
-      }
-    }),
-  );
-  const count = latencies.length;
+  const { count, failures, pct } = await runLoad(call, CONCURRENCY, SECONDS, make);
   const http = (libsql.requests.pipeline + libsql.requests.other - before.http) / count;
   const statements = (service.db.stats.statements - before.statements) / count;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(count - 1, Math.floor((p / 100) * count))].toFixed(1);
   console.log(
     `${name.padEnd(34)} ${(count / SECONDS).toFixed(0).padStart(6)} req/s   p50 ${pct(50).padStart(6)} ms   p95 ${pct(95).padStart(6)} ms` +
       `   ${http.toFixed(2).padStart(5)} db HTTP/req   ${statements.toFixed(1).padStart(5)} stmts/req${failures ? `   ${failures} failed` : ""}`,

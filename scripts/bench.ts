@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startNodeService } from "../src/runtime/node-service.ts";
-import { apiClient, arg, BENCH_TOKEN, fillSites } from "./bench-client.ts";
+import { apiClient, arg, BENCH_TOKEN, fillSites, runLoad } from "./bench-client.ts";
 
 const SECONDS = arg("seconds", 3);
 const CONCURRENCY = arg("concurrency", 8);
@@ -22,24 +22,8 @@ const call = apiClient(service.url, CONCURRENCY);
 
 /** Runs `make()` on CONCURRENCY connections for SECONDS; returns requests/s and latency percentiles. */
 async function measure(name: string, make: (i: number) => [string, string, unknown?], seconds = SECONDS) {
-  const latencies: number[] = [];
-  const end = performance.now() + seconds * 1000;
-  let n = 0;
-  let failures = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const [method, path, body] = make(n++);
-        const t = performance.now();
-        const reply = await call(method, path, body);
-        latencies.push(performance.now() - t);
-        if (reply.status >= 400) failures++;
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
-  const rate = latencies.length / seconds;
+  const { count, failures, pct } = await runLoad(call, CONCURRENCY, seconds, make);
+  const rate = count / seconds;
   console.log(`${name.padEnd(44)} ${rate.toFixed(0).padStart(7)} req/s   p50 ${pct(50).padStart(7)} ms   p95 ${pct(95).padStart(7)} ms${failures ? `   ${failures} failed` : ""}`);
   return { rate, p50: Number(pct(50)), p95: Number(pct(95)) };
 }
