@@ -1,13 +1,10 @@
 import type { Field } from "../models/fields.ts";
-import { KINDS } from "../models/kinds.ts";
+import { columnsOf, KINDS } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 
 /** The SQL declarations of a field's stored columns, derived from its kind. */
 export function columnSql(field: Field): string[] {
-  if (field.kind === "generic") {
-    const nullable = field.nullable ? "" : " NOT NULL";
-    return [`${field.name}_type TEXT${nullable}`, `${field.name}_id INTEGER${nullable}`];
-  }
+  if (KINDS[field.kind].columns) return columnsOf(field).map(([name, type]) => `${name} ${type}${field.nullable ? "" : " NOT NULL"}`);
   const base = KINDS[field.kind].sqlType;
   if (!field.column || !base) return [];
   const type = field.kind === "choice" && typeof field.choices?.[0]?.value === "number" ? "INTEGER" : base;
@@ -45,8 +42,8 @@ export function modelDdl(model: Model): string[] {
   const out = [`CREATE TABLE ${model.table} (\n  ${columns.join(",\n  ")}\n)`];
   for (const field of model.fields) {
     if (field.kind === "fk" && !field.unique) out.push(`CREATE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
-    if (field.kind === "generic") {
-      out.push(`CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${field.name}_type, ${field.name}_id)`);
+    if (KINDS[field.kind].columns) {
+      out.push(`CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${columnsOf(field).map(([c]) => c).join(", ")})`);
     }
   }
   for (const u of model.uniqueTogether ?? []) {

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import ipaddr from "ipaddr.js";
 import { sql, type RawBuilder } from "kysely";
 import { pythonRepr } from "../http/errors.ts";
-import type { Field, FieldKind } from "./fields.ts";
+import type { Field, FieldKind, FieldOptions } from "./fields.ts";
 import type { Model } from "./model.ts";
 
 /**
@@ -45,9 +45,19 @@ export interface RenderContext {
   nested(model: Model, raw: Out): Out;
 }
 
+type SqlType = "TEXT" | "INTEGER" | "REAL";
+
 export interface KindDescriptor {
   /** The SQL type of the field's own column; null when the kind stores no column of its own. */
-  readonly sqlType: "TEXT" | "INTEGER" | "REAL" | null;
+  readonly sqlType: SqlType | null;
+  /** The column's name for a field named `name` (default: the name itself). */
+  column?(name: string): string;
+  /** Stored columns beyond one of its own (a generic relation's type and id), with their types. */
+  columns?(field: Field): readonly (readonly [string, SqlType])[];
+  /** Reads another row (nested); such reads stop at the nesting limit. */
+  readonly related?: boolean;
+  /** Left out of the nested form (counts, m2m sets), though part of the brief one. */
+  readonly notNested?: boolean;
   /** Input keys and their schemas; absent when clients cannot write the kind. */
   inputs?(field: Field): Record<string, v.GenericSchema>;
   /** Gathers a value written under several keys (generic relations: `_type` and `_id`). */
@@ -375,6 +385,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   ipList: jsonKind(() => ipListSchema, "list", "text"),
   fk: {
     sqlType: "INTEGER",
+    column: (name) => `${name}_id`,
+    related: true,
     inputs: (field) => ({ [field.name]: fkSchema(field) }),
     store: plainStore,
     select: (field, table, sc) => sc.nestedJson(field.target!(), ref(table, field.column!), sc.depth + 1),
@@ -389,6 +401,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   m2m: {
     sqlType: null,
+    notNested: true,
     inputs: (field) => ({ [field.name]: m2mSchema }),
     select: (field, table, sc) => m2mSql(field, table, sc),
     render: (field, row, out, rc) => {
@@ -410,6 +423,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   generic: {
     sqlType: null,
+    columns: (field) => [[`${field.name}_type`, "TEXT"], [`${field.name}_id`, "INTEGER"]],
+    related: true,
     inputs: (field) => ({ [`${field.name}_type`]: objectTypeSchema(field), [`${field.name}_id`]: objectIdSchema(field) }),
     collect: (field, input) => {
       const type = input[`${field.name}_type`];
@@ -454,6 +469,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   count: {
     sqlType: null,
+    notNested: true,
     select: (field, table) => countSql(field, table),
     render: (field, row, out) => void (out[field.name] = Number(row[field.name] ?? 0)),
     lookups: null,
@@ -483,6 +499,20 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     snapshot: none,
   },
 };
+
+/** The column a field is stored in, or null when it has none of its own. */
+export function columnOf(name: string, o: FieldOptions): string | null {
+  if (o.column !== undefined) return o.column;
+  const kind = KINDS[o.kind];
+  return kind.sqlType === null ? null : (kind.column?.(name) ?? name);
+}
+
+/** Every stored column of a field, with its SQL type. */
+export function columnsOf(field: Field): readonly (readonly [string, SqlType])[] {
+  const kind = KINDS[field.kind];
+  if (kind.columns) return kind.columns(field);
+  return field.column && kind.sqlType ? [[field.column, kind.sqlType]] : [];
+}
 
 /** True when clients may write the field. */
 export const isWritable = (field: Field): boolean => !field.readOnly && KINDS[field.kind].inputs !== undefined;

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import { labelOf, type Field, type FieldOptions, type RowSql } from "./fields.ts";
+import { columnOf, KINDS } from "./kinds.ts";
 import type { ModelHooks } from "./hooks.ts";
 import type { RouteDeclaration } from "./routes.ts";
 
@@ -111,14 +112,6 @@ const classNameOf = (verbose: string) => verbose.split(/\s+/).map((w) => w.charA
 /** "tenant group" -> "tenant-groups"; "IP address" -> "ip-addresses". */
 const pathOf = (verbose: string) => `${verbose.toLowerCase().replace(/\s+/g, "-")}${/(s|x|ch|sh)$/.test(verbose) ? "es" : "s"}`;
 
-/** The column a field is stored in, or null when it has none of its own. */
-function columnOf(name: string, o: FieldOptions): string | null {
-  if (o.column !== undefined) return o.column;
-  if (["m2m", "count", "computed", "alias", "generic"].includes(o.kind)) return null;
-  if (o.kind === "fk") return `${name}_id`;
-  return name;
-}
-
 /** Declares a model once; everything else (table check, validation, shapes, filters, routes) derives from it. */
 export function defineModel(d: ModelDeclaration): Model {
   const objectType = `${d.app}.${d.name}`;
@@ -159,7 +152,7 @@ export function defineModel(d: ModelDeclaration): Model {
     naturalKey: d.naturalKey ?? (field.slug ? "slug" : "name"),
     readableFields: fields.filter((x) => !x.writeOnly),
     briefFields,
-    nestedFields: briefFields.filter((x) => x.kind !== "count" && x.kind !== "m2m"),
+    nestedFields: briefFields.filter((x) => !KINDS[x.kind].notNested),
     search: d.search ?? fields.filter((x) => ["name", "slug", "description"].includes(x.name)).map((x) => x.name),
     ordering: d.ordering ?? (field.name ? ["name"] : ["id"]),
     routes: d.routes ?? [],

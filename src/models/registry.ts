@@ -13,7 +13,7 @@ export interface Registry {
   byObjectType(objectType: string): Model | undefined;
   /** The models of one app, sorted by path, as the app root lists them. */
   app(app: AppName): readonly Model[];
-  /** Every field in the registry whose fk points at `model`. */
+  /** Every field in the registry that can point at `model`: its fks and the generic relations that may name it. */
   referencesTo(model: Model): readonly { model: Model; field: Model["fields"][number] }[];
 }
 
@@ -26,7 +26,11 @@ export function createRegistry(models: readonly Model[]): Registry {
   const referencesTo = (target: Model) => {
     let refs = references.get(target);
     if (!refs) {
-      refs = models.flatMap((m) => m.fields.filter((x) => x.kind === "fk" && x.target!() === target).map((field) => ({ model: m, field })));
+      refs = models.flatMap((m) =>
+        m.fields
+          .filter((x) => (x.kind === "fk" && x.target!() === target) || (x.kind === "generic" && x.targets!().includes(target)))
+          .map((field) => ({ model: m, field })),
+      );
       references.set(target, refs);
     }
     return refs;

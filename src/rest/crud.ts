@@ -162,7 +162,7 @@ export async function writeObjects(
     ...cycleProbes(ctx, model, items, ids),
     ...(model.hooks?.writeProbes?.(ctx, items) ?? []),
   ];
-  await runProbes(ctx, probes, readBatch);
+  await runProbes(ctx, probes);
 
   // Bulk updates skip ids that do not exist (or are out of scope), as NetBox does.
   const live = items.map((_, i) => ids[i] === null || current.has(ids[i]!));
@@ -278,17 +278,14 @@ function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
  * NetBox clears an IP address's assignment when its interface goes; no foreign key can do it.
  */
 function danglingGenericStatements(model: Model): Statement[] {
-  const gone = cascadeOf(model);
-  return registry.models.flatMap((owner) =>
-    owner.fields.filter((f) => f.kind === "generic").flatMap((field) =>
-      field.targets!().filter((t) => gone.has(t)).map((target) => {
-        const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
-        const orphaned = sql`${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)})`;
-        return field.nullable
-          ? sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)
-          : sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb);
-      }),
-    ),
+  return [...cascadeOf(model)].flatMap((target) =>
+    registry.referencesTo(target).filter((r) => r.field.kind === "generic").map(({ model: owner, field }) => {
+      const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
+      const orphaned = sql`${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)})`;
+      return field.nullable
+        ? sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)
+        : sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb);
+    }),
   );
 }
 
@@ -313,7 +310,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
       settle: (r) => void (r.rows.length && blockers.push({ model: ref.model, rows: r.rows })),
     })),
   ];
-  await runProbes(ctx, probes, readBatch);
+  await runProbes(ctx, probes);
   if (!bulk && !current.has(ids[0])) throw ApiError.notFound(model.className);
   if (blockers.length) {
     const total = blockers.reduce((n, b) => n + Number(b.rows[0].__total), 0);

@@ -103,10 +103,11 @@ export function filtersOf(model: Model): Map<string, Resolved> {
       set.set(field.filterName, { via: [], relation: field, byId: false, tree: false });
       set.set(`${field.filterName}_id`, { via: [], relation: field, byId: true, tree: false });
     } else if (field.kind === "generic") {
-      const t = { kind: "string", name: `${field.name}_type`, column: `${field.name}_type`, label: "" } as Field;
-      const i = { kind: "integer", name: `${field.name}_id`, column: `${field.name}_id`, label: "" } as Field;
-      set.set(t.name, { via: [], field: t });
-      set.set(i.name, { via: [], field: i });
+      // Its two stored columns filter as the text and integer they are.
+      for (const [part, kind] of [["type", "string"], ["id", "integer"]] as const) {
+        const name = `${field.name}_${part}`;
+        set.set(name, { via: [], field: { ...field, kind, name, column: name } });
+      }
     } else if (field.kind === "alias") {
       const target = model.field[field.aliasOf!];
       set.set(field.name, { via: [], relation: target, byId: false, tree: false });

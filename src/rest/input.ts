@@ -4,7 +4,6 @@ import type { Values } from "../models/hooks.ts";
 import type { FieldErrors } from "../http/errors.ts";
 import { isWritable, KINDS, pyType } from "../models/kinds.ts";
 
-export { isRef, type Ref } from "../models/kinds.ts";
 export type Mode = "create" | "put" | "patch";
 
 const schemas = new Map<string, v.GenericSchema>();

@@ -9,10 +9,8 @@ export interface Probe {
 }
 
 /** Runs every probe in one read round trip, then settles each with its own result. */
-export async function runProbes(
-  ctx: RequestContext, probes: readonly Probe[], run: typeof readBatch = readBatch,
-): Promise<void> {
+export async function runProbes(ctx: RequestContext, probes: readonly Probe[]): Promise<void> {
   if (probes.length === 0) return;
-  const results = await run(ctx, probes.map((p) => p.statement));
+  const results = await readBatch(ctx, probes.map((p) => p.statement));
   probes.forEach((p, i) => p.settle(results[i]));
 }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../models/fields.ts";
-import { KINDS, type SelectContext } from "../models/kinds.ts";
+import { columnsOf, KINDS, type SelectContext } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -31,12 +31,8 @@ const selectContext = (depth: number): SelectContext => ({ depth, nestedJson: ne
 /** What the nested form of one field needs from a row under `alias`, by key. */
 function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][] {
   const kind = KINDS[field.kind];
-  const out: [string, Sql][] = [];
-  if (field.column) out.push([field.column, sql.ref(`${alias}.${field.column}`)]);
-  if (field.kind === "generic") {
-    for (const part of ["type", "id"]) out.push([`${field.name}_${part}`, sql.ref(`${alias}.${field.name}_${part}`)]);
-  }
-  if (kind.select && (depth < MAX_NESTING || (field.kind !== "fk" && field.kind !== "generic"))) {
+  const out: [string, Sql][] = columnsOf(field).map(([column]) => [column, sql.ref(`${alias}.${column}`)]);
+  if (kind.select && (depth < MAX_NESTING || !kind.related)) {
     const expr = kind.select(field, alias, selectContext(depth));
     if (expr) out.push([field.name, expr]);
   }
@@ -79,9 +75,4 @@ export function snapshotSql(model: Model, table = model.table): Sql {
 export function subtreeSql(model: Model, ids: Sql): Sql {
   const table = sql.table(model.table);
   return sql`(WITH RECURSIVE subtree(id) AS (SELECT id FROM ${table} WHERE id IN ${ids} UNION SELECT c.id FROM ${table} c JOIN subtree ON c.parent_id = subtree.id) SELECT id FROM subtree)`;
-}
-
-/** The fields a representation renders: all readable ones (full) or the model's brief list. */
-export function renderedFields(model: Model, form: "full" | "brief"): readonly Field[] {
-  return form === "brief" ? model.briefFields : model.readableFields;
 }

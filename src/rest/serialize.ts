@@ -4,7 +4,6 @@ import type { Field } from "../models/fields.ts";
 import { KINDS, type Form, type RenderContext } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 
-export type { Form };
 type Out = Record<string, unknown>;
 
 /** The absolute API URL of an object (or of a model's list, without `id`). */
