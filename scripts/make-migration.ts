@@ -1,16 +1,19 @@
 /**
- * Prints the CREATE statements a model declaration needs, to start a new migration file:
- *   npm run make-migration -- dcim.rack dcim.rackrole > migrations/0002_racks.sql
+ * Prints the CREATE statements a model declaration needs, to start a new migration file, and the
+ * ALTER statements for a field added to a model that has already landed (`app.model.field`):
+ *   npm run make-migration -- dcim.rack dcim.rackrole dcim.device.rack > migrations/0002_racks.sql
  * Review the output, then commit it; a landed migration is never edited again.
  */
-import { modelDdl } from "../src/db/schema.ts";
+import { fieldDdl, modelDdl } from "../src/db/schema.ts";
 import { registry } from "../src/models/registry.ts";
 
 const names = process.argv.slice(2);
-const models = names.length ? names.map((n) => registry.byObjectType(n) ?? fail(n)) : registry.models;
-for (const model of models) {
-  console.log(`-- ${model.objectType}`);
-  for (const statement of modelDdl(model)) console.log(`${statement};\n`);
+for (const name of names.length ? names : registry.models.map((m) => m.objectType)) {
+  const [app, modelName, fieldName] = name.split(".");
+  const model = registry.byObjectType(`${app}.${modelName}`) ?? fail(name);
+  console.log(`-- ${name}`);
+  const field = fieldName === undefined ? null : (model.field[fieldName] ?? fail(name));
+  for (const statement of field ? fieldDdl(model, field) : modelDdl(model)) console.log(`${statement};\n`);
 }
 
 function fail(name: string): never {

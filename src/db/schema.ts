@@ -66,3 +66,18 @@ export function modelDdl(model: Model): string[] {
   }
   return out;
 }
+
+/**
+ * The DDL adding one field to an existing table (`ALTER TABLE ... ADD COLUMN` and its index), for
+ * a field declared on a model that has already landed. SQLite cannot add a UNIQUE column: such a
+ * field gets a unique index instead.
+ */
+export function fieldDdl(model: Model, field: Field): string[] {
+  const out = columnSql(field).map((c) => `ALTER TABLE ${model.table} ADD COLUMN ${c.replace(/ UNIQUE\b/, "")}`);
+  if (field.unique && field.column) out.push(`CREATE UNIQUE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
+  else if (field.kind === "fk") out.push(`CREATE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
+  if (KINDS[field.kind].columns) {
+    out.push(`CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${columnsOf(field).map(([c]) => c).join(", ")})`);
+  }
+  return out;
+}

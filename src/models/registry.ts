@@ -1,6 +1,9 @@
 import { APPS, type AppName, type Model } from "./model.ts";
 import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
+import { deviceModels } from "./dcim-devices.ts";
+import { componentModels } from "./dcim-components.ts";
+import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
 import { usersModels } from "./users.ts";
 
@@ -45,4 +48,6 @@ export function createRegistry(models: readonly Model[]): Registry {
 }
 
 /** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
-export const registry = createRegistry([...tenancyModels, ...dcimModels, ...extrasModels, ...usersModels]);
+export const registry = createRegistry([
+  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...usersModels, ...virtualizationModels,
+]);

@@ -34,7 +34,9 @@ const updating = process.env.UPDATE_BASELINE === "1";
 function expectBaseline(key: string, endpoint: string, cost: { statements: number; roundTrips: number }) {
   if (updating) {
     (baseline[key] ??= {})[endpoint] = cost;
-    writeFileSync(BASELINE_FILE, `${JSON.stringify(baseline, null, 2)}\n`);
+    // Sorted by model, so rows added on different branches merge without conflict.
+    const sorted = Object.fromEntries(Object.entries(baseline).sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(BASELINE_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
     return;
   }
   expect(baseline[key]?.[endpoint], `no baseline for ${key} ${endpoint}: run UPDATE_BASELINE=1 npx vitest run`).toBeDefined();

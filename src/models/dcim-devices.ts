@@ -1,0 +1,165 @@
+import { sql } from "kysely";
+import { f } from "./fields.ts";
+import { defineModel } from "./model.ts";
+import { comments, description } from "./common.ts";
+import { tenant } from "./tenancy.ts";
+import { deviceRole, deviceType, platform, site } from "./dcim.ts";
+import { cabled, pathEndpoint } from "./dcim-cabling.ts";
+import { cluster } from "./virtualization.ts";
+import {
+  DEVICE_AIRFLOW, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
+  INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE,
+} from "./dcim-choices.ts";
+
+/**
+ * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its
+ * type's manufacturer and model with its id.
+ */
+const deviceDisplay = (t: string) => sql`CASE
+  WHEN ${sql.ref(`${t}.name`)} IS NOT NULL AND ${sql.ref(`${t}.asset_tag`)} IS NOT NULL THEN ${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.asset_tag`)} || ')'
+  WHEN ${sql.ref(`${t}.name`)} IS NOT NULL THEN ${sql.ref(`${t}.name`)}
+  ELSE (SELECT m.name || ' ' || dt.model FROM dcim_devicetype dt JOIN dcim_manufacturer m ON m.id = dt.manufacturer_id
+        WHERE dt.id = ${sql.ref(`${t}.device_type_id`)}) || ' (' || ${sql.ref(`${t}.id`)} || ')' END`;
+
+export const device = defineModel({
+  app: "dcim", name: "device",
+  fields: {
+    name: f.string({ maxLength: 64, nullable: true, default: null }),
+    device_type: f.fk(() => deviceType, { onDelete: "protect" }),
+    role: f.fk(() => deviceRole, { onDelete: "protect" }),
+    // NetBox before 4.0 called the role `device_role`; older clients still send and read it.
+    device_role: f.alias("role"),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
+    cluster: f.fk(() => cluster, { nullable: true, onDelete: "setNull" }),
+    serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
+    asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true }),
+    site: f.fk(() => site, { onDelete: "protect" }),
+    latitude: f.float({ nullable: true, min: -90, max: 90 }),
+    longitude: f.float({ nullable: true, min: -180, max: 180 }),
+    status: f.choice(DEVICE_STATUS, { default: "active" }),
+    airflow: f.choice(DEVICE_AIRFLOW, { nullable: true }),
+    description,
+    comments,
+    local_context_data: f.json({ nullable: true }),
+    // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
+    display_name: f.computed(deviceDisplay),
+    interface_count: f.count(() => iface, "device"),
+  },
+  uniqueTogether: [
+    { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
+  ],
+  brief: ["name", "display_name", "description"],
+  display: deviceDisplay,
+  search: ["name", "serial", "asset_tag", "description", "comments"],
+  filters: {
+    manufacturer: "device_type__manufacturer",
+    manufacturer_id: "device_type__manufacturer__id",
+    model: "device_type__slug",
+    region: { path: "site__region", tree: true },
+    region_id: { path: "site__region__id", tree: true },
+    site_group: { path: "site__group", tree: true },
+    site_group_id: { path: "site__group__id", tree: true },
+  },
+});
+
+export const iface = defineModel({
+  app: "dcim", name: "interface",
+  fields: {
+    device: f.fk(() => device, { onDelete: "cascade" }),
+    name: f.string({ maxLength: 64 }),
+    label: f.string({ maxLength: 64, blank: true }),
+    type: f.choice(INTERFACE_TYPE),
+    enabled: f.boolean({ default: true }),
+    parent: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Parent interface" }),
+    bridge: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Bridge interface" }),
+    lag: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Parent LAG" }),
+    mtu: f.integer({ nullable: true, min: 1, max: 65536 }),
+    speed: f.integer({ nullable: true, min: 0, max: 2_147_483_647, label: "Speed (Kbps)" }),
+    duplex: f.choice(INTERFACE_DUPLEX, { nullable: true }),
+    wwn: f.string({ maxLength: 23, nullable: true, default: null, label: "WWN" }),
+    mgmt_only: f.boolean({ default: false, label: "Management only" }),
+    description,
+    mode: f.choice(INTERFACE_MODE, { nullable: true, label: "802.1Q Mode" }),
+    rf_role: f.choice(INTERFACE_RF_ROLE, { nullable: true, label: "Wireless role" }),
+    rf_channel: f.choice(INTERFACE_RF_CHANNEL, { nullable: true, label: "Wireless channel" }),
+    poe_mode: f.choice(INTERFACE_POE_MODE, { nullable: true, label: "PoE mode" }),
+    poe_type: f.choice(INTERFACE_POE_TYPE, { nullable: true, label: "PoE type" }),
+    rf_channel_frequency: f.float({ nullable: true, min: 0, max: 100_000, label: "Channel frequency (MHz)" }),
+    rf_channel_width: f.float({ nullable: true, min: 0, max: 10_000, label: "Channel width (MHz)" }),
+    tx_power: f.integer({ nullable: true, min: 0, max: 127, label: "Transmit power (dBm)" }),
+    ...cabled(),
+    ...pathEndpoint(),
+  },
+  uniqueTogether: [{ fields: ["device", "name"], message: "Interface with this Device and Name already exists." }],
+  brief: ["device", "name", "description", "_occupied"],
+  search: ["name", "label", "description"],
+  ordering: ["device", "name"],
+  filters: {
+    manufacturer: "device__device_type__manufacturer",
+    manufacturer_id: "device__device_type__manufacturer__id",
+    site: "device__site",
+    site_id: "device__site__id",
+    region: { path: "device__site__region", tree: true },
+    region_id: { path: "device__site__region__id", tree: true },
+    role: "device__role",
+    role_id: "device__role__id",
+    device_type: "device__device_type",
+    device_type_id: "device__device_type__id",
+  },
+});
+
+/**
+ * The spellings of a MAC address netaddr's EUI accepts, as NetBox parses them (`dcim/fields.py`):
+ * six groups of 1-2 hex digits (`:` or `-`), three of 1-4 (`:`, `-` or `.`: Cisco), two of 5-6
+ * (PostgreSQL), or 12 bare digits. Each group is zero-padded to its share of the 12 digits.
+ */
+const MAC_SPELLINGS: readonly { readonly regex: RegExp; readonly width: number }[] = [
+  { regex: /^([0-9a-f]{1,2})([:-])([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})$/i, width: 2 },
+  { regex: /^([0-9a-f]{1,4})([:.-])([0-9a-f]{1,4})\2([0-9a-f]{1,4})$/i, width: 4 },
+  { regex: /^([0-9a-f]{5,6})([:-])([0-9a-f]{5,6})$/i, width: 6 },
+  { regex: /^([0-9a-f]{12})$/i, width: 12 },
+];
+
+/** A MAC address in NetBox's form (`AA:BB:CC:DD:EE:FF`, netaddr's unix-expanded-uppercase), or null. */
+function normalMacAddress(text: string): string | null {
+  // NetBox drops spaces before parsing (`MACAddressField.to_python`).
+  const compact = text.replace(/ /g, "");
+  for (const { regex, width } of MAC_SPELLINGS) {
+    const m = regex.exec(compact);
+    if (!m) continue;
+    const groups = m.slice(1).filter((g) => !/^[:.-]$/.test(g));
+    const hex = groups.map((g) => g.padStart(width, "0")).join("").toUpperCase();
+    return hex.match(/../g)!.join(":");
+  }
+  return null;
+}
+
+/** NetBox's refusal names the value as it parsed it, spaces dropped. */
+const macAddressProblem = (text: string) => (normalMacAddress(text) ? undefined : `Invalid MAC address format: ${text.replace(/ /g, "")}`);
+
+export const macAddress = defineModel({
+  app: "dcim", name: "macaddress", verboseName: "MAC address",
+  fields: {
+    // Declared without f.string's length limit: NetBox stores a PostgreSQL macaddr, which has
+    // none, so anything unparsable is refused by the check with NetBox's own message.
+    mac_address: { kind: "string", required: true, check: macAddressProblem, label: "MAC address" },
+    assigned_object: f.generic(() => [iface], { nullable: true }),
+    description,
+    comments,
+  },
+  brief: ["mac_address", "description"],
+  display: "mac_address",
+  search: ["mac_address", "description"],
+  ordering: ["mac_address"],
+  hooks: {
+    // The field's check accepts every spelling; the stored value is the one NetBox stores.
+    prepareWrite: (_ctx, items) => {
+      for (const { values } of items) {
+        if (typeof values.mac_address === "string") values.mac_address = normalMacAddress(values.mac_address);
+      }
+    },
+  },
+});
+
+export const deviceModels = [device, iface, macAddress];

@@ -1,0 +1,12 @@
+import type { Harness } from "../support/harness.ts";
+
+/** Creates one fixture object and returns its id; a fixture that fails stops the row loudly. */
+export const make = async (api: Harness, path: string, body: Record<string, unknown>) => {
+  const reply = await api.post(path, body);
+  if (reply.status !== 201) throw new Error(`fixture ${path}: ${reply.text}`);
+  return reply.body.id as number;
+};
+
+/** Five name/slug pairs with extra fields per index. */
+export const named = (prefix: string, extra: (i: number) => Record<string, unknown> = () => ({})) =>
+  [1, 2, 3, 4, 5].map((i) => ({ name: `${prefix} ${i}`, slug: `${prefix.toLowerCase()}-${i}`, ...extra(i) }));
