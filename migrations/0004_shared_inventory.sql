@@ -127,3 +127,8 @@ ALTER TABLE dcim_device ADD COLUMN cluster_id INTEGER REFERENCES virtualization_
 
 CREATE INDEX dcim_device_cluster_id ON dcim_device(cluster_id);
 
+-- dcim.device.location
+ALTER TABLE dcim_device ADD COLUMN location_id INTEGER REFERENCES dcim_location(id) ON DELETE RESTRICT;
+
+CREATE INDEX dcim_device_location_id ON dcim_device(location_id);
+

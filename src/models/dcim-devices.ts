@@ -3,7 +3,7 @@ import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
-import { deviceRole, deviceType, platform, site } from "./dcim.ts";
+import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { cluster } from "./virtualization.ts";
 import {
@@ -35,6 +35,7 @@ export const device = defineModel({
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
     asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true }),
     site: f.fk(() => site, { onDelete: "protect" }),
+    location: f.fk(() => location, { nullable: true, onDelete: "protect" }),
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     status: f.choice(DEVICE_STATUS, { default: "active" }),
