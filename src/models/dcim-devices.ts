@@ -6,6 +6,7 @@ import { tenant } from "./tenancy.ts";
 import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { cluster } from "./virtualization.ts";
+import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "./config-context-field.ts";
 import {
   DEVICE_AIRFLOW, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
   INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE,
@@ -42,7 +43,8 @@ export const device = defineModel({
     airflow: f.choice(DEVICE_AIRFLOW, { nullable: true }),
     description,
     comments,
-    local_context_data: f.json({ nullable: true }),
+    local_context_data: f.json({ nullable: true, checkJson: localContextData }),
+    config_context: configContextField(() => device, DEVICE_CONTEXT_PATHS),
     // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
     display_name: f.computed(deviceDisplay),
     interface_count: f.count(() => iface, "device"),

@@ -50,6 +50,8 @@ export interface FieldOptions {
   readonly pattern?: { readonly regex: RegExp; readonly message: string };
   /** A further check of a non-empty string value; returns the error message, if any. */
   readonly check?: (value: string) => string | undefined;
+  /** For `json`: a further check of a value other than null (JSON that must be an object); returns the error message, if any. */
+  readonly checkJson?: (value: unknown) => string | undefined;
   readonly choices?: readonly Choice[];
   readonly target?: () => Model;
   /** For `generic`: the models the relation may point to. */
@@ -60,11 +62,18 @@ export interface FieldOptions {
   readonly filterName?: string;
   /** For m2m filters: every listed value must match (tags), instead of any. */
   readonly matchAll?: boolean;
+  /**
+   * For m2m: the targets' field the set is written and read as, instead of ids and nested objects
+   * (a config context lists its tags by slug).
+   */
+  readonly listedBy?: string;
   /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. */
   readonly countOf?: CountOf;
   /** For `computed`: the SQL giving its value, and how to read it (default: as SQLite gives it). */
   readonly sql?: RowSql;
   readonly returns?: "boolean" | "json";
+  /** For `computed`: a pure function from that value to the output (a config context's merge of its layers). */
+  readonly finish?: (value: unknown) => unknown;
   /** For `alias`: the field this one mirrors (`device_role` mirrors `role`). */
   readonly aliasOf?: string;
   readonly helpText?: string;

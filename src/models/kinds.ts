@@ -207,7 +207,14 @@ export function jsonDepth(value: unknown, limit: number): number {
 }
 
 const tooDeep = `Data may be nested at most ${MAX_JSON_DEPTH} levels deep.`;
-const jsonSchema = convert((x, fail) => (jsonDepth(x, MAX_JSON_DEPTH) > MAX_JSON_DEPTH ? fail(tooDeep) : x));
+const jsonSchema = (field: Field) =>
+  convert((x, fail) => {
+    // A nullable field's null never gets here (`nullable` lets it through first).
+    if (x === null) fail(notNull);
+    if (jsonDepth(x, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) fail(tooDeep);
+    const problem = field.checkJson?.(x);
+    return problem ? fail(problem) : x;
+  });
 const customFieldsSchema = convert((x, fail) => {
   if (!x || typeof x !== "object" || Array.isArray(x)) {
     fail("Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.");
@@ -233,6 +240,8 @@ function refOf(x: unknown, fail: (m: string) => never): Ref {
 
 const fkSchema = (field: Field) => convert((x, fail) => (x === null ? (field.nullable ? null : fail(notNull)) : refOf(x, fail)));
 const m2mSchema = listOf(refOf);
+/** A set written as the targets' `key` values (tag slugs), each resolved like an attribute reference. */
+const keyedSchema = (key: string) => listOf((x, fail) => (typeof x === "string" ? { ref: "attrs", attrs: { [key]: x } } : refOf(x, fail)));
 const objectTypeSchema = (field: Field) =>
   convert((x, fail) => {
     if (x === null) return field.nullable ? null : fail(notNull);
@@ -379,7 +388,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     }),
     snapshot: scalarSnapshot,
   },
-  json: jsonKind(() => jsonSchema, "json"),
+  json: jsonKind(jsonSchema, "json"),
   customFields: jsonKind(() => customFieldsSchema, "json"),
   stringList: jsonKind(() => stringListSchema, "list", "text"),
   ipList: jsonKind(() => ipListSchema, "list", "text"),
@@ -402,15 +411,17 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   m2m: {
     sqlType: null,
     notNested: true,
-    inputs: (field) => ({ [field.name]: m2mSchema }),
+    inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
     select: (field, table, sc) => m2mSql(field, table, sc),
     render: (field, row, out, rc) => {
       const list = (parsed(row[field.name]) ?? []) as Out[];
-      out[field.name] = list.map((x) => rc.nested(field.target!(), x));
+      out[field.name] = field.listedBy ? list.map((x) => x[field.listedBy!]) : list.map((x) => rc.nested(field.target!(), x));
     },
     lookups: "relation",
     options: (field) => ({ [field.name]: info(field, "list") }),
-    openapi: (field) => ({ [field.name]: { type: "array", items: { $ref: `#/components/schemas/Brief${field.target!().className}` } } }),
+    openapi: (field) => ({
+      [field.name]: { type: "array", items: field.listedBy ? { type: "string" } : { $ref: `#/components/schemas/Brief${field.target!().className}` } },
+    }),
     snapshot: (field, table) => {
       const t = field.through!;
       const target = field.target!();
@@ -482,11 +493,12 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     select: (field, table) => field.sql!(table),
     render: (field, row, out) => {
       const raw = row[field.name] ?? null;
-      out[field.name] = raw === null ? null : field.returns === "boolean" ? Boolean(raw) : field.returns === "json" ? parsed(raw) : raw;
+      const value = raw === null ? null : field.returns === "boolean" ? Boolean(raw) : field.returns === "json" ? parsed(raw) : raw;
+      out[field.name] = field.finish ? field.finish(value) : value;
     },
     lookups: null,
     options: (field) => ({ [field.name]: info(field, "field", false) }),
-    openapi: schemaOf("string", { readOnly: true }),
+    openapi: (field) => schemaOf(field.returns === "json" ? "object" : (field.returns ?? "string"), { readOnly: true })(field),
     snapshot: none,
   },
   alias: {

@@ -5,6 +5,7 @@ import { deviceModels } from "./dcim-devices.ts";
 import { componentModels } from "./dcim-components.ts";
 import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
+import { configContextModels } from "./config-contexts.ts";
 import { usersModels } from "./users.ts";
 
 /** The frozen set of models the service serves, with the lookups the engine needs. */
@@ -49,5 +50,5 @@ export function createRegistry(models: readonly Model[]): Registry {
 
 /** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
 export const registry = createRegistry([
-  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...usersModels, ...virtualizationModels,
+  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...configContextModels, ...usersModels, ...virtualizationModels,
 ]);
