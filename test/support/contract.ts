@@ -291,7 +291,7 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
         let query: string | undefined;
         if (field.kind === "fk" && value) query = `${field.name}_id=${value.id}`;
         else if (field.kind === "choice" && value) query = `${field.name}=${encodeURIComponent(value.value)}`;
-        else if (field.name === "tags" && value?.length) query = `tag=${value[0].slug}`;
+        else if (field.name === "tags" && value?.length) query = `tag=${value[0].slug ?? value[0]}`; // nested tags, or slugs (config contexts)
         else if (["string", "slug", "text", "integer", "float", "boolean"].includes(field.kind) && field.column && value !== null && value !== "" && value !== undefined) {
           query = `${field.name}=${encodeURIComponent(String(value))}`;
         }
