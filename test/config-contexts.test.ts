@@ -215,9 +215,15 @@ describe("rendered config context", () => {
 describe("deep merge", () => {
   it("keeps null values, replaces lists and scalars, and keeps a __proto__ key as data", () => {
     expect(deepMerge({ a: { b: 1, c: [1] } }, { a: { c: [2], d: null } })).toEqual({ a: { b: 1, c: [2], d: null } });
-    const merged = deepMerge({}, JSON.parse('{"__proto__": {"polluted": true}}'));
-    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
-    expect(JSON.stringify(merged)).toBe('{"__proto__":{"polluted":true}}');
+    const base = { a: { b: 1 } };
+    deepMerge(base, { a: { c: 2 } });
+    expect(base).toEqual({ a: { b: 1 } });
+    const hostile = JSON.parse('{"__proto__": {"polluted": true}}');
+    for (const merged of [deepMerge({}, hostile), mergeLayers([{ a: 1 }, JSON.parse('{"__proto__": {"polluted": true}}')])]) {
+      expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+      expect(JSON.stringify(merged)).toContain('"__proto__":{"polluted":true}');
+    }
+    expect(({} as any).polluted).toBeUndefined();
     expect(mergeLayers([{ a: 1 }, null, [], { a: 2 }])).toEqual({ a: 2 });
   });
 });

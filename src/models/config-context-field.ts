@@ -24,24 +24,38 @@ export const contextData = (x: unknown) => (isObject(x) ? undefined : OBJECT_FOR
 /** An object's `local_context_data`: NetBox refuses only a non-object that is set (truthy). */
 export const localContextData = (x: unknown) => (truthy(x) && !isObject(x) ? OBJECT_FORM : undefined);
 
-/**
- * NetBox's deep merge of two context layers: keys of `over` replace those of `base`, except that
- * an object over an object merges recursively. An empty object replaces rather than merges, and
- * null is kept as a value (unlike JSON merge patch, which would delete the key).
- */
-export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
-  const merged = new Map(Object.entries(base));
-  for (const [key, value] of Object.entries(over)) {
-    const prior = merged.get(key);
-    merged.set(key, isObject(prior) && isObject(value) && Object.keys(value).length ? deepMerge(prior, value) : value);
-  }
-  // fromEntries defines own properties, so a "__proto__" key stays data.
-  return Object.fromEntries(merged);
+const hasOwn = (o: JsonObject, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+
+/** Sets a key as an own data property, so a "__proto__" key stays data and never reaches a prototype. */
+function setOwn(o: JsonObject, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
 }
 
-/** The rendered context from its layers (matching contexts by weight then name, local data last). */
+/**
+ * NetBox's deep merge of one context layer into another, in place: keys of `over` replace those of
+ * `base`, except that an object over an object merges recursively. An empty object replaces
+ * rather than merges, and null is kept as a value (unlike JSON merge patch, which deletes the
+ * key). In place, so merging a page's layers stays linear in their size; `base` must be owned.
+ */
+function mergeInto(base: JsonObject, over: JsonObject): JsonObject {
+  for (const key of Object.keys(over)) {
+    const prior = hasOwn(base, key) ? base[key] : undefined;
+    const value = over[key];
+    setOwn(base, key, isObject(prior) && isObject(value) && Object.keys(value).length ? mergeInto(prior, value) : value);
+  }
+  return base;
+}
+
+/** NetBox's deep merge of two context layers, leaving both untouched. */
+export const deepMerge = (base: JsonObject, over: JsonObject): JsonObject => mergeInto(structuredClone(base), structuredClone(over));
+
+/**
+ * The rendered context from its layers (matching contexts by weight then name, local data last),
+ * as freshly parsed JSON the merge may take over.
+ */
 export const mergeLayers = (layers: unknown): JsonObject =>
-  (Array.isArray(layers) ? layers : []).filter((x) => isObject(x) && truthy(x)).reduce<JsonObject>((acc, x) => deepMerge(acc, x as JsonObject), {});
+  (Array.isArray(layers) ? layers : []).filter((x) => isObject(x) && truthy(x)).reduce<JsonObject>((acc, x) => mergeInto(acc, x as JsonObject), {});
 
 /** The table of config contexts. */
 export const CONFIG_CONTEXT_TABLE = "extras_configcontext";
@@ -122,18 +136,24 @@ function pathIdsSql(owner: Model, path: string, table: string, n: number): Sql {
  * subquery of the page statement: no statement per row, none at all when the field is excluded.
  */
 function contextLayersSql(owner: Model, paths: ContextPaths, local: string, table: string): Sql {
-  const conditions = (Object.keys(CONTEXT_DIMENSIONS) as ContextDimension[]).map((dimension, n) => {
+  const dimensions = Object.keys(CONTEXT_DIMENSIONS) as ContextDimension[];
+  // What a context is assigned along does not depend on the row, so SQLite builds each such set
+  // once per statement (a non-correlated subquery): a context without assignments along a
+  // dimension costs one lookup per row there, and one without any assignment one lookup in all.
+  const assignedAlong = (ds: readonly ContextDimension[]) =>
+    sql.join(ds.map((d) => sql`SELECT configcontext_id FROM ${sql.table(contextThrough(d).table)}`), sql` UNION ALL `);
+  const conditions = dimensions.map((dimension, n) => {
     const t = contextThrough(dimension);
-    const assigned = (extra: Sql) =>
-      sql`EXISTS (SELECT 1 FROM ${sql.table(t.table)} th WHERE th.${sql.ref(t.source)} = cc.id${extra})`;
+    const unassigned = sql`cc.id NOT IN (${assignedAlong([dimension])})`;
     const path = paths[dimension];
-    if (!path) return sql`NOT ${assigned(sql``)}`;
-    return sql`(NOT ${assigned(sql``)} OR ${assigned(sql` AND th.${sql.ref(t.target)} IN (${pathIdsSql(owner, path, table, n)})`)})`;
+    if (!path) return unassigned;
+    return sql`(${unassigned} OR EXISTS (SELECT 1 FROM ${sql.table(t.table)} th WHERE th.configcontext_id = cc.id
+      AND th.${sql.ref(t.target)} IN (${pathIdsSql(owner, path, table, n)})))`;
   });
   const localColumn = sql.ref(`${table}.${owner.field[local].column}`);
   return sql`(SELECT json_group_array(json(l.data) ORDER BY l.k, l.weight, l.name, l.id) FROM (
       SELECT 0 AS k, cc.data, cc.weight, cc.name, cc.id FROM ${sql.table(CONFIG_CONTEXT_TABLE)} cc
-      WHERE cc.is_active = 1 AND ${sql.join(conditions, sql` AND `)}
+      WHERE cc.is_active = 1 AND (cc.id NOT IN (${assignedAlong(dimensions)}) OR (${sql.join(conditions, sql` AND `)}))
       UNION ALL SELECT 1, ${localColumn}, 0, '', 0 WHERE ${localColumn} IS NOT NULL) l)`;
 }
 
