@@ -167,7 +167,7 @@ describe("deno serve src/deno.ts", () => {
 
   it("checks a token's allowed_ips against the socket's client address", async () => {
     const user = await api("POST", "/api/users/users/", {
-      body: { username: "ipuser", password: "a-password-1", is_superuser: true },
+      body: { username: "ipuser", password: "A-password-123", is_superuser: true },
     });
     expect(user.status, user.text).toBe(201);
     const token = async (allowed_ips: string[]) => {

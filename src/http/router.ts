@@ -67,7 +67,8 @@ type Handler = (req: IRequest, ctx: RequestContext) => Promise<Response>;
 
 /**
  * Serves a model endpoint; when one of its batches shows that the cached authentication data
- * went out of date (`StaleAuth`), authenticates again from the database and serves it once more.
+ * went out of date (`StaleAuth`), or the cached data refused the request (a permission granted
+ * since it was read), authenticates again from the database and serves it once more.
  * Nothing was written by the first attempt: a write's transaction aborts on the same check.
  */
 function fresh(handler: Handler): Handler {
@@ -75,7 +76,9 @@ function fresh(handler: Handler): Handler {
     try {
       return await handler(req, ctx);
     } catch (error) {
-      if (!(error instanceof StaleAuth)) throw error;
+      // A refusal decided on cached permissions is confirmed against the database before it stands.
+      const cachedRefusal = error instanceof ApiError && error.status === 403 && ctx.auth?.cached === true;
+      if (!(error instanceof StaleAuth) && !cachedRefusal) throw error;
       ctx.user = null;
       ctx.token = null;
       ctx.auth = null;
