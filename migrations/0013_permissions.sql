@@ -60,3 +60,23 @@ CREATE TABLE auth_throttle (
   window_start INTEGER NOT NULL,
   failures INTEGER NOT NULL
 );
+
+-- Browser sessions (src/auth/sessions.ts): the keyed digest of each session key, never the key.
+-- A password change or a deactivation ends every session of the user at once.
+CREATE TABLE users_session (
+  digest TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users_user(id) ON DELETE CASCADE,
+  csrf TEXT NOT NULL,
+  created TEXT NOT NULL,
+  expires TEXT NOT NULL
+);
+
+CREATE INDEX users_session_user_id ON users_session(user_id);
+
+CREATE TRIGGER session_ends_on_password_change AFTER UPDATE OF password ON users_user
+WHEN NEW.password IS NOT OLD.password
+BEGIN DELETE FROM users_session WHERE user_id = NEW.id; END;
+
+CREATE TRIGGER session_ends_on_deactivation AFTER UPDATE OF is_active ON users_user
+WHEN NOT NEW.is_active
+BEGIN DELETE FROM users_session WHERE user_id = NEW.id; END;

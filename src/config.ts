@@ -120,6 +120,8 @@ const ConfigSchema = v.object({
   MAX_BULK_OBJECTS: int(10_000, 1),
   /** Proxies whose X-Forwarded-For names the client (Node and Deno; Workers use CF-Connecting-IP). */
   TRUSTED_PROXIES: networkList,
+  /** Seconds a browser session lasts (NetBox's LOGIN_TIMEOUT: two weeks). */
+  LOGIN_TIMEOUT: int(1_209_600, 60),
   /** Failed logins or provisioning attempts per username, and per client address, allowed in a minute. */
   LOGIN_FAILURE_LIMIT: int(10, 1),
   /** Passwords set through the API: at least this long ... */

@@ -6,6 +6,7 @@ import type { RequestContext, User, AuthToken } from "../http/context.ts";
 import { ApiError } from "../http/errors.ts";
 import { constantTimeEqual } from "./crypto.ts";
 import { grantsSql, parseGrants } from "./permissions.ts";
+import { authenticateSession } from "./sessions.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -48,7 +49,7 @@ const VERSION = sql`SELECT version FROM auth_state`.compile(qb);
  */
 export async function authenticate(ctx: RequestContext, useCache = true): Promise<void> {
   const header = ctx.request.headers.get("Authorization");
-  if (!header) return;
+  if (!header) return authenticateSession(ctx);
   const [scheme, ...rest] = header.trim().split(/\s+/);
   if (!["token", "bearer"].includes(scheme.toLowerCase())) return;
   if (rest.length === 0) throw ApiError.forbidden("Invalid token header. No credentials provided.");
