@@ -112,6 +112,8 @@ const ConfigSchema = v.object({
   EXEMPT_VIEW_PERMISSIONS: list(),
   DEFAULT_PERMISSIONS: permissionMap,
   MAINTENANCE_MODE: bool(false),
+  /** Anonymous requests get nothing but EXEMPT_VIEW_PERMISSIONS reads; false also opens the roots and the status. */
+  LOGIN_REQUIRED: bool(true),
   API_VERSION: v.pipe(v.optional(v.string(), "4.2"), v.trim(), v.regex(/^\d+\.\d+$/, "must be major.minor, such as 4.2")),
   ALLOWED_HOSTS: hostList,
   /** Bytes (10 MiB): a larger body is refused with 413 before it is parsed. */
