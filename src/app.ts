@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { clientAddressOf } from "./http/client-address.ts";
 import { applyMigrations, type Migration } from "./db/migrate.ts";
 import { deriveSecrets, type Secrets } from "./auth/secrets.ts";
 import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
@@ -66,7 +67,8 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
         config,
         db: env.db,
         secrets,
-        clientAddress: env.clientAddress ?? null,
+        // On Workers the entry passes CF-Connecting-IP, which only Cloudflare sets; elsewhere the peer.
+        clientAddress: clientAddressOf(request, env.clientAddress ?? null, config.TRUSTED_PROXIES),
         waitUntil: env.waitUntil ?? background,
         user: null,
         token: null,

@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import * as v from "valibot";
 
 const bool = (fallback: boolean) =>
@@ -76,6 +77,20 @@ const permissionMap = v.pipe(
   }),
 );
 
+/** Networks (CIDR or single addresses) validated with ipaddr.js: TRUSTED_PROXIES. */
+const networkList = v.pipe(
+  list(),
+  v.check((nets) => nets.every((n) => {
+    try {
+      if (n.includes("/")) ipaddr.parseCIDR(n);
+      else ipaddr.parse(n);
+      return true;
+    } catch {
+      return false;
+    }
+  }), "must list IPv4 or IPv6 addresses or networks such as 10.0.0.0/8"),
+);
+
 const ConfigSchema = v.object({
   LIBSQL_URL: v.optional(v.string(), "file:data/inventory.db"),
   LIBSQL_AUTH_TOKEN: optionalText,
@@ -97,12 +112,27 @@ const ConfigSchema = v.object({
   EXEMPT_VIEW_PERMISSIONS: list(),
   DEFAULT_PERMISSIONS: permissionMap,
   MAINTENANCE_MODE: bool(false),
+  /** Anonymous requests get nothing but EXEMPT_VIEW_PERMISSIONS reads; false also opens the roots and the status. */
+  LOGIN_REQUIRED: bool(true),
   API_VERSION: v.pipe(v.optional(v.string(), "4.2"), v.trim(), v.regex(/^\d+\.\d+$/, "must be major.minor, such as 4.2")),
   ALLOWED_HOSTS: hostList,
   /** Bytes (10 MiB): a larger body is refused with 413 before it is parsed. */
   MAX_BODY_SIZE: int(10 * 1024 * 1024, 1),
   /** The most objects one bulk write may carry; the engine enforces it. */
   MAX_BULK_OBJECTS: int(10_000, 1),
+  /** Proxies whose X-Forwarded-For names the client (Node and Deno; Workers use CF-Connecting-IP). */
+  TRUSTED_PROXIES: networkList,
+  /** Seconds a browser session lasts (NetBox's LOGIN_TIMEOUT: two weeks). */
+  LOGIN_TIMEOUT: int(1_209_600, 60),
+  /** Failed logins or provisioning attempts per username, and per client address, allowed in a minute. */
+  LOGIN_FAILURE_LIMIT: int(10, 1),
+  /** Passwords set through the API: at least this long ... */
+  PASSWORD_MIN_LENGTH: int(12, 1),
+  /** ... and with a character of each of these classes (`upper`, `lower`, `digit`, `symbol`); `none`: no class needed. */
+  PASSWORD_CHARACTER_CLASSES: v.pipe(
+    list(["upper", "lower", "digit"]),
+    v.check((xs) => xs.every((x) => ["upper", "lower", "digit", "symbol", "none"].includes(x)), "must list upper, lower, digit or symbol, or be none"),
+  ),
 });
 
 /** The parsed settings; names follow the environment variables (see README). */

@@ -14,6 +14,7 @@ import engine from "../migrations/0002_engine.sql";
 import macAddresses from "../migrations/0003_mac_addresses.sql";
 import sharedInventory from "../migrations/0004_shared_inventory.sql";
 import configContexts from "../migrations/0011_config_contexts.sql";
+import permissions from "../migrations/0013_permissions.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0003_mac_addresses.sql", sql: macAddresses },
   { name: "0004_shared_inventory.sql", sql: sharedInventory },
   { name: "0011_config_contexts.sql", sql: configContexts },
+  { name: "0013_permissions.sql", sql: permissions },
 ];
 
 export interface Env {

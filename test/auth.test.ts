@@ -39,7 +39,7 @@ describe("token authentication", () => {
   });
 
   it("checks allowed_ips against the client address, IPv4 and IPv6", async () => {
-    const user = await api.post("/api/users/users/", { username: "ops", password: "ops-password", is_superuser: true });
+    const user = await api.post("/api/users/users/", { username: "ops", password: "Ops-password-1", is_superuser: true });
     const token = await api.post("/api/users/tokens/", { user: user.body.id, allowed_ips: ["10.1.0.0/16", "2001:db8::/32", "192.0.2.7"] });
     expect(token.body.allowed_ips).toEqual(["10.1.0.0/16", "2001:db8::/32", "192.0.2.7/32"]);
     const key = token.body.key;
@@ -137,8 +137,8 @@ describe("token provisioning", () => {
 
   it("refuses users who may not create tokens (DEFAULT_PERMISSIONS without users.add_token)", async () => {
     const strict = await createHarness({ DEFAULT_PERMISSIONS: "{}" });
-    await strict.post("/api/users/users/", { username: "plain", password: "plain-password" });
-    const reply = await strict.post("/api/users/tokens/provision/", { username: "plain", password: "plain-password" }, { token: null });
+    await strict.post("/api/users/users/", { username: "plain", password: "Plain-password-1" });
+    const reply = await strict.post("/api/users/tokens/provision/", { username: "plain", password: "Plain-password-1" }, { token: null });
     expect(reply.status).toBe(403);
     strict.close();
   });
@@ -177,13 +177,13 @@ describe("users who are not superusers", () => {
 
 describe("users", () => {
   it("stores passwords as PBKDF2 hashes and never returns them", async () => {
-    const reply = await api.post("/api/users/users/", { username: "hashme", password: "plain-text-secret" });
+    const reply = await api.post("/api/users/users/", { username: "hashme", password: "Plain-text-secret-1" });
     expect(reply.status).toBe(201);
     expect(reply.body).not.toHaveProperty("password");
     const [row] = await api.db.kysely.selectFrom("users_user").select("password").where("username", "=", "hashme").execute();
     expect(row.password).toMatch(/^pbkdf2_sha256\$100000\$/);
     expect(row.password).not.toContain("plain-text-secret");
-    const login = await api.post("/api/users/tokens/provision/", { username: "hashme", password: "plain-text-secret" }, { token: null });
+    const login = await api.post("/api/users/tokens/provision/", { username: "hashme", password: "Plain-text-secret-1" }, { token: null });
     expect(login.status).toBe(201);
   });
 });

@@ -147,7 +147,7 @@ describe("filters against the API", () => {
 
   it("filters m2m relations by id and by name (users by group)", async () => {
     const group = await api.post("/api/users/groups/", { name: "NOC" });
-    await api.post("/api/users/users/", [{ username: "a1", password: "password-1", groups: [group.body.id] }, { username: "a2", password: "password-2" }]);
+    await api.post("/api/users/users/", [{ username: "a1", password: "Password-one-1", groups: [group.body.id] }, { username: "a2", password: "Password-two-2" }]);
     const byName = await api.get("/api/users/users/?group=NOC");
     expect(byName.body.results.map((u: any) => u.username)).toEqual(["a1"]);
     const byId = await api.get(`/api/users/users/?group_id=${group.body.id}`);

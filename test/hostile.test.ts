@@ -94,7 +94,7 @@ describe("updates that change no stored column", () => {
 
   it("PATCH of only an m2m set (a user's groups) answers 200", async () => {
     const group = await api.post("/api/users/groups/", { name: "Members" });
-    const user = await api.post("/api/users/users/", { username: "joiner", password: "a-long-password-1" });
+    const user = await api.post("/api/users/users/", { username: "joiner", password: "A-long-password-1" });
     const reply = await api.patch(`/api/users/users/${user.body.id}/`, { groups: [group.body.id] });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.groups.map((g: any) => g.id)).toEqual([group.body.id]);
@@ -128,7 +128,7 @@ describe("references by attributes", () => {
   });
 
   it("do not let a user probe models they may not read (no oracle on another user's e-mail)", async () => {
-    await api.post("/api/users/users/", { username: "victim", password: "victim-password-1", email: "victim@example.com" });
+    await api.post("/api/users/users/", { username: "victim", password: "Victim-password-1", email: "victim@example.com" });
     const key = await api.token({ superuser: false, username: "prober" });
     expect((await api.get("/api/users/users/", { token: key })).status).toBe(403);
     const guess = (email: string) => api.post("/api/users/tokens/", { user: { username: "victim", email } }, { token: key });

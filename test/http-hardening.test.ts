@@ -347,7 +347,7 @@ function socketSuite(port: () => number) {
     const reply = await raw(port(), request("GET", "/api/dcim/sites?limit=2", { Host: "API.example.com:8443", ...auth }));
     expect(reply.status).toBe(302);
     expect(reply.headers.location).toBe("http://api.example.com:8443/api/dcim/sites/?limit=2");
-    const root = await raw(port(), request("GET", "/api/", { Host: "api.example.com" }));
+    const root = await raw(port(), request("GET", "/api/", { Host: "api.example.com", ...auth }));
     expect(root.body.dcim).toBe("http://api.example.com/api/dcim/");
   });
 
@@ -401,7 +401,7 @@ describe("Node over a real socket on 127.0.0.1", () => {
   socketSuite(() => Number(new URL(service.url).port));
 
   it("serves well-formed requests as before", async () => {
-    const root = await fetch(`${service.url}/api/`);
+    const root = await fetch(`${service.url}/api/`, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } });
     expect(root.status).toBe(200);
     expect((await root.json()).dcim).toBe(`${service.url}/api/dcim/`);
     const created = await fetch(`${service.url}/api/tenancy/tenant-groups/`, {

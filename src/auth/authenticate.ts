@@ -5,6 +5,8 @@ import { qb } from "../db/query-builder.ts";
 import type { RequestContext, User, AuthToken } from "../http/context.ts";
 import { ApiError } from "../http/errors.ts";
 import { constantTimeEqual } from "./crypto.ts";
+import { grantsSql, parseGrants } from "./permissions.ts";
+import { authenticateSession } from "./sessions.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -47,7 +49,7 @@ const VERSION = sql`SELECT version FROM auth_state`.compile(qb);
  */
 export async function authenticate(ctx: RequestContext, useCache = true): Promise<void> {
   const header = ctx.request.headers.get("Authorization");
-  if (!header) return;
+  if (!header) return authenticateSession(ctx);
   const [scheme, ...rest] = header.trim().split(/\s+/);
   if (!["token", "bearer"].includes(scheme.toLowerCase())) return;
   if (rest.length === 0) throw ApiError.forbidden("Invalid token header. No credentials provided.");
@@ -58,6 +60,7 @@ export async function authenticate(ctx: RequestContext, useCache = true): Promis
   const digest = await ctx.secrets.tokenDigest(key);
   const cache = ctx.authCache;
   let entry = useCache ? cache?.tokens.get(digest) : undefined;
+  const cached = entry !== undefined;
   if (!entry) {
     entry = await loadToken(ctx, digest);
     if (cache) {
@@ -65,9 +68,13 @@ export async function authenticate(ctx: RequestContext, useCache = true): Promis
       cache.tokens.set(digest, entry);
     }
   }
-  checkAllowedIps(ctx, entry.allowedIps);
-  if (entry.expires !== null && entry.expires <= ctx.now.getTime()) throw ApiError.forbidden("Token expired");
-  if (!entry.user.is_active) throw ApiError.forbidden("User inactive");
+  try {
+    checkToken(ctx, entry);
+  } catch (error) {
+    // A refusal is never decided on cached data alone: the token or user may have changed since.
+    if (!cached) throw error;
+    return authenticate(ctx, false);
+  }
   if (!ctx.config.MAINTENANCE_MODE && ctx.now.getTime() - entry.lastUsed > LAST_USED_INTERVAL_MS) {
     entry.lastUsed = ctx.now.getTime();
     // Recorded after the response, so authentication costs the request no write.
@@ -81,13 +88,21 @@ export async function authenticate(ctx: RequestContext, useCache = true): Promis
   ctx.token = entry.token;
   // Every batch of the request proves the data current, cached or just read: the same
   // statements either way, so costs stay deterministic.
-  ctx.auth = { version: entry.version };
+  ctx.auth = { version: entry.version, cached };
+}
+
+/** Refuses a token outside its allowed addresses, expired, or of an inactive user. */
+function checkToken(ctx: RequestContext, entry: CachedToken): void {
+  checkAllowedIps(ctx, entry.allowedIps);
+  if (entry.expires !== null && entry.expires <= ctx.now.getTime()) throw ApiError.forbidden("Token expired");
+  if (!entry.user.is_active) throw ApiError.forbidden("User inactive");
 }
 
 async function loadToken(ctx: RequestContext, digest: string): Promise<CachedToken> {
   const [result] = await ctx.db.batch(
     [sql`SELECT t.id, t.key_digest, t.write_enabled, t.expires, t.last_used, t.allowed_ips,
-           u.id AS user_id, u.username, u.is_superuser, u.is_active, (SELECT version FROM auth_state) AS version
+           u.id AS user_id, u.username, u.is_superuser, u.is_active, (SELECT version FROM auth_state) AS version,
+           ${grantsSql(sql.ref("u.id"))} AS grants
          FROM users_token t JOIN users_user u ON u.id = t.user_id WHERE t.key_digest = ${digest}`.compile(qb)],
     "read",
   );
@@ -96,7 +111,10 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
   return {
     digest,
     version: Number(row.version),
-    user: { id: Number(row.user_id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: Boolean(row.is_active) },
+    user: {
+      id: Number(row.user_id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: Boolean(row.is_active),
+      grants: parseGrants(row.grants),
+    },
     token: { id: Number(row.id), write_enabled: Boolean(row.write_enabled) },
     expires: row.expires ? Date.parse(String(row.expires)) : null,
     allowedIps: JSON.parse(String(row.allowed_ips ?? "[]")),

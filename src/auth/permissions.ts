@@ -1,12 +1,62 @@
+import { sql, type RawBuilder } from "kysely";
 import { ApiError } from "../http/errors.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { Model } from "../models/model.ts";
 
-export type Action = "view" | "add" | "change" | "delete";
+/** NetBox's four model actions, or a custom one a permission names (`retry`, `grant`). */
+export type Action = "view" | "add" | "change" | "delete" | (string & {});
 
-/** True when DEFAULT_PERMISSIONS grants `app.action_model` to every user. */
-export function hasDefaultPermission(ctx: RequestContext, permission: string): boolean {
-  return Object.hasOwn(ctx.config.DEFAULT_PERMISSIONS, permission);
+/** Constraints of one permission: each object's keys are ANDed, the objects ORed. */
+export type Constraints = readonly Record<string, unknown>[];
+
+/** One object permission as the engine applies it. */
+export interface Grant {
+  readonly objectTypes: readonly string[];
+  readonly actions: readonly string[];
+  /** Null: every object of the types. */
+  readonly constraints: Constraints | null;
+}
+
+/**
+ * What a requester may do with a model for one action: everything, only the objects matching
+ * one of these constraint objects, or nothing.
+ */
+export type Scope = "all" | Constraints | null;
+
+/** A permission's stored `constraints` (an object, a list of objects, or null) as a list, or null for none. */
+export function constraintList(value: unknown): Constraints | null {
+  if (value === null || value === undefined) return null;
+  const list = (Array.isArray(value) ? value : [value]) as Record<string, unknown>[];
+  // An empty object constrains nothing, and one unconstrained alternative opens the whole set.
+  return list.length === 0 || list.some((c) => Object.keys(c).length === 0) ? null : list;
+}
+
+/**
+ * The enabled permissions of the user whose id `userId` gives, directly or through a group, as a
+ * JSON array: read together with the user, so authorizing a request costs no round trip.
+ */
+export const grantsSql = (userId: RawBuilder<unknown>): RawBuilder<unknown> => sql`(SELECT json_group_array(json_object(
+    'object_types', json(p.object_types), 'actions', json(p.actions), 'constraints', json(p.constraints)))
+  FROM users_objectpermission p WHERE p.enabled AND (
+    EXISTS (SELECT 1 FROM users_objectpermission_users pu WHERE pu.objectpermission_id = p.id AND pu.user_id = ${userId})
+    OR EXISTS (SELECT 1 FROM users_objectpermission_groups pg JOIN users_user_groups ug ON ug.group_id = pg.group_id
+      WHERE pg.objectpermission_id = p.id AND ug.user_id = ${userId})))`;
+
+/** The grants `grantsSql` read, as the engine applies them. */
+export function parseGrants(json: unknown): Grant[] {
+  const rows = JSON.parse(String(json ?? "[]")) as { object_types: string[]; actions: string[]; constraints: unknown }[];
+  return rows.map((r) => ({ objectTypes: r.object_types ?? [], actions: r.actions ?? [], constraints: constraintList(r.constraints) }));
+}
+
+/**
+ * DEFAULT_PERMISSIONS as grants: `{"users.view_token": {"user": "$user"}}` gives every user the
+ * view action on tokens, constrained to their own.
+ */
+function defaultGrants(ctx: RequestContext): Grant[] {
+  return Object.entries(ctx.config.DEFAULT_PERMISSIONS).flatMap(([name, constraints]): Grant[] => {
+    const m = /^(\w+)\.([a-z]+)_(\w+)$/.exec(name);
+    return m ? [{ objectTypes: [`${m[1]}.${m[3]}`], actions: [m[2]], constraints: constraintList(constraints) }] : [];
+  });
 }
 
 /** True when EXEMPT_VIEW_PERMISSIONS lets anyone read the model (`*`, `app.*` or `app.model`). */
@@ -14,10 +64,38 @@ export function isViewExempt(ctx: RequestContext, model: Model): boolean {
   return ctx.config.EXEMPT_VIEW_PERMISSIONS.some((p) => p === "*" || p === model.objectType || p === `${model.app}.*`);
 }
 
+/** The objects of `objectType` the requester may `action`, from their permissions and the defaults. */
+export function scopeOf(ctx: RequestContext, objectType: string, action: Action, exempt = false): Scope {
+  if (action === "view" && exempt) return "all";
+  const user = ctx.user;
+  if (!user) return null;
+  if (user.is_superuser) return "all";
+  const matching = [...user.grants, ...defaultGrants(ctx)].filter((g) => g.objectTypes.includes(objectType) && g.actions.includes(action));
+  if (matching.length === 0) return null;
+  if (matching.some((g) => g.constraints === null)) return "all";
+  return matching.flatMap((g) => g.constraints!);
+}
+
+/** True when the requester holds `action` on `objectType` by their own permissions, not only by DEFAULT_PERMISSIONS. */
+export function holdsGrant(ctx: RequestContext, objectType: string, action: Action): boolean {
+  const user = ctx.user;
+  return Boolean(user && (user.is_superuser || user.grants.some((g) => g.objectTypes.includes(objectType) && g.actions.includes(action))));
+}
+
+/** The requester's scope for `action` on `model`. */
+export const modelScope = (ctx: RequestContext, model: Model, action: Action): Scope =>
+  scopeOf(ctx, model.objectType, action, isViewExempt(ctx, model));
+
+/** True when the requester holds `app.action_model` (`users.grant_token`) for at least some objects. */
+export function hasPermission(ctx: RequestContext, permission: string): boolean {
+  const m = /^(\w+)\.([a-z]+)_(\w+)$/.exec(permission);
+  return m !== null && scopeOf(ctx, `${m[1]}.${m[3]}`, m[2]) !== null;
+}
+
 /**
- * Refuses the request unless the requester may perform `action` on `model`. Object-level rules
- * (NetBox's ObjectPermission) come later; until then superusers may do anything, others what
- * DEFAULT_PERMISSIONS grants (by default: their own tokens), and anyone may read exempt models.
+ * Refuses the request unless the requester may perform `action` on at least some objects of
+ * `model` (which ones is the engine's WHERE clause, from `modelScope`). Writes also need a token
+ * that may write, outside maintenance mode.
  */
 export function authorize(ctx: RequestContext, model: Model, action: Action): void {
   if (!ctx.user) {
@@ -30,10 +108,7 @@ export function authorize(ctx: RequestContext, model: Model, action: Action): vo
       throw ApiError.detail("service_unavailable", "The service is in maintenance mode and cannot perform write operations. Please try again later.");
     }
   }
-  if (ctx.user.is_superuser) return;
-  if (action === "view" && isViewExempt(ctx, model)) return;
-  if (hasDefaultPermission(ctx, `${model.app}.${action}_${model.name}`)) return;
-  throw ApiError.forbidden();
+  if (modelScope(ctx, model, action) === null) throw ApiError.forbidden();
 }
 
 /** `authorize` as a question: may the requester perform `action` on `model`? */

@@ -1,5 +1,3 @@
-import { sql } from "kysely";
-import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError, type FieldErrors } from "../http/errors.ts";
 import { readJson } from "../http/body.ts";
@@ -7,8 +5,8 @@ import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
 import { writeObjects } from "../rest/crud.ts";
-import { verifyPassword } from "./passwords.ts";
-import { hasDefaultPermission } from "./permissions.ts";
+import { checkCredentials } from "./credentials.ts";
+import { hasPermission } from "./permissions.ts";
 
 /**
  * POST /api/users/tokens/provision/: a username and password buy a new write-enabled token for
@@ -24,17 +22,11 @@ async function provisionToken(ctx: RequestContext, tokenModel: Model): Promise<R
   }
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
 
-  const [result] = await ctx.db.batch(
-    [sql`SELECT id, username, password, is_superuser, is_active FROM users_user WHERE username = ${input.username}`.compile(qb)],
-    "read",
-  );
-  const row = result.rows[0];
-  const valid = await verifyPassword(String(input.password), row?.password as string | undefined);
-  if (!row || !valid || !row.is_active) throw ApiError.forbidden("Invalid username/password");
-  ctx.user = { id: Number(row.id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: true };
+  ctx.user = await checkCredentials(ctx, String(input.username), String(input.password));
   ctx.token = null;
   ctx.auth = null;
-  if (!ctx.user.is_superuser && !hasDefaultPermission(ctx, "users.add_token")) throw ApiError.forbidden("Invalid username/password");
+  // SPEC.md 5.3: without the permission to create tokens, provisioning is refused like bad credentials.
+  if (!hasPermission(ctx, "users.add_token")) throw ApiError.forbidden("Invalid username/password");
 
   const { username: _u, password: _p, user: _user, key: _key, ...fields } = input;
   const [created] = await writeObjects(ctx, tokenModel, [{ write_enabled: true, ...fields }], "create", [null], false);

@@ -1,7 +1,7 @@
 import { ApiError } from "../http/errors.ts";
 import type { ModelHooks } from "../models/hooks.ts";
 import { randomHex } from "./crypto.ts";
-import { hasDefaultPermission } from "./permissions.ts";
+import { hasPermission, holdsGrant } from "./permissions.ts";
 
 /** A new token key: 160 bits from the CSPRNG as 40 hex characters (SPEC.md 5.4). */
 export const generateTokenKey = (): string => randomHex(20);
@@ -18,9 +18,20 @@ export const tokenHooks: ModelHooks = {
   async prepareWrite(ctx, items) {
     const requester = ctx.user!;
     await Promise.all(items.map(async ({ values, current, errors, columns }) => {
+      if (current && !holdsGrant(ctx, "users.token", "change")) {
+        // Who a token acts for and what it may do are fixed at creation for its owner; only a
+        // permission beyond the default one changes them.
+        const stored: Record<string, unknown> = { user: current.user_id, write_enabled: Boolean(current.write_enabled), allowed_ips: JSON.parse(String(current.allowed_ips ?? "[]")) };
+        for (const name of ["user", "write_enabled", "allowed_ips"]) {
+          if (values[name] !== undefined && JSON.stringify(values[name]) !== JSON.stringify(stored[name])) {
+            errors[name] = ["This field cannot be changed after the token is created."];
+          }
+        }
+        if (Object.keys(errors).length) return;
+      }
       if (values.user === undefined && !current) values.user = requester.id;
       const owner = values.user ?? current?.user_id;
-      if (owner !== requester.id && !requester.is_superuser && !hasDefaultPermission(ctx, "users.grant_token")) {
+      if (owner !== requester.id && !hasPermission(ctx, "users.grant_token")) {
         throw ApiError.forbidden("This user does not have permission to create tokens for other users.");
       }
       if (!current && typeof values.expires === "string" && Date.parse(values.expires) <= ctx.now.getTime()) {
@@ -48,7 +59,6 @@ export const tokenHooks: ModelHooks = {
     }));
   },
 
-  scope(ctx) {
-    return ctx.user && !ctx.user.is_superuser ? { column: "user_id", value: ctx.user.id } : null;
-  },
+  // SPEC.md 5.8: whoever may grant tokens creates them for anyone, and reads what they created.
+  widenScope: (ctx, action) => action === "add" && hasPermission(ctx, "users.grant_token"),
 };

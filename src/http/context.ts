@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Secrets } from "../auth/secrets.ts";
 import type { AuthCache } from "../auth/authenticate.ts";
+import type { Grant } from "../auth/permissions.ts";
 
 /** The user a request acts as. */
 export interface User {
@@ -9,6 +10,8 @@ export interface User {
   readonly username: string;
   readonly is_superuser: boolean;
   readonly is_active: boolean;
+  /** The user's enabled object permissions, direct and through groups. */
+  readonly grants: readonly Grant[];
 }
 
 /** The token that authenticated a request. */
@@ -34,8 +37,8 @@ export interface RequestContext {
   readonly waitUntil: (promise: Promise<unknown>) => void;
   user: User | null;
   token: AuthToken | null;
-  /** The auth version the request's identity was read at; every batch re-checks it. */
-  auth: { readonly version: number } | null;
+  /** The auth version the request's identity was read at (every batch re-checks it), and whether it came from the cache. */
+  auth: { readonly version: number; readonly cached: boolean } | null;
   /** Token data kept between requests of this process or isolate (absent: no caching). */
   readonly authCache?: AuthCache;
   /** Plain token keys created by this request, by digest: shown once in the create response. */

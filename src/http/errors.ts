@@ -8,6 +8,7 @@ const STATUS = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  throttled: 429,
   service_unavailable: 503,
   internal: 500,
 } as const;

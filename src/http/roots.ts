@@ -3,21 +3,28 @@ import type { Registry } from "../models/registry.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "./errors.ts";
 
+/** LOGIN_REQUIRED (NetBox's default since 4.1): the roots and the status answer only signed-in requesters. */
+function requireLogin(ctx: RequestContext): void {
+  if (ctx.config.LOGIN_REQUIRED && !ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+}
+
 /** GET /api/: every application and the status endpoint, as absolute URLs, sorted. */
 export function apiRoot(ctx: RequestContext) {
+  requireLogin(ctx);
   const entries: [string, string][] = [...APPS, "status"].map((name) => [name, `${ctx.origin}/api/${name}/`]);
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** GET /api/<app>/: the app's models, sorted by path, as absolute list URLs. */
 export function appRoot(ctx: RequestContext, registry: Registry, app: string) {
+  requireLogin(ctx);
   if (!(APPS as readonly string[]).includes(app)) throw ApiError.notFound();
   return Object.fromEntries(registry.app(app as AppName).map((m) => [m.path, `${ctx.origin}/api/${m.app}/${m.path}/`]));
 }
 
 /** GET /api/status/: the release this API is compatible with and what is installed. */
 export function apiStatus(ctx: RequestContext, runtime: string, release: string) {
-  if (!ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+  requireLogin(ctx);
   return {
     "netbox-version": `${ctx.config.API_VERSION}.0`,
     "installed-apps": Object.fromEntries(APPS.filter((a) => a !== "plugins").map((a) => [a, release])),

@@ -3,6 +3,7 @@ import type { Registry } from "../models/registry.ts";
 import type { Model } from "../models/model.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
 import { authenticate, StaleAuth } from "../auth/authenticate.ts";
+import { login, logout } from "../auth/sessions.ts";
 import { authorize, type Action } from "../auth/permissions.ts";
 import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjects } from "../rest/crud.ts";
 import { describeEndpoint } from "../rest/options.ts";
@@ -28,7 +29,8 @@ export interface PipelineOptions {
  */
 export function createRouter({ registry, runtime, release }: PipelineOptions) {
   const router = Router<IRequest, [RequestContext]>({
-    before: [checkHost, refuseUnknownMethod, redirectToSlash, async (_req, ctx) => void (await authenticate(ctx))],
+    // /login/ checks credentials itself: a stale session cookie must not stand in its way.
+    before: [checkHost, refuseUnknownMethod, redirectToSlash, async (_req, ctx) => void (ctx.url.pathname === "/login/" || (await authenticate(ctx)))],
     catch: (error, _req, ctx) => errorResponse(error, ctx),
     finally: [(response, req, ctx) => finish(response, req, ctx)],
   });
@@ -39,6 +41,8 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
     return model;
   };
 
+  router.all("/login/", (req, ctx) => only(req, ["POST"], () => login(ctx)));
+  router.all("/logout/", (req, ctx) => only(req, ["POST"], () => logout(ctx)));
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
   const routeOf = (model: Model, name: string, detail: boolean): RouteDeclaration => {
@@ -67,7 +71,8 @@ type Handler = (req: IRequest, ctx: RequestContext) => Promise<Response>;
 
 /**
  * Serves a model endpoint; when one of its batches shows that the cached authentication data
- * went out of date (`StaleAuth`), authenticates again from the database and serves it once more.
+ * went out of date (`StaleAuth`), or the cached data refused the request (a permission granted
+ * since it was read), authenticates again from the database and serves it once more.
  * Nothing was written by the first attempt: a write's transaction aborts on the same check.
  */
 function fresh(handler: Handler): Handler {
@@ -75,7 +80,9 @@ function fresh(handler: Handler): Handler {
     try {
       return await handler(req, ctx);
     } catch (error) {
-      if (!(error instanceof StaleAuth)) throw error;
+      // A refusal decided on cached permissions is confirmed against the database before it stands.
+      const cachedRefusal = error instanceof ApiError && error.status === 403 && ctx.auth?.cached === true;
+      if (!(error instanceof StaleAuth) && !cachedRefusal) throw error;
       ctx.user = null;
       ctx.token = null;
       ctx.auth = null;

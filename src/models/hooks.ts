@@ -32,6 +32,9 @@ export interface ModelHooks {
   writeStatements?(ctx: RequestContext, items: readonly WriteItem[]): Statement[];
   /** Adjusts the output of a whole page of stored rows (full and brief forms). */
   represent?(ctx: RequestContext, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;
-  /** Limits the rows the requester may see or change: a column that must equal a value. */
-  scope?(ctx: RequestContext): { column: string; value: unknown } | null;
+  /**
+   * True when the requester may `action` every object of the model whatever their permissions'
+   * constraints say (holders of `users.grant_token` create tokens for anyone).
+   */
+  widenScope?(ctx: RequestContext, action: string): boolean;
 }

@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { tokenHooks } from "../auth/token-hooks.ts";
 import { userHooks } from "../auth/user-hooks.ts";
 import { provisionRoute } from "../auth/provision.ts";
+import { permissionHooks } from "../auth/permission-hooks.ts";
 
 export const group = defineModel({
   app: "users", name: "group", taggable: false, timestamps: false,
@@ -71,4 +72,27 @@ export const token = defineModel({
   storage: { key_digest: "TEXT NOT NULL UNIQUE", key_last6: "TEXT NOT NULL", key_ciphertext: "TEXT" },
 });
 
-export const usersModels = [user, group, token];
+/**
+ * An object permission (NetBox's ObjectPermission): actions on object types for its users and
+ * groups' members, optionally limited by constraints (lookups over each object's fields).
+ */
+export const objectPermission = defineModel({
+  app: "users", name: "objectpermission", verboseName: "permission", className: "ObjectPermission", path: "permissions",
+  taggable: false, timestamps: false,
+  fields: {
+    name: f.string({ maxLength: 100 }),
+    description,
+    enabled: f.boolean({ default: true }),
+    object_types: f.stringList({ required: true, default: undefined }),
+    actions: f.stringList({ required: true, default: undefined, helpText: "The list of actions granted by this permission" }),
+    constraints: f.json({ nullable: true, helpText: "Queryset filter matching the applicable objects of the selected type(s)" }),
+    groups: f.m2m(() => group, { table: "users_objectpermission_groups", source: "objectpermission_id", target: "group_id" }, { filterName: "group" }),
+    users: f.m2m(() => user, { table: "users_objectpermission_users", source: "objectpermission_id", target: "user_id" }, { filterName: "user" }),
+  },
+  brief: ["name", "description", "enabled", "object_types", "actions"],
+  search: ["name", "description"],
+  ordering: ["name"],
+  hooks: permissionHooks,
+});
+
+export const usersModels = [user, group, token, objectPermission];

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import { ConstraintError, type Row, type Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import { authorize } from "../auth/permissions.ts";
+import { scopeSql, unrestricted } from "./scope.ts";
 import { readBatch, writeBatch } from "../auth/authenticate.ts";
 import { changeRecordStatement, deletionRecordStatement } from "../changes/record.ts";
 import type { RequestContext } from "../http/context.ts";
@@ -59,11 +60,6 @@ async function render(ctx: RequestContext, model: Model, rows: readonly Row[], s
   return outs.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => selection.keys!.has(k))));
 }
 
-/** The condition limiting rows to those the requester may see (object-level scope). */
-function scopeSql(ctx: RequestContext, model: Model, table = model.table): RawBuilder<unknown> {
-  const scope = model.hooks?.scope?.(ctx);
-  return scope ? sql`${sql.ref(`${table}.${scope.column}`)} = ${scope.value}` : sql`1`;
-}
 
 /** GET on a list endpoint: page, count, filter checks and every related object in one round trip. */
 export async function listObjects(ctx: RequestContext, model: Model) {
@@ -73,7 +69,7 @@ export async function listObjects(ctx: RequestContext, model: Model) {
   const selection = selectionOf(ctx, model);
   const plan = planFilters(model, params);
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
-  const where = sql.join([scopeSql(ctx, model), ...plan.conditions], sql` AND `);
+  const where = sql.join([scopeSql(ctx, model, "view"), ...plan.conditions], sql` AND `);
   const table = sql.table(model.table);
   const pageSql = sql`SELECT ${selectSql(model, selection.fields)} FROM ${table} WHERE ${where}
     ORDER BY ${sql.join(planOrdering(model, params.get("ordering")))} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
@@ -89,7 +85,7 @@ export async function retrieveObject(ctx: RequestContext, model: Model, id: numb
   authorize(ctx, model, "view");
   const selection = selectionOf(ctx, model);
   const [result] = await readBatch(ctx, [
-    sql`SELECT ${selectSql(model, selection.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model)}`.compile(qb),
+    sql`SELECT ${selectSql(model, selection.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
   ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
   return (await render(ctx, model, result.rows, selection))[0];
@@ -99,7 +95,7 @@ export async function retrieveObject(ctx: RequestContext, model: Model, id: numb
 function currentProbe(ctx: RequestContext, model: Model, ids: RawBuilder<unknown>, into: Map<number, Row>): Probe {
   return {
     statement: sql`SELECT ${sql.table(model.table)}.*, ${snapshotSql(model)} AS __snapshot
-      FROM ${sql.table(model.table)} WHERE id IN ${ids} AND ${scopeSql(ctx, model)}`.compile(qb),
+      FROM ${sql.table(model.table)} WHERE id IN ${ids} AND ${scopeSql(ctx, model, "change")}`.compile(qb),
     settle: (r) => r.rows.forEach((row) => into.set(Number(row.id), row)),
   };
 }
@@ -180,11 +176,14 @@ export async function writeObjects(
     statements.push(depthRefreshStatement(model));
   }
   statements.push(...(model.hooks?.writeStatements?.(ctx, ready.filter((_, i) => live[i])) ?? []));
+  const written = sql`(SELECT changed_object_id FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${model.objectType})`;
+  // Every object written must satisfy the requester's constraints after the change too.
+  const action = mode === "create" ? "add" : "change";
+  if (!unrestricted(ctx, model, action)) {
+    statements.push(guardStatement("denied", sql`EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id IN ${written} AND NOT ${scopeSql(ctx, model, action)})`));
+  }
   // The response's rows, read inside the transaction: every object this request wrote.
-  statements.push(
-    sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN (SELECT changed_object_id
-      FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${model.objectType}) ORDER BY id`.compile(qb),
-  );
+  statements.push(sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN ${written} ORDER BY id`.compile(qb));
   const results = await executeWrite(ctx, model, statements, bulk);
   const rows = results[results.length - 1].rows;
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
@@ -208,7 +207,7 @@ function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, id
   const out: Statement[] = [];
   if (id === null) out.push(insertStatement(model, columns));
   else {
-    out.push(guardStatement("gone", sql`NOT EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model)})`));
+    out.push(guardStatement("gone", sql`NOT EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "change")})`));
     const update = updateStatement(model, id, columns);
     if (update) out.push(update);
   }
@@ -248,6 +247,7 @@ async function executeWrite(ctx: RequestContext, model: Model, statements: State
   } catch (error) {
     if (!(error instanceof ConstraintError)) throw error;
     if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
+    if (error.columns.includes("guard_denied")) throw ApiError.forbidden();
     if (error.kind === "unique") {
       const where = error.columns.join(" ");
       const field = model.fields.find((x) => x.column && where.includes(`${model.table}.${x.column}`));
@@ -301,7 +301,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
   const probes: Probe[] = [
     {
       statement: sql`SELECT id, ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
-        FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model)}`.compile(qb),
+        FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
       settle: (r) => r.rows.forEach((row) => current.set(Number(row.id), row)),
     },
     ...protect.map((ref): Probe => ({
@@ -322,7 +322,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
   const statements = [
     // Every row read must still be there (and in scope), and no descendant may have been added.
     guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
-      AND ${scopeSql(ctx, model)}) <> ${doomed.length}`),
+      AND ${scopeSql(ctx, model, "delete")}) <> ${doomed.length}`),
     ...doomed.map((id) => deletionRecordStatement(ctx, model, id, String(current.get(id)!.__display), String(current.get(id)!.__snapshot))),
     ...deleteStatements(model, doomed),
     ...danglingGenericStatements(model),

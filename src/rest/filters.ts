@@ -347,6 +347,32 @@ export function attributeCondition(model: Model, attrs: Record<string, unknown>,
   return plan.conditions.length ? sql.join(plan.conditions, sql` AND `) : null;
 }
 
+/**
+ * One object of a permission's constraints (`{"site__region__slug": "eu", "status__in": ["active"]}`)
+ * as a condition on `model`'s rows: Django lookups along field paths, a relation compared by id
+ * (`{"site": 5}`), `"$user"` for the requesting user's id, null for an unset value. Throws a
+ * message naming the first key it cannot compile (checked when a permission is saved).
+ */
+export function constraintCondition(model: Model, constraint: Record<string, unknown>, userId: number | null, table = model.table): Cond {
+  const plan: FilterPlan = { conditions: [], checks: [], errors: {} };
+  for (const [key, raw] of Object.entries(constraint)) {
+    const resolved = resolvePath(model, key.split("__"));
+    if (!resolved) throw new Error(`${key}: ${model.verboseName} has no field by that path.`);
+    const target = "relation" in resolved.target ? { ...resolved.target, byId: true } : resolved.target;
+    const user = (v: unknown) => (v === "$user" ? userId : v);
+    let lookup = resolved.lookup;
+    let values: string[];
+    if (raw === null && (lookup === "" || lookup === "exact")) [lookup, values] = ["isnull", ["true"]];
+    else values = (Array.isArray(raw) ? raw : [raw]).map((v) => String(user(v)));
+    if (Array.isArray(raw) && lookup !== "in") throw new Error(`${key}: a list needs the "__in" lookup.`);
+    const cond = compile(model, table, target as Resolved, lookup, values, key, plan);
+    const problem = (plan.errors[key] as string[] | undefined)?.[0];
+    if (!cond || problem) throw new Error(`${key}: ${problem ?? `unsupported lookup "${lookup}".`}`);
+    plan.conditions.push(cond);
+  }
+  return plan.conditions.length ? sql`(${sql.join(plan.conditions, sql` AND `)})` : sql`1`;
+}
+
 /** `{'site': {'name': 'x'}}` as lookups: `{'site__name': 'x'}`, as NetBox prints it in messages. */
 export function flattenAttributes(attrs: Record<string, unknown>, prefix = ""): Record<string, unknown> {
   return Object.fromEntries(

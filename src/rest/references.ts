@@ -10,6 +10,7 @@ import type { Model } from "../models/model.ts";
 import { attributeCondition, flattenAttributes } from "./filters.ts";
 import type { Probe } from "./probes.ts";
 import { idList } from "./select.ts";
+import { scopeSql } from "./scope.ts";
 
 /** An id expression for a ref: the literal id, or the subquery its attributes select (NULL if none). */
 export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | null): RawBuilder<unknown> {
@@ -17,14 +18,14 @@ export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | n
   if (typeof ref === "number") return sql`${ref}`;
   if (ref.ref === "id") return sql`${ref.id}`;
   const cond = isPermitted(ctx, target, "view") ? attributeCondition(target, ref.attrs) : null;
-  return cond ? sql`(SELECT id FROM ${sql.table(target.table)} WHERE ${cond} LIMIT 1)` : sql`NULL`;
+  return cond ? sql`(SELECT id FROM ${sql.table(target.table)} WHERE ${cond} AND ${scopeSql(ctx, target, "view")} LIMIT 1)` : sql`NULL`;
 }
 
 /**
  * Probes that resolve every related reference of `items` (fks, m2m sets and generic relations),
  * grouped so that all ids of one model cost one statement and each distinct attribute object one
  * more. A reference by attributes may use only fields the target can be filtered on, and only on
- * a model the requester may read; otherwise it matches nothing, so it cannot probe hidden data.
+ * objects the requester may read; otherwise it matches nothing, so it cannot probe hidden data.
  * When settled, each ref in `values` is replaced by its id, or an error names the field.
  */
 export function referenceProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[]): Probe[] {
@@ -64,7 +65,7 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
       continue;
     }
     probes.push({
-      statement: sql`SELECT id FROM ${sql.table(target.table)} WHERE ${cond} LIMIT 2`.compile(qb),
+      statement: sql`SELECT id FROM ${sql.table(target.table)} WHERE ${cond} AND ${scopeSql(ctx, target, "view")} LIMIT 2`.compile(qb),
       settle: (r) => byAttrs.set(key, r.rows.map((row) => Number(row.id))),
     });
   }

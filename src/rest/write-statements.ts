@@ -35,7 +35,7 @@ export function storedColumns(
  * refuses every row: SQLite has no RAISE outside triggers, and the named constraint tells the
  * engine which precondition failed (see `migrations/0002_engine.sql`).
  */
-export function guardStatement(constraint: "gone" | "stale", failing: Sql): Statement {
+export function guardStatement(constraint: "gone" | "stale" | "denied", failing: Sql): Statement {
   return sql`INSERT INTO engine_guard (${sql.ref(constraint)}) SELECT 1 WHERE ${failing}`.compile(qb);
 }
 

@@ -187,7 +187,7 @@ export const specs: ContractSpec[] = [
     fixtures: async (api) => ({ group: await make(api, "/api/users/groups/", { name: "Operators" }) }),
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
-        username: `operator${i}`, password: `secret-${i}-pass`, first_name: `Op ${i}`, email: `op${i}@example.com`,
+        username: `operator${i}`, password: `Secret-${i}-password`, first_name: `Op ${i}`, email: `op${i}@example.com`,
         is_staff: i % 2 === 0, groups: i % 2 ? [fx.group] : [],
       })),
     patch: { last_name: "Changed", is_active: false },
@@ -198,7 +198,7 @@ export const specs: ContractSpec[] = [
   },
   {
     objectType: "users.token",
-    fixtures: async (api) => ({ user: await make(api, "/api/users/users/", { username: "robot", password: "robot-pass" }) }),
+    fixtures: async (api) => ({ user: await make(api, "/api/users/users/", { username: "robot", password: "Robot-password-1" }) }),
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
         user: fx.user, description: `token ${i}`, write_enabled: i % 2 === 1,

@@ -101,7 +101,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
     delete: (path, body, o) => request("DELETE", path, { ...o, body }),
     async token({ superuser = true, write_enabled = true, username } = {}) {
       const name = username ?? `user${++users}`;
-      const user = await harness.post("/api/users/users/", { username: name, password: "a-password-1", is_superuser: superuser });
+      const user = await harness.post("/api/users/users/", { username: name, password: "A-password-123", is_superuser: superuser });
       if (user.status !== 201) throw new Error(`could not create user: ${user.text}`);
       const token = await harness.post("/api/users/tokens/", { user: user.body.id, write_enabled });
       if (token.status !== 201) throw new Error(`could not create token: ${token.text}`);

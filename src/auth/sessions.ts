@@ -1,0 +1,118 @@
+import { sql } from "kysely";
+import { qb } from "../db/query-builder.ts";
+import { readText } from "../http/body.ts";
+import type { RequestContext } from "../http/context.ts";
+import { ApiError } from "../http/errors.ts";
+import { checkCredentials } from "./credentials.ts";
+import { constantTimeEqual, randomHex } from "./crypto.ts";
+import { grantsSql, parseGrants } from "./permissions.ts";
+
+/** Django's cookie and header names, so the browsable API and its scripts work as they expect. */
+export const SESSION_COOKIE = "sessionid";
+export const CSRF_COOKIE = "csrftoken";
+const CSRF_HEADER = "X-CSRFToken";
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The cookie's signature: an HMAC of the session key with a key derived from SECRET_KEY. */
+const signature = (ctx: RequestContext, key: string) => ctx.secrets.tokenDigest(`session-cookie:${key}`);
+/** What the database keeps of a session key: its keyed digest, never the key. */
+const digestOf = (ctx: RequestContext, key: string) => ctx.secrets.tokenDigest(`session:${key}`);
+
+function cookies(request: Request): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0) out.set(part.slice(0, i).trim(), part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+function cookie(ctx: RequestContext, name: string, value: string, maxAge: number, httpOnly: boolean): string {
+  const secure = ctx.url.protocol === "https:" ? "; Secure" : "";
+  return `${name}=${value}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? "; HttpOnly" : ""}${secure}`;
+}
+
+/**
+ * Authenticates a request by its session cookie (the browsable API), when it carries no token:
+ * the signature is checked first, then the session, its user and the user's permissions are read
+ * in one statement. A missing, forged, expired or revoked session leaves the request anonymous.
+ * Cookie-authenticated unsafe methods need the CSRF token in `X-CSRFToken`; token clients never do.
+ */
+export async function authenticateSession(ctx: RequestContext): Promise<void> {
+  const raw = cookies(ctx.request).get(SESSION_COOKIE);
+  const [key, sig] = (raw ?? "").split(".");
+  if (!key || !sig || !/^[0-9a-f]{64}$/.test(key) || !constantTimeEqual(sig, await signature(ctx, key))) return;
+  const [result] = await ctx.db.batch([
+    sql`SELECT s.csrf, u.id, u.username, u.is_superuser, u.is_active, ${grantsSql(sql.ref("u.id"))} AS grants
+      FROM users_session s JOIN users_user u ON u.id = s.user_id
+      WHERE s.digest = ${await digestOf(ctx, key)} AND s.expires > ${ctx.now.toISOString()} AND u.is_active`.compile(qb),
+  ], "read");
+  const row = result.rows[0];
+  if (!row) return;
+  if (UNSAFE.has(ctx.request.method)) {
+    const given = ctx.request.headers.get(CSRF_HEADER);
+    if (!given) throw ApiError.forbidden("CSRF Failed: CSRF token missing.");
+    if (!constantTimeEqual(given, String(row.csrf))) throw ApiError.forbidden("CSRF Failed: CSRF token incorrect.");
+  }
+  ctx.user = { id: Number(row.id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: true, grants: parseGrants(row.grants) };
+  ctx.token = null;
+  ctx.auth = null;
+}
+
+/** A same-site path to go to after login, never another origin (`//evil.example`). */
+const safeNext = (next: unknown) => (typeof next === "string" && /^\/(?!\/)[^\\]*$/.test(next) ? next : "/api/");
+
+async function credentialsOf(ctx: RequestContext): Promise<{ fields: Record<string, unknown>; form: boolean }> {
+  const text = await readText(ctx.request, ctx.config.MAX_BODY_SIZE);
+  const form = (ctx.request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded");
+  if (form) return { fields: Object.fromEntries(new URLSearchParams(text)), form };
+  try {
+    const parsed = JSON.parse(text || "{}");
+    return { fields: parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {}, form };
+  } catch {
+    throw ApiError.detail("malformed", "JSON parse error - the body is not valid JSON.");
+  }
+}
+
+/**
+ * POST /login/ with a username and password (a form or JSON): a new server-side session, its
+ * signed HttpOnly cookie and a CSRF token cookie. Guessing is throttled as for provisioning.
+ */
+export async function login(ctx: RequestContext): Promise<Response> {
+  const { fields, form } = await credentialsOf(ctx);
+  const missing = ["username", "password"].filter((n) => typeof fields[n] !== "string" || fields[n] === "");
+  if (missing.length) throw ApiError.invalid(Object.fromEntries(missing.map((n) => [n, ["This field is required."]])));
+  const user = await checkCredentials(ctx, String(fields.username), String(fields.password));
+  const key = randomHex(32);
+  const csrf = randomHex(32);
+  const age = ctx.config.LOGIN_TIMEOUT;
+  await ctx.db.batch([
+    sql`INSERT INTO users_session (digest, user_id, csrf, created, expires)
+      VALUES (${await digestOf(ctx, key)}, ${user.id}, ${csrf}, ${ctx.now.toISOString()}, ${new Date(ctx.now.getTime() + age * 1000).toISOString()})`.compile(qb),
+    sql`UPDATE users_user SET last_login = ${ctx.now.toISOString()} WHERE id = ${user.id}`.compile(qb),
+    // Expired sessions go as new ones come, so the table does not grow without bound.
+    sql`DELETE FROM users_session WHERE expires <= ${ctx.now.toISOString()}`.compile(qb),
+  ], "write");
+  const headers = new Headers();
+  headers.append("Set-Cookie", cookie(ctx, SESSION_COOKIE, `${key}.${await signature(ctx, key)}`, age, true));
+  headers.append("Set-Cookie", cookie(ctx, CSRF_COOKIE, csrf, age, false));
+  if (form) {
+    headers.set("Location", safeNext(fields.next ?? ctx.url.searchParams.get("next")));
+    return new Response(null, { status: 302, headers });
+  }
+  headers.set("Content-Type", "application/json");
+  return new Response(JSON.stringify({ detail: "Logged in.", username: user.username, csrf_token: csrf }), { status: 200, headers });
+}
+
+/** POST /logout/: ends the session on the server (the cookie is worthless from then on) and clears the cookies. */
+export async function logout(ctx: RequestContext): Promise<Response> {
+  const [key] = (cookies(ctx.request).get(SESSION_COOKIE) ?? "").split(".");
+  if (key && /^[0-9a-f]{64}$/.test(key)) {
+    await ctx.db.batch([sql`DELETE FROM users_session WHERE digest = ${await digestOf(ctx, key)}`.compile(qb)], "write");
+  }
+  const headers = new Headers({ "Content-Type": "application/json" });
+  headers.append("Set-Cookie", cookie(ctx, SESSION_COOKIE, "", 0, true));
+  headers.append("Set-Cookie", cookie(ctx, CSRF_COOKIE, "", 0, false));
+  return new Response(JSON.stringify({ detail: "Logged out." }), { status: 200, headers });
+}
+

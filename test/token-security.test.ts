@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "./support/harness.ts";
+
+let api: Harness;
+beforeAll(async () => {
+  api = await createHarness({ TRUSTED_PROXIES: "10.0.0.0/8", LOGIN_FAILURE_LIMIT: "3" });
+});
+afterAll(() => api.close());
+
+const provision = (username: string, password: string, clientAddress = "192.0.2.10") =>
+  api.post("/api/users/tokens/provision/", { username, password }, { token: null, clientAddress });
+
+describe("passwords set through the API", () => {
+  it("follow NetBox 4.x's rules: 12 characters, upper, lower and a digit", async () => {
+    const short = await api.post("/api/users/users/", { username: "weak", password: "Short1" });
+    expect(short.status).toBe(400);
+    expect(short.body.password).toContain("This password is too short. It must contain at least 12 characters.");
+    const classes = await api.post("/api/users/users/", { username: "weak", password: "alllowercaseletters" });
+    expect(classes.body.password).toEqual([
+      "This password must contain at least one upper-case letter.",
+      "This password must contain at least one digit.",
+    ]);
+    expect((await api.post("/api/users/users/", { username: "strong", password: "Correct-horse-1" })).status).toBe(201);
+    const id = (await api.get("/api/users/users/?username=strong")).body.results[0].id;
+    expect((await api.patch(`/api/users/users/${id}/`, { password: "weak" })).status).toBe(400);
+  });
+
+  it("follow the operator's rules when changed", async () => {
+    const lax = await createHarness({ PASSWORD_MIN_LENGTH: "4", PASSWORD_CHARACTER_CLASSES: "none" });
+    expect((await lax.post("/api/users/users/", { username: "pin", password: "1234" })).status).toBe(201);
+    lax.close();
+  });
+});
+
+describe("provisioning", () => {
+  it("gives a token for good credentials and the same 403 for bad ones", async () => {
+    await api.post("/api/users/users/", { username: "eve", password: "Eve-password-1" });
+    const ok = await provision("eve", "Eve-password-1");
+    expect(ok.status, ok.text).toBe(201);
+    expect(ok.body.key).toMatch(/^[0-9a-f]{40}$/);
+    expect((await provision("eve", "wrong")).body).toEqual({ detail: "Invalid username/password" });
+    expect((await provision("nobody", "wrong")).body).toEqual({ detail: "Invalid username/password" });
+  });
+
+  it("throttles guessing per username and per address, with Retry-After, shared through the database", async () => {
+    await api.post("/api/users/users/", { username: "mallory-target", password: "Target-password-1" });
+    for (let i = 0; i < 3; i++) expect((await provision("mallory-target", `guess${i}`, `198.51.100.${i}`)).status).toBe(403);
+    // The username is now locked, from any address, even with the right password.
+    const locked = await provision("mallory-target", "Target-password-1", "198.51.100.99");
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(locked.body.detail).toMatch(/Too many failed attempts/);
+    // One address guessing many usernames is locked too.
+    for (let i = 0; i < 3; i++) await provision(`user${i}`, "guess", "203.0.113.7");
+    expect((await provision("eve", "Eve-password-1", "203.0.113.7")).status).toBe(429);
+    expect((await provision("eve", "Eve-password-1", "203.0.113.8")).status).toBe(201);
+    // The state is in the database, where every isolate sees it.
+    const [rows] = await api.db.batch([{ sql: "SELECT count(*) AS n FROM auth_throttle", parameters: [] }], "read");
+    expect(Number(rows.rows[0].n)).toBeGreaterThan(0);
+  });
+});
+
+describe("a token's owner", () => {
+  it("cannot change its user, write ability or allowed addresses, but may change the rest", async () => {
+    const key = await api.token({ superuser: false, username: "owner" });
+    const mine = (await api.get("/api/users/tokens/", { token: key })).body.results[0];
+    const other = (await api.post("/api/users/users/", { username: "someone", password: "Someone-pass-1" })).body.id;
+    for (const change of [{ write_enabled: false }, { allowed_ips: ["10.0.0.0/8"] }, { user: other }]) {
+      const reply = await api.patch(`/api/users/tokens/${mine.id}/`, change, { token: key });
+      expect(reply.status, JSON.stringify(change)).toBe(400);
+      expect(Object.keys(reply.body)).toEqual(Object.keys(change));
+    }
+    const described = await api.patch(`/api/users/tokens/${mine.id}/`, { description: "laptop", write_enabled: true }, { token: key });
+    expect(described.status, described.text).toBe(200);
+    // A superuser (a permission beyond the default) may.
+    expect((await api.patch(`/api/users/tokens/${mine.id}/`, { write_enabled: false })).status).toBe(200);
+  });
+});
+
+describe("the client address", () => {
+  it("is the socket peer, or X-Forwarded-For only behind a trusted proxy", async () => {
+    const user = (await api.post("/api/users/users/", { username: "ipbound", password: "Ipbound-pass-1" })).body.id;
+    const key = (await api.post("/api/users/tokens/", { user, allowed_ips: ["192.0.2.0/24"] })).body.key;
+    const from = (clientAddress: string, forwarded?: string) =>
+      api.get("/api/users/tokens/", { token: key, clientAddress, headers: forwarded ? { "X-Forwarded-For": forwarded } : {} });
+    expect((await from("192.0.2.5")).status).toBe(200);
+    // Spoofed header from an untrusted peer: ignored.
+    expect((await from("198.51.100.1", "192.0.2.5")).status).toBe(403);
+    // Through a trusted proxy (and a second one), the first untrusted hop is the client.
+    expect((await from("10.1.1.1", "192.0.2.5")).status).toBe(200);
+    expect((await from("10.1.1.1", "192.0.2.5, 10.2.2.2")).status).toBe(200);
+    // A client cannot prepend an allowed address before its own.
+    const spoof = await from("10.1.1.1", "192.0.2.5, 198.51.100.1");
+    expect(spoof).toMatchObject({ status: 403, body: { detail: "Source IP 198.51.100.1 is not permitted to authenticate using this token." } });
+  });
+});
