@@ -19,6 +19,11 @@ export interface RequestEnvironment {
   readonly clientAddress?: string | null;
   /** Keeps work going after the response (Workers' ctx.waitUntil); errors are the caller's to log. */
   readonly waitUntil?: (promise: Promise<unknown>) => void;
+  /**
+   * Hands committed webhook deliveries to the queue. Absent, they wait for the sweep: nothing is
+   * lost, only later.
+   */
+  readonly enqueue?: (deliveryIds: readonly number[]) => Promise<void>;
 }
 
 /** The portable application: a fetch handler over web-standard APIs, and its set-up. */
@@ -68,6 +73,7 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
         secrets,
         clientAddress: env.clientAddress ?? null,
         waitUntil: env.waitUntil ?? background,
+        enqueue: env.enqueue ?? (async () => {}),
         user: null,
         token: null,
         revealedKeys: new Map(),
