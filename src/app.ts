@@ -8,6 +8,7 @@ import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { createAuthCache } from "./auth/authenticate.ts";
 import { registry } from "./models/registry.ts";
+import { deliver, sweep, type Outcome } from "./events/deliver.ts";
 
 /** The release of this service, reported by /api/status/. */
 export const RELEASE = "0.1.0";
@@ -34,6 +35,10 @@ export interface App {
    * `generateAdmin: false` skips creating `admin` with random secrets on an empty database.
    */
   prepare(db: Database, migrations: readonly Migration[], options?: { generateAdmin?: boolean }): Promise<Bootstrap | null>;
+  /** One attempt at one webhook delivery (the queue consumer's work, on every runtime). */
+  deliver(db: Database, id: number, options?: { fetch?: typeof fetch; insecureFetch?: typeof fetch }): Promise<Outcome>;
+  /** The ids of deliveries to enqueue again (lost messages, crashed consumers); prunes old change records. */
+  sweep(db: Database, now?: Date): Promise<number[]>;
   readonly config: Config;
   readonly secrets: Secrets;
 }
@@ -56,6 +61,8 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
   return {
     config,
     secrets,
+    deliver: (db, id, options = {}) => deliver({ db, config, secrets, ...options }, id),
+    sweep: (db, now) => sweep(db, config, now),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
       return ensureSuperuser(db, config, secrets, generateAdmin);

@@ -31,7 +31,8 @@ export const webhookHooks: ModelHooks = {
   prepareWrite(_ctx, items) {
     for (const item of items) {
       // NetBox 3.x clients send `content_types`; it is stored as `object_types`.
-      if (item.values.content_types !== undefined && item.values.object_types === undefined) item.values.object_types = item.values.content_types;
+      const legacy = item.values.content_types as string[] | undefined;
+      if (legacy !== undefined && !(item.values.object_types as string[] | undefined)?.length) item.values.object_types = legacy;
       delete item.values.content_types;
       objectTypeErrors(item, "object_types");
       conditionErrors(item);
