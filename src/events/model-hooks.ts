@@ -52,6 +52,7 @@ export const eventRuleHooks: ModelHooks = {
     for (const item of items) {
       objectTypeErrors(item, "object_types");
       conditionErrors(item);
+      if (!item.current && !item.values.action_object) item.errors.action_object_type ??= ["This field is required."];
       for (const name of ["object_types", "event_types"]) {
         if ((item.values[name] as unknown[] | undefined)?.length === 0) item.errors[name] = ["This list may not be empty."];
       }

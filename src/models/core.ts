@@ -37,7 +37,7 @@ export const objectChange = defineModel({
     prechange_data: f.json({ nullable: true, readOnly: true }),
     postchange_data: f.json({ nullable: true, readOnly: true }),
   },
-  brief: ["time", "user_name", "request_id", "action", "changed_object", "object_repr"],
+  brief: ["time", "user_name", "request_id", "action", "object_repr"],
   // NetBox: "<object type> <repr> <created|updated|deleted> by <user name>".
   display: (t) => sql`${sql.ref(`${t}.changed_object_type`)} || ' ' || ${sql.ref(`${t}.object_repr`)} || ' ' ||
     CASE ${sql.ref(`${t}.action`)} WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated' ELSE 'deleted' END || ' by ' || ${sql.ref(`${t}.user_name`)}`,

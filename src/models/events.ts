@@ -60,8 +60,9 @@ export const eventRule = defineModel({
     enabled: f.boolean({ default: true }),
     conditions: f.json({ nullable: true }),
     action_type: f.choice([{ value: "webhook", label: "Webhook" }], { default: "webhook" }),
-    // A rule whose webhook is deleted stays, without an action, until it is pointed elsewhere.
-    action_object: f.generic(() => [webhook], { nullable: true, required: true }),
+    // Required on create (the hook says so); a rule whose webhook is deleted stays, without an
+    // action, until it is pointed elsewhere.
+    action_object: f.generic(() => [webhook], { nullable: true, required: false }),
     comments,
   },
   brief: ["name", "description"],
