@@ -27,6 +27,10 @@ export default defineConfig({
       miniflare: {
         bindings: {
           LIBSQL_URL: inject<string>("libsqlUrl"),
+          RECEIVER_URL: inject<string>("receiverUrl"),
+          // Retries on, so the consumer's retry path is exercised; seconds are the queue's delays.
+          WEBHOOK_MAX_RETRIES: "2",
+          WEBHOOK_RETRY_BACKOFF: "1",
           SECRET_KEY: "workerd-test-secret-key-0123456789abcdef",
           ...WORKERD_SUPERUSER,
         },

@@ -5,6 +5,8 @@
  * a fixed time with a fixed number of keep-alive connections. Traffic goes to 127.0.0.1 only.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startNodeService } from "../src/runtime/node-service.ts";
@@ -37,6 +39,51 @@ async function once(name: string, method: string, path: string, body?: unknown) 
   return ms;
 }
 
+/**
+ * The two webhook figures: a single-object POST without and with a matching event rule (the rule
+ * adds the outbox row; the in-process consumer then sends it to a local receiver, in the same
+ * process), and deliveries per second from the in-process consumer to that receiver.
+ */
+async function benchWebhooks() {
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const post = (tag: string) => (i: number): [string, string, unknown] =>
+    ["POST", "/api/tenancy/tenants/", { name: `${tag}${i}-${Math.random()}`, slug: `${tag}${i}-${Math.floor(Math.random() * 1e12)}` }];
+  try {
+    const without = await measure("POST /api/tenancy/tenants/ (no event rule)", post("a"));
+    const webhook = JSON.parse((await call("POST", "/api/extras/webhooks/", { name: "bench", payload_url: target })).text);
+    await call("POST", "/api/extras/event-rules/", {
+      name: "bench", object_types: ["tenancy.tenant"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.id,
+    });
+    const withRule = await measure("POST /api/tenancy/tenants/ (matching rule)", post("b"));
+    await drained();
+    const n = 3000;
+    const t = performance.now();
+    for (let start = 0; start < n; start += 1000) {
+      await call("POST", "/api/tenancy/tenants/", Array.from({ length: 1000 }, (_, k) => ({ name: `c${start + k}`, slug: `c-${start + k}` })));
+    }
+    await drained();
+    const rate = n / ((performance.now() - t) / 1000);
+    console.log(`${"deliveries from the in-process consumer".padEnd(44)} ${rate.toFixed(0).padStart(7)} /s     (${n}, bulk-created, to a local receiver)`);
+    return { added: (100 * (without.rate - withRule.rate)) / without.rate, rate };
+  } finally {
+    receiver.close();
+  }
+}
+
+/** Waits until no delivery is left queued. */
+async function drained() {
+  for (;;) {
+    const [left] = await service.db.batch([{ sql: "SELECT count(*) AS n FROM extras_webhookdelivery WHERE status = 'queued'", parameters: [] }], "read");
+    if (Number(left.rows[0].n) === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 try {
   const t0 = performance.now();
   await fillSites(call, SITES);
@@ -50,11 +97,14 @@ try {
   const big = await measure("GET /api/dcim/sites/?limit=1000", () => ["GET", "/api/dcim/sites/?limit=1000"]);
   await measure("POST /api/extras/tags/ (one object)", (i) => ["POST", "/api/extras/tags/", { name: `b${i}-${Math.random()}`, slug: `b${i}-${Date.now()}-${Math.floor(Math.random() * 1e9)}` }]);
   await measure("PATCH /api/dcim/sites/{id}/", (i) => ["PATCH", `/api/dcim/sites/${(i % SITES) + 1}/`, { description: `d${i}` }]);
+  const webhooks = await benchWebhooks();
   const ids = Array.from({ length: 400 }, (_, i) => i + 1);
   const bulk = await once("PATCH 400 sites in one request", "PATCH", "/api/dcim/sites/", ids.map((id) => ({ id, description: "bulk", status: "planned" })));
   console.log("\nAgainst NetBox figures reported by users (shared/reference/ANCHORS.md, not measured here):");
   console.log(`  bulk PATCH of ~400 objects: NetBox 40 s (nb#6020); here ${(bulk / 1000).toFixed(2)} s, ${(40_000 / bulk).toFixed(0)}x faster`);
   console.log(`  1000-object list page: NetBox 7-9 s per 1000 interfaces (nb#12546); here p50 ${big.p50} ms for 1000 sites`);
+  console.log(`\nWebhooks: a matching event rule adds ${webhooks.added.toFixed(1)} % to a single POST (target at most 10 %);`);
+  console.log(`  the in-process consumer delivers ${webhooks.rate.toFixed(0)} deliveries/s to a local receiver (target at least 500/s)`);
 } finally {
   call.close();
   await service.close();

@@ -9,6 +9,7 @@ import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { createAuthCache } from "./auth/authenticate.ts";
 import { registry } from "./models/registry.ts";
+import { deliver, sweep, type Outcome } from "./events/deliver.ts";
 
 /** The release of this service, reported by /api/status/. */
 export const RELEASE = "0.1.0";
@@ -20,6 +21,11 @@ export interface RequestEnvironment {
   readonly clientAddress?: string | null;
   /** Keeps work going after the response (Workers' ctx.waitUntil); errors are the caller's to log. */
   readonly waitUntil?: (promise: Promise<unknown>) => void;
+  /**
+   * Hands committed webhook deliveries to the queue. Absent, they wait for the sweep: nothing is
+   * lost, only later.
+   */
+  readonly enqueue?: (deliveryIds: readonly number[]) => Promise<void>;
 }
 
 /** The portable application: a fetch handler over web-standard APIs, and its set-up. */
@@ -30,6 +36,10 @@ export interface App {
    * `generateAdmin: false` skips creating `admin` with random secrets on an empty database.
    */
   prepare(db: Database, migrations: readonly Migration[], options?: { generateAdmin?: boolean }): Promise<Bootstrap | null>;
+  /** One attempt at one webhook delivery (the queue consumer's work, on every runtime). */
+  deliver(db: Database, id: number, options?: { fetch?: typeof fetch; insecureFetch?: typeof fetch }): Promise<Outcome>;
+  /** The ids of deliveries to enqueue again (lost messages, crashed consumers); prunes old change records. */
+  sweep(db: Database, now?: Date): Promise<number[]>;
   readonly config: Config;
   readonly secrets: Secrets;
 }
@@ -52,6 +62,8 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
   return {
     config,
     secrets,
+    deliver: (db, id, options = {}) => deliver({ db, config, secrets, ...options }, id),
+    sweep: (db, now) => sweep(db, config, now),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
       return ensureSuperuser(db, config, secrets, generateAdmin);
@@ -70,6 +82,7 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
         // On Workers the entry passes CF-Connecting-IP, which only Cloudflare sets; elsewhere the peer.
         clientAddress: clientAddressOf(request, env.clientAddress ?? null, config.TRUSTED_PROXIES),
         waitUntil: env.waitUntil ?? background,
+        enqueue: env.enqueue ?? (async () => {}),
         user: null,
         token: null,
         revealedKeys: new Map(),

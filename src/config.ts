@@ -133,6 +133,29 @@ const ConfigSchema = v.object({
     list(["upper", "lower", "digit"]),
     v.check((xs) => xs.every((x) => ["upper", "lower", "digit", "symbol", "none"].includes(x)), "must list upper, lower, digit or symbol, or be none"),
   ),
+  /** Days change records are kept; 0 keeps them forever. The sweep deletes older ones. */
+  CHANGELOG_RETENTION: int(90, 0),
+  /** Seconds a webhook request may take, connection to last byte read. */
+  WEBHOOK_TIMEOUT: int(10, 1),
+  /** Automatic retries of a failed delivery (0: none, as SPEC.md 3 says), with exponential backoff and jitter. */
+  WEBHOOK_MAX_RETRIES: int(0, 0),
+  /** Seconds before the first automatic retry; each further one waits twice as long (at most an hour). */
+  WEBHOOK_RETRY_BACKOFF: int(30, 1),
+  /** Seconds a delivery may stay queued before the sweep enqueues it again (a lost queue message). */
+  WEBHOOK_SWEEP_AFTER: int(60, 1),
+  /** Seconds between sweeps of the in-process consumer (Node, Deno); on Workers the cron trigger sweeps. */
+  WEBHOOK_SWEEP_INTERVAL: int(60, 1),
+  /** Deliveries the in-process consumer sends at once. */
+  WEBHOOK_CONCURRENCY: int(16, 1),
+  /** URL schemes a rendered webhook URL may use. */
+  WEBHOOK_ALLOWED_SCHEMES: list(["http", "https"]),
+  /** Networks a webhook may never reach: link-local and the cloud metadata addresses by default. */
+  WEBHOOK_BLOCKED_NETWORKS: v.pipe(
+    list(["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "100.100.100.200/32"]),
+    v.check((nets) => nets.every((n) => /^[0-9a-f.:]+(\/\d{1,3})?$/i.test(n)), "must list IP networks such as 169.254.0.0/16"),
+  ),
+  /** When set, the only host names (or `.domain` suffixes) a webhook may reach. */
+  WEBHOOK_ALLOWED_HOSTS: list(),
 });
 
 /** The parsed settings; names follow the environment variables (see README). */

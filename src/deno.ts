@@ -24,7 +24,7 @@ import { bootstrapMessage } from "./auth/bootstrap.ts";
 import { ConfigError, parseConfig } from "./config.ts";
 import { openDatabase } from "./runtime/node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./runtime/local-files.ts";
-import { backgroundTasks } from "./runtime/background.ts";
+import { backgroundTasks, localDeliveryQueue } from "./runtime/background.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
@@ -61,6 +61,8 @@ function announce(url: string) {
 
 const background = backgroundTasks();
 const waitUntil = background.waitUntil;
+const deliveries = localDeliveryQueue(app, db);
+const enqueue = deliveries.push;
 
 // Finish background work and close the database on Ctrl-C / SIGTERM.
 let stopping = false;
@@ -68,6 +70,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await background.settled();
+  await deliveries.stop();
   try {
     db.close();
   } finally {
@@ -101,7 +104,7 @@ export default {
   },
   async fetch(request: Request, info?: ServeInfo): Promise<Response> {
     try {
-      return await app.fetch(withParsableUrl(request), { db, clientAddress: info?.remoteAddr?.hostname ?? null, waitUntil });
+      return await app.fetch(withParsableUrl(request), { db, clientAddress: info?.remoteAddr?.hostname ?? null, waitUntil, enqueue });
     } catch (error) {
       console.error("unhandled error serving a request:", error);
       return new Response(JSON.stringify({ detail: "Server error." }), {

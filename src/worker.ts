@@ -15,6 +15,7 @@ import macAddresses from "../migrations/0003_mac_addresses.sql";
 import sharedInventory from "../migrations/0004_shared_inventory.sql";
 import configContexts from "../migrations/0011_config_contexts.sql";
 import permissions from "../migrations/0013_permissions.sql";
+import webhooks from "../migrations/0012_webhooks.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,18 +25,46 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0004_shared_inventory.sql", sql: sharedInventory },
   { name: "0011_config_contexts.sql", sql: configContexts },
   { name: "0013_permissions.sql", sql: permissions },
+  { name: "0012_webhooks.sql", sql: webhooks },
 ];
+
+/** The webhook queue's message: a delivery id; the row holds everything else. */
+export interface DeliveryMessage {
+  readonly id: number;
+}
+
+/** The parts of the Cloudflare Queues API the worker uses (producer binding, consumer batch). */
+interface Queue {
+  sendBatch(messages: readonly { body: DeliveryMessage }[]): Promise<void>;
+}
+interface Message {
+  readonly body: DeliveryMessage;
+  readonly attempts: number;
+  ack(): void;
+  retry(options?: { delaySeconds?: number }): void;
+}
+interface MessageBatch {
+  readonly queue: string;
+  readonly messages: readonly Message[];
+}
 
 export interface Env {
   LIBSQL_URL: string;
   LIBSQL_AUTH_TOKEN?: string;
   SECRET_KEY?: string;
+  /** wrangler.toml `[[queues.producers]]`: deliveries committed by a write go here. */
+  WEBHOOK_QUEUE?: Queue;
   [setting: string]: unknown;
 }
 
 interface ExecutionContext {
   waitUntil(promise: Promise<unknown>): void;
 }
+
+/** The dead-letter queue's name ends so (wrangler.toml `dead_letter_queue`). */
+const DEAD_LETTER_SUFFIX = "-dlq";
+/** Messages per `sendBatch` (Cloudflare's limit is 100). */
+const SEND_BATCH = 100;
 
 let ready: Promise<App> | undefined;
 
@@ -61,16 +90,77 @@ async function setUp(env: Env): Promise<App> {
   return app;
 }
 
+/** The app of this isolate; a failed set-up is retried by the next event instead of poisoning the isolate. */
+function appOf(env: Env): Promise<App> {
+  ready ??= setUp(env).catch((error) => {
+    ready = undefined;
+    throw error;
+  });
+  return ready;
+}
+
+/** Sends delivery ids to the queue, in batches Cloudflare accepts. */
+async function enqueueDeliveries(queue: Queue, ids: readonly number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += SEND_BATCH) await queue.sendBatch(ids.slice(i, i + SEND_BATCH).map((id) => ({ body: { id } })));
+}
+
+/** Seconds before a message whose processing threw (the database unreachable) is tried again. */
+const infrastructureBackoff = (attempts: number) => Math.min(3600, 10 * 2 ** Math.max(0, attempts - 1));
+
+/**
+ * The queue consumer: each message is one delivery, acked or retried on its own. A failed send
+ * the retry policy allows is retried with its backoff; an error of our own (the database
+ * unreachable) is retried with backoff from the attempt count; after `max_retries` the queue moves
+ * the message to the dead-letter queue, whose consumer marks the run failed. The sweep still
+ * finds anything left queued, so no event is lost on the way.
+ */
+async function consume(batch: MessageBatch, env: Env): Promise<void> {
+  const app = await appOf(env);
+  const db = openDatabase(env);
+  try {
+    if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) {
+      const ids = batch.messages.map((m) => Number(m.body.id));
+      await db.batch([{
+        sql: `UPDATE extras_webhookdelivery SET status = 'failed', finished = ?, lease_until = NULL,
+          error_log = error_log || ? || ' dead-lettered: the queue gave up on this run' || char(10)
+          WHERE id IN (SELECT value FROM json_each(?)) AND status = 'queued'`,
+        parameters: [new Date().toISOString(), new Date().toISOString(), JSON.stringify(ids)],
+      }], "write");
+      batch.messages.forEach((m) => m.ack());
+      return;
+    }
+    await Promise.all(batch.messages.map(async (message) => {
+      try {
+        const outcome = await app.deliver(db, Number(message.body.id));
+        if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
+        else message.ack();
+      } catch (error) {
+        console.error(`webhook delivery ${message.body.id} could not be processed:`, error);
+        message.retry({ delaySeconds: infrastructureBackoff(message.attempts) });
+      }
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+/** The cron trigger: enqueues runs left queued (a `send()` lost in waitUntil) and prunes old change records. */
+async function sweepOutbox(env: Env): Promise<void> {
+  const app = await appOf(env);
+  const db = openDatabase(env);
+  try {
+    const due = await app.sweep(db);
+    if (due.length && env.WEBHOOK_QUEUE) await enqueueDeliveries(env.WEBHOOK_QUEUE, due);
+  } finally {
+    db.close();
+  }
+}
+
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    // A failed set-up is retried by the next request instead of poisoning the isolate.
-    ready ??= setUp(env).catch((error) => {
-      ready = undefined;
-      throw error;
-    });
     let app: App;
     try {
-      app = await ready;
+      app = await appOf(env);
     } catch (error) {
       console.error("set-up failed:", error);
       const detail = error instanceof ConfigError ? error.message : "The service could not start; see the worker logs.";
@@ -83,9 +173,18 @@ export default {
         db,
         clientAddress: request.headers.get("CF-Connecting-IP"),
         waitUntil: (p) => void background.push(p),
+        enqueue: env.WEBHOOK_QUEUE ? (ids) => enqueueDeliveries(env.WEBHOOK_QUEUE!, ids) : undefined,
       });
     } finally {
       ctx.waitUntil(Promise.allSettled(background).then(() => db.close()));
     }
+  },
+
+  async queue(batch: MessageBatch, env: Env): Promise<void> {
+    await consume(batch, env);
+  },
+
+  async scheduled(_controller: unknown, env: Env, ctx: ExecutionContext): Promise<void> {
+    ctx.waitUntil(sweepOutbox(env));
   },
 };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registry } from "../src/models/registry.ts";
-import type { ContractSpec } from "./support/contract.ts";
+import type { WritableContractSpec } from "./support/contract.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
 import { allSpecs } from "./support/specs.ts";
 
@@ -14,7 +14,7 @@ const FORBIDDEN = { detail: "You do not have permission to perform this action."
 const openByDefault = new Set(["users.token"]);
 
 /** A scalar change from the spec's bulk patch, to leave a constraint with (null when it has none). */
-function scalarChange(spec: ContractSpec): [string, string | number | boolean] | null {
+function scalarChange(spec: WritableContractSpec): [string, string | number | boolean] | null {
   const model = registry.byObjectType(spec.objectType)!;
   for (const [key, value] of Object.entries(spec.bulkPatch)) {
     const field = model.field[key];
@@ -25,7 +25,29 @@ function scalarChange(spec: ContractSpec): [string, string | number | boolean] |
   return null;
 }
 
-for (const spec of allSpecs) {
+const writable = allSpecs.filter((s): s is WritableContractSpec => !("readOnly" in s));
+
+for (const spec of allSpecs.filter((s) => "readOnly" in s)) {
+  const model = registry.byObjectType(spec.objectType)!;
+  const base = `/api/${model.app}/${model.path}/`;
+  describe(`${spec.objectType} security (read-only model)`, () => {
+    let api: Harness;
+    beforeAll(async () => {
+      api = await createHarness();
+      await spec.fixtures?.(api);
+    });
+    afterAll(() => api.close());
+
+    it("refuses reads without a token or without permission, and every write", async () => {
+      expect((await api.get(base, { token: null })).body).toEqual(NO_CREDENTIALS);
+      const plain = await api.token({ superuser: false });
+      expect((await api.get(base, { token: plain })).body).toEqual(FORBIDDEN);
+      expect((await api.post(base, {}, { token: plain })).status).toBe(405);
+    });
+  });
+}
+
+for (const spec of writable) {
   const model = registry.byObjectType(spec.objectType)!;
   const base = `/api/${model.app}/${model.path}/`;
 
@@ -172,7 +194,9 @@ describe("settings that open or close the whole API", () => {
     for (const model of registry.models) {
       const base = `/api/${model.app}/${model.path}/`;
       expect((await exempt.get(base, { token: null })).status, base).toBe(200);
-      expect((await exempt.post(base, {}, { token: null })).body, base).toEqual(NO_CREDENTIALS);
+      const write = await exempt.post(base, {}, { token: null });
+      if (model.readOnly) expect(write.status, base).toBe(405);
+      else expect(write.body, base).toEqual(NO_CREDENTIALS);
     }
   });
 
@@ -181,6 +205,10 @@ describe("settings that open or close the whole API", () => {
       const base = `/api/${model.app}/${model.path}/`;
       expect((await maintenance.get(base)).status, base).toBe(200);
       const reply = await maintenance.post(base, {});
+      if (model.readOnly) {
+        expect(reply.status, base).toBe(405);
+        continue;
+      }
       expect(reply.status, base).toBe(503);
       expect(reply.body.detail).toMatch(/maintenance mode/);
     }

@@ -7,6 +7,7 @@ import { ApiError } from "../http/errors.ts";
 import { constantTimeEqual } from "./crypto.ts";
 import { grantsSql, parseGrants } from "./permissions.ts";
 import { authenticateSession } from "./sessions.ts";
+import { outboxStatement } from "../events/outbox.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -153,17 +154,25 @@ export async function readBatch(ctx: RequestContext, statements: readonly Statem
 
 /**
  * Runs a write transaction: one round trip, all or none. With cached authentication, its first
- * statement aborts the transaction when the auth version moved since the data was read.
+ * statement aborts the transaction when the auth version moved since the data was read. Its last
+ * statement is the webhook outbox (`src/events/outbox.ts`): the deliveries of the change records
+ * the transaction wrote, whose ids go to the queue once it has committed.
  */
 export async function writeBatch(ctx: RequestContext, statements: readonly Statement[]): Promise<StatementResult[]> {
-  if (!ctx.auth) return ctx.db.batch(statements, "write");
-  const guard = sql`INSERT INTO engine_guard (stale) SELECT 1 WHERE (SELECT version FROM auth_state) IS NOT ${ctx.auth.version}`.compile(qb);
+  const guard = ctx.auth
+    ? [sql`INSERT INTO engine_guard (stale) SELECT 1 WHERE (SELECT version FROM auth_state) IS NOT ${ctx.auth.version}`.compile(qb)]
+    : [];
+  let results: StatementResult[];
   try {
-    return (await ctx.db.batch([guard, ...statements], "write")).slice(1);
+    results = await ctx.db.batch([...guard, ...statements, outboxStatement(ctx)], "write");
   } catch (error) {
     if (error instanceof ConstraintError && error.columns.includes("guard_auth_changed")) throw staleAuth(ctx);
     throw error;
   }
+  const deliveries = results[results.length - 1].rows.map((row) => Number(row.id));
+  // The response never waits for delivery (SPEC.md 6.3.1); a lost enqueue is healed by the sweep.
+  if (deliveries.length) ctx.waitUntil(ctx.enqueue(deliveries));
+  return results.slice(guard.length, -1);
 }
 
 function staleAuth(ctx: RequestContext): StaleAuth {

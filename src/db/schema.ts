@@ -14,7 +14,7 @@ export function columnSql(field: Field): string[] {
   if (fallback !== null) parts.push(`DEFAULT ${fallback}`);
   if (field.unique) parts.push("UNIQUE");
   if (field.kind === "fk") {
-    const action = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL" }[field.onDelete ?? "protect"];
+    const action = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL", keep: "NO ACTION" }[field.onDelete ?? "protect"];
     parts.push(`REFERENCES ${field.target!().table}(id) ON DELETE ${action}`);
   }
   return [parts.join(" ")];

@@ -35,6 +35,8 @@ export interface RequestContext {
   /** The client address (socket peer on Node/Deno, CF-Connecting-IP on Workers), when known. */
   readonly clientAddress: string | null;
   readonly waitUntil: (promise: Promise<unknown>) => void;
+  /** Hands committed webhook deliveries to the queue (Cloudflare Queues, or the in-process consumer). */
+  readonly enqueue: (deliveryIds: readonly number[]) => Promise<void>;
   user: User | null;
   token: AuthToken | null;
   /** The auth version the request's identity was read at (every batch re-checks it), and whether it came from the cache. */

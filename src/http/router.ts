@@ -109,8 +109,17 @@ async function only(req: IRequest, methods: string[], handler: () => Response | 
   return handler();
 }
 
+/** The methods a read-only model (change records, deliveries) answers on its list and detail paths. */
+const READ_METHODS = ["GET", "HEAD", "OPTIONS"] as const;
+
+/** Refuses writes to a model only the engine writes, with 405 and what is allowed. */
+function refuseWriteToReadOnly(req: IRequest, model: Model): void {
+  if (model.readOnly && !(READ_METHODS as readonly string[]).includes(req.method)) throw ApiError.methodNotAllowed(req.method, READ_METHODS);
+}
+
 async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): Promise<Response> {
-  const allow = { Allow: LIST_METHODS.join(", ") };
+  refuseWriteToReadOnly(req, model);
+  const allow = { Allow: (model.readOnly ? READ_METHODS : LIST_METHODS).join(", ") };
   const body = (action: Action) => authorizedBody(req, ctx, model, action);
   switch (req.method) {
     case "GET":
@@ -139,7 +148,8 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
 }
 
 async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, id: number): Promise<Response> {
-  const allow = { Allow: DETAIL_METHODS.join(", ") };
+  refuseWriteToReadOnly(req, model);
+  const allow = { Allow: (model.readOnly ? READ_METHODS : DETAIL_METHODS).join(", ") };
   switch (req.method) {
     case "GET":
     case "HEAD":

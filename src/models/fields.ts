@@ -56,7 +56,12 @@ export interface FieldOptions {
   readonly target?: () => Model;
   /** For `generic`: the models the relation may point to. */
   readonly targets?: () => readonly Model[];
-  readonly onDelete?: "protect" | "cascade" | "setNull";
+  /**
+   * What deleting the target does: refuse (protect), delete this row too (cascade), clear the
+   * reference (setNull), or, for a generic relation that records history (a change record's
+   * object), keep naming the object that is gone (keep).
+   */
+  readonly onDelete?: "protect" | "cascade" | "setNull" | "keep";
   readonly through?: Through;
   /** For m2m: the filter parameter naming it (`group` for `groups`; `tag` for tags, matched all-of). */
   readonly filterName?: string;

@@ -5,7 +5,7 @@ import type { ModelHooks } from "./hooks.ts";
 import type { RouteDeclaration } from "./routes.ts";
 
 /** The applications under /api/, in the order the API root lists them. */
-export const APPS = ["circuits", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization"] as const;
+export const APPS = ["circuits", "core", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization"] as const;
 export type AppName = (typeof APPS)[number];
 
 /** A multi-field uniqueness rule; NULLs compare equal, as NetBox's constraints do. */
@@ -65,6 +65,13 @@ export interface ModelDeclaration {
   readonly filters?: Readonly<Record<string, FilterDeclaration>>;
   /** Endpoints beyond list and detail (`provision`, `available-ips`, `trace`). */
   readonly routes?: readonly RouteDeclaration[];
+  /**
+   * Rows only the engine writes (change records, webhook deliveries): the API serves reads and
+   * OPTIONS, and answers 405 to writes.
+   */
+  readonly readOnly?: boolean;
+  /** Further paths serving the same endpoints (NetBox 4.0's `/api/extras/object-changes/`). */
+  readonly aliases?: readonly { readonly app: AppName; readonly path: string }[];
 }
 
 /** A registered model: the declaration with names derived and every field resolved, in output order. */

@@ -7,6 +7,8 @@ import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
 import { configContextModels } from "./config-contexts.ts";
 import { usersModels } from "./users.ts";
+import { coreModels } from "./core.ts";
+import { eventModels } from "./events.ts";
 
 /** The frozen set of models the service serves, with the lookups the engine needs. */
 export interface Registry {
@@ -22,9 +24,10 @@ export interface Registry {
 }
 
 export function createRegistry(models: readonly Model[]): Registry {
-  const byPath = new Map(models.map((m) => [`${m.app}/${m.path}`, m]));
+  const paths = models.flatMap((m) => [[`${m.app}/${m.path}`, m], ...(m.aliases ?? []).map((a) => [`${a.app}/${a.path}`, m])] as [string, Model][]);
+  const byPath = new Map(paths);
   const byType = new Map(models.map((m) => [m.objectType, m]));
-  if (byPath.size !== models.length || byType.size !== models.length) throw new Error("duplicate model path or type");
+  if (byPath.size !== paths.length || byType.size !== models.length) throw new Error("duplicate model path or type");
   const apps = new Map(APPS.map((a) => [a, models.filter((m) => m.app === a).sort((x, y) => x.path.localeCompare(y.path))]));
   const references = new Map<Model, { model: Model; field: Model["fields"][number] }[]>();
   const referencesTo = (target: Model) => {
@@ -51,4 +54,5 @@ export function createRegistry(models: readonly Model[]): Registry {
 /** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
 export const registry = createRegistry([
   ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...configContextModels, ...usersModels, ...virtualizationModels,
+  ...coreModels, ...eventModels,
 ]);

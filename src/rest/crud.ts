@@ -5,6 +5,7 @@ import { authorize } from "../auth/permissions.ts";
 import { scopeSql, unrestricted } from "./scope.ts";
 import { readBatch, writeBatch } from "../auth/authenticate.ts";
 import { changeRecordStatement, deletionRecordStatement } from "../changes/record.ts";
+import { cascadeRecordStatements } from "../changes/cascade.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError, type FieldErrors } from "../http/errors.ts";
 import { paginated, parsePage } from "../http/pagination.ts";
@@ -279,7 +280,7 @@ function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
  */
 function danglingGenericStatements(model: Model): Statement[] {
   return [...cascadeOf(model)].flatMap((target) =>
-    registry.referencesTo(target).filter((r) => r.field.kind === "generic").map(({ model: owner, field }) => {
+    registry.referencesTo(target).filter((r) => r.field.kind === "generic" && r.field.onDelete !== "keep").map(({ model: owner, field }) => {
       const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
       const orphaned = sql`${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)})`;
       return field.nullable
@@ -324,6 +325,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
       AND ${scopeSql(ctx, model, "delete")}) <> ${doomed.length}`),
     ...doomed.map((id) => deletionRecordStatement(ctx, model, id, String(current.get(id)!.__display), String(current.get(id)!.__snapshot))),
+    ...cascadeRecordStatements(ctx, model, idList(doomed)),
     ...deleteStatements(model, doomed),
     ...danglingGenericStatements(model),
   ];

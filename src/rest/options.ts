@@ -21,6 +21,6 @@ export function describeEndpoint(ctx: RequestContext, model: Model, detail: bool
     description: "",
     renders: ["application/json"],
     parses: ["application/json"],
-    ...(isPermitted(ctx, model, detail ? "change" : "add") ? { actions: { [detail ? "PUT" : "POST"]: fields } } : {}),
+    ...(!model.readOnly && isPermitted(ctx, model, detail ? "change" : "add") ? { actions: { [detail ? "PUT" : "POST"]: fields } } : {}),
   };
 }

@@ -68,7 +68,8 @@ export function selectSql(model: Model, fields: readonly Field[], table = model.
 
 /** The object's change-record snapshot as JSON, from its stored row under `table`. */
 export function snapshotSql(model: Model, table = model.table): Sql {
-  return jsonObjectSql(model.fields.flatMap((field) => KINDS[field.kind].snapshot(field, table)));
+  // Write-only fields (a webhook's secret) stay out of change records, which others may read.
+  return jsonObjectSql(model.fields.filter((field) => !field.writeOnly).flatMap((field) => KINDS[field.kind].snapshot(field, table)));
 }
 
 /** The ids of `ids` and of every descendant, for a nested-group (tree) model. */

@@ -1,3 +1,8 @@
+import type { App } from "../app.ts";
+import type { Database } from "../db/database.ts";
+import { createLocalQueue, type LocalQueue } from "../events/local-queue.ts";
+import { insecureFetch } from "./insecure-fetch.ts";
+
 /**
  * Work a response leaves running (token last-use updates), for the long-lived Node and Deno
  * processes: failures are logged, and `settled()` lets a shutdown wait for what is still running.
@@ -13,4 +18,19 @@ export function backgroundTasks() {
     },
     settled: (): Promise<unknown> => Promise.allSettled(pending),
   };
+}
+
+/**
+ * The in-process webhook consumer of a Node or Deno server: fed after each commit, swept at start
+ * (whatever a previous run left queued) and every WEBHOOK_SWEEP_INTERVAL seconds.
+ */
+export function localDeliveryQueue(app: App, db: Database): LocalQueue {
+  const queue = createLocalQueue({
+    deliver: (id) => app.deliver(db, id, { insecureFetch }),
+    sweep: () => app.sweep(db),
+    concurrency: app.config.WEBHOOK_CONCURRENCY,
+    sweepIntervalMs: app.config.WEBHOOK_SWEEP_INTERVAL * 1000,
+  });
+  void queue.sweepNow();
+  return queue;
 }

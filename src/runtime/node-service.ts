@@ -3,7 +3,7 @@ import { createApp, type App } from "../app.ts";
 import { parseConfig, type Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Bootstrap } from "../auth/bootstrap.ts";
-import { backgroundTasks } from "./background.ts";
+import { backgroundTasks, localDeliveryQueue } from "./background.ts";
 import { listen } from "./node-http.ts";
 import { openDatabase } from "./node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./local-files.ts";
@@ -28,8 +28,10 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const bootstrap = await app.prepare(db, loadMigrations());
   const background = backgroundTasks();
   const waitUntil = background.waitUntil;
+  const deliveries = localDeliveryQueue(app, db);
+  const enqueue = deliveries.push;
   const { server, url } = await listen(
-    (request, clientAddress) => app.fetch(request, { db, clientAddress, waitUntil }),
+    (request, clientAddress) => app.fetch(request, { db, clientAddress, waitUntil, enqueue }),
     config.HOST,
     config.PORT,
   );
@@ -38,6 +40,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
     async close() {
       await new Promise<void>((resolve) => (server as Server).close(() => resolve()));
       await background.settled();
+      await deliveries.stop();
       db.close();
     },
   };

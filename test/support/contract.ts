@@ -5,7 +5,19 @@ import { registry } from "../../src/models/registry.ts";
 import { createHarness, ORIGIN, type Driver, type Harness } from "./harness.ts";
 
 /** What one model's contract needs: valid objects to create, changes, an invalid object. */
-export interface ContractSpec {
+export type ContractSpec = WritableContractSpec | ReadOnlyContractSpec;
+
+/**
+ * A model only the engine writes (change records, webhook deliveries): its fixtures make the
+ * requests that produce at least two of its rows; the contract checks reads, refusals and costs.
+ */
+export interface ReadOnlyContractSpec {
+  objectType: string;
+  readOnly: true;
+  fixtures: (api: Harness) => Promise<Record<string, number>>;
+}
+
+export interface WritableContractSpec {
   /** `app.model`, as registered. */
   objectType: string;
   /** Creates the objects the model's fields point to; returns their ids by name. */
@@ -65,6 +77,7 @@ function expectEcho(sent: Record<string, unknown>, got: Record<string, unknown>,
  * record per object, and a pinned statement count that does not grow with the page size.
  */
 export function describeContract(spec: ContractSpec, driver: Driver = "native") {
+  if ("readOnly" in spec) return describeReadOnlyContract(spec, driver);
   const model = registry.byObjectType(spec.objectType)!;
   const base = `/api/${model.app}/${model.path}/`;
   const existing = spec.existing ?? 0;
@@ -334,6 +347,63 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       const bulkDelete = await measure(() => api.delete(base, [...made, ...created].map((o) => ({ id: o.id }))));
       expect(bulkDelete.roundTrips).toBe(2);
       expectBaseline(key, "bulk_delete", bulkDelete);
+    });
+  });
+}
+
+/** The contract of a read-only model: list, brief, detail, 404, 405 on writes, 403 without a token, OPTIONS, pinned costs. */
+function describeReadOnlyContract(spec: ReadOnlyContractSpec, driver: Driver) {
+  const model = registry.byObjectType(spec.objectType)!;
+  const base = `/api/${model.app}/${model.path}/`;
+  describe(`${spec.objectType} read-only contract (${base}, ${driver} driver)`, () => {
+    let api: Harness;
+    beforeAll(async () => {
+      api = await createHarness({}, driver);
+      await spec.fixtures(api);
+      await api.queue.drain();
+    });
+    afterAll(() => api.close());
+
+    it("lists its rows with every field, the brief form, and one row by id", async () => {
+      const list = await api.get(base);
+      expect(list.status, list.text).toBe(200);
+      expect(list.headers.get("Allow")).toBe("GET, HEAD, OPTIONS");
+      expect(list.body.count).toBeGreaterThanOrEqual(2);
+      const fields = model.fields.filter((f) => !f.writeOnly).map((f) => f.name);
+      expect(Object.keys(list.body.results[0])).toEqual(expect.arrayContaining(["id", "url", "display", ...fields]));
+      const brief = await api.get(`${base}?brief=1`);
+      expect(Object.keys(brief.body.results[0]).sort()).toEqual(["id", "url", "display", ...model.brief].sort());
+      const one = await api.get(`${base}${list.body.results[0].id}/`);
+      expect(one.body).toEqual(list.body.results[0]);
+      expect((await api.get(`${base}999999/`)).status).toBe(404);
+    });
+
+    it("refuses writes with 405, and anonymous reads with 403", async () => {
+      const [row] = (await api.get(base)).body.results;
+      for (const [method, path] of [["POST", base], ["PUT", base], ["PATCH", `${base}${row.id}/`], ["DELETE", `${base}${row.id}/`]] as const) {
+        const reply = await api.request(method, path, { body: method === "DELETE" ? undefined : {} });
+        expect(reply.status, `${method} ${path}`).toBe(405);
+      }
+      expect((await api.get(base, { token: null })).status).toBe(403);
+      expect((await api.request("OPTIONS", base)).body.actions).toBeUndefined();
+      expect((await api.get(`${base}${row.id}/`)).body).toEqual(row);
+    });
+
+    it("costs one round trip per read, whatever the size, with pinned statements", async () => {
+      const key = driver === "native" ? spec.objectType : `${spec.objectType} (${driver})`;
+      const measure = async (fn: () => Promise<unknown>) => {
+        await api.get(`${base}?limit=1`);
+        return api.cost(fn);
+      };
+      const [row] = (await api.get(base)).body.results;
+      const one = await measure(() => api.get(`${base}?id=${row.id}`));
+      const page = await measure(() => api.get(`${base}?limit=50`));
+      expect(page).toEqual(one);
+      expect(page.roundTrips).toBe(1);
+      expectBaseline(key, "list", page);
+      const detail = await measure(() => api.get(`${base}${row.id}/`));
+      expect(detail.roundTrips).toBe(1);
+      expectBaseline(key, "detail", detail);
     });
   });
 }

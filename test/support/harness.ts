@@ -5,6 +5,7 @@ import { nativeDatabase } from "../../src/runtime/native-database.ts";
 import { libsqlClientDatabase } from "../../src/db/libsql-client.ts";
 import { createClient } from "@libsql/client";
 import { loadMigrations } from "../../src/runtime/local-files.ts";
+import { createLocalQueue, type LocalQueue } from "../../src/events/local-queue.ts";
 
 export const ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
 export const ORIGIN = "http://inventory.test";
@@ -23,6 +24,8 @@ export interface RequestOptions {
   token?: string | null;
   headers?: Record<string, string>;
   clientAddress?: string;
+  /** false: committed deliveries are not handed to the queue (a lost enqueue, healed by the sweep). */
+  enqueue?: boolean;
 }
 
 /** The real app over a real in-memory libSQL database, driven through `app.fetch`. */
@@ -39,6 +42,8 @@ export interface Harness {
   token(options?: { superuser?: boolean; write_enabled?: boolean; username?: string }): Promise<string>;
   /** Waits for work the app left running after its responses (token last-use updates). */
   settle(): Promise<void>;
+  /** The in-process webhook consumer the app hands committed deliveries to (no sweep timer: `queue.sweepNow()`). */
+  queue: LocalQueue;
   /** Statements and round trips a call costs, once background work has settled. */
   cost(fn: () => Promise<unknown>): Promise<{ statements: number; roundTrips: number }>;
   close(): void;
@@ -61,6 +66,12 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
   const app = await createApp({ config, secretKey: "test-secret-key-0123456789abcdef0123456789", runtime: "test" });
   await app.prepare(db, loadMigrations());
   const pending: Promise<unknown>[] = [];
+  const queue = createLocalQueue({
+    deliver: (id) => app.deliver(db, id),
+    sweep: () => app.sweep(db),
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    sweepIntervalMs: 0,
+  });
 
   const request = async (method: string, path: string, options: RequestOptions = {}): Promise<Reply> => {
     const headers: Record<string, string> = { ...options.headers };
@@ -75,6 +86,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
       db,
       clientAddress: options.clientAddress ?? "127.0.0.1",
       waitUntil: (p) => void pending.push(p),
+      enqueue: options.enqueue === false ? undefined : queue.push,
     });
     const text = await response.text();
     let parsed: unknown = undefined;
@@ -108,6 +120,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
       return token.body.key as string;
     },
     settle,
+    queue,
     async cost(fn) {
       await settle();
       const before = { ...db.stats };
@@ -115,7 +128,10 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
       await settle();
       return { statements: db.stats.statements - before.statements, roundTrips: db.stats.roundTrips - before.roundTrips };
     },
-    close: () => db.close(),
+    close: () => {
+      void queue.stop();
+      db.close();
+    },
   };
   return harness;
 }

@@ -1,0 +1,64 @@
+import { sql, type RawBuilder } from "kysely";
+import type { Statement } from "../db/database.ts";
+import { qb } from "../db/query-builder.ts";
+import type { RequestContext } from "../http/context.ts";
+import type { Model } from "../models/model.ts";
+import { registry } from "../models/registry.ts";
+import { snapshotSql } from "../rest/select.ts";
+
+type Sql = RawBuilder<unknown>;
+
+/** Rows a delete removes besides the ones named: their model, ids (as SQL), and the parent they go with. */
+interface Cascaded {
+  readonly model: Model;
+  readonly ids: Sql;
+  /** The reference that took them: its column, and the model it points to (`related_object`). */
+  readonly via: { readonly column: string; readonly parent: Model } | { readonly generic: string; readonly parent: Model };
+}
+
+/**
+ * Every set of rows deleting `ids` of `model` removes in cascade: children by a cascading fk
+ * (a device's interfaces), and rows whose required generic relation points at a removed row,
+ * followed to any depth. Each set is SQL over the rows as they stand before the delete.
+ */
+export function cascadedRows(model: Model, ids: Sql, depth = 0, seen: readonly Model[] = []): Cascaded[] {
+  if (depth > 8) return [];
+  const out: Cascaded[] = [];
+  for (const { model: child, field } of registry.referencesTo(model)) {
+    // A tree's own descendants are already among the named rows.
+    if (child === model && model.tree) continue;
+    if (seen.includes(child)) continue;
+    let set: Cascaded | null = null;
+    if (field.kind === "fk" && field.onDelete === "cascade") {
+      set = {
+        model: child, via: { column: field.column!, parent: model },
+        ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${sql.ref(field.column!)} IN ${ids})`,
+      };
+    } else if (field.kind === "generic" && !field.nullable && field.onDelete !== "keep") {
+      set = {
+        model: child, via: { generic: field.name, parent: model },
+        ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${sql.ref(`${field.name}_type`)} = ${model.objectType} AND ${sql.ref(`${field.name}_id`)} IN ${ids})`,
+      };
+    }
+    if (!set) continue;
+    out.push(set, ...cascadedRows(child, set.ids, depth + 1, [...seen, model]));
+  }
+  return out;
+}
+
+/**
+ * The deletion records of every row a delete removes in cascade, one INSERT ... SELECT per set,
+ * for the transaction of the delete, before it: a cascade is a change like any other, so it is
+ * recorded, and it reaches webhooks through the outbox. The parent is the record's related object.
+ */
+export function cascadeRecordStatements(ctx: RequestContext, model: Model, ids: Sql): Statement[] {
+  return cascadedRows(model, ids).map(({ model: m, ids: rows, via }) => {
+    const t = m.table;
+    const parentId = "column" in via ? sql.ref(`${t}.${via.column}`) : sql.ref(`${t}.${via.generic}_id`);
+    return sql`INSERT INTO core_objectchange (time, user_id, user_name, request_id, action, changed_object_type, changed_object_id,
+        related_object_type, related_object_id, object_repr, message, prechange_data, postchange_data)
+      SELECT ${ctx.now.toISOString()}, ${ctx.user?.id ?? null}, ${ctx.user?.username ?? ""}, ${ctx.requestId}, 'delete', ${m.objectType},
+        ${sql.ref(`${t}.id`)}, ${via.parent.objectType}, ${parentId}, substr(${m.displaySql(t)}, 1, 200), '', ${snapshotSql(m, t)}, NULL
+      FROM ${sql.table(t)} WHERE ${sql.ref(`${t}.id`)} IN ${rows} ORDER BY ${sql.ref(`${t}.id`)}`.compile(qb);
+  });
+}

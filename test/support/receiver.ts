@@ -1,0 +1,39 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One request a test receiver got. */
+export interface Received {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A real HTTP receiver on 127.0.0.1 for webhook tests: records every request and answers with
+ * `status` (default 200); `hang` keeps requests open until the receiver closes.
+ */
+export async function startReceiver() {
+  const received: Received[] = [];
+  const state = { status: 200, hang: false };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      if (state.hang) return;
+      res.writeHead(state.status, { "Content-Type": "text/plain" }).end(state.status < 300 ? "ok" : `receiver says no ${"x".repeat(3000)}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    state,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,233 @@
+import { createHmac } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "./support/harness.ts";
+import { startReceiver } from "./support/receiver.ts";
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
+  let api: Harness;
+  let rx: Receiver;
+  let n = 0;
+  beforeAll(async () => {
+    api = await createHarness({ WEBHOOK_TIMEOUT: "1" });
+    rx = await startReceiver();
+  });
+  afterAll(async () => {
+    api.close();
+    await rx.close();
+  });
+  afterEach(async () => {
+    await api.queue.drain();
+    rx.received.length = 0;
+    rx.state.status = 200;
+    rx.state.hang = false;
+    // Each test sets up its own webhooks and rules.
+    const rules = (await api.get("/api/extras/event-rules/?limit=0")).body.results;
+    if (rules.length) await api.delete("/api/extras/event-rules/", rules.map((r: any) => ({ id: r.id })));
+    const hooks = (await api.get("/api/extras/webhooks/?limit=0")).body.results;
+    if (hooks.length) await api.delete("/api/extras/webhooks/", hooks.map((w: any) => ({ id: w.id })));
+    await api.queue.drain();
+    rx.received.length = 0;
+  });
+
+  /** A webhook to the receiver and a rule sending `events` of `types` to it. */
+  async function hook(fields: Record<string, unknown> = {}, rule: Record<string, unknown> = {}) {
+    const name = `hook${++n}`;
+    const webhook = await api.post("/api/extras/webhooks/", { name, payload_url: `${rx.url}/hook/{{event}}`, ...fields });
+    expect(webhook.status, webhook.text).toBe(201);
+    const eventRule = await api.post("/api/extras/event-rules/", {
+      name: `rule${n}`, object_types: ["dcim.site"], event_types: ["object_created", "object_updated", "object_deleted"],
+      action_object_type: "extras.webhook", action_object_id: webhook.body.id, ...rule,
+    });
+    expect(eventRule.status, eventRule.text).toBe(201);
+    return { webhook: webhook.body, rule: eventRule.body };
+  }
+  const deliveries = async (query = "") => (await api.get(`/api/extras/webhook-deliveries/?limit=0&${query}`)).body.results as any[];
+
+  it("sends created, updated and deleted events, signed, without the API waiting", async () => {
+    const secret = "s3cret-value";
+    const { webhook } = await hook({ secret, additional_headers: "X-Event: {{event}}\nX-Model: {{model}}" });
+    expect(webhook.secret).toBeUndefined();
+    expect((await api.get(`/api/extras/webhooks/${webhook.id}/`)).body.secret).toBeUndefined();
+
+    const created = await api.post("/api/dcim/sites/", { name: "Hooked", slug: "hooked" });
+    const requestId = created.headers.get("X-Request-ID")!;
+    const [queued] = await deliveries(`request_id=${requestId}`);
+    expect(queued).toMatchObject({ event: { value: "created" }, object_type: "dcim.site", object_id: created.body.id, webhook: { id: webhook.id } });
+    await api.patch(`/api/dcim/sites/${created.body.id}/`, { description: "changed" });
+    await api.delete(`/api/dcim/sites/${created.body.id}/`);
+    await api.queue.drain();
+
+    expect(rx.received.map((r) => [r.method, r.path])).toEqual([["POST", "/hook/created"], ["POST", "/hook/updated"], ["POST", "/hook/deleted"]]);
+    const [first, second, third] = rx.received;
+    expect(first.headers["content-type"]).toBe("application/json");
+    expect([first.headers["x-event"], first.headers["x-model"]]).toEqual(["created", "site"]);
+    const body = JSON.parse(first.body);
+    expect(Object.keys(body).sort()).toEqual(["data", "event", "model", "request_id", "snapshots", "timestamp", "username"]);
+    expect(body).toMatchObject({ event: "created", model: "site", username: "admin", request_id: requestId, snapshots: { prechange: null } });
+    expect(body.data).toMatchObject({ id: created.body.id, name: "Hooked", url: created.body.url, status: { value: "active" } });
+    expect(body.snapshots.postchange).toMatchObject({ name: "Hooked" });
+    expect(JSON.parse(second.body).snapshots.prechange.description).toBe("");
+    expect(JSON.parse(third.body)).toMatchObject({ event: "deleted", data: { id: created.body.id, name: "Hooked" }, snapshots: { postchange: null } });
+
+    // NetBox's signature over the exact body, and the Standard Webhooks one over id.timestamp.body.
+    expect(first.headers["x-hook-signature"]).toBe(createHmac("sha512", secret).update(first.body).digest("hex"));
+    const { "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": sig } = first.headers as Record<string, string>;
+    expect(id).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(60);
+    expect(sig).toBe(`v1,${createHmac("sha256", secret).update(`${id}.${ts}.${first.body}`).digest("base64")}`);
+
+    const done = await deliveries(`webhook_id=${webhook.id}`);
+    expect(done.map((d) => [d.event.value, d.status.value, d.attempts, d.last_status_code])).toEqual([
+      ["deleted", "succeeded", 1, 200], ["updated", "succeeded", 1, 200], ["created", "succeeded", 1, 200],
+    ]);
+  });
+
+  it("records a failing receiver's answer, and the retry endpoint delivers once it is fixed", async () => {
+    const { webhook } = await hook();
+    rx.state.status = 500;
+    const site = await api.post("/api/dcim/sites/", { name: "Failing", slug: "failing" });
+    await api.queue.drain();
+    const [failed] = await deliveries(`webhook_id=${webhook.id}`);
+    expect(failed).toMatchObject({ status: { value: "failed", label: "Failed" }, attempts: 1, last_status_code: 500 });
+    expect(failed.error_log).toContain("HTTP 500: receiver says no");
+    expect(failed.response_excerpt.length).toBe(1024);
+    expect((await deliveries("status=failed")).map((d) => d.id)).toContain(failed.id);
+
+    const user = await api.token({ superuser: false });
+    expect((await api.post(`/api/extras/webhook-deliveries/${failed.id}/retry/`, {}, { token: user })).status).toBe(403);
+    rx.state.status = 204;
+    const retried = await api.post(`/api/extras/webhook-deliveries/${failed.id}/retry/`, {});
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.body.status.value).toBe("queued");
+    await api.queue.drain();
+    const [ok] = await deliveries(`webhook_id=${webhook.id}`);
+    expect(ok).toMatchObject({ status: { value: "succeeded" }, attempts: 2, last_status_code: 204 });
+    expect(rx.received).toHaveLength(2);
+    // Only a failed run can be retried.
+    expect((await api.post(`/api/extras/webhook-deliveries/${ok.id}/retry/`, {})).status).toBe(400);
+    await api.delete(`/api/dcim/sites/${site.body.id}/`);
+  });
+
+  it("retries many failed runs at once, all or none", async () => {
+    const { webhook } = await hook();
+    rx.state.status = 503;
+    await api.post("/api/dcim/sites/", [{ name: "R1", slug: "r1" }, { name: "R2", slug: "r2" }]);
+    await api.queue.drain();
+    const failed = await deliveries(`webhook_id=${webhook.id}&status=failed`);
+    expect(failed).toHaveLength(2);
+    const refused = await api.post("/api/extras/webhook-deliveries/retry/", [{ id: failed[0].id }, { id: 999999 }]);
+    expect(refused.status).toBe(400);
+    expect(await deliveries(`webhook_id=${webhook.id}&status=failed`)).toHaveLength(2);
+    rx.state.status = 200;
+    const retried = await api.post("/api/extras/webhook-deliveries/retry/", failed.map((d) => ({ id: d.id })));
+    expect(retried.status, retried.text).toBe(200);
+    await api.queue.drain();
+    expect(await deliveries(`webhook_id=${webhook.id}&status=succeeded`)).toHaveLength(2);
+  });
+
+  it("gives up on a hanging receiver after WEBHOOK_TIMEOUT", async () => {
+    const { webhook } = await hook();
+    rx.state.hang = true;
+    await api.post("/api/dcim/sites/", { name: "Hanging", slug: "hanging" });
+    await api.queue.drain();
+    const [failed] = await deliveries(`webhook_id=${webhook.id}`);
+    expect(failed.status.value).toBe("failed");
+    expect(failed.error_log).toContain("timed out after 1 s");
+  });
+
+  it("heals an enqueue lost after commit with the sweep, and sends a run once", async () => {
+    const { webhook } = await hook();
+    const site = await api.post("/api/dcim/sites/", { name: "Lost", slug: "lost" }, { enqueue: false });
+    await api.queue.drain();
+    expect(rx.received).toHaveLength(0);
+    const [queued] = await deliveries(`request_id=${site.headers.get("X-Request-ID")}`);
+    expect(queued.status.value).toBe("queued");
+    expect(await api.app.sweep(api.db)).not.toContain(queued.id);
+    const later = new Date(Date.now() + 120_000);
+    expect(await api.app.sweep(api.db, later)).toEqual([queued.id]);
+    await api.queue.push(await api.app.sweep(api.db, later));
+    await api.queue.drain();
+    expect(rx.received).toHaveLength(1);
+    // A redelivered message for a run that succeeded sends nothing.
+    expect(await api.app.deliver(api.db, queued.id)).toEqual({ kind: "done" });
+    expect(rx.received).toHaveLength(1);
+    expect((await deliveries(`webhook_id=${webhook.id}`))[0].attempts).toBe(1);
+  });
+
+  it("writes 100 change records and 100 deliveries in a bulk write's transaction; a refused write neither", async () => {
+    await hook();
+    const sites = Array.from({ length: 100 }, (_, i) => ({ name: `Bulk ${i}`, slug: `bulk-${i}` }));
+    const made = await api.post("/api/dcim/sites/", sites);
+    expect(made.status).toBe(201);
+    const requestId = made.headers.get("X-Request-ID")!;
+    expect((await api.get(`/api/core/object-changes/?request_id=${requestId}`)).body.count).toBe(100);
+    expect((await api.get(`/api/extras/webhook-deliveries/?request_id=${requestId}`)).body.count).toBe(100);
+    await api.queue.drain();
+    expect(rx.received).toHaveLength(100);
+
+    const refused = await api.post("/api/dcim/sites/", [{ name: "Fine", slug: "fine" }, { name: "Bulk 1", slug: "bulk-1" }]);
+    expect(refused.status).toBe(400);
+    const refusedId = refused.headers.get("X-Request-ID")!;
+    expect((await api.get(`/api/core/object-changes/?request_id=${refusedId}`)).body.count).toBe(0);
+    expect((await api.get(`/api/extras/webhook-deliveries/?request_id=${refusedId}`)).body.count).toBe(0);
+    await api.delete("/api/dcim/sites/", made.body.map((s: any) => ({ id: s.id })));
+  });
+
+  it("conditions select and reject events on the object's data", async () => {
+    const { webhook } = await hook({}, { event_types: ["object_created"], conditions: { and: [{ attr: "status.value", value: "active" }, { attr: "name", value: "^Keep", op: "regex" }] } });
+    await api.post("/api/dcim/sites/", [
+      { name: "Keep me", slug: "keep-me" }, { name: "Keep planned", slug: "keep-planned", status: "planned" }, { name: "Drop me", slug: "drop-me" },
+    ]);
+    await api.queue.drain();
+    expect(rx.received.map((r) => JSON.parse(r.body).data.name)).toEqual(["Keep me"]);
+    expect((await deliveries(`webhook_id=${webhook.id}`)).map((d) => d.object_repr)).toEqual(["Keep me"]);
+    const bad = await api.post("/api/extras/event-rules/", {
+      name: "bad", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.id,
+      conditions: { attr: "name", value: "x", op: "between" },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.conditions[0]).toContain("Unknown operator: between");
+  });
+
+  it("renders body, URL and headers by content type, and refuses a broken template on save", async () => {
+    await hook({
+      body_template: '{"name": "{{data.name}}", "who": "{{username}}"}',
+      additional_headers: "X-Name: {{data.name}}",
+      payload_url: `${rx.url}/hook?name={{data.name}}`,
+    });
+    await api.post("/api/dcim/sites/", { name: 'Quote " and\nnewline', slug: "quote" });
+    await api.queue.drain();
+    const [got] = rx.received;
+    expect(JSON.parse(got.body)).toEqual({ name: 'Quote " and\nnewline', who: "admin" });
+    expect(got.headers["x-name"]).toBe('Quote " andnewline');
+    expect(got.path).toBe(`/hook?name=${encodeURIComponent('Quote " and\nnewline')}`);
+
+    const broken = await api.post("/api/extras/webhooks/", { name: "broken", payload_url: "http://x/", body_template: "{{#data}}" });
+    expect(broken.status).toBe(400);
+    expect(broken.body.body_template[0]).toContain("Invalid template");
+  });
+
+  it("accepts NetBox 3.x webhooks that act as their own event rule", async () => {
+    const legacy = await api.post("/api/extras/webhooks/", {
+      name: "legacy", payload_url: `${rx.url}/legacy`, content_types: ["dcim.site"], type_create: true, http_content_type: "text/plain",
+      body_template: "{{event}} {{data.name}}",
+    });
+    expect(legacy.status, legacy.text).toBe(201);
+    expect(legacy.body).toMatchObject({ object_types: ["dcim.site"], content_types: ["dcim.site"], type_create: true, enabled: true });
+    const site = await api.post("/api/dcim/sites/", { name: "Old <style>", slug: "old-style" });
+    await api.patch(`/api/dcim/sites/${site.body.id}/`, { description: "not sent: type_update is off" });
+    await api.queue.drain();
+    expect(rx.received.map((r) => r.body)).toEqual(["created Old <style>"]);
+  });
+
+  it("refuses destinations in blocked networks, without sending", async () => {
+    const { webhook } = await hook({ payload_url: "http://169.254.169.254/latest/meta-data/" });
+    await api.post("/api/dcim/sites/", { name: "Metadata", slug: "metadata" });
+    await api.queue.drain();
+    const [failed] = await deliveries(`webhook_id=${webhook.id}`);
+    expect(failed.status.value).toBe("failed");
+    expect(failed.error_log).toContain("blocked network");
+  });
+});
