@@ -92,6 +92,9 @@ describe("object permissions", () => {
     expect((await api.get(`/api/dcim/sites/${ids.fra}/`)).body.region.id).toBe(ids.de);
     const ok = await api.patch(`/api/dcim/sites/${ids.fra}/`, { description: "changed" }, as(alice));
     expect(ok.status, ok.text).toBe(200);
+    // A constrained bulk write costs what any write costs: two round trips.
+    const bulkCost = await api.cost(() => api.patch("/api/dcim/sites/", [{ id: ids.fra, comments: "a" }, { id: ids.ams, comments: "b" }], as(alice)));
+    expect(bulkCost.roundTrips).toBe(2);
     // A bulk update is all or none: one object leaving the constraint refuses the whole request.
     const bulk = await api.patch("/api/dcim/sites/", [{ id: ids.fra, description: "bulk" }, { id: ids.ams, region: ids.us }], as(alice));
     expect(bulk.status).toBe(403);
