@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make as makeWith } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
+const make = (path: string, body: Record<string, unknown>) => makeWith(api, path, body);
 const VMS = "/api/virtualization/virtual-machines/";
 const IFACES = "/api/virtualization/interfaces/";
 const DISKS = "/api/virtualization/virtual-disks/";

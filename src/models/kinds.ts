@@ -429,6 +429,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     options: (field) => ({ [field.name]: info(field, "list") }),
     openapi: (field) => ({ [field.name]: { type: "array", items: { $ref: `#/components/schemas/Brief${field.target!().className}` } } }),
     snapshot: (field, table) => {
+      // A read-only set (an interface's MAC addresses) belongs to the other side's record.
+      if (field.readOnly) return [];
       const t = field.through!;
       const target = field.target!();
       const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
