@@ -257,6 +257,19 @@ describe("a device's cluster", () => {
     expect(regional.status, regional.text).toBe(201);
     await api.delete("/api/dcim/devices/", [{ id: fine.body.id }, { id: regional.body.id }]);
   });
+
+  it("keeps a cluster from moving to a scope its host devices are outside of", async () => {
+    const cluster = await make(CLUSTERS, { name: "movable", type: ids.vmware });
+    const host = await make("/api/dcim/devices/", { name: "mover", device_type: ids.r640, role: ids.hostRole, site: ids.ams, location: ids.hall, cluster });
+    const away = await api.patch(`${CLUSTERS}${cluster}/`, { scope_type: "dcim.site", scope_id: ids.fra });
+    expect(away).toMatchObject({ status: 400, body: { scope: ["1 devices are assigned as hosts for this cluster but are not in site FRA1"] } });
+    const otherHall = await api.patch(`${CLUSTERS}${cluster}/`, { scope_type: "dcim.location", scope_id: ids.hall2 });
+    expect(otherHall.body).toEqual({ scope: ["1 devices are assigned as hosts for this cluster but are not in location Hall 2"] });
+    const home = await api.patch(`${CLUSTERS}${cluster}/`, { scope_type: "dcim.location", scope_id: ids.hall });
+    expect(home.status, home.text).toBe(200);
+    await api.delete(`/api/dcim/devices/${host}/`);
+    await api.delete(`${CLUSTERS}${cluster}/`);
+  });
 });
 
 describe("filters", () => {

@@ -6,7 +6,7 @@ import { tenant } from "./tenancy.ts";
 import { deviceRole, location, platform, region, site, siteGroup } from "./dcim.ts";
 import { device, macAddress } from "./dcim-devices.ts";
 import { INTERFACE_MODE } from "./dcim-choices.ts";
-import { virtualMachineProbes, vmInterfaceProbes } from "../virtualization/validation.ts";
+import { clusterScopeProbes, virtualMachineProbes, vmInterfaceProbes } from "../virtualization/validation.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
 
@@ -103,6 +103,7 @@ export const cluster = defineModel({
   ],
   brief: ["name", "description", "virtualmachine_count"],
   search: ["name", "description", "comments"],
+  hooks: { writeProbes: clusterScopeProbes },
   filters: {
     region: scopeFilter("region", "slug"),
     region_id: scopeFilter("region", "id"),

@@ -148,3 +148,39 @@ export function deviceClusterProbes(ctx: RequestContext, items: readonly WriteIt
     }
   });
 }
+
+/**
+ * A cluster moved to another scope: the devices it hosts must all be in the site (and location)
+ * the new scope names.
+ */
+export function clusterScopeProbes(_ctx: RequestContext, items: readonly WriteItem[]): Probe[] {
+  const todo = checkable(items).filter((item) => item.id !== null && item.values.scope);
+  if (!todo.length) return [];
+  const moves = todo.map((item) => {
+    const scope = item.values.scope as { type: string; id: number };
+    return { c: item.id, scope_type: scope.type, scope_id: scope.id };
+  });
+  const found = new Map<number, Row>();
+  const probe: Probe = {
+    statement: sql`WITH r AS (SELECT json_extract(value, '$.c') AS id, json_extract(value, '$.scope_type') AS scope_type,
+        json_extract(value, '$.scope_id') AS scope_id FROM json_each(${JSON.stringify(moves)})),
+      p AS (SELECT r.id, ${clusterScopeSql("r", "site")} AS site_id, ${clusterScopeSql("r", "location")} AS location_id FROM r)
+      SELECT p.id,
+        (SELECT s.name FROM dcim_site s WHERE s.id = p.site_id) AS site_name,
+        (SELECT l.name FROM dcim_location l WHERE l.id = p.location_id) AS location_name,
+        (SELECT count(*) FROM dcim_device d WHERE d.cluster_id = p.id AND d.site_id IS NOT p.site_id) AS off_site,
+        (SELECT count(*) FROM dcim_device d WHERE d.cluster_id = p.id AND d.location_id IS NOT p.location_id) AS off_location
+      FROM p`.compile(qb),
+    settle: (r) => r.rows.forEach((row) => found.set(Number(row.id), row)),
+  };
+  return thenSettled([probe], () => {
+    for (const item of checkable(todo)) {
+      const row = found.get(item.id!);
+      if (row?.site_name != null && Number(row.off_site)) {
+        fail(item, "scope", `${row.off_site} devices are assigned as hosts for this cluster but are not in site ${row.site_name}`);
+      } else if (row?.location_name != null && Number(row.off_location)) {
+        fail(item, "scope", `${row.off_location} devices are assigned as hosts for this cluster but are not in location ${row.location_name}`);
+      }
+    }
+  });
+}
