@@ -13,9 +13,10 @@ import initial from "../migrations/0001_initial.sql";
 import engine from "../migrations/0002_engine.sql";
 import macAddresses from "../migrations/0003_mac_addresses.sql";
 import sharedInventory from "../migrations/0004_shared_inventory.sql";
+import virtualization from "../migrations/0008_virtualization.sql";
 import configContexts from "../migrations/0011_config_contexts.sql";
-import permissions from "../migrations/0013_permissions.sql";
 import webhooks from "../migrations/0012_webhooks.sql";
+import permissions from "../migrations/0013_permissions.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -23,9 +24,10 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0002_engine.sql", sql: engine },
   { name: "0003_mac_addresses.sql", sql: macAddresses },
   { name: "0004_shared_inventory.sql", sql: sharedInventory },
+  { name: "0008_virtualization.sql", sql: virtualization },
   { name: "0011_config_contexts.sql", sql: configContexts },
-  { name: "0013_permissions.sql", sql: permissions },
   { name: "0012_webhooks.sql", sql: webhooks },
+  { name: "0013_permissions.sql", sql: permissions },
 ];
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */

@@ -212,6 +212,24 @@ describe("rendered config context", () => {
   });
 });
 
+describe("rendered config context on virtual machines", () => {
+  afterEach(clearContexts);
+
+  it("matches a VM by its cluster, site, role and tenant, with its local data on top", async () => {
+    const cluster = await make("/api/virtualization/clusters/", { name: "vm-cluster", type: ids.clusterType, scope_type: "dcim.site", scope_id: ids.fra });
+    const vm = await make("/api/virtualization/virtual-machines/", {
+      name: "vm1", cluster, role: ids.router, tenant: ids.tenant, local_context_data: { dns: ["9.9.9.9"] },
+    });
+    await make(CONTEXTS, { name: "by-cluster", weight: 100, clusters: [cluster], data: { ntp: ["10.0.0.1"], dns: ["1.1.1.1"] } });
+    await make(CONTEXTS, { name: "by-region", weight: 200, regions: [ids.eu], data: { syslog: "10.0.0.9" } });
+    await make(CONTEXTS, { name: "other-role", roles: [ids.switch], data: { wrong: true } });
+    const got = (await api.get(`/api/virtualization/virtual-machines/${vm}/`)).body;
+    expect(got.config_context).toEqual({ ntp: ["10.0.0.1"], dns: ["9.9.9.9"], syslog: "10.0.0.9" });
+    const lean = (await api.get(`/api/virtualization/virtual-machines/${vm}/?exclude=config_context`)).body;
+    expect(lean).not.toHaveProperty("config_context");
+  });
+});
+
 describe("deep merge", () => {
   it("keeps null values, replaces lists and scalars, and keeps a __proto__ key as data", () => {
     expect(deepMerge({ a: { b: 1, c: [1] } }, { a: { c: [2], d: null } })).toEqual({ a: { b: 1, c: [2], d: null } });

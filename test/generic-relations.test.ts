@@ -137,7 +137,9 @@ describe("a generic relation (assigned_object)", () => {
 
   it("describes both keys on OPTIONS, the type with its allowed choices", async () => {
     const post = (await api.request("OPTIONS", BASE)).body.actions.POST;
-    expect(post.assigned_object_type).toMatchObject({ required: false, read_only: false, choices: [{ value: "dcim.interface", display_name: "interface" }] });
+    expect(post.assigned_object_type).toMatchObject({ required: false, read_only: false, choices: [
+      { value: "dcim.interface", display_name: "interface" }, { value: "virtualization.vminterface", display_name: "interface" },
+    ] });
     expect(post.assigned_object_id).toMatchObject({ type: "integer", required: false, read_only: false });
     expect(post.assigned_object).toMatchObject({ read_only: true });
   });

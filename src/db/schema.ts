@@ -49,6 +49,7 @@ export function modelDdl(model: Model): string[] {
   for (const u of model.uniqueTogether ?? []) {
     const cols = u.fields.map((name) => {
       const f = model.field[name];
+      if (u.caseInsensitive?.includes(name)) return `lower(${f.column})`;
       return f.nullable && !u.nullsDistinct?.includes(name) ? `coalesce(${f.column}, 0)` : f.column;
     });
     out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})`);

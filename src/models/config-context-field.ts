@@ -98,6 +98,13 @@ export const DEVICE_CONTEXT_PATHS: ContextPaths = {
   tenant_groups: "tenant__group", tenants: "tenant", tags: "tags",
 };
 
+/** The dimensions of a virtual machine: no device type or location, as NetBox matches them. */
+export const VM_CONTEXT_PATHS: ContextPaths = {
+  regions: "site__region", site_groups: "site__group", sites: "site", roles: "role", platforms: "platform",
+  cluster_types: "cluster__type", cluster_groups: "cluster__group", clusters: "cluster",
+  tenant_groups: "tenant__group", tenants: "tenant", tags: "tags",
+};
+
 /**
  * The ids a lookup path reaches from the row under `table`, as a subquery; a nested-group target
  * (regions, site groups, locations, tenant groups) adds every ancestor, so a context assigned to

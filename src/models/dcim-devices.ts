@@ -5,8 +5,9 @@ import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
-import { cluster } from "./virtualization.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "./config-context-field.ts";
+import { cluster, vmInterface } from "./virtualization.ts";
+import { deviceClusterProbes } from "../virtualization/validation.ts";
 import {
   DEVICE_AIRFLOW, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
   INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE,
@@ -55,6 +56,7 @@ export const device = defineModel({
   brief: ["name", "display_name", "description"],
   display: deviceDisplay,
   search: ["name", "serial", "asset_tag", "description", "comments"],
+  hooks: { writeProbes: deviceClusterProbes },
   filters: {
     manufacturer: "device_type__manufacturer",
     manufacturer_id: "device_type__manufacturer__id",
@@ -147,7 +149,7 @@ export const macAddress = defineModel({
     // Declared without f.string's length limit: NetBox stores a PostgreSQL macaddr, which has
     // none, so anything unparsable is refused by the check with NetBox's own message.
     mac_address: { kind: "string", required: true, check: macAddressProblem, label: "MAC address" },
-    assigned_object: f.generic(() => [iface], { nullable: true }),
+    assigned_object: f.generic(() => [iface, vmInterface], { nullable: true }),
     description,
     comments,
   },

@@ -4,6 +4,7 @@ import { defineModel } from "./model.ts";
 import { comments, description, nestedGroupFields, parentOf, siblingUnique } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { device } from "./dcim-devices.ts";
+import { virtualMachine } from "./virtualization.ts";
 import {
   DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT,
 } from "./dcim-choices.ts";
@@ -61,6 +62,7 @@ export const site = defineModel({
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     comments,
+    virtualmachine_count: f.count(() => virtualMachine, "site"),
   },
   brief: ["name", "slug", "description"],
   search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],
@@ -148,8 +150,9 @@ export const deviceRole = defineModel({
     vm_role: f.boolean({ default: true }),
     description,
     device_count: f.count(() => device, "role"),
+    virtualmachine_count: f.count(() => virtualMachine, "role"),
   },
-  brief: ["name", "slug", "description", "device_count"],
+  brief: ["name", "slug", "description", "device_count", "virtualmachine_count"],
 });
 
 export const platform = defineModel({
@@ -159,8 +162,9 @@ export const platform = defineModel({
     manufacturer: f.fk(() => manufacturer, { nullable: true, onDelete: "protect" }),
     description,
     device_count: f.count(() => device, "platform"),
+    virtualmachine_count: f.count(() => virtualMachine, "platform"),
   },
-  brief: ["name", "slug", "description", "device_count"],
+  brief: ["name", "slug", "description", "device_count", "virtualmachine_count"],
 });
 
 export const dcimModels = [region, siteGroup, site, location, manufacturer, deviceType, deviceRole, platform];

@@ -47,6 +47,9 @@ export interface FieldOptions {
   readonly maxLength?: number;
   readonly min?: number;
   readonly max?: number;
+  /** For a decimal: digits allowed in all and after the point (Django's DecimalField). */
+  readonly maxDigits?: number;
+  readonly decimalPlaces?: number;
   readonly pattern?: { readonly regex: RegExp; readonly message: string };
   /** A further check of a non-empty string value; returns the error message, if any. */
   readonly check?: (value: string) => string | undefined;
@@ -112,6 +115,8 @@ export const f = {
   slug: (o: Opts = {}): FieldOptions => ({ kind: "slug", required: true, maxLength: 100, pattern: SLUG, ...o }),
   integer: (o: Opts = {}): FieldOptions => ({ kind: "integer", ...o }),
   float: (o: Opts = {}): FieldOptions => ({ kind: "float", ...o }),
+  /** A fixed-point number (`vcpus`, a rack unit): stored as REAL, written with at most these digits. */
+  decimal: (o: Opts & { maxDigits: number; decimalPlaces: number }): FieldOptions => ({ kind: "float", ...o }),
   boolean: (o: Opts & { default: boolean }): FieldOptions => ({ kind: "boolean", ...o }),
   /** A choice; blank-able choices (`nullable`) store NULL for "" and null, and read as null. */
   choice: (choices: readonly Choice[], o: Opts = {}): FieldOptions =>

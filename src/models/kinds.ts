@@ -69,6 +69,8 @@ export interface KindDescriptor {
   /** Writes the field's output keys from a row (or a nested JSON object). */
   render(field: Field, row: Out, out: Out, rc: RenderContext): void;
   readonly lookups: LookupFamily;
+  /** What a filter compares for a kind with no column of its own (a count), as SQL over the row. */
+  filterSql?(field: Field, table: string): Sql;
   /** OPTIONS entries (DRF metadata) by key. */
   options(field: Field): Record<string, Out>;
   /** OpenAPI property schemas by key. */
@@ -131,10 +133,25 @@ function numberSchema(field: Field) {
     if (x === null) fail(notNull);
     const n = typeof x === "number" ? x : typeof x === "string" && x.trim() !== "" ? Number(x) : NaN;
     if (!Number.isFinite(n) || (integer && !Number.isSafeInteger(n))) fail(integer ? "A valid integer is required." : "A valid number is required.");
+    if (field.decimalPlaces !== undefined) {
+      const problem = decimalProblem(typeof x === "string" ? x.trim() : String(x), field.maxDigits!, field.decimalPlaces);
+      if (problem) fail(problem);
+    }
     if (field.min !== undefined && n < field.min) fail(`Ensure this value is greater than or equal to ${field.min}.`);
     if (field.max !== undefined && n > field.max) fail(`Ensure this value is less than or equal to ${field.max}.`);
     return n;
   });
+}
+
+/** DRF's precision checks of a decimal, on the digits as written (`1.50` has two places). */
+function decimalProblem(text: string, maxDigits: number, places: number): string | undefined {
+  const plain = /e/i.test(text) ? Number(text).toFixed(20).replace(/\.?0+$/, "") : text;
+  const [whole, fraction = ""] = plain.replace(/^[-+]/, "").split(".");
+  const wholeDigits = whole.replace(/^0+/, "").length;
+  if (wholeDigits + fraction.length > maxDigits) return `Ensure that there are no more than ${maxDigits} digits in total.`;
+  if (fraction.length > places) return `Ensure that there are no more than ${places} decimal places.`;
+  if (wholeDigits > maxDigits - places) return `Ensure that there are no more than ${maxDigits - places} digits before the decimal point.`;
+  return undefined;
 }
 
 const BOOLEANS = new Map<unknown, boolean>([
@@ -423,6 +440,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       [field.name]: { type: "array", items: field.listedBy ? { type: "string" } : { $ref: `#/components/schemas/Brief${field.target!().className}` } },
     }),
     snapshot: (field, table) => {
+      // A read-only set (an interface's MAC addresses) belongs to the other side's record.
+      if (field.readOnly) return [];
       const t = field.through!;
       const target = field.target!();
       const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
@@ -483,7 +502,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     notNested: true,
     select: (field, table) => countSql(field, table),
     render: (field, row, out) => void (out[field.name] = Number(row[field.name] ?? 0)),
-    lookups: null,
+    // NetBox's counts are stored counters, filterable like any number (`interface_count__gte=2`).
+    lookups: "number",
+    filterSql: countSql,
     options: (field) => ({ [field.name]: info(field, "integer", false) }),
     openapi: schemaOf("integer", { readOnly: true }),
     snapshot: none,

@@ -14,6 +14,8 @@ export interface UniqueTogether {
   readonly message: string;
   /** Fields whose NULL never conflicts (an unnamed device), unlike the others'. */
   readonly nullsDistinct?: readonly string[];
+  /** Text fields compared case-insensitively (`Lower('name')` in NetBox's constraints). */
+  readonly caseInsensitive?: readonly string[];
 }
 
 /**

@@ -86,6 +86,11 @@ function m2mSources(field: Field, targets: Cond | null): Cond {
 }
 
 
+/** A field compared by filters: a stored column, or SQL its kind gives (a count). */
+const filterable = (field: Field) => Boolean(KINDS[field.kind].lookups && (field.column || KINDS[field.kind].filterSql));
+const filterColumn = (field: Field, alias: string): Cond =>
+  field.column ? sql.ref(`${alias}.${field.column}`) : KINDS[field.kind].filterSql!(field, alias);
+
 /** The filters a model's fields give, plus the ones it declares, by parameter name. */
 const filterSets = new WeakMap<Model, Map<string, Resolved>>();
 
@@ -112,7 +117,7 @@ export function filtersOf(model: Model): Map<string, Resolved> {
       const target = model.field[field.aliasOf!];
       set.set(field.name, { via: [], relation: target, byId: false, tree: false });
       set.set(`${field.name}_id`, { via: [], relation: target, byId: true, tree: false });
-    } else if (field.column && KINDS[field.kind].lookups) {
+    } else if (filterable(field)) {
       set.set(field.name, { via: [], field });
     }
   }
@@ -161,7 +166,7 @@ export function resolvePath(model: Model, segments: readonly string[]): { target
       if (rest.length > 1) return null;
       return { target: { via, relation: field, byId: false, tree: false }, lookup: rest[0] ?? "" };
     }
-    if (!field.column || !KINDS[field.kind].lookups || rest.length > 1) return null;
+    if (!filterable(field) || rest.length > 1) return null;
     return { target: { via, field }, lookup: rest[0] ?? "" };
   }
   return null;
@@ -184,7 +189,7 @@ function compile(
   const family = field === "id" ? "number" : KINDS[field.kind].lookups!;
   if (!FAMILY_LOOKUPS[family].includes(known.op)) return null;
   const cond = through(target.via, table, (alias) => {
-    const column = sql.ref(`${alias}.${field === "id" ? "id" : field.column}`);
+    const column = field === "id" ? sql.ref(`${alias}.id`) : filterColumn(field, alias);
     return scalarCondition(field, family, column, known.op, values, fail);
   });
   if (Object.keys(plan.errors).includes(param)) return null;

@@ -51,6 +51,7 @@ export function uniquenessProbes(ctx: RequestContext, model: Model, items: reado
         const value = item.values[name];
         const stored: RawBuilder<unknown> = self === null ? sql`NULL` : sql`(SELECT ${sql.ref(field.column!)} FROM ${table} WHERE id = ${self})`;
         const given = value === undefined ? stored : field.kind === "fk" ? refSql(ctx, field.target!(), (isRef(value) ? value : (value as number | null))) : sql`${value}`;
+        if (rule.caseInsensitive?.includes(name)) return sql`lower(${sql.ref(field.column!)}) = lower(${given})`;
         return field.nullable && !rule.nullsDistinct?.includes(name)
           ? sql`coalesce(${sql.ref(field.column!)}, 0) = coalesce(${given}, 0)`
           : sql`${sql.ref(field.column!)} = ${given}`;
