@@ -283,7 +283,7 @@ const LOCATION = "dcim.location";
 
 export const locationHooks: ModelHooks = {
   writeProbes: (ctx, items) => {
-    if (!items.some((i) => touches(i, ["site", "parent"]))) return [];
+    if (!items.some((i) => (i.id === null ? i.values.parent != null : touches(i, ["site", "parent"])))) return [];
     const location = modelOf(LOCATION);
     return [
       rowsProbe(ctx, LOCATION, "parents", sql`SELECT id, name, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, location, items, "parent")}`),
