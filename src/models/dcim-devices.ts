@@ -75,7 +75,7 @@ export const device = defineModel({
     site_group_id: { path: "site__group__id", tree: true },
     virtual_chassis_member: { sql: (values, t) => sql`(${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL) = ${["true", "True", "1"].includes(values[0]) ? 1 : 0}` },
   },
-  hooks: devicePlacementHooks,
+  hooks: devicePlacementHooks(() => device),
 });
 
 export const iface = defineModel({

@@ -5,7 +5,6 @@ import type { RequestContext } from "../http/context.ts";
 import { isRef } from "./kinds.ts";
 import type { Model } from "./model.ts";
 import type { ModelHooks, WriteItem } from "./hooks.ts";
-import { registry } from "./registry.ts";
 import { refSql } from "../rest/references.ts";
 import { idList } from "../rest/select.ts";
 import type { Probe } from "../rest/probes.ts";
@@ -16,13 +15,13 @@ import type { Probe } from "../rest/probes.ts";
  * set-wise: `writeProbes` reads, in the write's first round trip, every row the items can name
  * (by reference or through their stored row), and `prepareWrite` judges the items in order, so
  * the objects of one bulk request are checked against each other as well as against stored rows.
- * Models are looked up in the registry when a hook runs, so this file adds no import cycle.
+ * Each hook set is made for its model, given lazily (`() => rack`), so this file imports no model
+ * module and the model files can use it while they load.
  */
 
 type Sql = RawBuilder<unknown>;
 type Tables = Record<string, Map<number, Row>>;
-
-const modelOf = (objectType: string): Model => registry.byObjectType(objectType)!;
+type Lazy = () => Model;
 
 /** What the probes of one write read, by request and model, until its `prepareWrite` runs. */
 const probed = new WeakMap<RequestContext, Map<string, Tables>>();
@@ -142,10 +141,9 @@ const DEVICE_PLACEMENT = ["site", "location", "rack", "position", "face", "devic
 const occupantsSql = (racks: Sql) => sql`SELECT d.id, d.rack_id, d.position, d.face, dt.u_height, dt.is_full_depth
   FROM dcim_device d JOIN dcim_devicetype dt ON dt.id = d.device_type_id WHERE d.position IS NOT NULL AND d.rack_id IN ${racks}`;
 
-function deviceProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] {
+function deviceProbes(ctx: RequestContext, items: readonly WriteItem[], device: Model): Probe[] {
   const relevant = items.filter((i) => (i.id === null ? ["rack", "location", "virtual_chassis"].some((n) => i.values[n] != null) : touches(i, DEVICE_PLACEMENT)));
   if (!relevant.length) return [];
-  const device = modelOf(DEVICE);
   const racks = namedIds(ctx, device, items, "rack");
   const updating = items.flatMap((i) => (i.id === null ? [] : [i.id]));
   return [
@@ -223,8 +221,8 @@ function deviceChassisProblem(item: WriteItem, t: Tables, seats: Set<string>): [
   return null;
 }
 
-export const devicePlacementHooks: ModelHooks = {
-  writeProbes: deviceProbes,
+export const devicePlacementHooks = (device: Lazy): ModelHooks => ({
+  writeProbes: (ctx, items) => deviceProbes(ctx, items, device()),
   prepareWrite: (ctx, items) => {
     const t = tablesOf(ctx, DEVICE);
     const taken = footprints(t.occupants);
@@ -235,21 +233,22 @@ export const devicePlacementHooks: ModelHooks = {
       if (problem) refuse(item, ...problem);
     }
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Device types: a taller type must still fit wherever it is mounted.
 
 const DEVICE_TYPE = "dcim.devicetype";
 
-export const deviceTypeHeightHooks: ModelHooks = {
+/** `device` gives the display of a device that would no longer fit. */
+export const deviceTypeHeightHooks = (device: Lazy): ModelHooks => ({
   writeProbes: (ctx, items) => {
     const changed = items.flatMap((i) => (i.id !== null && i.values.u_height !== undefined ? [i.id] : []));
     if (!changed.length) return [];
     const racks = sql`(SELECT rack_id FROM dcim_device WHERE device_type_id IN ${idList(changed)} AND position IS NOT NULL)`;
     return [
       rowsProbe(ctx, DEVICE_TYPE, "racks", sql`SELECT id, name, facility_id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
-      rowsProbe(ctx, DEVICE_TYPE, "occupants", sql`SELECT o.*, d.device_type_id, ${modelOf(DEVICE).displaySql("d")} AS display
+      rowsProbe(ctx, DEVICE_TYPE, "occupants", sql`SELECT o.*, d.device_type_id, ${device().displaySql("d")} AS display
         FROM (${occupantsSql(racks)}) o JOIN dcim_device d ON d.id = o.id`),
     ];
   },
@@ -274,17 +273,17 @@ export const deviceTypeHeightHooks: ModelHooks = {
       }
     }
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Locations: a parent in the same site; a move to another site takes everything inside along.
 
 const LOCATION = "dcim.location";
 
-export const locationHooks: ModelHooks = {
+export const locationHooks = (locationModel: Lazy): ModelHooks => ({
   writeProbes: (ctx, items) => {
     if (!items.some((i) => (i.id === null ? i.values.parent != null : touches(i, ["site", "parent"])))) return [];
-    const location = modelOf(LOCATION);
+    const location = locationModel();
     return [
       rowsProbe(ctx, LOCATION, "parents", sql`SELECT id, name, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, location, items, "parent")}`),
       rowsProbe(ctx, LOCATION, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, location, items, "site")}`),
@@ -315,7 +314,7 @@ export const locationHooks: ModelHooks = {
         sql`${subtree} UPDATE ${sql.table(table)} SET site_id = ${siteOfLocation(table)} WHERE location_id IN ${inSubtree}`),
     ].map((statement) => statement.compile(qb)) satisfies Statement[];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Rack types and racks.
@@ -352,9 +351,9 @@ const RACK_TYPE_ATTRIBUTES = [
   "weight", "max_weight", "weight_unit",
 ];
 
-export const rackHooks: ModelHooks = {
+export const rackHooks = (rackModel: Lazy): ModelHooks => ({
   writeProbes: (ctx, items) => {
-    const rack = modelOf(RACK);
+    const rack = rackModel();
     const updating = items.flatMap((i) => (i.id === null ? [] : [i.id]));
     return [
       rowsProbe(ctx, RACK, "types", sql`SELECT * FROM dcim_racktype WHERE id IN ${namedIds(ctx, rack, items, "rack_type")}`),
@@ -401,16 +400,16 @@ export const rackHooks: ModelHooks = {
     return [sql`UPDATE dcim_device SET site_id = (SELECT r.site_id FROM dcim_rack r WHERE r.id = dcim_device.rack_id),
       location_id = (SELECT r.location_id FROM dcim_rack r WHERE r.id = dcim_device.rack_id) WHERE rack_id IN ${idList(moved)}`.compile(qb)];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Rack reservations: units the rack has, not reserved twice.
 
 const RESERVATION = "dcim.rackreservation";
 
-export const rackReservationHooks: ModelHooks = {
+export const rackReservationHooks = (reservation: Lazy): ModelHooks => ({
   writeProbes: (ctx, items) => {
-    const racks = namedIds(ctx, modelOf(RESERVATION), items, "rack");
+    const racks = namedIds(ctx, reservation(), items, "rack");
     return [
       rowsProbe(ctx, RESERVATION, "racks", sql`SELECT id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
       rowsProbe(ctx, RESERVATION, "reservations", sql`SELECT id, rack_id, units FROM dcim_rackreservation WHERE rack_id IN ${racks}`),
@@ -441,17 +440,17 @@ export const rackReservationHooks: ModelHooks = {
       held.set(self, { rack: rackId!, units });
     }
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Virtual chassis: the master is a member; a new chassis takes its master in as member 1.
 
 const CHASSIS = "dcim.virtualchassis";
 
-export const virtualChassisHooks: ModelHooks = {
+export const virtualChassisHooks = (chassis: Lazy): ModelHooks => ({
   writeProbes: (ctx, items) => [
-    rowsProbe(ctx, CHASSIS, "masters", sql`SELECT id, virtual_chassis_id, ${modelOf(DEVICE).displaySql("dcim_device")} AS display
-      FROM dcim_device WHERE id IN ${namedIds(ctx, modelOf(CHASSIS), items, "master")}`),
+    rowsProbe(ctx, CHASSIS, "masters", sql`SELECT id, virtual_chassis_id, ${chassis().field.master.target!().displaySql("dcim_device")} AS display
+      FROM dcim_device WHERE id IN ${namedIds(ctx, chassis(), items, "master")}`),
   ],
   prepareWrite: (ctx, items) => {
     const t = tablesOf(ctx, CHASSIS);
@@ -468,7 +467,7 @@ export const virtualChassisHooks: ModelHooks = {
     return [sql`UPDATE dcim_device SET virtual_chassis_id = (SELECT v.id FROM dcim_virtualchassis v WHERE v.master_id = dcim_device.id),
       vc_position = 1 WHERE id IN ${idList(masters)}`.compile(qb)];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Power panels and feeds: in one site.
@@ -476,9 +475,9 @@ export const virtualChassisHooks: ModelHooks = {
 const PANEL = "dcim.powerpanel";
 const FEED = "dcim.powerfeed";
 
-export const powerPanelHooks: ModelHooks = {
+export const powerPanelHooks = (panelModel: Lazy): ModelHooks => ({
   writeProbes: (ctx, items) => {
-    const panel = modelOf(PANEL);
+    const panel = panelModel();
     return [
       rowsProbe(ctx, PANEL, "locations", sql`SELECT l.id, l.name, l.site_id, s.name AS site_name FROM dcim_location l JOIN dcim_site s ON s.id = l.site_id
         WHERE l.id IN ${namedIds(ctx, panel, items, "location")}`),
@@ -495,11 +494,11 @@ export const powerPanelHooks: ModelHooks = {
       }
     }
   },
-};
+});
 
-export const powerFeedHooks: ModelHooks = {
+export const powerFeedHooks = (feedModel: Lazy): ModelHooks => ({
   writeProbes: (ctx, items) => {
-    const feed = modelOf(FEED);
+    const feed = feedModel();
     return [
       rowsProbe(ctx, FEED, "panels", sql`SELECT p.id, p.name, p.site_id, s.name AS site_name FROM dcim_powerpanel p JOIN dcim_site s ON s.id = p.site_id
         WHERE p.id IN ${namedIds(ctx, feed, items, "power_panel")}`),
@@ -519,4 +518,4 @@ export const powerFeedHooks: ModelHooks = {
       }
     }
   },
-};
+});

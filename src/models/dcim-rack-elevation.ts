@@ -9,7 +9,6 @@ import { paginated, parsePage } from "../http/pagination.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "./model.ts";
 import type { RouteDeclaration } from "./routes.ts";
-import { registry } from "./registry.ts";
 import { selectSql } from "../rest/select.ts";
 import { represent } from "../rest/serialize.ts";
 
@@ -38,9 +37,8 @@ const unitName = (u: number) => `U${u}`;
  * descending units), in half-unit steps, each with the device occupying it on the requested face
  * (full-depth devices occupy both). One round trip: the rack and its mounted devices' brief forms.
  */
-async function rackElevation(ctx: RequestContext, rackModel: Model, id: number): Promise<Response> {
+async function rackElevation(ctx: RequestContext, rackModel: Model, device: Model, id: number): Promise<Response> {
   const { face, expand, exclude, q } = elevationParams(ctx.url.searchParams);
-  const device = registry.byObjectType("dcim.device")!;
   const [racks, devices] = await readBatch(ctx, [
     sql`SELECT id, u_height, starting_unit, desc_units FROM dcim_rack WHERE id = ${id}`.compile(qb),
     sql`SELECT ${selectSql(device, device.briefFields)}, dt.u_height AS __height FROM dcim_device JOIN dcim_devicetype dt ON dt.id = dcim_device.device_type_id
@@ -78,10 +76,11 @@ async function rackElevation(ctx: RequestContext, rackModel: Model, id: number):
   return json(paginated(ctx.url, page, results.length, slice));
 }
 
-export const rackElevationRoute: RouteDeclaration = {
+/** The elevation route of racks; `device` is the device model (given lazily: it imports racks). */
+export const rackElevationRoute = (device: () => Model): RouteDeclaration => ({
   name: "elevation",
   detail: true,
   methods: ["GET", "HEAD"],
   permission: () => "view",
-  handler: (ctx, model, id) => rackElevation(ctx, model, id!),
-};
+  handler: (ctx, model, id) => rackElevation(ctx, model, device(), id!),
+});

@@ -5,22 +5,19 @@ import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { location, manufacturer, site } from "./dcim.ts";
 import { device } from "./dcim-devices.ts";
-import { user } from "./users.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { WEIGHT_UNIT } from "./dcim-choices.ts";
 import {
   POWERFEED_PHASE, POWERFEED_STATUS, POWERFEED_SUPPLY, POWERFEED_TYPE, RACK_AIRFLOW, RACK_DIMENSION_UNIT, RACK_FORM_FACTOR,
   RACK_STATUS, RACK_WIDTH,
 } from "./dcim-rack-choices.ts";
-import {
-  powerFeedHooks, powerPanelHooks, rackHooks, rackReservationHooks, rackTypeHooks, virtualChassisHooks,
-} from "./dcim-placement.ts";
+import { powerFeedHooks, powerPanelHooks, rackHooks, rackTypeHooks, virtualChassisHooks } from "./dcim-placement.ts";
 import { rackElevationRoute } from "./dcim-rack-elevation.ts";
 
 const HEX_COLOR = { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." };
 
 /** Filters every model placed in a site has: the site's region and group, with their descendants. */
-const siteTreeFilters = (path: string) => ({
+export const siteTreeFilters = (path: string) => ({
   region: { path: `${path}__region`, tree: true },
   region_id: { path: `${path}__region__id`, tree: true },
   site_group: { path: `${path}__group`, tree: true },
@@ -28,7 +25,7 @@ const siteTreeFilters = (path: string) => ({
 });
 
 /** Filters by the tenant's group, with its descendants. */
-const tenantGroupFilters = (path = "tenant") => ({
+export const tenantGroupFilters = (path = "tenant") => ({
   tenant_group: { path: `${path}__group`, tree: true },
   tenant_group_id: { path: `${path}__group__id`, tree: true },
 });
@@ -86,7 +83,7 @@ export const rackType = defineModel({
 });
 
 /** A rack's `str()`: its name, with its facility id when it has one. */
-const rackDisplay = (t: string) => sql`CASE WHEN ${sql.ref(`${t}.facility_id`)} IS NOT NULL AND ${sql.ref(`${t}.facility_id`)} <> ''
+export const rackDisplay = (t: string) => sql`CASE WHEN ${sql.ref(`${t}.facility_id`)} IS NOT NULL AND ${sql.ref(`${t}.facility_id`)} <> ''
   THEN ${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.facility_id`)} || ')' ELSE ${sql.ref(`${t}.name`)} END`;
 
 export const rack = defineModel({
@@ -124,40 +121,8 @@ export const rack = defineModel({
     manufacturer: "rack_type__manufacturer",
     manufacturer_id: "rack_type__manufacturer__id",
   },
-  hooks: rackHooks,
-  routes: [rackElevationRoute],
-});
-
-/** Units as `json_each` rows of a reservation under `t`: does any equal one of `values`? */
-const reservesUnit = (values: readonly string[], t: string) => {
-  const units = values.filter((v) => /^\d{1,5}$/.test(v)).map(Number);
-  return sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.units`)}) WHERE value IN (SELECT value FROM json_each(${JSON.stringify(units)})))`;
-};
-
-export const rackReservation = defineModel({
-  app: "dcim", name: "rackreservation", verboseName: "rack reservation",
-  fields: {
-    rack: f.fk(() => rack, { onDelete: "cascade" }),
-    units: f.integerList({ min: 0, max: 32767 }),
-    user: f.fk(() => user, { onDelete: "protect" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
-    description: f.string({ maxLength: 200 }),
-    comments,
-  },
-  brief: ["user", "description", "units"],
-  display: (t) => sql`'Reservation for rack ' || (SELECT ${rackDisplay("rr")} FROM dcim_rack rr WHERE rr.id = ${sql.ref(`${t}.rack_id`)})`,
-  search: ["description", "comments"],
-  ordering: ["created", "id"],
-  filters: {
-    site: "rack__site",
-    site_id: "rack__site__id",
-    ...siteTreeFilters("rack__site"),
-    location: { path: "rack__location", tree: true },
-    location_id: { path: "rack__location__id", tree: true },
-    ...tenantGroupFilters(),
-    unit: { sql: reservesUnit },
-  },
-  hooks: rackReservationHooks,
+  hooks: rackHooks(() => rack),
+  routes: [rackElevationRoute(() => device)],
 });
 
 /** Devices that belong to a virtual chassis, or (false) that do not. */
@@ -187,7 +152,7 @@ export const virtualChassis = defineModel({
     tenant_id: "master__tenant__id",
     member_count: { sql: memberCount },
   },
-  hooks: virtualChassisHooks,
+  hooks: virtualChassisHooks(() => virtualChassis),
 });
 
 export const powerPanel = defineModel({
@@ -205,7 +170,7 @@ export const powerPanel = defineModel({
   search: ["name", "description", "comments"],
   ordering: ["site", "name"],
   filters: siteTreeFilters("site"),
-  hooks: powerPanelHooks,
+  hooks: powerPanelHooks(() => powerPanel),
 });
 
 /** A feed's available power in VA, as NetBox stores it: |V| x A x utilisation, times √3 for three phases. */
@@ -242,7 +207,7 @@ export const powerFeed = defineModel({
     ...tenantGroupFilters(),
     available_power: { sql: (values, t) => sql`${availablePower(t)} IN (SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,9}$/.test(v)).map(Number))}))` },
   },
-  hooks: powerFeedHooks,
+  hooks: powerFeedHooks(() => powerFeed),
 });
 
-export const rackModels = [rackRole, rackType, rack, rackReservation, virtualChassis, powerPanel, powerFeed];
+export const rackModels = [rackRole, rackType, rack, virtualChassis, powerPanel, powerFeed];

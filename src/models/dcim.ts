@@ -101,7 +101,7 @@ export const location = defineModel({
     site_group: { path: "site__group", tree: true },
     site_group_id: { path: "site__group__id", tree: true },
   },
-  hooks: locationHooks,
+  hooks: locationHooks(() => location),
 });
 
 const color = f.string({ maxLength: 6, default: "9e9e9e", pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." } });
@@ -145,7 +145,7 @@ export const deviceType = defineModel({
   display: "model",
   search: ["model", "slug", "part_number", "description", "comments"],
   ordering: ["model"],
-  hooks: deviceTypeHeightHooks,
+  hooks: deviceTypeHeightHooks(() => device),
 });
 
 export const deviceRole = defineModel({

@@ -4,6 +4,7 @@ import { dcimModels } from "./dcim.ts";
 import { deviceModels } from "./dcim-devices.ts";
 import { componentModels } from "./dcim-components.ts";
 import { rackModels } from "./dcim-racks.ts";
+import { rackReservationModels } from "./dcim-rack-reservations.ts";
 import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
 import { usersModels } from "./users.ts";
@@ -50,5 +51,5 @@ export function createRegistry(models: readonly Model[]): Registry {
 
 /** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
 export const registry = createRegistry([
-  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...extrasModels, ...usersModels, ...virtualizationModels,
+  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...extrasModels, ...usersModels, ...virtualizationModels,
 ]);
