@@ -145,6 +145,22 @@ describe("site, location and rack consistency", () => {
     expect((await api.get(`/api/dcim/devices/${d.id}/`)).body.location).toMatchObject({ id: ids.building });
   });
 
+  it("moves everything inside a location along when it moves to another site", async () => {
+    const site = await make("/api/dcim/sites/", { name: "Charlie", slug: "charlie" });
+    const wing = await make("/api/dcim/locations/", { name: "Wing", slug: "wing", site: ids.a });
+    const bay = await make("/api/dcim/locations/", { name: "Bay", slug: "bay", site: ids.a, parent: wing });
+    const r = await rack("Bay rack", { location: bay });
+    const d = (await post(dev("full1", { rack: r }))).body;
+    const panel = await make("/api/dcim/power-panels/", { site: ids.a, name: "Bay panel", location: bay });
+    const moved = await api.patch(`/api/dcim/locations/${wing}/`, { site });
+    expect(moved.status, moved.text).toBe(200);
+    expect((await api.get(`/api/dcim/locations/${bay}/`)).body.site.id).toBe(site);
+    expect((await api.get(`/api/dcim/racks/${r}/`)).body.site.id).toBe(site);
+    expect((await api.get(`/api/dcim/devices/${d.id}/`)).body.site.id).toBe(site);
+    expect((await api.get(`/api/dcim/power-panels/${panel}/`)).body.site.id).toBe(site);
+    expect((await api.get(`/api/dcim/sites/${site}/`)).body).toMatchObject({ rack_count: 1, device_count: 1 });
+  });
+
   it("refuses to shrink a rack or raise its first unit below its devices", async () => {
     const r = await rack("Tall", { u_height: 10 });
     await make("/api/dcim/devices/", dev("full2", { rack: r, position: 8, face: "front" }));
