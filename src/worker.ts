@@ -13,6 +13,7 @@ import initial from "../migrations/0001_initial.sql";
 import engine from "../migrations/0002_engine.sql";
 import macAddresses from "../migrations/0003_mac_addresses.sql";
 import sharedInventory from "../migrations/0004_shared_inventory.sql";
+import racks from "../migrations/0005_racks.sql";
 import virtualization from "../migrations/0008_virtualization.sql";
 import configContexts from "../migrations/0011_config_contexts.sql";
 import webhooks from "../migrations/0012_webhooks.sql";
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0002_engine.sql", sql: engine },
   { name: "0003_mac_addresses.sql", sql: macAddresses },
   { name: "0004_shared_inventory.sql", sql: sharedInventory },
+  { name: "0005_racks.sql", sql: racks },
   { name: "0008_virtualization.sql", sql: virtualization },
   { name: "0011_config_contexts.sql", sql: configContexts },
   { name: "0012_webhooks.sql", sql: webhooks },

@@ -169,8 +169,9 @@ for (const spec of writable) {
       it(`refuses ${route.name}/ without credentials`, async () => {
         const path = route.detail ? `${detail(ids[0])}${route.name}/` : `${base}${route.name}/`;
         for (const method of route.methods) {
-          const reply = await api.request(method, path, as(null, method === "GET" ? {} : { body: {} }));
+          const reply = await api.request(method, path, as(null, method === "GET" || method === "HEAD" ? {} : { body: {} }));
           if (route.permission === null) expect(reply.status, `${method} ${path}`).not.toBe(200);
+          else if (method === "HEAD") expect(reply.status, `${method} ${path}`).toBe(403);
           else expect(reply, `${method} ${path}`).toMatchObject({ status: 403, body: NO_CREDENTIALS });
         }
       });

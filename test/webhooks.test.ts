@@ -59,8 +59,11 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     await api.delete(`/api/dcim/sites/${created.body.id}/`);
     await api.queue.drain();
 
-    expect(rx.received.map((r) => [r.method, r.path])).toEqual([["POST", "/hook/created"], ["POST", "/hook/updated"], ["POST", "/hook/deleted"]]);
-    const [first, second, third] = rx.received;
+    // Deliveries go out concurrently, so they may arrive in any order: compare them by event.
+    const order = ["/hook/created", "/hook/updated", "/hook/deleted"];
+    const received = [...rx.received].sort((a, b) => order.indexOf(a.path) - order.indexOf(b.path));
+    expect(received.map((r) => [r.method, r.path])).toEqual(order.map((path) => ["POST", path]));
+    const [first, second, third] = received;
     expect(first.headers["content-type"]).toBe("application/json");
     expect([first.headers["x-event"], first.headers["x-model"]]).toEqual(["created", "site"]);
     const body = JSON.parse(first.body);

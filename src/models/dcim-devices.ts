@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
+import { combineHooks } from "./hooks.ts";
 import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
@@ -8,8 +9,10 @@ import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "./config-context-field.ts";
 import { cluster, vmInterface } from "./virtualization.ts";
 import { deviceClusterProbes } from "../virtualization/validation.ts";
+import { rack, virtualChassis } from "./dcim-racks.ts";
+import { devicePlacementHooks } from "./dcim-placement.ts";
 import {
-  DEVICE_AIRFLOW, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
+  DEVICE_AIRFLOW, DEVICE_FACE, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
   INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE,
 } from "./dcim-choices.ts";
 
@@ -38,6 +41,12 @@ export const device = defineModel({
     asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true }),
     site: f.fk(() => site, { onDelete: "protect" }),
     location: f.fk(() => location, { nullable: true, onDelete: "protect" }),
+    rack: f.fk(() => rack, { nullable: true, onDelete: "protect" }),
+    position: f.float({ nullable: true, min: 0.5, max: 1000, label: "Position (U)" }),
+    face: f.choice(DEVICE_FACE, { nullable: true, label: "Rack face" }),
+    virtual_chassis: f.fk(() => virtualChassis, { nullable: true, onDelete: "setNull" }),
+    vc_position: f.integer({ nullable: true, min: 0, max: 255 }),
+    vc_priority: f.integer({ nullable: true, min: 0, max: 255 }),
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     status: f.choice(DEVICE_STATUS, { default: "active" }),
@@ -52,11 +61,14 @@ export const device = defineModel({
   },
   uniqueTogether: [
     { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
+    {
+      fields: ["virtual_chassis", "vc_position"], nullsDistinct: ["virtual_chassis", "vc_position"],
+      message: "Device with this Virtual chassis and VC position already exists.",
+    },
   ],
   brief: ["name", "display_name", "description"],
   display: deviceDisplay,
   search: ["name", "serial", "asset_tag", "description", "comments"],
-  hooks: { writeProbes: deviceClusterProbes },
   filters: {
     manufacturer: "device_type__manufacturer",
     manufacturer_id: "device_type__manufacturer__id",
@@ -65,7 +77,9 @@ export const device = defineModel({
     region_id: { path: "site__region__id", tree: true },
     site_group: { path: "site__group", tree: true },
     site_group_id: { path: "site__group__id", tree: true },
+    virtual_chassis_member: { sql: (values, t) => sql`(${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL) = ${["true", "True", "1"].includes(values[0]) ? 1 : 0}` },
   },
+  hooks: combineHooks(devicePlacementHooks(() => device), { writeProbes: deviceClusterProbes }),
 });
 
 export const iface = defineModel({

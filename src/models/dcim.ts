@@ -5,6 +5,8 @@ import { comments, description, nestedGroupFields, parentOf, siblingUnique } fro
 import { tenant } from "./tenancy.ts";
 import { device } from "./dcim-devices.ts";
 import { virtualMachine } from "./virtualization.ts";
+import { rack } from "./dcim-racks.ts";
+import { deviceTypeHeightHooks, locationHooks } from "./dcim-placement.ts";
 import {
   DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT,
 } from "./dcim-choices.ts";
@@ -63,6 +65,8 @@ export const site = defineModel({
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     comments,
     virtualmachine_count: f.count(() => virtualMachine, "site"),
+    rack_count: f.count(() => rack, "site"),
+    device_count: f.count(() => device, "site"),
   },
   brief: ["name", "slug", "description"],
   search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],
@@ -84,12 +88,14 @@ export const location = defineModel({
     facility: f.string({ maxLength: 50, blank: true, helpText: "Local facility ID or description" }),
     description,
     comments,
+    rack_count: f.count(() => rack, "location", { cumulative: true }),
+    device_count: f.count(() => device, "location", { cumulative: true }),
   },
   uniqueTogether: [
     { fields: ["site", "parent", "name"], message: "A location with this name already exists within the specified site and parent." },
     { fields: ["site", "parent", "slug"], message: "A location with this slug already exists within the specified site and parent." },
   ],
-  brief: ["name", "slug", "description", "_depth"],
+  brief: ["name", "slug", "description", "rack_count", "_depth"],
   search: ["name", "slug", "facility", "description", "comments"],
   filters: {
     region: { path: "site__region", tree: true },
@@ -97,6 +103,7 @@ export const location = defineModel({
     site_group: { path: "site__group", tree: true },
     site_group_id: { path: "site__group__id", tree: true },
   },
+  hooks: locationHooks(() => location),
 });
 
 const color = f.string({ maxLength: 6, default: "9e9e9e", pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." } });
@@ -140,6 +147,7 @@ export const deviceType = defineModel({
   display: "model",
   search: ["model", "slug", "part_number", "description", "comments"],
   ordering: ["model"],
+  hooks: deviceTypeHeightHooks(() => device),
 });
 
 export const deviceRole = defineModel({

@@ -11,7 +11,7 @@ export interface Choice {
 /** The kinds of field a model can declare; `src/models/kinds.ts` says what each derives. */
 export type FieldKind =
   | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "datetime"
-  | "json" | "customFields" | "stringList" | "ipList" | "fk" | "m2m" | "generic" | "count"
+  | "json" | "customFields" | "stringList" | "integerList" | "ipList" | "fk" | "m2m" | "generic" | "count" | "reverse"
   | "computed" | "alias" | "password";
 
 /** How an m2m field is stored: a through table, optionally shared by models (tags). */
@@ -75,7 +75,7 @@ export interface FieldOptions {
    * (a config context lists its tags by slug).
    */
   readonly listedBy?: string;
-  /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. */
+  /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. For `reverse`: the model listed. */
   readonly countOf?: CountOf;
   /** For `computed`: the SQL giving its value, and how to read it (default: as SQLite gives it). */
   readonly sql?: RowSql;
@@ -125,6 +125,8 @@ export const f = {
   json: (o: Opts = {}): FieldOptions => ({ kind: "json", ...o }),
   /** A list of strings stored as JSON (object types). */
   stringList: (o: Opts = {}): FieldOptions => ({ kind: "stringList", default: [], ...o }),
+  /** A list of integers stored as JSON, each within `min` and `max` (a rack reservation's units). */
+  integerList: (o: Opts = {}): FieldOptions => ({ kind: "integerList", required: true, ...o }),
   /** A list of IP networks stored as JSON (token `allowed_ips`). */
   ipList: (o: Opts = {}): FieldOptions => ({ kind: "ipList", default: [], ...o }),
   fk: (target: () => Model, o: Opts = {}): FieldOptions =>
@@ -140,6 +142,12 @@ export const f = {
   /** A read-only count of `model` rows whose `field` points here. */
   count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { model, field, cumulative: o.cumulative }, ...o }),
+  /**
+   * The `model` rows whose `field` points here, as a read-only list of their nested forms (a
+   * virtual chassis's `members`), built by SQLite in the page statement.
+   */
+  reverse: (model: () => Model, field: string, o: Opts = {}): FieldOptions =>
+    ({ kind: "reverse", readOnly: true, target: model, countOf: { model, field }, ...o }),
   /** A read-only count of through-table rows whose `column` points here. */
   countRows: (table: string, column: string, o: Opts = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { table, column }, ...o }),

@@ -8,7 +8,7 @@ export type Values = Record<string, unknown>;
 
 /** One object of a write, as the set-wise hooks see it. */
 export interface WriteItem {
-  /** The object's id: null for a create. */
+  /** The object's id for an update, null for a create. */
   readonly id: number | null;
   /** Validated values, related references resolved to ids. */
   readonly values: Values;
@@ -39,4 +39,24 @@ export interface ModelHooks {
    * constraints say (holders of `users.grant_token` create tokens for anyone).
    */
   widenScope?(ctx: RequestContext, action: string): boolean;
+}
+
+/**
+ * Several concerns' hooks on one model (a device's placement, cluster and component rules), as
+ * one: probes and statements concatenated in the order given, the other hooks run in turn.
+ */
+export function combineHooks(...all: readonly ModelHooks[]): ModelHooks {
+  const having = <K extends keyof ModelHooks>(k: K) => all.filter((h) => h[k]).map((h) => h[k]!) as NonNullable<ModelHooks[K]>[];
+  const probes = having("writeProbes");
+  const prepares = having("prepareWrite");
+  const statements = having("writeStatements");
+  const represents = having("represent");
+  const widens = having("widenScope");
+  return {
+    ...(probes.length && { writeProbes: (ctx, items) => probes.flatMap((p) => p(ctx, items)) }),
+    ...(prepares.length && { prepareWrite: async (ctx, items) => { for (const p of prepares) await p(ctx, items); } }),
+    ...(statements.length && { writeStatements: (ctx, items) => statements.flatMap((s) => s(ctx, items)) }),
+    ...(represents.length && { represent: async (ctx, rows, outs) => { for (const r of represents) await r(ctx, rows, outs); } }),
+    ...(widens.length && { widenScope: (ctx, action) => widens.some((w) => w(ctx, action)) }),
+  };
 }

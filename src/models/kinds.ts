@@ -192,6 +192,18 @@ const listOf = (item: (x: unknown, fail: (m: string) => never) => unknown) =>
 
 const stringListSchema = listOf((x, fail) => (typeof x === "string" ? x : fail("Not a valid string.")));
 
+/** Integers within the field's bounds; an empty list only when the field is `blank`. */
+function integerListSchema(field: Field) {
+  const integers = listOf((x, fail) => {
+    const n = typeof x === "number" ? x : typeof x === "string" && /^-?\d{1,15}$/.test(x.trim()) ? Number(x) : NaN;
+    if (!Number.isSafeInteger(n)) fail("A valid integer is required.");
+    if (field.min !== undefined && n < field.min) fail(`Ensure this value is greater than or equal to ${field.min}.`);
+    if (field.max !== undefined && n > field.max) fail(`Ensure this value is less than or equal to ${field.max}.`);
+    return n;
+  });
+  return v.pipe(integers, v.check((list) => field.blank || (list as unknown[]).length > 0, "This list may not be empty.")) as v.GenericSchema;
+}
+
 /** Networks and addresses, normalised to CIDR (`10.0.0.1` becomes `10.0.0.1/32`). */
 const ipListSchema = listOf((x, fail) => {
   if (typeof x !== "string") fail("Enter a valid IPv4 or IPv6 address or network.");
@@ -359,6 +371,16 @@ function countSql(field: Field, table: string): Sql {
   return sql`(SELECT count(*) FROM ${sql.table(counted.table)} x WHERE ${column} IN (WITH RECURSIVE d(id) AS (SELECT ${self} UNION ALL SELECT c.id FROM ${sql.table(counted.field[of.field].target!().table)} c JOIN d ON c.parent_id = d.id) SELECT id FROM d))`;
 }
 
+/** The rows pointing at the row `table` through `countOf.field`, as a JSON array of nested objects. */
+function reverseSql(field: Field, table: string, sc: SelectContext): Sql {
+  const of = field.countOf as { model: () => Model; field: string };
+  const target = of.model();
+  const alias = `r${sc.depth}`;
+  const order = target.field[target.ordering[0].replace(/^-/, "")]?.column ?? "id";
+  return sql`(SELECT json_group_array(${sc.nestedObject(target, alias, sc.depth)} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
+    FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${ref(alias, target.field[of.field].column!)} = ${ref(table, "id")})`;
+}
+
 /** The m2m targets of the row `table` as a JSON array of nested objects, in the target's order. */
 function m2mSql(field: Field, table: string, sc: SelectContext): Sql {
   const t = field.through!;
@@ -408,6 +430,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   json: jsonKind(jsonSchema, "json"),
   customFields: jsonKind(() => customFieldsSchema, "json"),
   stringList: jsonKind(() => stringListSchema, "list", "text"),
+  integerList: jsonKind(integerListSchema, "list"),
   ipList: jsonKind(() => ipListSchema, "list", "text"),
   fk: {
     sqlType: "INTEGER",
@@ -507,6 +530,19 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     filterSql: countSql,
     options: (field) => ({ [field.name]: info(field, "integer", false) }),
     openapi: schemaOf("integer", { readOnly: true }),
+    snapshot: none,
+  },
+  reverse: {
+    sqlType: null,
+    notNested: true,
+    select: (field, table, sc) => reverseSql(field, table, sc),
+    render: (field, row, out, rc) => {
+      const list = (parsed(row[field.name]) ?? []) as Out[];
+      out[field.name] = list.map((x) => rc.nested(field.target!(), x));
+    },
+    lookups: null,
+    options: (field) => ({ [field.name]: info(field, "list", false) }),
+    openapi: (field) => ({ [field.name]: { type: "array", readOnly: true, items: { $ref: `#/components/schemas/Brief${field.target!().className}` } } }),
     snapshot: none,
   },
   computed: {

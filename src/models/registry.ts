@@ -3,6 +3,8 @@ import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
 import { deviceModels } from "./dcim-devices.ts";
 import { componentModels } from "./dcim-components.ts";
+import { rackModels } from "./dcim-racks.ts";
+import { rackReservationModels } from "./dcim-rack-reservations.ts";
 import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
 import { configContextModels } from "./config-contexts.ts";
@@ -53,6 +55,6 @@ export function createRegistry(models: readonly Model[]): Registry {
 
 /** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
 export const registry = createRegistry([
-  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...configContextModels, ...usersModels, ...virtualizationModels,
-  ...coreModels, ...eventModels,
+  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...extrasModels,
+  ...configContextModels, ...usersModels, ...virtualizationModels, ...coreModels, ...eventModels,
 ]);

@@ -45,6 +45,8 @@ export function uniquenessProbes(ctx: RequestContext, model: Model, items: reado
   for (const rule of model.uniqueTogether ?? []) {
     items.forEach((item, i) => {
       if (!rule.fields.some((name) => item.values[name] !== undefined)) return;
+      // A NULL in a field whose NULLs are distinct never collides (a device outside any chassis).
+      if (rule.nullsDistinct?.some((name) => item.values[name] === null)) return;
       const self = ids[i];
       const parts = rule.fields.map((name) => {
         const field = model.field[name];
