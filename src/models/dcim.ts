@@ -61,6 +61,7 @@ export const site = defineModel({
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     comments,
+    circuit_count: f.countSql((t) => sql`(SELECT count(DISTINCT ct.circuit_id) FROM circuits_circuittermination ct WHERE (ct.termination_type = 'dcim.site' AND ct.termination_id = ${sql.ref(`${t}.id`)}) OR (ct.termination_type = 'dcim.location' AND ct.termination_id IN (SELECT l.id FROM dcim_location l WHERE l.site_id = ${sql.ref(`${t}.id`)})))`),
   },
   brief: ["name", "slug", "description"],
   search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],

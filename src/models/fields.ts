@@ -10,9 +10,9 @@ export interface Choice {
 
 /** The kinds of field a model can declare; `src/models/kinds.ts` says what each derives. */
 export type FieldKind =
-  | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "datetime"
+  | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "date" | "datetime"
   | "json" | "customFields" | "stringList" | "ipList" | "fk" | "m2m" | "generic" | "count"
-  | "computed" | "alias" | "password";
+  | "computed" | "alias" | "password" | "reverse";
 
 /** How an m2m field is stored: a through table, optionally shared by models (tags). */
 export interface Through {
@@ -26,7 +26,16 @@ export interface Through {
 /** What a `count` field counts: rows of a model whose fk points here, or rows of a through table. */
 export type CountOf =
   | { readonly model: () => Model; readonly field: string; readonly cumulative?: boolean }
-  | { readonly table: string; readonly column: string };
+  | { readonly table: string; readonly column: string }
+  | { readonly sql: RowSql };
+
+/** For `reverse`: the row of another model whose fk `field` points here and whose columns equal `where`. */
+export interface ReverseOf {
+  readonly field: string;
+  readonly where: Readonly<Record<string, string | number>>;
+  /** The fields of the related row shown (default: its nested form's). */
+  readonly fields?: readonly string[];
+}
 
 /** SQL over a row of the model, given the table name or alias the row is read under. */
 export type RowSql = (table: string) => RawBuilder<unknown>;
@@ -51,6 +60,8 @@ export interface FieldOptions {
   /** A further check of a non-empty string value; returns the error message, if any. */
   readonly check?: (value: string) => string | undefined;
   readonly choices?: readonly Choice[];
+  /** For `choice`: read as the bare value, not `{value, label}` (DRF's plain ChoiceField: `term_side`). */
+  readonly bare?: boolean;
   readonly target?: () => Model;
   /** For `generic`: the models the relation may point to. */
   readonly targets?: () => readonly Model[];
@@ -62,6 +73,8 @@ export interface FieldOptions {
   readonly matchAll?: boolean;
   /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. */
   readonly countOf?: CountOf;
+  /** For `reverse`: which related row is shown. */
+  readonly reverseOf?: ReverseOf;
   /** For `computed`: the SQL giving its value, and how to read it (default: as SQLite gives it). */
   readonly sql?: RowSql;
   readonly returns?: "boolean" | "json";
@@ -102,6 +115,8 @@ export const f = {
   /** A choice; blank-able choices (`nullable`) store NULL for "" and null, and read as null. */
   choice: (choices: readonly Choice[], o: Opts = {}): FieldOptions =>
     ({ kind: "choice", choices, required: o.default === undefined && !o.nullable, ...o }),
+  /** A calendar date, `YYYY-MM-DD`. */
+  date: (o: Opts = {}): FieldOptions => ({ kind: "date", ...o }),
   datetime: (o: Opts = {}): FieldOptions => ({ kind: "datetime", ...o }),
   json: (o: Opts = {}): FieldOptions => ({ kind: "json", ...o }),
   /** A list of strings stored as JSON (object types). */
@@ -118,12 +133,26 @@ export const f = {
    */
   generic: (targets: () => readonly Model[], o: Opts = {}): FieldOptions =>
     ({ kind: "generic", targets, required: !o.nullable, ...o }),
+  /**
+   * A read-only list of the rows of `target` (stored in `table`) whose fk `column` points here (a
+   * provider's accounts): an m2m whose link table is the target's own.
+   */
+  reverseList: (target: () => Model, table: string, column: string, o: Opts = {}): FieldOptions =>
+    ({ kind: "m2m", target, through: { table, source: column, target: "id" }, readOnly: true, default: [], ...o }),
   /** A read-only count of `model` rows whose `field` points here. */
   count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { model, field, cumulative: o.cumulative }, ...o }),
   /** A read-only count of through-table rows whose `column` points here. */
   countRows: (table: string, column: string, o: Opts = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { table, column }, ...o }),
+  /** A read-only count given by SQL over the row, for what no fk or through table says (circuits at a site). */
+  countSql: (sql: RowSql, o: Opts = {}): FieldOptions => ({ kind: "count", readOnly: true, countOf: { sql }, ...o }),
+  /**
+   * A read-only nested object: the one row of `target` whose fk `field` points here and whose
+   * columns equal `where` (a circuit's `termination_a`: its termination on side A), or null.
+   */
+  reverse: (target: () => Model, of: ReverseOf, o: Opts = {}): FieldOptions =>
+    ({ kind: "reverse", readOnly: true, nullable: true, target, reverseOf: of, ...o }),
   /** A read-only value computed in SQL from the row (`display_name`, `_occupied`). */
   computed: (sql: RowSql, o: Opts = {}): FieldOptions => ({ kind: "computed", readOnly: true, sql, ...o }),
   /** Another name for a field, accepted on write and returned on read (`device_role` for `role`). */

@@ -1,4 +1,4 @@
-import { APPS, type AppName, type Model } from "./model.ts";
+import { APPS, setRegisteredModels, type AppName, type Model } from "./model.ts";
 import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
 import { deviceModels } from "./dcim-devices.ts";
@@ -6,6 +6,9 @@ import { componentModels } from "./dcim-components.ts";
 import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
 import { usersModels } from "./users.ts";
+import { circuitsModels } from "./circuits.ts";
+import { contactModels } from "./contacts.ts";
+import { journalModels } from "./journal.ts";
 
 /** The frozen set of models the service serves, with the lookups the engine needs. */
 export interface Registry {
@@ -50,4 +53,7 @@ export function createRegistry(models: readonly Model[]): Registry {
 /** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
 export const registry = createRegistry([
   ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...usersModels, ...virtualizationModels,
+  ...circuitsModels, ...contactModels, ...journalModels,
 ]);
+
+setRegisteredModels(() => registry.models);
