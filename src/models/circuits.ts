@@ -207,7 +207,8 @@ const terminationFields = {
   circuit: f.fk(() => circuit, { onDelete: "cascade" }),
   term_side: f.choice(TERM_SIDE, { bare: true, label: "Termination side" }),
   // NetBox 4.2: a termination attaches to a region, site group, site, location or provider network.
-  termination: f.generic(() => [region, siteGroup, site, location, providerNetwork], { nullable: true }),
+  // Deleting the object deletes its terminations, as NetBox's cached relations cascade.
+  termination: f.generic(() => [region, siteGroup, site, location, providerNetwork], { nullable: true, onDelete: "cascade" }),
   port_speed: speed("Port speed (Kbps)", "Physical circuit speed"),
   upstream_speed: speed("Upstream speed (Kbps)", "Upstream speed, if different from port speed"),
   xconnect_id: f.string({ maxLength: 50, blank: true, label: "Cross-connect ID", helpText: "ID of the local cross-connect" }),

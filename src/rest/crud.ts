@@ -276,7 +276,8 @@ function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
 /**
  * Generic relations pointing at rows the delete removed (directly or by cascade) are cleared, as
  * NetBox clears an IP address's assignment when its interface goes, or removed when they cannot be
- * empty (journal entries, contact assignments); no foreign key can do it. One statement per
+ * empty or cascade (journal entries, contact assignments, circuit terminations); no foreign key can
+ * do it. One statement per
  * generic field, whatever the number of models the delete reaches.
  */
 function danglingGenericStatements(model: Model): Statement[] {
@@ -294,7 +295,7 @@ function danglingGenericStatements(model: Model): Statement[] {
     const gone = targets.map((target) =>
       sql`(${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)}))`);
     const orphaned = sql.join(gone, sql` OR `);
-    return field.nullable
+    return field.nullable && field.onDelete !== "cascade"
       ? sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)
       : sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb);
   });
