@@ -1,4 +1,4 @@
--- Circuits (providers, accounts, networks, types, circuits, terminations), contacts and journal entries.
+-- Circuits (providers, accounts, networks, types, circuits, terminations, groups), contacts and journal entries.
 -- circuits.provider
 CREATE TABLE circuits_provider (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -113,6 +113,38 @@ CREATE INDEX circuits_circuittermination_circuit_id ON circuits_circuitterminati
 CREATE INDEX circuits_circuittermination_termination ON circuits_circuittermination(termination_type, termination_id);
 
 CREATE UNIQUE INDEX circuits_circuittermination_circuit_term_side ON circuits_circuittermination(circuit_id, term_side);
+
+-- circuits.circuitgroup
+CREATE TABLE circuits_circuitgroup (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL UNIQUE,
+  slug TEXT NOT NULL UNIQUE,
+  description TEXT NOT NULL DEFAULT '',
+  tenant_id INTEGER REFERENCES tenancy_tenant(id) ON DELETE RESTRICT,
+  custom_field_data TEXT NOT NULL DEFAULT '{}',
+  created TEXT,
+  last_updated TEXT
+);
+
+CREATE INDEX circuits_circuitgroup_tenant_id ON circuits_circuitgroup(tenant_id);
+
+-- circuits.circuitgroupassignment
+CREATE TABLE circuits_circuitgroupassignment (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  group_id INTEGER NOT NULL REFERENCES circuits_circuitgroup(id) ON DELETE CASCADE,
+  member_type TEXT NOT NULL,
+  member_id INTEGER NOT NULL,
+  priority TEXT,
+  custom_field_data TEXT NOT NULL DEFAULT '{}',
+  created TEXT,
+  last_updated TEXT
+);
+
+CREATE INDEX circuits_circuitgroupassignment_group_id ON circuits_circuitgroupassignment(group_id);
+
+CREATE INDEX circuits_circuitgroupassignment_member ON circuits_circuitgroupassignment(member_type, member_id);
+
+CREATE UNIQUE INDEX circuits_circuitgroupassignment_member_group ON circuits_circuitgroupassignment(member_type, member_id, group_id);
 
 -- tenancy.contactgroup
 CREATE TABLE tenancy_contactgroup (

@@ -158,6 +158,25 @@ describe("circuits", () => {
     await api.delete(`/api/circuits/circuits/${good.body.id}/`);
   });
 
+  it("belong to groups with a priority, shown on the circuit and counted on the group", async () => {
+    const group = await make("/api/circuits/circuit-groups/", { name: "Ring", slug: "ring" });
+    const assignment = await api.post("/api/circuits/circuit-group-assignments/", { member_type: "circuits.circuit", member_id: ids.c1, group, priority: "primary" });
+    expect(assignment.status, assignment.text).toBe(201);
+    expect(assignment.body.member).toMatchObject({ id: ids.c1, cid: "C1" });
+    expect(assignment.body.display).toBe("Ring (Primary)");
+    const twin = await api.post("/api/circuits/circuit-group-assignments/", { member_type: "circuits.circuit", member_id: ids.c1, group });
+    expect(twin.status).toBe(400);
+    const site = await api.post("/api/circuits/circuit-group-assignments/", { member_type: "dcim.site", member_id: ids.fra, group });
+    expect(site.status).toBe(400);
+    const c1 = (await api.get(`/api/circuits/circuits/${ids.c1}/`)).body;
+    expect(c1.assignments).toEqual([expect.objectContaining({ id: assignment.body.id, group: expect.objectContaining({ id: group, name: "Ring" }), priority: "primary" })]);
+    expect((await api.get(`/api/circuits/circuits/${ids.c2}/`)).body.assignments).toEqual([]);
+    expect((await api.get(`/api/circuits/circuit-groups/${group}/`)).body.circuit_count).toBe(1);
+    const found = await api.get("/api/circuits/circuit-group-assignments/?circuit=C1&provider=telco");
+    expect(found.body.results.map((a: any) => a.id)).toEqual([assignment.body.id]);
+    expect((await api.get(`/api/circuits/circuit-group-assignments/?circuit_id=${ids.c3}`)).body.count).toBe(0);
+  });
+
   it("take their terminations with them, and lose those whose object is deleted", async () => {
     const site = await make("/api/dcim/sites/", { name: "Temp", slug: "temp" });
     const circuit = await make("/api/circuits/circuits/", { cid: "TMP", provider: ids.telco, type: ids.transit });

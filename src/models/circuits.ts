@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { f, type Choice, type RowSql } from "./fields.ts";
-import { defineModel, type Model, type RelatedFilter } from "./model.ts";
+import { defineModel, registeredModels, type Model, type RelatedFilter } from "./model.ts";
 import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { location, region, site, siteGroup } from "./dcim.ts";
@@ -181,6 +181,8 @@ export const circuit = defineModel({
     termination_a: f.reverse(() => circuitTermination, { field: "circuit", where: { term_side: "A" }, fields: CIRCUIT_TERMINATION_FIELDS }),
     termination_z: f.reverse(() => circuitTermination, { field: "circuit", where: { term_side: "Z" }, fields: CIRCUIT_TERMINATION_FIELDS }),
     comments,
+    // Written as assignments of their own (`/api/circuits/circuit-group-assignments/`).
+    assignments: f.reverseList(() => circuitGroupAssignment, "circuits_circuitgroupassignment", "member_id", { typeColumn: "member_type" }),
   },
   uniqueTogether: [
     { fields: ["provider", "cid"], message: "Circuit with this Provider and Circuit ID already exists." },
@@ -280,4 +282,53 @@ function accountOfProvider(): ModelHooks {
   };
 }
 
-export const circuitsModels = [provider, providerAccount, providerNetwork, circuitType, circuit, circuitTermination];
+export const circuitGroup = defineModel({
+  app: "circuits", name: "circuitgroup", verboseName: "circuit group",
+  fields: {
+    name: f.string({ maxLength: 100, unique: true }),
+    slug: f.slug({ unique: true }),
+    description,
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    circuit_count: f.count(() => circuitGroupAssignment, "group"),
+  },
+  brief: ["name"],
+  filters: {
+    tenant_group: { path: "tenant__group", tree: true },
+    tenant_group_id: { path: "tenant__group__id", tree: true },
+  },
+});
+
+/** The circuits a group assignment may name (virtual circuits too, once they are served). */
+const groupMembers = () => registeredModels().filter((m) => m.objectType === "circuits.circuit" || m.objectType === "circuits.virtualcircuit");
+const memberCircuit = (t: string) =>
+  sql`SELECT ${sql.ref(`${t}.member_id`)} AS id WHERE ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
+
+const memberProvider = (t: string) => sql`SELECT c.provider_id AS id FROM circuits_circuit c
+  WHERE c.id = ${sql.ref(`${t}.member_id`)} AND ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
+
+export const circuitGroupAssignment = defineModel({
+  app: "circuits", name: "circuitgroupassignment", verboseName: "circuit group assignment",
+  fields: {
+    group: f.fk(() => circuitGroup, { onDelete: "cascade" }),
+    member: f.generic(groupMembers),
+    priority: f.choice(PRIORITY, { nullable: true }),
+  },
+  uniqueTogether: [
+    { fields: ["member", "group"], message: "Circuit group assignment with this Member type, Member ID and Group already exists." },
+  ],
+  brief: ["group", "priority"],
+  display: (t) => sql`(SELECT g.name FROM circuits_circuitgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)})
+    || CASE ${sql.ref(`${t}.priority`)} ${sql.join(PRIORITY.map((c) => sql`WHEN ${c.value} THEN ' (' || ${c.label} || ')'`), sql` `)} ELSE '' END`,
+  search: [],
+  ordering: ["group", "priority"],
+  filters: {
+    circuit_id: { target: () => circuit, byId: true, related: memberCircuit },
+    circuit: { target: () => circuit, related: memberCircuit },
+    provider_id: { target: () => provider, byId: true, related: memberProvider },
+    provider: { target: () => provider, related: memberProvider },
+  },
+});
+
+export const circuitsModels = [
+  provider, providerAccount, providerNetwork, circuitType, circuit, circuitTermination, circuitGroup, circuitGroupAssignment,
+];

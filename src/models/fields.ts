@@ -134,11 +134,15 @@ export const f = {
   generic: (targets: () => readonly Model[], o: Opts = {}): FieldOptions =>
     ({ kind: "generic", targets, required: !o.nullable, ...o }),
   /**
-   * A read-only list of the rows of `target` (stored in `table`) whose fk `column` points here (a
-   * provider's accounts): an m2m whose link table is the target's own.
+   * A read-only list of the rows of `target` (stored in `table`) whose `column` points here (a
+   * provider's accounts), or whose generic relation does when `typeColumn` names its type column
+   * (a circuit's group assignments): an m2m whose link table is the target's own.
    */
-  reverseList: (target: () => Model, table: string, column: string, o: Opts = {}): FieldOptions =>
-    ({ kind: "m2m", target, through: { table, source: column, target: "id" }, readOnly: true, default: [], ...o }),
+  reverseList: (target: () => Model, table: string, column: string, o: Opts & { typeColumn?: string } = {}): FieldOptions => {
+    const { typeColumn, ...rest } = o;
+    const through: Through = { table, source: column, target: "id", ...(typeColumn ? { objectTypeColumn: typeColumn } : {}) };
+    return { kind: "m2m", target, through, readOnly: true, default: [], ...rest };
+  },
   /** A read-only count of `model` rows whose `field` points here. */
   count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { model, field, cumulative: o.cumulative }, ...o }),

@@ -82,4 +82,32 @@ export const specs: ContractSpec[] = [
     bulkPatch: { mark_connected: true },
     invalid: { body: { circuit: 1, term_side: "B", termination_type: "dcim.site", termination_id: 1 }, field: "term_side" },
   },
+  {
+    objectType: "circuits.circuitgroup",
+    fixtures: async (api) => ({ tenant: await make(api, "/api/tenancy/tenants/", { name: "Group owner", slug: "group-owner" }) }),
+    create: (fx) => named("Ring", (i) => ({ tenant: i === 1 ? fx.tenant : null, description: `ring ${i}` })),
+    patch: { description: "changed" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { name: "Bad", slug: "bad slug" }, field: "slug" },
+  },
+  {
+    objectType: "circuits.circuitgroupassignment",
+    fixtures: async (api) => {
+      const { provider, type } = await fixtureCircuitBasics(api, "g");
+      const group = (slug: string) => make(api, "/api/circuits/circuit-groups/", { name: slug, slug });
+      return {
+        c1: await make(api, "/api/circuits/circuits/", { cid: "G-1", provider, type }),
+        c2: await make(api, "/api/circuits/circuits/", { cid: "G-2", provider, type }),
+        g1: await group("east"), g2: await group("west"), g3: await group("north"),
+      };
+    },
+    create: (fx) =>
+      ([["c1", "g1"], ["c2", "g1"], ["c1", "g2"], ["c2", "g2"], ["c1", "g3"]] as const).map(([c, g], i) => ({
+        member_type: "circuits.circuit", member_id: fx[c], group: fx[g], priority: i === 0 ? "primary" : null,
+      })),
+    // The display names the priority, so the single-object change leaves it alone.
+    patch: { tags: [] },
+    bulkPatch: { priority: "secondary" },
+    invalid: { body: { member_type: "circuits.circuit", member_id: 1, group: 1, priority: "first" }, field: "priority" },
+  },
 ];
