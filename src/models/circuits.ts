@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { f, type Choice, type RowSql } from "./fields.ts";
 import { defineModel, registeredModels, type Model, type RelatedFilter } from "./model.ts";
 import { comments, description } from "./common.ts";
@@ -10,7 +10,7 @@ import { isRef } from "./kinds.ts";
 import type { RequestContext } from "../http/context.ts";
 import { qb } from "../db/query-builder.ts";
 import { refSql } from "../rest/references.ts";
-import { contactFilters } from "./contacts.ts";
+import { CONTACT_PRIORITY, contactFilters } from "./contacts.ts";
 
 export const CIRCUIT_STATUS: readonly Choice[] = [
   { value: "planned", label: "Planned" },
@@ -33,18 +33,13 @@ export const TERM_SIDE: readonly Choice[] = [
   { value: "Z", label: "Z" },
 ];
 
-/** Circuit group assignment priority (contact assignments share the same four). */
-export const PRIORITY: readonly Choice[] = [
-  { value: "primary", label: "Primary" },
-  { value: "secondary", label: "Secondary" },
-  { value: "tertiary", label: "Tertiary" },
-  { value: "inactive", label: "Inactive" },
-];
+/** A circuit's priority in a group: the same four as a contact's. */
+const PRIORITY = CONTACT_PRIORITY;
 
 const color = f.string({ maxLength: 6, blank: true, pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." } });
 const speed = (label: string, helpText: string) => f.integer({ nullable: true, min: 0, max: 2_147_483_647, label, helpText });
 
-type Sql = ReturnType<typeof sql>;
+type Sql = RawBuilder<unknown>;
 
 /** The site a termination row under `ct` lands in: its own object, or the site of its location. */
 const terminationSite = (ct: string) => sql`CASE ${sql.ref(`${ct}.termination_type`)}
