@@ -28,6 +28,8 @@ CREATE INDEX circuits_provideraccount_provider_id ON circuits_provideraccount(pr
 
 CREATE UNIQUE INDEX circuits_provideraccount_provider_account ON circuits_provideraccount(provider_id, account);
 
+CREATE UNIQUE INDEX circuits_provideraccount_provider_name ON circuits_provideraccount(provider_id, name) WHERE name <> '';
+
 -- circuits.providernetwork
 CREATE TABLE circuits_providernetwork (
   id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -143,6 +143,11 @@ describe("circuits", () => {
     const moved = await api.patch(`/api/circuits/circuits/${ids.c2}/`, { provider: ids.other });
     expect(moved).toMatchObject({ status: 400, body: { provider_account: ["The assigned account must belong to the assigned provider."] } });
     expect(await circuitIds("provider_account=ACC-1")).toEqual(["C2"]);
+    // Account names are unique per provider, but any number may have none.
+    const named = await api.post("/api/circuits/provider-accounts/", { provider: ids.telco, account: "ACC-2", name: "Main" });
+    expect(named).toMatchObject({ status: 400, body: { __all__: ["Provider account with this Provider and Name already exists."] } });
+    for (const account of ["ACC-3", "ACC-4"]) await make("/api/circuits/provider-accounts/", { provider: ids.telco, account });
+    expect((await api.post("/api/circuits/provider-accounts/", { provider: ids.other, account: "ACC-1", name: "Main" })).status).toBe(201);
   });
 
   it("validate dates, distance and unit", async () => {

@@ -51,7 +51,8 @@ export function modelDdl(model: Model): string[] {
       const f = model.field[name];
       return columnsOf(f).map(([column]) => (f.nullable && !u.nullsDistinct?.includes(name) ? `coalesce(${column}, 0)` : column));
     });
-    out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})`);
+    const partial = u.unlessBlank ? ` WHERE ${model.field[u.unlessBlank].column} <> ''` : "";
+    out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})${partial}`);
   }
   for (const field of model.fields) {
     const t = field.through;

@@ -120,6 +120,7 @@ export const providerAccount = defineModel({
   },
   uniqueTogether: [
     { fields: ["provider", "account"], message: "Provider account with this Provider and Account ID already exists." },
+    { fields: ["provider", "name"], unlessBlank: "name", message: "Provider account with this Provider and Name already exists." },
   ],
   brief: ["name", "account", "description"],
   display: accountDisplay,

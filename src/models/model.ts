@@ -14,6 +14,8 @@ export interface UniqueTogether {
   readonly message: string;
   /** Fields whose NULL never conflicts (an unnamed device), unlike the others'. */
   readonly nullsDistinct?: readonly string[];
+  /** A text field whose blank value never conflicts (an unnamed provider account). */
+  readonly unlessBlank?: string;
 }
 
 /**

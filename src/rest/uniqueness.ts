@@ -62,6 +62,7 @@ export function uniquenessProbes(ctx: RequestContext, model: Model, items: reado
             ? sql`coalesce(${sql.ref(column)}, 0) = coalesce(${given(column, part)}, 0)`
             : sql`${sql.ref(column)} = ${given(column, part)}`);
       });
+      if (rule.unlessBlank) parts.push(sql`${sql.ref(model.field[rule.unlessBlank].column!)} <> ''`);
       probes.push({
         statement: sql`SELECT id FROM ${table} WHERE ${sql.join(parts, sql` AND `)} AND id IS NOT ${self} LIMIT 1`.compile(qb),
         settle: (r) => {
