@@ -47,16 +47,18 @@ export function modelDdl(model: Model): string[] {
     }
   }
   for (const u of model.uniqueTogether ?? []) {
-    const cols = u.fields.map((name) => {
+    const cols = u.fields.flatMap((name) => {
       const f = model.field[name];
-      if (u.caseInsensitive?.includes(name)) return `lower(${f.column})`;
-      return f.nullable && !u.nullsDistinct?.includes(name) ? `coalesce(${f.column}, 0)` : f.column;
+      if (u.caseInsensitive?.includes(name)) return [`lower(${f.column})`];
+      return columnsOf(f).map(([column]) => (f.nullable && !u.nullsDistinct?.includes(name) ? `coalesce(${column}, 0)` : column));
     });
-    out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})`);
+    const partial = u.unlessBlank ? ` WHERE ${model.field[u.unlessBlank].column} <> ''` : "";
+    out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})${partial}`);
   }
   for (const field of model.fields) {
     const t = field.through;
-    if (field.kind !== "m2m" || !t || t.objectTypeColumn) continue;
+    // A shared link table (tags) or another model's own table (`f.reverseList`) is not this model's to create.
+    if (field.kind !== "m2m" || !t || t.objectTypeColumn || field.readOnly) continue;
     out.push(
       `CREATE TABLE ${t.table} (\n  id INTEGER PRIMARY KEY AUTOINCREMENT,\n` +
         `  ${t.source} INTEGER NOT NULL REFERENCES ${model.table}(id) ON DELETE CASCADE,\n` +

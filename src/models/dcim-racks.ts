@@ -140,7 +140,7 @@ export const virtualChassis = defineModel({
     description,
     comments,
     member_count: f.count(() => device, "virtual_chassis"),
-    members: f.reverse(() => device, "virtual_chassis"),
+    members: f.reverseList(() => device, "dcim_device", "virtual_chassis_id"),
   },
   brief: ["name", "master", "description", "member_count"],
   search: ["name", "domain", "description", "comments"],

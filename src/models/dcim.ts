@@ -67,6 +67,7 @@ export const site = defineModel({
     virtualmachine_count: f.count(() => virtualMachine, "site"),
     rack_count: f.count(() => rack, "site"),
     device_count: f.count(() => device, "site"),
+    circuit_count: f.countSql((t) => sql`(SELECT count(DISTINCT ct.circuit_id) FROM circuits_circuittermination ct WHERE (ct.termination_type = 'dcim.site' AND ct.termination_id = ${sql.ref(`${t}.id`)}) OR (ct.termination_type = 'dcim.location' AND ct.termination_id IN (SELECT l.id FROM dcim_location l WHERE l.site_id = ${sql.ref(`${t}.id`)})))`),
   },
   brief: ["name", "slug", "description"],
   search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],

@@ -10,9 +10,9 @@ export interface Choice {
 
 /** The kinds of field a model can declare; `src/models/kinds.ts` says what each derives. */
 export type FieldKind =
-  | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "datetime"
-  | "json" | "customFields" | "stringList" | "integerList" | "ipList" | "fk" | "m2m" | "generic" | "count" | "reverse"
-  | "computed" | "alias" | "password";
+  | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "date" | "datetime"
+  | "json" | "customFields" | "stringList" | "integerList" | "ipList" | "fk" | "m2m" | "generic" | "count"
+  | "computed" | "alias" | "password" | "reverse";
 
 /** How an m2m field is stored: a through table, optionally shared by models (tags). */
 export interface Through {
@@ -26,7 +26,16 @@ export interface Through {
 /** What a `count` field counts: rows of a model whose fk points here, or rows of a through table. */
 export type CountOf =
   | { readonly model: () => Model; readonly field: string; readonly cumulative?: boolean }
-  | { readonly table: string; readonly column: string };
+  | { readonly table: string; readonly column: string }
+  | { readonly sql: RowSql };
+
+/** For `reverse`: the row of another model whose fk `field` points here and whose columns equal `where`. */
+export interface ReverseOf {
+  readonly field: string;
+  readonly where: Readonly<Record<string, string | number>>;
+  /** The fields of the related row shown (default: its nested form's). */
+  readonly fields?: readonly string[];
+}
 
 /** SQL over a row of the model, given the table name or alias the row is read under. */
 export type RowSql = (table: string) => RawBuilder<unknown>;
@@ -56,6 +65,8 @@ export interface FieldOptions {
   /** For `json`: a further check of a value other than null (JSON that must be an object); returns the error message, if any. */
   readonly checkJson?: (value: unknown) => string | undefined;
   readonly choices?: readonly Choice[];
+  /** For `choice`: read as the bare value, not `{value, label}` (DRF's plain ChoiceField: `term_side`). */
+  readonly bare?: boolean;
   readonly target?: () => Model;
   /** For `generic`: the models the relation may point to. */
   readonly targets?: () => readonly Model[];
@@ -75,8 +86,10 @@ export interface FieldOptions {
    * (a config context lists its tags by slug).
    */
   readonly listedBy?: string;
-  /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. For `reverse`: the model listed. */
+  /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. */
   readonly countOf?: CountOf;
+  /** For `reverse`: which related row is shown. */
+  readonly reverseOf?: ReverseOf;
   /** For `computed`: the SQL giving its value, and how to read it (default: as SQLite gives it). */
   readonly sql?: RowSql;
   readonly returns?: "boolean" | "json";
@@ -121,6 +134,8 @@ export const f = {
   /** A choice; blank-able choices (`nullable`) store NULL for "" and null, and read as null. */
   choice: (choices: readonly Choice[], o: Opts = {}): FieldOptions =>
     ({ kind: "choice", choices, required: o.default === undefined && !o.nullable, ...o }),
+  /** A calendar date, `YYYY-MM-DD`. */
+  date: (o: Opts = {}): FieldOptions => ({ kind: "date", ...o }),
   datetime: (o: Opts = {}): FieldOptions => ({ kind: "datetime", ...o }),
   json: (o: Opts = {}): FieldOptions => ({ kind: "json", ...o }),
   /** A list of strings stored as JSON (object types). */
@@ -139,18 +154,30 @@ export const f = {
    */
   generic: (targets: () => readonly Model[], o: Opts = {}): FieldOptions =>
     ({ kind: "generic", targets, required: !o.nullable, ...o }),
+  /**
+   * A read-only list of the rows of `target` (stored in `table`) whose `column` points here (a
+   * provider's accounts), or whose generic relation does when `typeColumn` names its type column
+   * (a circuit's group assignments): an m2m whose link table is the target's own.
+   */
+  reverseList: (target: () => Model, table: string, column: string, o: Opts & { typeColumn?: string } = {}): FieldOptions => {
+    const { typeColumn, ...rest } = o;
+    const through: Through = { table, source: column, target: "id", ...(typeColumn ? { objectTypeColumn: typeColumn } : {}) };
+    return { kind: "m2m", target, through, readOnly: true, default: [], ...rest };
+  },
   /** A read-only count of `model` rows whose `field` points here. */
   count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { model, field, cumulative: o.cumulative }, ...o }),
-  /**
-   * The `model` rows whose `field` points here, as a read-only list of their nested forms (a
-   * virtual chassis's `members`), built by SQLite in the page statement.
-   */
-  reverse: (model: () => Model, field: string, o: Opts = {}): FieldOptions =>
-    ({ kind: "reverse", readOnly: true, target: model, countOf: { model, field }, ...o }),
   /** A read-only count of through-table rows whose `column` points here. */
   countRows: (table: string, column: string, o: Opts = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { table, column }, ...o }),
+  /** A read-only count given by SQL over the row, for what no fk or through table says (circuits at a site). */
+  countSql: (sql: RowSql, o: Opts = {}): FieldOptions => ({ kind: "count", readOnly: true, countOf: { sql }, ...o }),
+  /**
+   * A read-only nested object: the one row of `target` whose fk `field` points here and whose
+   * columns equal `where` (a circuit's `termination_a`: its termination on side A), or null.
+   */
+  reverse: (target: () => Model, of: ReverseOf, o: Opts = {}): FieldOptions =>
+    ({ kind: "reverse", readOnly: true, nullable: true, target, reverseOf: of, ...o }),
   /** A read-only value computed in SQL from the row (`display_name`, `_occupied`). */
   computed: (sql: RowSql, o: Opts = {}): FieldOptions => ({ kind: "computed", readOnly: true, sql, ...o }),
   /** Another name for a field, accepted on write and returned on read (`device_role` for `role`). */

@@ -35,14 +35,15 @@ export type LookupFamily = "text" | "number" | "boolean" | "choice" | "relation"
 export interface SelectContext {
   readonly depth: number;
   nestedJson(model: Model, id: Sql, depth: number): Sql;
-  /** The JSON object of a row already in scope under `alias`. */
-  nestedObject(model: Model, alias: string, depth: number): Sql;
+  /** The JSON object of a row already in scope under `alias` (its nested form, or the fields named). */
+  nestedObject(model: Model, alias: string, depth: number, fields?: readonly Field[]): Sql;
 }
 
 /** What `render` may ask of the serializer: the nested form of a related object. */
 export interface RenderContext {
   readonly form: Form;
-  nested(model: Model, raw: Out): Out;
+  /** The nested form of a related object (or the fields named, for `reverse`). */
+  nested(model: Model, raw: Out, fields?: readonly Field[]): Out;
 }
 
 type SqlType = "TEXT" | "INTEGER" | "REAL";
@@ -169,9 +170,20 @@ function choiceSchema(field: Field) {
     if (x === "") fail("This field may not be blank.");
     // Accept the value as given or in its other JSON type ("1" for 1), as NetBox coerces.
     const hit = field.choices!.find((c) => c.value === x || String(c.value) === String(x));
-    return hit ? hit.value : fail(`${x} is not a valid choice.`);
+    return hit ? hit.value : fail(field.bare ? `"${x}" is not a valid choice.` : `${x} is not a valid choice.`);
   });
 }
+
+const dateSchema = convert((x, fail) => {
+  const m = typeof x === "string" ? /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(x.trim()) : null;
+  const [y, mo, d] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  if (x === null) fail(notNull);
+  if (!m || day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) {
+    fail("Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+  }
+  return day.toISOString().slice(0, 10);
+});
 
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const datetimeSchema = convert((x, fail) => {
@@ -294,7 +306,7 @@ const readValue = (field: Field, row: Out) => row[field.column ?? field.name];
 
 function choiceOutput(field: Field, raw: unknown, form: Form): unknown {
   if (raw == null || raw === "") return null;
-  if (form !== "full") return raw;
+  if (form !== "full" || field.bare) return raw;
   const choice = field.choices!.find((c) => c.value === raw);
   if (!choice) return { value: raw, label: String(raw) };
   return choice.id === undefined ? { value: choice.value, label: choice.label } : { value: choice.value, label: choice.label, id: choice.id };
@@ -364,21 +376,12 @@ function jsonKind(schema: (field: Field) => v.GenericSchema, optionsType: string
 function countSql(field: Field, table: string): Sql {
   const of = field.countOf!;
   const self = ref(table, "id");
+  if ("sql" in of) return of.sql(table);
   if ("table" in of) return sql`(SELECT count(*) FROM ${sql.table(of.table)} x WHERE x.${sql.ref(of.column)} = ${self})`;
   const counted = of.model();
   const column = sql.ref(`x.${counted.field[of.field].column}`);
   if (!of.cumulative) return sql`(SELECT count(*) FROM ${sql.table(counted.table)} x WHERE ${column} = ${self})`;
   return sql`(SELECT count(*) FROM ${sql.table(counted.table)} x WHERE ${column} IN (WITH RECURSIVE d(id) AS (SELECT ${self} UNION ALL SELECT c.id FROM ${sql.table(counted.field[of.field].target!().table)} c JOIN d ON c.parent_id = d.id) SELECT id FROM d))`;
-}
-
-/** The rows pointing at the row `table` through `countOf.field`, as a JSON array of nested objects. */
-function reverseSql(field: Field, table: string, sc: SelectContext): Sql {
-  const of = field.countOf as { model: () => Model; field: string };
-  const target = of.model();
-  const alias = `r${sc.depth}`;
-  const order = target.field[target.ordering[0].replace(/^-/, "")]?.column ?? "id";
-  return sql`(SELECT json_group_array(${sc.nestedObject(target, alias, sc.depth)} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
-    FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${ref(alias, target.field[of.field].column!)} = ${ref(table, "id")})`;
 }
 
 /** The m2m targets of the row `table` as a JSON array of nested objects, in the target's order. */
@@ -399,6 +402,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   slug: scalar("TEXT", stringSchema, "text", "slug", "string"),
   integer: scalar("INTEGER", numberSchema, "number", "integer", "integer"),
   float: scalar("REAL", numberSchema, "number", "float", "number"),
+  date: { ...scalar("TEXT", () => dateSchema, "number", "date", "string"), openapi: schemaOf("string", { format: "date" }) },
   datetime: scalar("TEXT", () => datetimeSchema, "number", "datetime", "string"),
   password: { ...scalar("TEXT", stringSchema, null, "string", "string"), render: () => undefined, snapshot: none },
   boolean: {
@@ -532,19 +536,6 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     openapi: schemaOf("integer", { readOnly: true }),
     snapshot: none,
   },
-  reverse: {
-    sqlType: null,
-    notNested: true,
-    select: (field, table, sc) => reverseSql(field, table, sc),
-    render: (field, row, out, rc) => {
-      const list = (parsed(row[field.name]) ?? []) as Out[];
-      out[field.name] = list.map((x) => rc.nested(field.target!(), x));
-    },
-    lookups: null,
-    options: (field) => ({ [field.name]: info(field, "list", false) }),
-    openapi: (field) => ({ [field.name]: { type: "array", readOnly: true, items: { $ref: `#/components/schemas/Brief${field.target!().className}` } } }),
-    snapshot: none,
-  },
   computed: {
     sqlType: null,
     select: (field, table) => field.sql!(table),
@@ -556,6 +547,30 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     lookups: null,
     options: (field) => ({ [field.name]: info(field, "field", false) }),
     openapi: (field) => schemaOf(field.returns === "json" ? "object" : (field.returns ?? "string"), { readOnly: true })(field),
+    snapshot: none,
+  },
+  reverse: {
+    sqlType: null,
+    related: true,
+    notNested: true,
+    select: (field, table, sc) => {
+      const target = field.target!();
+      const of = field.reverseOf!;
+      const alias = `r${sc.depth}`;
+      const fields = (of.fields ?? target.nestedFields.map((x) => x.name)).map((name) => target.field[name]);
+      const where = Object.entries(of.where).map(([column, value]) => sql`${ref(alias, column)} = ${value}`);
+      return sql`json((SELECT ${sc.nestedObject(target, alias, sc.depth + 1, fields)} FROM ${sql.table(target.table)} ${sql.raw(alias)}
+        WHERE ${ref(alias, target.field[of.field].column!)} = ${ref(table, "id")} AND ${sql.join(where, sql` AND `)} LIMIT 1))`;
+    },
+    render: (field, row, out, rc) => {
+      const raw = parsed(row[field.name]);
+      const target = field.target!();
+      const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
+      out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, fields) : null;
+    },
+    lookups: null,
+    options: (field) => ({ [field.name]: { ...info(field, "nested object", false), children: nestedChildren(field.target!()) } }),
+    openapi: (field) => ({ [field.name]: { type: "object", readOnly: true, nullable: true } }),
     snapshot: none,
   },
   alias: {

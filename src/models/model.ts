@@ -16,6 +16,8 @@ export interface UniqueTogether {
   readonly nullsDistinct?: readonly string[];
   /** Text fields compared case-insensitively (`Lower('name')` in NetBox's constraints). */
   readonly caseInsensitive?: readonly string[];
+  /** A text field whose blank value never conflicts (an unnamed provider account). */
+  readonly unlessBlank?: string;
 }
 
 /**
@@ -27,7 +29,21 @@ export interface UniqueTogether {
 export type FilterDeclaration =
   | string
   | { readonly path: string; readonly tree?: boolean }
-  | { readonly sql: (values: readonly string[], table: string) => RawBuilder<unknown> };
+  | { readonly sql: (values: readonly string[], table: string) => RawBuilder<unknown> }
+  | RelatedFilter;
+
+/**
+ * A filter on a relation no fk holds (a circuit's sites, through its terminations' generic
+ * objects): `related` is a SELECT of the ids (as `id`) of the `target` rows the row under `table`
+ * relates to. Matched by natural key, or by id with `byId`; `tree` includes descendants; `null`
+ * matches rows relating to none; unknown values are a 400 like any relation filter's.
+ */
+export interface RelatedFilter {
+  readonly target: () => Model;
+  readonly related: RowSql;
+  readonly byId?: boolean;
+  readonly tree?: boolean;
+}
 
 /** What a model file declares. */
 export interface ModelDeclaration {
@@ -114,6 +130,21 @@ let tagModel: () => Model = () => {
 /** Lets the extras app name the model every `tags` field points to, without an import cycle. */
 export function setTagModel(get: () => Model): void {
   tagModel = get;
+}
+
+let registered: () => readonly Model[] = () => [];
+
+/**
+ * Every registered model, for declarations that relate to models whatever app file declares them
+ * (contact assignments, journal entries); read lazily, at request time, never at definition.
+ */
+export function registeredModels(): readonly Model[] {
+  return registered();
+}
+
+/** Lets the registry publish its models without an import cycle. */
+export function setRegisteredModels(get: () => readonly Model[]): void {
+  registered = get;
 }
 
 /** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */

@@ -1,4 +1,4 @@
-import { APPS, type AppName, type Model } from "./model.ts";
+import { APPS, setRegisteredModels, type AppName, type Model } from "./model.ts";
 import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
 import { deviceModels } from "./dcim-devices.ts";
@@ -11,6 +11,9 @@ import { configContextModels } from "./config-contexts.ts";
 import { usersModels } from "./users.ts";
 import { coreModels } from "./core.ts";
 import { eventModels } from "./events.ts";
+import { circuitsModels } from "./circuits.ts";
+import { contactModels } from "./contacts.ts";
+import { journalModels } from "./journal.ts";
 
 /** The frozen set of models the service serves, with the lookups the engine needs. */
 export interface Registry {
@@ -57,4 +60,7 @@ export function createRegistry(models: readonly Model[]): Registry {
 export const registry = createRegistry([
   ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...extrasModels,
   ...configContextModels, ...usersModels, ...virtualizationModels, ...coreModels, ...eventModels,
+  ...circuitsModels, ...contactModels, ...journalModels,
 ]);
+
+setRegisteredModels(() => registry.models);

@@ -1,6 +1,7 @@
 import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { comments, description, nestedGroupFields } from "./common.ts";
+import { circuit } from "./circuits.ts";
 
 export const tenantGroup = defineModel({
   app: "tenancy", name: "tenantgroup", verboseName: "tenant group", tree: true,
@@ -16,6 +17,7 @@ export const tenant = defineModel({
     group: f.fk(() => tenantGroup, { nullable: true, onDelete: "protect" }),
     description,
     comments,
+    circuit_count: f.count(() => circuit, "tenant"),
   },
   uniqueTogether: [
     { fields: ["group", "name"], message: "Tenant name must be unique per group." },

@@ -276,18 +276,30 @@ function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
 
 /**
  * Generic relations pointing at rows the delete removed (directly or by cascade) are cleared, as
- * NetBox clears an IP address's assignment when its interface goes; no foreign key can do it.
+ * NetBox clears an IP address's assignment when its interface goes, or removed when they cannot be
+ * empty or cascade (journal entries, contact assignments, circuit terminations); no foreign key can
+ * do it. One statement per
+ * generic field, whatever the number of models the delete reaches.
  */
 function danglingGenericStatements(model: Model): Statement[] {
-  return [...cascadeOf(model)].flatMap((target) =>
-    registry.referencesTo(target).filter((r) => r.field.kind === "generic" && r.field.onDelete !== "keep").map(({ model: owner, field }) => {
-      const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
-      const orphaned = sql`${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)})`;
-      return field.nullable
-        ? sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)
-        : sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb);
-    }),
-  );
+  const byField = new Map<Model["fields"][number], { owner: Model; targets: Model[] }>();
+  for (const target of cascadeOf(model)) {
+    for (const { model: owner, field } of registry.referencesTo(target)) {
+      if (field.kind !== "generic" || field.onDelete === "keep") continue;
+      const entry = byField.get(field) ?? { owner, targets: [] };
+      entry.targets.push(target);
+      byField.set(field, entry);
+    }
+  }
+  return [...byField].map(([field, { owner, targets }]) => {
+    const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
+    const gone = targets.map((target) =>
+      sql`(${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)}))`);
+    const orphaned = sql.join(gone, sql` OR `);
+    return field.nullable && field.onDelete !== "cascade"
+      ? sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)
+      : sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb);
+  });
 }
 
 /** Deletes objects (with a tree's descendants), all or none; dependents that protect them give 409. */

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Statement, StatementResult } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { FieldErrors } from "../http/errors.ts";
-import type { Field } from "../models/fields.ts";
+import type { Field, RowSql } from "../models/fields.ts";
 import { KINDS } from "../models/kinds.ts";
 import type { FilterDeclaration, Model } from "../models/model.ts";
 import { idList, subtreeSql } from "./select.ts";
@@ -33,7 +33,7 @@ export interface FilterPlan {
  */
 type Resolved =
   | { readonly via: readonly Field[]; readonly field: Field | "id"; readonly tree?: boolean }
-  | { readonly via: readonly Field[]; readonly relation: Field; readonly byId: boolean; readonly tree: boolean }
+  | { readonly via: readonly Field[]; readonly relation: Field; readonly byId: boolean; readonly tree: boolean; readonly related?: RowSql }
   | { readonly sql: (values: readonly string[], table: string) => Cond };
 
 const or = (xs: Cond[]): Cond => (xs.length === 1 ? xs[0] : sql`(${sql.join(xs, sql` OR `)})`);
@@ -132,6 +132,11 @@ export function filtersOf(model: Model): Map<string, Resolved> {
 
 function resolveDeclared(model: Model, name: string, d: FilterDeclaration): Resolved {
   if (typeof d === "object" && "sql" in d) return d;
+  if (typeof d === "object" && "related" in d) {
+    // A relation no fk holds: the field stands for it in messages and natural-key lookups.
+    const relation = { kind: "fk", name, target: d.target, column: null, ownerType: model.objectType, label: name } as Field;
+    return { via: [], relation, byId: Boolean(d.byId), tree: Boolean(d.tree), related: d.related };
+  }
   const path = typeof d === "string" ? d : d.path;
   const tree = typeof d === "string" ? false : Boolean(d.tree);
   const resolved = resolvePath(model, path.split("__"));
@@ -209,7 +214,7 @@ function scalarCondition(field: Field | "id", family: string, column: Cond, op: 
   if (op === "iexact") return or(values.map((v) => sql`lower(${column}) = lower(${v})`));
   let typed: unknown[] = values;
   if (family === "number") {
-    const datetime = field !== "id" && field.kind === "datetime";
+    const datetime = field !== "id" && (field.kind === "datetime" || field.kind === "date");
     const integer = field === "id" || field.kind === "integer";
     const pattern = datetime ? DATE : integer ? INTEGER : NUMBER;
     if (values.some((v) => !pattern.test(v))) return fail(integer ? "Enter a whole number." : datetime ? "Enter a valid date/time." : "Enter a number.") ?? sql`1`;
@@ -239,7 +244,7 @@ function relationCondition(
   const keyColumn = keyField?.column ?? "id";
   if (isnull) {
     if (!BOOLEAN.includes(values[0])) return (((plan.errors[param] ??= []) as string[]).push(invalidChoice(values[0])), null);
-    const none = noneCondition(relation, table, via);
+    const none = target.related ? sql`NOT EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IS NOT NULL)` : noneCondition(relation, table, via);
     return TRUE.includes(values[0]) ? none : sql`NOT ${none}`;
   }
   const wantsNull = values.includes("null");
@@ -257,6 +262,8 @@ function relationCondition(
     if (relation.matchAll) {
       // Every listed value must be present (tags), as NetBox does.
       parts.push(sql`(${sql.join(typed.map((v) => through(via, table, (alias) => matchSet(relation, alias, sql`(SELECT id FROM ${sql.table(related.table)} WHERE ${sql.ref(keyColumn)} = ${v})`))), sql` AND `)})`);
+    } else if (target.related) {
+      parts.push(sql`EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IN ${ids})`);
     } else {
       parts.push(through(via, table, (alias) => matchSet(relation, alias, ids)));
     }
@@ -266,7 +273,7 @@ function relationCondition(
       statement: sql`SELECT ${sql.ref(keyColumn)} AS k FROM ${sql.table(related.table)} WHERE ${sql.ref(keyColumn)} IN ${keys}`.compile(qb),
     });
   }
-  if (wantsNull) parts.push(noneCondition(relation, table, via));
+  if (wantsNull) parts.push(target.related ? sql`NOT EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IS NOT NULL)` : noneCondition(relation, table, via));
   return parts.length ? or(parts) : null;
 }
 

@@ -39,10 +39,10 @@ function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][
   return out;
 }
 
-/** The nested form's raw data of the row under `alias`, as one JSON object. */
-export function nestedObjectSql(model: Model, alias: string, depth: number): Sql {
+/** The nested form's raw data of the row under `alias` (or the fields named), as one JSON object. */
+export function nestedObjectSql(model: Model, alias: string, depth: number, fields: readonly Field[] = model.nestedFields): Sql {
   const pairs: [string, Sql][] = [["id", sql.ref(`${alias}.id`)], ["__display", model.displaySql(alias)]];
-  for (const field of model.nestedFields) pairs.push(...nestedPairs(field, alias, depth));
+  for (const field of fields) pairs.push(...nestedPairs(field, alias, depth));
   return jsonObjectSql(pairs);
 }
 

@@ -29,7 +29,7 @@ export async function represent(
 function renderContext(ctx: RequestContext, form: Form): RenderContext {
   const nestedContext: RenderContext = {
     form: "nested",
-    nested: (target, raw) => shape(ctx, target, raw, target.nestedFields, nestedContext),
+    nested: (target, raw, fields) => shape(ctx, target, raw, fields ?? target.nestedFields, nestedContext),
   };
   return form === "nested" ? nestedContext : { form, nested: nestedContext.nested };
 }

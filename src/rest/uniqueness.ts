@@ -3,7 +3,7 @@ import { qb } from "../db/query-builder.ts";
 import type { Model } from "../models/model.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { WriteItem } from "../models/hooks.ts";
-import { isRef } from "../models/kinds.ts";
+import { isRef, type GenericRef } from "../models/kinds.ts";
 import type { Probe } from "./probes.ts";
 import { refSql } from "./references.ts";
 import { idList } from "./select.ts";
@@ -48,16 +48,25 @@ export function uniquenessProbes(ctx: RequestContext, model: Model, items: reado
       // A NULL in a field whose NULLs are distinct never collides (a device outside any chassis).
       if (rule.nullsDistinct?.some((name) => item.values[name] === null)) return;
       const self = ids[i];
-      const parts = rule.fields.map((name) => {
+      const parts = rule.fields.flatMap((name) => {
         const field = model.field[name];
         const value = item.values[name];
-        const stored: RawBuilder<unknown> = self === null ? sql`NULL` : sql`(SELECT ${sql.ref(field.column!)} FROM ${table} WHERE id = ${self})`;
-        const given = value === undefined ? stored : field.kind === "fk" ? refSql(ctx, field.target!(), (isRef(value) ? value : (value as number | null))) : sql`${value}`;
-        if (rule.caseInsensitive?.includes(name)) return sql`lower(${sql.ref(field.column!)}) = lower(${given})`;
-        return field.nullable && !rule.nullsDistinct?.includes(name)
-          ? sql`coalesce(${sql.ref(field.column!)}, 0) = coalesce(${given}, 0)`
-          : sql`${sql.ref(field.column!)} = ${given}`;
+        const stored = (column: string): RawBuilder<unknown> => (self === null ? sql`NULL` : sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`);
+        // A generic relation is its two columns; a given value names both.
+        const given = (column: string, part?: keyof GenericRef): RawBuilder<unknown> => {
+          if (value === undefined) return stored(column);
+          if (part) return sql`${(value as GenericRef | null)?.[part] ?? null}`;
+          return field.kind === "fk" ? refSql(ctx, field.target!(), (isRef(value) ? value : (value as number | null))) : sql`${value}`;
+        };
+        const columns = field.kind === "generic" ? [[`${name}_type`, "type"], [`${name}_id`, "id"]] as const : [[field.column!, undefined]] as const;
+        return columns.map(([column, part]) =>
+          rule.caseInsensitive?.includes(name)
+            ? sql`lower(${sql.ref(column)}) = lower(${given(column, part)})`
+            : field.nullable && !rule.nullsDistinct?.includes(name)
+            ? sql`coalesce(${sql.ref(column)}, 0) = coalesce(${given(column, part)}, 0)`
+            : sql`${sql.ref(column)} = ${given(column, part)}`);
       });
+      if (rule.unlessBlank) parts.push(sql`${sql.ref(model.field[rule.unlessBlank].column!)} <> ''`);
       probes.push({
         statement: sql`SELECT id FROM ${table} WHERE ${sql.join(parts, sql` AND `)} AND id IS NOT ${self} LIMIT 1`.compile(qb),
         settle: (r) => {
