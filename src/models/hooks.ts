@@ -8,6 +8,8 @@ export type Values = Record<string, unknown>;
 
 /** One object of a write, as the set-wise hooks see it. */
 export interface WriteItem {
+  /** The object's id for an update, null for a create. */
+  readonly id: number | null;
   /** Validated values, related references resolved to ids. */
   readonly values: Values;
   /** Errors found so far, in NetBox's shape; a hook adds its own. */
@@ -30,6 +32,8 @@ export interface ModelHooks {
   prepareWrite?(ctx: RequestContext, items: readonly WriteItem[]): Promise<void> | void;
   /** Statements added to the write transaction after the objects' own (component creation). */
   writeStatements?(ctx: RequestContext, items: readonly WriteItem[]): Statement[];
+  /** Statements added to a delete's transaction, given the rows deleted (`id`, `__snapshot`). */
+  deleteStatements?(ctx: RequestContext, rows: readonly Row[]): Statement[];
   /** Adjusts the output of a whole page of stored rows (full and brief forms). */
   represent?(ctx: RequestContext, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;
   /** Limits the rows the requester may see or change: a column that must equal a value. */

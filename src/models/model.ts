@@ -107,6 +107,16 @@ export function setTagModel(get: () => Model): void {
   tagModel = get;
 }
 
+let registered: () => readonly Model[] = () => [];
+
+/** Lets the registry name every model to engine code the registry itself imports (custom fields). */
+export function setRegisteredModels(get: () => readonly Model[]): void {
+  registered = get;
+}
+
+/** Every registered model (empty until the registry is built). */
+export const registeredModels = (): readonly Model[] => registered();
+
 /** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */
 const classNameOf = (verbose: string) => verbose.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 /** "tenant group" -> "tenant-groups"; "IP address" -> "ip-addresses". */

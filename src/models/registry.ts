@@ -1,4 +1,4 @@
-import { APPS, type AppName, type Model } from "./model.ts";
+import { APPS, setRegisteredModels, type AppName, type Model } from "./model.ts";
 import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
 import { deviceModels } from "./dcim-devices.ts";
@@ -51,3 +51,5 @@ export function createRegistry(models: readonly Model[]): Registry {
 export const registry = createRegistry([
   ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...usersModels, ...virtualizationModels,
 ]);
+
+setRegisteredModels(() => registry.models);

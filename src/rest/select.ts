@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../models/fields.ts";
 import { columnsOf, KINDS, type SelectContext } from "../models/kinds.ts";
-import type { Model } from "../models/model.ts";
+import { registeredModels, type Model } from "../models/model.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -26,7 +26,16 @@ export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
   return out;
 }
 
-const selectContext = (depth: number): SelectContext => ({ depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql });
+const selectContext = (depth: number): SelectContext => ({ depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql, anyNestedJson: anyNestedJsonSql });
+
+/**
+ * The nested JSON of an object whose model is named at run time (`type` is SQL giving `app.model`,
+ * as a custom field's related object type): one branch per registered model.
+ */
+export function anyNestedJsonSql(type: Sql, id: Sql, depth: number): Sql {
+  const branches = registeredModels().map((m) => sql`WHEN ${sql.lit(m.objectType)} THEN ${nestedJsonSql(m, id, depth)}`);
+  return sql`CASE ${type} ${sql.join(branches, sql` `)} END`;
+}
 
 /** What the nested form of one field needs from a row under `alias`, by key. */
 function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][] {
