@@ -165,7 +165,7 @@ function dataStatements(item: WriteItem): Statement[] {
     }
   }
   for (const type of before?.types ?? []) {
-    if (!types.includes(type)) out.push(...removalStatements(hosts, type, before!.name));
+    if (!types.includes(type)) out.push(...removalStatements(hosts, type, [before!.name]));
   }
   return out;
 }
@@ -180,10 +180,11 @@ function dataUpdate(hosts: Map<string, Model>, type: string, set: DataSql, where
   return [sql`UPDATE ${sql.table(model.table)} SET ${sql.ref(model.field.custom_fields.column!)} = ${set(data)} WHERE ${where(data)}`.compile(qb)];
 }
 
-/** Removes a field's values from every object of one type. */
-function removalStatements(hosts: Map<string, Model>, type: string, name: string): Statement[] {
-  const path = cfPath(name);
-  return dataUpdate(hosts, type, (d) => sql`json_remove(${d}, ${path})`, (d) => sql`json_type(${d}, ${path}) IS NOT NULL`);
+/** Removes fields' values from every object of one type. */
+function removalStatements(hosts: Map<string, Model>, type: string, names: readonly string[]): Statement[] {
+  const paths = names.map(cfPath);
+  return dataUpdate(hosts, type, (d) => sql`json_remove(${d}, ${sql.join(paths)})`,
+    (d) => sql`(${sql.join(paths.map((p) => sql`json_type(${d}, ${p}) IS NOT NULL`), sql` OR `)})`);
 }
 
 export const customFieldHooks: ModelHooks = {
@@ -213,10 +214,12 @@ export const customFieldHooks: ModelHooks = {
   // A deleted field's values leave every object, as NetBox removes stale data.
   deleteStatements(_ctx, rows) {
     const hosts = customFieldHosts();
-    return rows.flatMap((row) => {
+    const byType = new Map<string, string[]>();
+    for (const row of rows) {
       const snapshot = parsed(row.__snapshot) as Out;
-      return ((snapshot.object_types ?? []) as string[]).flatMap((type) => removalStatements(hosts, type, String(snapshot.name)));
-    });
+      for (const type of (snapshot.object_types ?? []) as string[]) byType.set(type, [...(byType.get(type) ?? []), String(snapshot.name)]);
+    }
+    return [...byType].flatMap(([type, names]) => removalStatements(hosts, type, names));
   },
 };
 
