@@ -59,7 +59,7 @@ export const choiceSetHooks: ModelHooks = {
   prepareWrite(_ctx, items) {
     for (const item of items) {
       const given = item.values.extra_choices;
-      let pairs = parsed(merged(item, "extra_choices")) as [string, string][] | null;
+      let pairs = parsed(item.current?.extra_choices ?? null) as [string, string][] | null;
       if (given !== undefined) {
         const checked = checkPairs(given);
         if (checked.errors) {

@@ -154,23 +154,21 @@ function definitionOf(row: Row): Probed {
   };
 }
 
-/** Object field values as ids, or null when one names nothing (NetBox's "Unknown related object(s)"). */
+/** Object field values as ids; undefined when one names nothing (NetBox's "Unknown related object(s)"). */
 function resolveObjects(def: Probed, value: unknown, attrHits: ReadonlyMap<string, number[]>): unknown {
   if (isEmptyValue(value) || (def.type !== "object" && def.type !== "multiobject")) return value;
-  const one = (x: unknown): number | null => {
+  const one = (x: unknown): number | undefined => {
     const ref = objectRef(x);
-    if (!ref) return null;
-    if ("id" in ref) return def.found.has(ref.id) ? ref.id : null;
+    if (!ref) return undefined;
+    if ("id" in ref) return def.found.has(ref.id) ? ref.id : undefined;
     const hits = attrHits.get(attrKey(def.name, ref.attrs)) ?? [];
-    return hits.length === 1 ? hits[0] : null;
+    return hits.length === 1 ? hits[0] : undefined;
   };
-  if (def.type === "object") {
-    if (Array.isArray(value)) return value;
-    return one(value);
-  }
+  // A value of the wrong shape is left for the type's check to name.
+  if (def.type === "object") return Array.isArray(value) ? value : one(value);
   if (!Array.isArray(value)) return value;
   const resolved = value.map(one);
-  return resolved.includes(null) ? null : [...new Set(resolved)];
+  return resolved.includes(undefined) ? undefined : [...new Set(resolved)];
 }
 
 function checkItem(
@@ -185,7 +183,7 @@ function checkItem(
   const resolved: Out = {};
   for (const [name, value] of Object.entries(given)) {
     const ids = resolveObjects(byName.get(name)!, value, attrHits);
-    if (ids === null) return { errors: { custom_fields: [`Unknown related object(s): ${typeof value === "string" ? value : pythonRepr(value)}`] } };
+    if (ids === undefined) return { errors: { custom_fields: [`Unknown related object(s): ${typeof value === "string" ? value : pythonRepr(value)}`] } };
     resolved[name] = ids;
   }
   // Data kept from before: only fields still defined for the type.
