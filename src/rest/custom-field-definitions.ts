@@ -10,6 +10,7 @@ import {
   cfPath, checkValue, compileRegex, CUSTOM_FIELD_TYPES, type CustomFieldDefinition, type CustomFieldType,
 } from "../models/custom-field-types.ts";
 import { refSql } from "./references.ts";
+import { nameableModels } from "./select.ts";
 
 /**
  * The rules of the two definition models, custom fields and their choice sets: what NetBox's
@@ -110,7 +111,7 @@ function definitionErrors(ctx: RequestContext, item: WriteItem): Record<string, 
   if (OBJECT.includes(type)) {
     if (!related) fail("related_object_type", "Object fields must define an object type.");
     else if (item.values.related_object_type !== undefined) {
-      const problem = objectTypeProblem(related, new Map(registeredModels().map((m) => [m.objectType, m])));
+      const problem = objectTypeProblem(related, new Map(nameableModels().map((m) => [m.objectType, m])));
       if (problem) fail("related_object_type", problem);
     }
   } else if (related) fail("type", `${typeLabel(type)} fields may not define an object type.`);

@@ -5,10 +5,11 @@ import { isPermitted } from "../auth/permissions.ts";
 import type { RequestContext } from "../http/context.ts";
 import { pythonRepr } from "../http/errors.ts";
 import type { WriteItem } from "../models/hooks.ts";
-import { registeredModels, type Model } from "../models/model.ts";
+import type { Model } from "../models/model.ts";
 import { cfPath, checkValue, isEmptyValue, type CustomFieldDefinition, type CustomFieldType } from "../models/custom-field-types.ts";
 import { attributeCondition } from "./filters.ts";
 import type { Probe } from "./probes.ts";
+import { nameableModels } from "./select.ts";
 
 /**
  * Custom field values on writes of any model that carries them. The definitions for the model's
@@ -50,7 +51,7 @@ const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON.parse(
 
 /** One CASE branch per registered model, choosing by the related object type of field `name`. */
 function perModel(type: Sql, branch: (m: Model) => Sql | null): Sql {
-  const branches = registeredModels().flatMap((m) => {
+  const branches = nameableModels().flatMap((m) => {
     const b = branch(m);
     return b ? [sql`WHEN ${sql.lit(m.objectType)} THEN ${b}`] : [];
   });
