@@ -5,7 +5,7 @@ import { comments, description } from "./common.ts";
 import {
   CHOICE_SET_BASE_CHOICES, CUSTOM_FIELD_FILTER_LOGIC, CUSTOM_FIELD_TYPES, CUSTOM_FIELD_UI_EDITABLE, CUSTOM_FIELD_UI_VISIBLE,
 } from "./custom-field-types.ts";
-import { choiceSetHooks, customFieldHooks } from "../rest/custom-field-definitions.ts";
+import { choicesRoute, choiceSetHooks, customFieldHooks } from "../rest/custom-field-definitions.ts";
 
 const valuesSql = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
@@ -28,6 +28,7 @@ export const customFieldChoiceSet = defineModel({
     choice: { sql: (values, table) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${table}.extra_choices`)}) c WHERE c.value ->> 0 IN ${valuesSql(values)})` },
   },
   hooks: choiceSetHooks,
+  routes: [choicesRoute],
 });
 
 /** `str()` of a custom field: its label, else its name with spaces, capitalised. */

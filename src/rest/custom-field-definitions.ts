@@ -2,7 +2,11 @@ import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
-import { pythonRepr } from "../http/errors.ts";
+import { ApiError, pythonRepr } from "../http/errors.ts";
+import { paginated, parsePage } from "../http/pagination.ts";
+import { json } from "../http/responses.ts";
+import { readBatch } from "../auth/authenticate.ts";
+import type { RouteDeclaration } from "../models/routes.ts";
 import { isRef, pyType } from "../models/kinds.ts";
 import type { ModelHooks, WriteItem } from "../models/hooks.ts";
 import { registeredModels, type Model } from "../models/model.ts";
@@ -225,3 +229,22 @@ export const customFieldHooks: ModelHooks = {
 };
 
 const customFieldChoiceSetModel = () => registeredModels().find((m) => m.objectType === "extras.customfieldchoiceset")!;
+
+/**
+ * GET /api/extras/custom-field-choice-sets/<id>/choices/: the set's `[value, label]` pairs,
+ * paginated, `q` matching either part (case-insensitive), as NetBox serves them to forms.
+ */
+async function listChoices(ctx: RequestContext, model: Model, id: number | null): Promise<Response> {
+  const [result] = await readBatch(ctx, [sql`SELECT extra_choices FROM ${sql.table(model.table)} WHERE id = ${id}`.compile(qb)]);
+  if (!result.rows.length) throw ApiError.notFound(model.className);
+  const q = (ctx.url.searchParams.get("q") ?? "").trim().toLowerCase();
+  const pairs = ((parsed(result.rows[0].extra_choices) ?? []) as [string, string][])
+    .filter((pair) => !q || pair.some((part) => part.toLowerCase().includes(q)));
+  const page = parsePage(ctx.config, ctx.url.searchParams);
+  const shown = pairs.slice(page.offset, page.limit === null ? undefined : page.offset + page.limit);
+  return json(paginated(ctx.url, page, pairs.length, shown));
+}
+
+export const choicesRoute: RouteDeclaration = {
+  name: "choices", detail: true, methods: ["GET"], permission: () => "view", handler: listChoices,
+};
