@@ -16,6 +16,7 @@ import sharedInventory from "../migrations/0004_shared_inventory.sql";
 import racks from "../migrations/0005_racks.sql";
 import virtualization from "../migrations/0008_virtualization.sql";
 import circuitsContacts from "../migrations/0009_circuits_contacts.sql";
+import customFields from "../migrations/0010_custom_fields.sql";
 import configContexts from "../migrations/0011_config_contexts.sql";
 import webhooks from "../migrations/0012_webhooks.sql";
 import permissions from "../migrations/0013_permissions.sql";
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0005_racks.sql", sql: racks },
   { name: "0008_virtualization.sql", sql: virtualization },
   { name: "0009_circuits_contacts.sql", sql: circuitsContacts },
+  { name: "0010_custom_fields.sql", sql: customFields },
   { name: "0011_config_contexts.sql", sql: configContexts },
   { name: "0012_webhooks.sql", sql: webhooks },
   { name: "0013_permissions.sql", sql: permissions },

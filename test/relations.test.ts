@@ -168,6 +168,10 @@ describe("input validation", () => {
   });
 
   it("merges custom_fields on PATCH", async () => {
+    await api.post("/api/extras/custom-fields/", [
+      { name: "a", type: "integer", object_types: ["dcim.site"] },
+      { name: "b", type: "text", object_types: ["dcim.site"] },
+    ]);
     const site = await api.post("/api/dcim/sites/", { name: "CF", slug: "cf", custom_fields: { a: 1, b: "x" } });
     expect(site.body.custom_fields).toEqual({ a: 1, b: "x" });
     const patched = await api.patch(`/api/dcim/sites/${site.body.id}/`, { custom_fields: { b: "y" } });

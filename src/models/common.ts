@@ -26,3 +26,17 @@ export const siblingUnique = (verbose: string) => [
   { fields: ["parent", "name"], message: `A ${verbose} with this name already exists under the same parent.` },
   { fields: ["parent", "slug"], message: `A ${verbose} with this slug already exists under the same parent.` },
 ];
+
+/** Filters every model placed in a site has: the site's region and group, with their descendants. */
+export const siteTreeFilters = (path: string) => ({
+  region: { path: `${path}__region`, tree: true },
+  region_id: { path: `${path}__region__id`, tree: true },
+  site_group: { path: `${path}__group`, tree: true },
+  site_group_id: { path: `${path}__group__id`, tree: true },
+});
+
+/** Filters by the tenant's group, with its descendants. */
+export const tenantGroupFilters = (path = "tenant") => ({
+  tenant_group: { path: `${path}__group`, tree: true },
+  tenant_group_id: { path: `${path}__group__id`, tree: true },
+});

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
-import { comments } from "./common.ts";
+import { comments, siteTreeFilters, tenantGroupFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { user } from "./users.ts";
-import { rack, rackDisplay, siteTreeFilters, tenantGroupFilters } from "./dcim-racks.ts";
+import { rack, rackDisplay } from "./dcim-racks.ts";
 import { rackReservationHooks } from "./dcim-placement.ts";
 
 // Kept apart from the other rack models: its user relation brings in the users app, which only

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { f, type FieldOptions } from "./fields.ts";
 import { defineModel } from "./model.ts";
-import { comments, description } from "./common.ts";
+import { comments, description, siteTreeFilters, tenantGroupFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { location, manufacturer, site } from "./dcim.ts";
 import { device } from "./dcim-devices.ts";
@@ -15,20 +15,6 @@ import { powerFeedHooks, powerPanelHooks, rackHooks, rackTypeHooks, virtualChass
 import { rackElevationRoute } from "./dcim-rack-elevation.ts";
 
 const HEX_COLOR = { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." };
-
-/** Filters every model placed in a site has: the site's region and group, with their descendants. */
-export const siteTreeFilters = (path: string) => ({
-  region: { path: `${path}__region`, tree: true },
-  region_id: { path: `${path}__region__id`, tree: true },
-  site_group: { path: `${path}__group`, tree: true },
-  site_group_id: { path: `${path}__group__id`, tree: true },
-});
-
-/** Filters by the tenant's group, with its descendants. */
-export const tenantGroupFilters = (path = "tenant") => ({
-  tenant_group: { path: `${path}__group`, tree: true },
-  tenant_group_id: { path: `${path}__group__id`, tree: true },
-});
 
 /** The physical attributes racks and rack types share; a rack with a type takes its type's. */
 const rackPhysical = (formFactor: FieldOptions): Record<string, FieldOptions> => ({

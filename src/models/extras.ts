@@ -1,6 +1,7 @@
 import { f } from "./fields.ts";
 import { defineModel, setTagModel } from "./model.ts";
 import { description } from "./common.ts";
+import { customFieldModels } from "./custom-fields.ts";
 
 export const tag = defineModel({
   app: "extras", name: "tag", taggable: false,
@@ -17,4 +18,4 @@ export const tag = defineModel({
 
 setTagModel(() => tag);
 
-export const extrasModels = [tag];
+export const extrasModels = [tag, ...customFieldModels];

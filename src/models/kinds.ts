@@ -37,6 +37,8 @@ export interface SelectContext {
   nestedJson(model: Model, id: Sql, depth: number): Sql;
   /** The JSON object of a row already in scope under `alias` (its nested form, or the fields named). */
   nestedObject(model: Model, alias: string, depth: number, fields?: readonly Field[]): Sql;
+  /** The nested JSON of the object of any registered model: `type` is its `app.model`, as SQL. */
+  anyNestedJson(type: Sql, id: Sql, depth: number): Sql;
 }
 
 /** What `render` may ask of the serializer: the nested form of a related object. */
@@ -44,6 +46,8 @@ export interface RenderContext {
   readonly form: Form;
   /** The nested form of a related object (or the fields named, for `reverse`). */
   nested(model: Model, raw: Out, fields?: readonly Field[]): Out;
+  /** The nested form of an object of the registered model `app.model`, or null if there is none. */
+  nestedOf(objectType: string, raw: Out): Out | null;
 }
 
 type SqlType = "TEXT" | "INTEGER" | "REAL";
@@ -396,6 +400,43 @@ function m2mSql(field: Field, table: string, sc: SelectContext): Sql {
     WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed})`;
 }
 
+/**
+ * Every custom field defined for the row's object type (NetBox lists them all, null when unset),
+ * as `{v: {name: value}, t: {name: [type, related type]}}`: object fields' ids come back as the
+ * nested JSON of their objects, built in the same statement, and `t` says how to shape them.
+ */
+function customFieldsSql(field: Field, table: string, sc: SelectContext): Sql {
+  const data = ref(table, field.column!);
+  const path = sql`('$."' || cf.name || '"')`;
+  const objects = sql`(SELECT json_group_array(${sc.anyNestedJson(sql`cf.related_object_type`, sql`j.value`, sc.depth + 1)}) FROM json_each(${data}, ${path}) j)`;
+  const value = sql`CASE WHEN cf.type IN ('object', 'multiobject') THEN CASE WHEN json_type(${data}, ${path}) IN ('integer', 'array') THEN ${objects} END
+    ELSE ${data} -> ${path} END`;
+  return sql`(SELECT json_object('v', json_group_object(cf.name, ${value}),
+      't', json_group_object(cf.name, json_array(cf.type, cf.related_object_type)) FILTER (WHERE cf.type IN ('object', 'multiobject')))
+    FROM (SELECT name, type, related_object_type FROM extras_customfield
+      WHERE EXISTS (SELECT 1 FROM json_each(object_types) o WHERE o.value = ${field.ownerType}) ORDER BY group_name, weight, name) cf)`;
+}
+
+function renderCustomFields(field: Field, row: Out, out: Out, rc: RenderContext): void {
+  const built = parsed(row[field.name]) as { v: Out; t: Record<string, [string, string]> } | undefined;
+  if (!built) {
+    out[field.name] = parsed(readValue(field, row)) ?? {};
+    return;
+  }
+  const values: Out = {};
+  for (const [name, value] of Object.entries(built.v)) {
+    const shape = built.t[name];
+    if (!shape || value === null) {
+      values[name] = value;
+      continue;
+    }
+    // Objects deleted since they were chosen drop out, as NetBox's lookup of them finds nothing.
+    const objects = (value as (Out | null)[]).flatMap((x) => (x ? [rc.nestedOf(shape[1], x)].filter((o): o is Out => o !== null) : []));
+    values[name] = shape[0] === "object" ? (objects[0] ?? null) : objects;
+  }
+  out[field.name] = values;
+}
+
 export const KINDS: Record<FieldKind, KindDescriptor> = {
   string: scalar("TEXT", stringSchema, "text", "string", "string"),
   text: scalar("TEXT", stringSchema, "text", "string", "string"),
@@ -432,7 +473,11 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     snapshot: scalarSnapshot,
   },
   json: jsonKind(jsonSchema, "json"),
-  customFields: jsonKind(() => customFieldsSchema, "json"),
+  customFields: {
+    ...jsonKind(() => customFieldsSchema, "json"),
+    select: (field, table, sc) => (sc.depth === 0 ? customFieldsSql(field, table, sc) : null),
+    render: renderCustomFields,
+  },
   stringList: jsonKind(() => stringListSchema, "list", "text"),
   integerList: jsonKind(integerListSchema, "list"),
   ipList: jsonKind(() => ipListSchema, "list", "text"),

@@ -81,6 +81,8 @@ export interface ModelDeclaration {
   readonly storage?: Readonly<Record<string, string>>;
   /** Filters beyond the ones the fields give, by parameter name. */
   readonly filters?: Readonly<Record<string, FilterDeclaration>>;
+  /** Never shown inside another object by a reference named at run time (a token: its key). */
+  readonly sensitive?: boolean;
   /** Endpoints beyond list and detail (`provision`, `available-ips`, `trace`). */
   readonly routes?: readonly RouteDeclaration[];
   /**

@@ -56,11 +56,27 @@ export function createRegistry(models: readonly Model[]): Registry {
   });
 }
 
-/** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
-export const registry = createRegistry([
-  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...extrasModels,
-  ...configContextModels, ...usersModels, ...virtualizationModels, ...coreModels, ...eventModels,
-  ...circuitsModels, ...contactModels, ...journalModels,
-]);
+/**
+ * Every model, once. Adding a model: declare it in its app file and add it to that app's list.
+ * Built on first use, not at import: model files and the engine code they use import each other,
+ * so whichever module loads first, every model is declared by the time anything asks.
+ */
+let built: Registry | null = null;
+const build = (): Registry =>
+  (built ??= createRegistry([
+    ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...extrasModels,
+    ...configContextModels, ...usersModels, ...virtualizationModels, ...coreModels, ...eventModels,
+    ...circuitsModels, ...contactModels, ...journalModels,
+  ]));
+
+export const registry: Registry = Object.freeze({
+  get models() {
+    return build().models;
+  },
+  byPath: (app: string, path: string) => build().byPath(app, path),
+  byObjectType: (t: string) => build().byObjectType(t),
+  app: (a: AppName) => build().app(a),
+  referencesTo: (model: Model) => build().referencesTo(model),
+});
 
 setRegisteredModels(() => registry.models);

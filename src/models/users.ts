@@ -68,6 +68,7 @@ export const token = defineModel({
   search: ["description"],
   ordering: ["-created"],
   hooks: tokenHooks,
+  sensitive: true,
   routes: [provisionRoute],
   storage: { key_digest: "TEXT NOT NULL UNIQUE", key_last6: "TEXT NOT NULL", key_ciphertext: "TEXT" },
 });

@@ -17,6 +17,7 @@ import { registry } from "../models/registry.ts";
 import { planFilters, planOrdering, relationErrors } from "./filters.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes, type Probe } from "./probes.ts";
+import { customFieldWrite } from "./custom-fields.ts";
 import { referenceProbes, refSql } from "./references.ts";
 import { idList, selectSql, snapshotSql, subtreeSql } from "./select.ts";
 import { represent } from "./serialize.ts";
@@ -152,12 +153,14 @@ export async function writeObjects(
   const updating = ids.filter((x): x is number => x !== null);
   const current = new Map<number, Row>();
   const items: WriteItem[] = parsed.map((p, i) => ({ ...p, id: ids[i], current: null, columns: {} }));
+  const customFields = customFieldWrite(ctx, model, items);
   const probes: Probe[] = [
     ...(updating.length ? [currentProbe(ctx, model, idList(updating), current)] : []),
     ...referenceProbes(ctx, model, items),
     ...uniquenessProbes(ctx, model, items, ids),
     ...cycleProbes(ctx, model, items, ids),
     ...(model.hooks?.writeProbes?.(ctx, items) ?? []),
+    ...customFields.probes,
   ];
   await runProbes(ctx, probes);
 
@@ -165,6 +168,7 @@ export async function writeObjects(
   const live = items.map((_, i) => ids[i] === null || current.has(ids[i]!));
   if (!bulk && !live[0]) throw ApiError.notFound(model.className);
   const ready = items.map((item, i) => ({ ...item, current: ids[i] === null ? null : (current.get(ids[i]!) ?? null) }));
+  customFields.apply(ready);
   await model.hooks?.prepareWrite?.(ctx, ready.filter((item, i) => live[i] && !Object.keys(item.errors).length));
   throwIfInvalid(ready, bulk);
 
@@ -199,10 +203,6 @@ export async function writeObjects(
  */
 function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, id: number | null, message: string): Statement[] {
   const pre = item.current;
-  // Custom field data sent on update is merged over the stored data, as NetBox does.
-  if (pre && item.values.custom_fields && typeof pre.custom_field_data === "string") {
-    item.values.custom_fields = { ...JSON.parse(pre.custom_field_data), ...(item.values.custom_fields as object) };
-  }
   const columns = storedColumns(ctx, model, item.values, id === null, item.columns);
   const objectId = id ?? insertedId(model);
   const out: Statement[] = [];
@@ -340,6 +340,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     ...cascadeRecordStatements(ctx, model, idList(doomed)),
     ...deleteStatements(model, doomed),
     ...danglingGenericStatements(model),
+    ...(model.hooks?.deleteStatements?.(ctx, doomed.map((id) => current.get(id)!)) ?? []),
   ];
   await executeWrite(ctx, model, statements, bulk, true);
 }

@@ -6,17 +6,23 @@ import type { Field, RowSql } from "../models/fields.ts";
 import { KINDS } from "../models/kinds.ts";
 import type { FilterDeclaration, Model } from "../models/model.ts";
 import { idList, subtreeSql } from "./select.ts";
+import { cfPath, CUSTOM_FIELD_RULES, normalDatetime, type CustomFieldType } from "../models/custom-field-types.ts";
 
 type Cond = RawBuilder<unknown>;
 
 /** Query parameters that are not filters. */
 const RESERVED = new Set(["limit", "offset", "ordering", "brief", "exclude", "fields", "omit", "format"]);
 
-/** A relation filter's values that must exist; checked in the same round trip as the page. */
+/**
+ * A filter's values that must be checked against stored data (a relation's values exist, a
+ * custom field is defined for the model and accepts the lookup); the statement runs in the same
+ * round trip as the page. `verify` gives the errors from its rows; by default, values not found.
+ */
 export interface RelationCheck {
   readonly param: string;
   readonly values: readonly string[];
   readonly statement: Statement;
+  readonly verify?: (rows: readonly Record<string, unknown>[]) => string[];
 }
 
 /** What a query string means for a model: conditions ANDed together, checks, and bad values. */
@@ -316,11 +322,90 @@ export function planFilters(model: Model, params: URLSearchParams, table = model
       continue;
     }
     const split = splitParam(filters, key);
-    if (!split) continue;
+    if (!split) {
+      if (key.startsWith("cf_") && model.field.custom_fields?.column) {
+        const cond = customFieldFilter(model, table, key, values, plan);
+        if (cond) plan.conditions.push(cond);
+      }
+      continue;
+    }
     const cond = compile(model, table, filters.get(split[0])!, split[1], values, key, plan);
     if (cond) plan.conditions.push(cond);
   }
   return plan;
+}
+
+/** Lookup suffixes by their short names, as custom field types list them. */
+const SHORT_LOOKUP: Record<string, string> = { exact: "", in: "", icontains: "ic", istartswith: "isw", iendswith: "iew", iexact: "ie" };
+
+/**
+ * `cf_<name>[__lookup]`: a custom field's values, NetBox's way for its type. The definition is
+ * read in SQL (its type, for loose text matching and date/time forms) and checked by a statement
+ * of the same batch: a name not defined for the model, a lookup the type lacks or a value of the
+ * wrong type is a 400, never a silently unfiltered list.
+ */
+function customFieldFilter(model: Model, table: string, key: string, values: string[], plan: FilterPlan): Cond | null {
+  const fail = (message: string): null => (((plan.errors[key] ??= []) as string[]).push(message), null);
+  const split = key.slice(3).lastIndexOf("__");
+  const name = split > 0 ? key.slice(3, 3 + split) : key.slice(3);
+  const given = split > 0 ? key.slice(3 + split + 2) : "";
+  const lookup = SHORT_LOOKUP[given] ?? given;
+  const unknown = `Custom field '${name}' does not exist for this object type.`;
+  if (!/^[a-z0-9_]+$/.test(name)) return fail(unknown);
+  const definition = (column: string) => sql`(SELECT ${sql.ref(column)} FROM extras_customfield WHERE name = ${name})`;
+  plan.checks.push({
+    param: key,
+    values,
+    statement: sql`SELECT type, filter_logic FROM extras_customfield
+      WHERE name = ${name} AND EXISTS (SELECT 1 FROM json_each(object_types) o WHERE o.value = ${model.objectType})`.compile(qb),
+    verify: (rows) => {
+      if (!rows.length) return [unknown];
+      const type = String(rows[0].type) as CustomFieldType;
+      const rule = CUSTOM_FIELD_RULES[type];
+      if (rows[0].filter_logic === "disabled") return [`Filtering is disabled for custom field '${name}'.`];
+      if (!rule.lookups.length) return [`Custom fields of type ${type} cannot be filtered.`];
+      if (!rule.lookups.includes(lookup)) return [`Lookup '${given}' is not supported for ${type} custom fields.`];
+      if (lookup === "empty") return BOOLEAN.includes(values[0]) ? [] : [invalidChoice(values[0])];
+      return [...new Set(values.map((v) => rule.filterValue?.(v)).filter((m): m is string => m !== undefined))];
+    },
+  });
+  const data = sql.ref(`${table}.${model.field.custom_fields.column}`);
+  const path = cfPath(name);
+  const value = sql`json_extract(${data}, ${path})`;
+  const known = LOOKUPS[given];
+  if (!known) return sql`0`;
+  const like = (pattern: (v: string) => string) => or(values.map((v) => sql`${value} LIKE ${pattern(likeEscape(v))} ESCAPE '\\'`));
+  // A date and time compares in the form it is stored in; other types as given.
+  const asStored = (v: string) => normalDatetime(v) ?? v;
+  const byType = (cond: (v: (s: string) => string) => Cond) => sql`CASE WHEN ${definition("type")} = 'datetime' THEN ${cond(asStored)} ELSE ${cond((v) => v)} END`;
+  let cond: Cond;
+  switch (known.op) {
+    case "exact": {
+      const numbers = values.flatMap((v) => (NUMBER.test(v) ? [Number(v)] : BOOLEAN.includes(v) ? [TRUE.includes(v) ? 1 : 0] : []));
+      const texts = [...new Set([...values, ...values.map(asStored)])];
+      // Scalars and lists alike: json_each yields a scalar once, a list's items one by one.
+      const equal = sql`EXISTS (SELECT 1 FROM json_each(${data}, ${path}) j WHERE j.value IN ${idList(texts)} OR j.value IN ${idList(numbers)})`;
+      const loose = sql`(SELECT filter_logic = 'loose' AND type IN ('text', 'longtext', 'url') FROM extras_customfield WHERE name = ${name})`;
+      cond = sql`CASE WHEN ${loose} THEN ${like((v) => `%${v}%`)} ELSE ${equal} END`;
+      break;
+    }
+    case "icontains": cond = like((v) => `%${v}%`); break;
+    case "istartswith": cond = like((v) => `${v}%`); break;
+    case "iendswith": cond = like((v) => `%${v}`); break;
+    case "iexact": cond = or(values.map((v) => sql`lower(${value}) = lower(${v})`)); break;
+    case "empty": {
+      const blank = sql`(${value} IS NULL OR ${value} = '' OR (json_type(${data}, ${path}) = 'array' AND json_array_length(${data}, ${path}) = 0))`;
+      cond = TRUE.includes(values[0]) ? blank : sql`NOT ${blank}`;
+      break;
+    }
+    case "gt": case "gte": case "lt": case "lte": {
+      const op = sql.raw({ gt: ">", gte: ">=", lt: "<", lte: "<=" }[known.op]);
+      cond = byType((form) => or(values.map((v) => sql`${value} ${op} ${NUMBER.test(v) ? Number(v) : form(v)}`)));
+      break;
+    }
+    default: return sql`0`;
+  }
+  return known.negate ? exclude(cond) : cond;
 }
 
 /** `q` and the change-record filters every model has. */
@@ -398,6 +483,11 @@ export function flattenAttributes(attrs: Record<string, unknown>, prefix = ""): 
 export function relationErrors(checks: readonly RelationCheck[], results: readonly StatementResult[]): FieldErrors {
   const errors: FieldErrors = {};
   checks.forEach((check, i) => {
+    if (check.verify) {
+      const problems = check.verify(results[i].rows);
+      if (problems.length) errors[check.param] = problems;
+      return;
+    }
     const found = new Set(results[i].rows.map((row) => String(row.k)));
     const missing = check.values.filter((v) => !found.has(v));
     if (missing.length) errors[check.param] = missing.map(invalidChoice);

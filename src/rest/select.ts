@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../models/fields.ts";
 import { columnsOf, KINDS, type SelectContext } from "../models/kinds.ts";
-import type { Model } from "../models/model.ts";
+import { registeredModels, type Model } from "../models/model.ts";
+import { qb } from "../db/query-builder.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -26,7 +27,30 @@ export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
   return out;
 }
 
-const selectContext = (depth: number): SelectContext => ({ depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql });
+const selectContext = (depth: number): SelectContext => ({ depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql, anyNestedJson: anyNestedJsonSql });
+
+/** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
+export const nameableModels = (): readonly Model[] => registeredModels().filter((m) => !m.sensitive);
+
+const anyNestedCache = new Map<number, Sql>();
+
+/**
+ * The nested JSON of an object whose model is named at run time (`type` is SQL giving `app.model`,
+ * as a custom field's related object type): one branch per model. The branches depend only on
+ * the frozen registry and the depth, so their SQL is compiled once and reused as text.
+ */
+export function anyNestedJsonSql(type: Sql, id: Sql, depth: number): Sql {
+  let cases = anyNestedCache.get(depth);
+  if (!cases) {
+    const models = nameableModels();
+    const branches = models.map((m) => sql`WHEN ${sql.lit(m.objectType)} THEN ${nestedJsonSql(m, sql.ref("o.i"), depth)}`);
+    const built = sql`CASE o.t ${sql.join(branches, sql` `)} END`;
+    const compiled = built.compile(qb);
+    cases = compiled.parameters.length || !models.length ? built : sql.raw(compiled.sql);
+    if (models.length) anyNestedCache.set(depth, cases);
+  }
+  return sql`(SELECT ${cases} FROM (SELECT ${type} AS t, ${id} AS i) o)`;
+}
 
 /** What the nested form of one field needs from a row under `alias`, by key. */
 function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][] {

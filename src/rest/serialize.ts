@@ -3,6 +3,7 @@ import type { RequestContext } from "../http/context.ts";
 import type { Field } from "../models/fields.ts";
 import { KINDS, type Form, type RenderContext } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
+import { registry } from "../models/registry.ts";
 
 type Out = Record<string, unknown>;
 
@@ -30,8 +31,12 @@ function renderContext(ctx: RequestContext, form: Form): RenderContext {
   const nestedContext: RenderContext = {
     form: "nested",
     nested: (target, raw, fields) => shape(ctx, target, raw, fields ?? target.nestedFields, nestedContext),
+    nestedOf: (objectType, raw) => {
+      const target = registry.byObjectType(objectType);
+      return target ? nestedContext.nested(target, raw) : null;
+    },
   };
-  return form === "nested" ? nestedContext : { form, nested: nestedContext.nested };
+  return form === "nested" ? nestedContext : { ...nestedContext, form };
 }
 
 function shape(ctx: RequestContext, model: Model, row: Out, fields: readonly Field[], rc: RenderContext): Out {

@@ -45,6 +45,7 @@ export const specs: ContractSpec[] = [
       group: await make(api, "/api/dcim/site-groups/", { name: "Core", slug: "core" }),
       tenant: await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme" }),
       tag: await make(api, "/api/extras/tags/", { name: "Production", slug: "production" }),
+      field: await make(api, "/api/extras/custom-fields/", { name: "rack_count", type: "integer", object_types: ["dcim.site"] }),
     }),
     create: (fx) =>
       named("Site", (i) => ({
@@ -108,6 +109,7 @@ export const specs: ContractSpec[] = [
         tenant: await make(api, "/api/tenancy/tenants/", { name: "Ops", slug: "ops" }),
         platform: await make(api, "/api/dcim/platforms/", { name: "EOS", slug: "eos" }),
         tag: await make(api, "/api/extras/tags/", { name: "Core", slug: "core" }),
+        field: await make(api, "/api/extras/custom-fields/", { name: "rack", type: "integer", object_types: ["dcim.device"] }),
       };
     },
     create: (fx) =>
@@ -153,6 +155,7 @@ export const specs: ContractSpec[] = [
         eth0: await make(api, "/api/dcim/interfaces/", { device, name: "eth0", type: "1000base-t" }),
         eth1: await make(api, "/api/dcim/interfaces/", { device, name: "eth1", type: "1000base-t" }),
         tag: await make(api, "/api/extras/tags/", { name: "Hardware", slug: "hardware" }),
+        field: await make(api, "/api/extras/custom-fields/", { name: "slot", type: "integer", object_types: ["dcim.macaddress"] }),
       };
     },
     // Sent in NetBox's stored form, so the contract's echo check compares like with like.
