@@ -5,6 +5,7 @@ import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
+import { traceRoute } from "./dcim-trace.ts";
 import { cluster } from "./virtualization.ts";
 import {
   DEVICE_AIRFLOW, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
@@ -108,6 +109,7 @@ export const iface = defineModel({
     device_type: "device__device_type",
     device_type_id: "device__device_type__id",
   },
+  routes: [traceRoute],
 });
 
 /**

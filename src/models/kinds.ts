@@ -37,12 +37,16 @@ export interface SelectContext {
   nestedJson(model: Model, id: Sql, depth: number): Sql;
   /** The JSON object of a row already in scope under `alias`. */
   nestedObject(model: Model, alias: string, depth: number): Sql;
+  /** A registered model by `app.model`, for SQL that reaches models a field set cannot import. */
+  byType(objectType: string): Model | undefined;
 }
 
 /** What `render` may ask of the serializer: the nested form of a related object. */
 export interface RenderContext {
   readonly form: Form;
   nested(model: Model, raw: Out): Out;
+  /** The nested form of a raw object of the registered model `objectType`, or null if unknown. */
+  nestedOf(objectType: string, raw: Out): Out | null;
 }
 
 type SqlType = "TEXT" | "INTEGER" | "REAL";
@@ -249,6 +253,15 @@ const objectIdSchema = (field: Field) =>
 
 // ---------------------------------------------------------------------------------------------
 // Output helpers.
+
+/** JSON whose objects carrying `__type` become that model's nested form, at any depth. */
+function embeddedNested(raw: unknown, rc: RenderContext): unknown {
+  if (Array.isArray(raw)) return raw.map((x) => embeddedNested(x, rc));
+  if (!raw || typeof raw !== "object") return raw;
+  const o = raw as Out;
+  if (typeof o.__type === "string") return rc.nestedOf(o.__type, o);
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, embeddedNested(x, rc)]));
+}
 
 const ref = (table: string, column: string) => sql.ref(`${table}.${column}`);
 const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON.parse(raw) : raw);
@@ -479,14 +492,25 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   computed: {
     sqlType: null,
-    select: (field, table) => field.sql!(table),
-    render: (field, row, out) => {
+    // Only a computed field declared with an `input` schema (and not read-only) is writable.
+    inputs: (field) => ({ [field.name]: field.input ?? v.never() }),
+    select: (field, table, sc) => field.sql!(table, { ownerType: field.ownerType, sc }),
+    render: (field, row, out, rc) => {
       const raw = row[field.name] ?? null;
-      out[field.name] = raw === null ? null : field.returns === "boolean" ? Boolean(raw) : field.returns === "json" ? parsed(raw) : raw;
+      if (raw === null) out[field.name] = null;
+      else if (field.returns === "boolean") out[field.name] = Boolean(raw);
+      else if (field.returns === "json") out[field.name] = parsed(raw);
+      else if (field.returns === "nested") out[field.name] = embeddedNested(parsed(raw), rc);
+      else out[field.name] = raw;
     },
     lookups: null,
-    options: (field) => ({ [field.name]: info(field, "field", false) }),
-    openapi: schemaOf("string", { readOnly: true }),
+    options: (field) => ({ [field.name]: info(field, "field") }),
+    openapi: (field) => ({
+      [field.name]: {
+        ...(field.returns === "boolean" ? { type: "boolean" } : field.returns ? {} : { type: "string" }),
+        ...(field.readOnly ? { readOnly: true } : {}), nullable: true,
+      },
+    }),
     snapshot: none,
   },
   alias: {

@@ -154,7 +154,7 @@ export async function writeObjects(
   const parsed = inputs.map((input) => parseInput(model, input, mode));
   const updating = ids.filter((x): x is number => x !== null);
   const current = new Map<number, Row>();
-  const items: WriteItem[] = parsed.map((p) => ({ ...p, current: null, columns: {} }));
+  const items: WriteItem[] = parsed.map((p, i) => ({ ...p, id: ids[i], current: null, columns: {} }));
   const probes: Probe[] = [
     ...(updating.length ? [currentProbe(ctx, model, idList(updating), current)] : []),
     ...referenceProbes(ctx, model, items),
@@ -289,6 +289,13 @@ function danglingGenericStatements(model: Model): Statement[] {
   );
 }
 
+/** What fields keep outside their model's table about deleted rows (cable ends), tidied in the same transaction. */
+function afterDeleteStatements(model: Model): Statement[] {
+  return [...cascadeOf(model)].flatMap((m) =>
+    m.fields.flatMap((field) => field.afterDelete?.(m.table, m.objectType) ?? []).map((s) => s.compile(qb)),
+  );
+}
+
 /** Deletes objects (with a tree's descendants), all or none; dependents that protect them give 409. */
 export async function deleteObjects(ctx: RequestContext, model: Model, ids: readonly number[], bulk: boolean): Promise<void> {
   authorize(ctx, model, "delete");
@@ -326,6 +333,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     ...doomed.map((id) => deletionRecordStatement(ctx, model, id, String(current.get(id)!.__display), String(current.get(id)!.__snapshot))),
     ...deleteStatements(model, doomed),
     ...danglingGenericStatements(model),
+    ...afterDeleteStatements(model),
   ];
   await executeWrite(ctx, model, statements, bulk, true);
 }

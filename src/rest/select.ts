@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../models/fields.ts";
 import { columnsOf, KINDS, type SelectContext } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
+import { registry } from "../models/registry.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -26,7 +27,10 @@ export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
   return out;
 }
 
-const selectContext = (depth: number): SelectContext => ({ depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql });
+/** What a field's `select` may ask at `depth` of nesting. */
+export const selectContext = (depth: number): SelectContext => ({
+  depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql, byType: (t) => registry.byObjectType(t),
+});
 
 /** What the nested form of one field needs from a row under `alias`, by key. */
 function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][] {

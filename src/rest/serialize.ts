@@ -3,6 +3,7 @@ import type { RequestContext } from "../http/context.ts";
 import type { Field } from "../models/fields.ts";
 import { KINDS, type Form, type RenderContext } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
+import { registry } from "../models/registry.ts";
 
 type Out = Record<string, unknown>;
 
@@ -30,8 +31,17 @@ function renderContext(ctx: RequestContext, form: Form): RenderContext {
   const nestedContext: RenderContext = {
     form: "nested",
     nested: (target, raw) => shape(ctx, target, raw, target.nestedFields, nestedContext),
+    nestedOf: (objectType, raw) => {
+      const target = registry.byObjectType(objectType);
+      return target ? shape(ctx, target, raw, target.nestedFields, nestedContext) : null;
+    },
   };
-  return form === "nested" ? nestedContext : { form, nested: nestedContext.nested };
+  return form === "nested" ? nestedContext : { ...nestedContext, form };
+}
+
+/** The nested form of a raw object of the registered model `objectType` (trace segments), or null. */
+export function nestedForm(ctx: RequestContext, objectType: string, raw: Out): Out | null {
+  return renderContext(ctx, "nested").nestedOf(objectType, raw);
 }
 
 function shape(ctx: RequestContext, model: Model, row: Out, fields: readonly Field[], rc: RenderContext): Out {
