@@ -9,12 +9,11 @@ import type { Probe } from "../rest/probes.ts";
 import { f, type Choice, type FieldOptions, type SqlScope } from "./fields.ts";
 import type { ModelHooks, WriteItem } from "./hooks.ts";
 import { pyType } from "./kinds.ts";
-import { defineModel, type FilterDeclaration, type Model } from "./model.ts";
-import { registry } from "./registry.ts";
+import { defineModel, modelByType, type FilterDeclaration, type Model } from "./model.ts";
 import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { optionalColor } from "./dcim-components.ts";
-import { COMPATIBLE_ENDS, nestedEndpointSql, TERMINATIONS } from "./dcim-cabling.ts";
+import { COMPATIBLE_ENDS, endpointModels, nestedEndpointSql, TERMINATIONS } from "./dcim-cabling.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -117,7 +116,7 @@ function writeProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] 
   found.set(ctx, result);
   const probes: Probe[] = [];
   for (const [type, ids] of byType) {
-    const model = registry.byObjectType(type);
+    const model = modelByType(type);
     if (!model) continue;
     const kind = model.field.type?.column ? sql`, ${sql.ref(model.field.type.column)} AS __kind` : sql``;
     probes.push({
@@ -144,7 +143,7 @@ function endProblem(refs: readonly EndRef[], item: WriteItem, f: Found, claimed:
   const types = new Set(refs.map((r) => r.type));
   if (types.size > 1) return "Cannot connect different termination types to the same end of a cable.";
   for (const r of refs) {
-    if (!registry.byObjectType(r.type)) return `Invalid object type: ${r.type}`;
+    if (!modelByType(r.type)) return `Invalid object type: ${r.type}`;
     const endpoint = f.endpoints.get(key(r));
     if (!endpoint) return `Related object not found using the provided numeric ID: ${r.id} (${r.type})`;
     const held = f.ends.find((e) => e.termination_type === r.type && Number(e.termination_id) === r.id && Number(e.cable_id) !== cableId);
@@ -235,7 +234,7 @@ function writeStatements(items: readonly WriteItem[]): Statement[] {
       FROM json_each(${JSON.stringify(rows)}) ORDER BY key`.compile(qb));
   }
   for (const [type, ids] of wanted) {
-    const model = registry.byObjectType(type)!;
+    const model = modelByType(type)!;
     const list = JSON.stringify([...ids]);
     out.push(guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${list}))) <> ${ids.size}`));
   }
@@ -263,9 +262,9 @@ const cablesWhere = (table: string, where: Sql) =>
  * device row), for every registered endpoint model that belongs to a device.
  */
 function byDevice(table: string, devices: Sql): Sql {
-  const device = registry.byObjectType("dcim.device")!;
-  const parts = registry.models
-    .filter((m) => m.objectType in COMPATIBLE_ENDS && m.field.device?.kind === "fk")
+  const device = modelByType("dcim.device")!;
+  const parts = endpointModels(modelByType)
+    .filter((m) => m.field.device?.kind === "fk")
     .map((m) => sql`(ct.termination_type = ${m.objectType} AND ct.termination_id IN (SELECT e.id FROM ${sql.table(m.table)} e
       JOIN ${sql.table(device.table)} d ON d.id = e.device_id WHERE ${devices}))`);
   return parts.length ? cablesWhere(table, sql.join(parts, sql` OR `)) : sql`0`;
@@ -275,7 +274,7 @@ function byDevice(table: string, devices: Sql): Sql {
 function deviceRelation(field: string, byId: boolean): FilterDeclaration {
   return {
     sql: (values, table) => {
-      const device = registry.byObjectType("dcim.device")!;
+      const device = modelByType("dcim.device")!;
       const relation = device.field[field];
       if (!relation || relation.kind !== "fk") return sql`0`;
       const column = sql.ref(`d.${relation.column}`);

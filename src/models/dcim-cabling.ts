@@ -82,13 +82,16 @@ export const cabled = (): Record<string, FieldOptions> => ({
     },
     // Deleting an endpoint (or the device it belongs to) frees its cable end; a cable left with
     // an empty end goes with it, as NetBox deletes it.
-    afterDelete: (table, ownerType) => [
-      sql`DELETE FROM dcim_cable WHERE id IN (SELECT o.cable_id FROM ${sql.table(TERMINATIONS)} o
-        WHERE o.termination_type = ${ownerType} AND o.termination_id NOT IN (SELECT id FROM ${sql.table(table)})
-        AND NOT EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} s JOIN ${sql.table(table)} e ON e.id = s.termination_id
-          WHERE s.cable_id = o.cable_id AND s.cable_end = o.cable_end AND s.termination_type = ${ownerType}))`,
-      sql`DELETE FROM ${sql.table(TERMINATIONS)} WHERE termination_type = ${ownerType} AND termination_id NOT IN (SELECT id FROM ${sql.table(table)})`,
-    ],
+    // Both statements walk only this type's cable ends, each checked by primary key.
+    afterDelete: (table, ownerType) => {
+      const gone = (alias: string) => sql`NOT EXISTS (SELECT 1 FROM ${sql.table(table)} e WHERE e.id = ${sql.ref(`${alias}.termination_id`)})`;
+      return [
+        sql`DELETE FROM dcim_cable WHERE id IN (SELECT o.cable_id FROM ${sql.table(TERMINATIONS)} o WHERE o.termination_type = ${ownerType} AND ${gone("o")}
+          AND NOT EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} s JOIN ${sql.table(table)} e ON e.id = s.termination_id
+            WHERE s.cable_id = o.cable_id AND s.cable_end = o.cable_end AND s.termination_type = ${ownerType}))`,
+        sql`DELETE FROM ${sql.table(TERMINATIONS)} WHERE termination_type = ${ownerType} AND ${gone(TERMINATIONS)}`,
+      ];
+    },
   }),
   cable_end: f.computed((t, s) => sql`coalesce((SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)}), '')`),
   link_peers: f.computed((t, s) => linkPeersSql(t, s!), { returns: "nested" }),

@@ -7,14 +7,11 @@ import { ApiError } from "../http/errors.ts";
 import { json } from "../http/responses.ts";
 import { selectContext } from "../rest/select.ts";
 import { nestedForm, objectUrl } from "../rest/serialize.ts";
-import type { Model } from "./model.ts";
-import { registry } from "./registry.ts";
+import { modelByType, type Model } from "./model.ts";
 import type { RouteDeclaration } from "./routes.ts";
 import { nestedEndpointSql, pathSql } from "./dcim-cabling.ts";
 
 type Out = Record<string, unknown>;
-
-const byType = (t: string) => registry.byObjectType(t);
 
 /**
  * The cable path from one endpoint as NetBox's trace gives it: a list of segments
@@ -26,7 +23,7 @@ async function trace(ctx: RequestContext, model: Model, id: number): Promise<Res
   const object = nestedEndpointSql(selectContext(0), sql`hop.type`, sql`hop.id`, 1);
   const cable = sql`json((SELECT json_object('id', c.id, 'type', c.type, 'status', c.status, 'label', c.label, 'color', c.color,
     'length', c.length, 'length_unit', c.length_unit, 'description', c.description) FROM dcim_cable c WHERE c.id = hop.cable))`;
-  const path = pathSql(byType, sql`${model.objectType}`, sql`${id}`,
+  const path = pathSql(modelByType, sql`${model.objectType}`, sql`${id}`,
     sql`SELECT json_group_array(json_array(seg, near, ${object}, ${cable}) ORDER BY seg, near DESC, id) FROM hop`);
   const [exists, hops] = await readBatch(ctx, [
     sql`SELECT id FROM ${sql.table(model.table)} WHERE id = ${id}`.compile(qb),
@@ -38,7 +35,7 @@ async function trace(ctx: RequestContext, model: Model, id: number): Promise<Res
 
 /** Groups the path's rows by segment into `[near, cable, far]`. */
 function segments(ctx: RequestContext, row: Row): unknown[] {
-  const cableModel = registry.byObjectType("dcim.cable")!;
+  const cableModel = modelByType("dcim.cable")!;
   const rows = JSON.parse(String(row.hops ?? "[]")) as [number, number, Out | null, Out | null][];
   const out: [Out[], Out | null, Out[]][] = [];
   for (const [seg, near, raw, cable] of rows) {

@@ -107,6 +107,21 @@ export function setTagModel(get: () => Model): void {
   tagModel = get;
 }
 
+let registered: (objectType: string) => Model | undefined = () => undefined;
+
+/**
+ * A registered model by `app.model`, for code the registry's own imports must not import it from
+ * (the SQL of field sets and the serializer reach models declared in other files this way).
+ */
+export function modelByType(objectType: string): Model | undefined {
+  return registered(objectType);
+}
+
+/** Lets the registry answer `modelByType` once every model is declared. */
+export function setModelLookup(lookup: (objectType: string) => Model | undefined): void {
+  registered = lookup;
+}
+
 /** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */
 const classNameOf = (verbose: string) => verbose.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 /** "tenant group" -> "tenant-groups"; "IP address" -> "ip-addresses". */

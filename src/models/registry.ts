@@ -1,4 +1,4 @@
-import { APPS, type AppName, type Model } from "./model.ts";
+import { APPS, setModelLookup, type AppName, type Model } from "./model.ts";
 import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
 import { deviceModels } from "./dcim-devices.ts";
@@ -52,3 +52,4 @@ export function createRegistry(models: readonly Model[]): Registry {
 export const registry = createRegistry([
   ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...cableModels, ...extrasModels, ...usersModels, ...virtualizationModels,
 ]);
+setModelLookup((t) => registry.byObjectType(t));

@@ -4,8 +4,7 @@ import { qb } from "../db/query-builder.ts";
 import type { FieldErrors } from "../http/errors.ts";
 import type { Field } from "../models/fields.ts";
 import { KINDS } from "../models/kinds.ts";
-import type { FilterDeclaration, Model } from "../models/model.ts";
-import { registry } from "../models/registry.ts";
+import { modelByType, type FilterDeclaration, type Model } from "../models/model.ts";
 import { idList, subtreeSql } from "./select.ts";
 
 type Cond = RawBuilder<unknown>;
@@ -95,7 +94,7 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   if (set) return set;
   set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
   for (const field of model.fields) {
-    for (const [name, filter] of Object.entries(field.filters ?? {})) set.set(name, { sql: (values, table) => filter(values, table, field, (t) => registry.byObjectType(t)) });
+    for (const [name, filter] of Object.entries(field.filters ?? {})) set.set(name, { sql: (values, table) => filter(values, table, field, modelByType) });
     if (field.writeOnly) continue;
     if (field.kind === "fk") {
       const tree = Boolean(field.target!().tree) && field.target!() !== model;

@@ -1,8 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../models/fields.ts";
 import { columnsOf, KINDS, type SelectContext } from "../models/kinds.ts";
-import type { Model } from "../models/model.ts";
-import { registry } from "../models/registry.ts";
+import { modelByType, type Model } from "../models/model.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -29,7 +28,7 @@ export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
 
 /** What a field's `select` may ask at `depth` of nesting. */
 export const selectContext = (depth: number): SelectContext => ({
-  depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql, byType: (t) => registry.byObjectType(t),
+  depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql, byType: modelByType,
 });
 
 /** What the nested form of one field needs from a row under `alias`, by key. */

@@ -2,8 +2,7 @@ import type { Row } from "../db/database.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { Field } from "../models/fields.ts";
 import { KINDS, type Form, type RenderContext } from "../models/kinds.ts";
-import type { Model } from "../models/model.ts";
-import { registry } from "../models/registry.ts";
+import { modelByType, type Model } from "../models/model.ts";
 
 type Out = Record<string, unknown>;
 
@@ -32,7 +31,7 @@ function renderContext(ctx: RequestContext, form: Form): RenderContext {
     form: "nested",
     nested: (target, raw) => shape(ctx, target, raw, target.nestedFields, nestedContext),
     nestedOf: (objectType, raw) => {
-      const target = registry.byObjectType(objectType);
+      const target = modelByType(objectType);
       return target ? shape(ctx, target, raw, target.nestedFields, nestedContext) : null;
     },
   };
