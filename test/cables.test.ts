@@ -56,6 +56,9 @@ describe("cables between interfaces", () => {
     expect(near.connected_endpoints.map((p: any) => p.id)).toEqual([b.ifaces[0]]);
     expect(far.connected_endpoints.map((p: any) => p.id)).toEqual([a.ifaces[0]]);
     expect([near.connected_endpoints_reachable, far.connected_endpoints_reachable]).toEqual([true, true]);
+    // The three path fields share one computation, whichever of them a client selects.
+    const only = await api.get(`/api/dcim/interfaces/?id=${a.ifaces[0]}&fields=connected_endpoints_type`);
+    expect(only.body.results).toEqual([{ connected_endpoints_type: "dcim.interface" }]);
   });
 
   it("leave an uncabled interface with empty cable fields", async () => {

@@ -130,14 +130,19 @@ function linkPeersSql(table: string, { ownerType, sc }: SqlScope): Sql {
 // a few indexed lookups per hop inside the same statement, so a page is still one statement.
 
 /**
- * `WITH RECURSIVE hop(...)` from the endpoint `(type, id)`, then `tail`. Rows are the
- * terminations of each segment: `seg` counts segments from 1, `near` is 1 for the segment's near
- * terminations (their `cable` is the segment's cable, NULL where the path stops at an unconnected
- * pass-through port) and 0 for its far ones. `stack` holds the rear-port positions entered
- * through front ports, so that leaving a rear port picks the front port of the same position
- * (a rear port with one position maps to its only front port; with several and no position
- * known, the path splits and stops there). A circuit termination leads to the other side's
- * termination of its circuit once circuits are registered.
+ * The path from the endpoint `(type, id)` as CTEs, then `tail` over them; NULL when the endpoint
+ * has no cable (checked first by index, so uncabled endpoints cost one lookup).
+ *
+ * `hop` holds the terminations of each segment: `seg` counts segments from 1, `near` is 1 for the
+ * segment's near terminations (their `cable` is the segment's cable, NULL where the path stops at
+ * an unconnected pass-through port) and 0 for its far ones. `stack` holds the rear-port positions
+ * entered through front ports, so that leaving a rear port picks the front port of the same
+ * position (a rear port with one position maps to its only front port; with several and no
+ * position known, the path splits and stops there). A circuit termination leads to the other
+ * side's termination of its circuit once circuits are registered.
+ *
+ * `tip` holds the last segment's rows; a tail sums the path up in one aggregate over it
+ * (`COMPLETE`, `ACTIVE` below), so it walks the path once.
  */
 export function pathSql(byType: (t: string) => Model | undefined, type: Sql, id: Sql, tail: Sql): Sql {
   const T = sql.table(TERMINATIONS);
@@ -167,28 +172,38 @@ export function pathSql(byType: (t: string) => Model | undefined, type: Sql, id:
       LEFT JOIN ${T} t ON t.termination_type = 'circuits.circuittermination' AND t.termination_id = peer.id
       WHERE h.near = 0 AND h.type = 'circuits.circuittermination' AND h.seg < 64`);
   }
-  return sql`(WITH RECURSIVE hop(seg, near, type, id, cable, cend, stack) AS (
+  return sql`CASE WHEN EXISTS (SELECT 1 FROM ${T} o WHERE o.termination_type = ${type} AND o.termination_id = ${id}) THEN (
+    WITH RECURSIVE hop(seg, near, type, id, cable, cend, stack) AS (
       SELECT 1, 1, o.termination_type, o.termination_id, o.cable_id, o.cable_end, '[]' FROM ${T} o
         WHERE o.termination_type = ${type} AND o.termination_id = ${id}
-      UNION ${sql.join(steps, sql` UNION `)})
-    ${tail})`;
+      UNION ${sql.join(steps, sql` UNION `)}),
+    tip AS (SELECT * FROM hop WHERE seg = (SELECT max(seg) FROM hop))
+    ${tail}) END`;
 }
 
-/** Over `hop`: the number of the last segment. */
-const LAST = sql`(SELECT max(seg) FROM hop)`;
-/** Over `hop`: the path ends at endpoints (not at an unconnected or split pass-through port). */
-const COMPLETE = sql`(EXISTS (SELECT 1 FROM hop WHERE seg = ${LAST} AND near = 0)
-  AND NOT EXISTS (SELECT 1 FROM hop WHERE seg = ${LAST} AND ((near = 1 AND cable IS NULL) OR (near = 0 AND type IN (${sql.join(PASS_THROUGH)})))))`;
+/** In an aggregate over `tip`: the path ends at endpoints (not at an unconnected or split pass-through port). */
+const COMPLETE = sql`(total(tip.near = 0) > 0 AND total((tip.near = 1 AND tip.cable IS NULL) OR (tip.near = 0 AND tip.type IN (${sql.join(PASS_THROUGH)}))) = 0)`;
 /** Over `hop`: every cable of the path is connected (none planned or being decommissioned). */
 const ACTIVE = sql`NOT EXISTS (SELECT 1 FROM hop JOIN dcim_cable c ON c.id = hop.cable WHERE c.status <> 'connected')`;
 
 const ownPath = (table: string, { ownerType, sc }: SqlScope, tail: Sql) => pathSql(sc.byType, sql`${ownerType}`, sql.ref(`${table}.id`), tail);
 
-/** The path's far endpoints, nested, when it is complete; NULL otherwise. */
-function connectedEndpointsSql(table: string, scope: SqlScope): Sql {
-  const nested = nestedEndpointSql(scope.sc, sql`hop.type`, sql`hop.id`, scope.sc.depth + 1);
-  return sql`json(${ownPath(table, scope, sql`SELECT json_group_array(${nested} ORDER BY id) FROM hop WHERE seg = ${LAST} AND near = 0 AND ${COMPLETE} HAVING count(*) > 0`)})`;
+/**
+ * What an endpoint shows of its path, as one JSON object computed once per row for the three
+ * fields that share it: the far endpoints (nested) and their type when the path is complete, and
+ * whether it is complete over connected cables; NULL without a cable.
+ */
+function connectionSql(table: string, scope: SqlScope): Sql {
+  const nested = nestedEndpointSql(scope.sc, sql`tip.type`, sql`tip.id`, scope.sc.depth + 1);
+  return sql`json(${ownPath(table, scope, sql`SELECT CASE WHEN ${COMPLETE} THEN json_object(
+      'connected_endpoints', json_group_array(${nested} ORDER BY tip.id) FILTER (WHERE tip.near = 0),
+      'connected_endpoints_type', max(tip.type) FILTER (WHERE tip.near = 0),
+      'connected_endpoints_reachable', ${ACTIVE})
+    ELSE json_object('connected_endpoints', NULL, 'connected_endpoints_type', NULL, 'connected_endpoints_reachable', 0) END FROM tip`)})`;
 }
+
+const connection = (o: Omit<FieldOptions, "kind"> = {}) =>
+  f.computed((t, s) => connectionSql(t, s!), { sharedAs: "__connection", ...o });
 
 /**
  * The fields of an endpoint a cable path can end at (every cabled model but front and rear ports
@@ -197,15 +212,12 @@ function connectedEndpointsSql(table: string, scope: SqlScope): Sql {
  * `connected` filter (a complete path over connected cables).
  */
 export const pathEndpoint = (): Record<string, FieldOptions> => ({
-  connected_endpoints: f.computed((t, s) => connectedEndpointsSql(t, s!), {
+  connected_endpoints: connection({
     returns: "nested",
     filters: {
-      connected: booleanFilter((t, field, byType) => pathSql(byType, sql`${field.ownerType}`, sql.ref(`${t}.id`), sql`SELECT coalesce(${COMPLETE} AND ${ACTIVE}, 0)`)),
+      connected: booleanFilter((t, field, byType) => sql`coalesce(${pathSql(byType, sql`${field.ownerType}`, sql.ref(`${t}.id`), sql`SELECT ${COMPLETE} AND ${ACTIVE} FROM tip`)}, 0)`),
     },
   }),
-  connected_endpoints_type: f.computed((t, s) => ownPath(t, s!, sql`SELECT type FROM hop WHERE seg = ${LAST} AND near = 0 AND ${COMPLETE} LIMIT 1`)),
-  connected_endpoints_reachable: f.computed(
-    (t, s) => ownPath(t, s!, sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM hop) THEN ${COMPLETE} AND ${ACTIVE} END`),
-    { returns: "boolean" },
-  ),
+  connected_endpoints_type: connection(),
+  connected_endpoints_reachable: connection({ returns: "boolean" }),
 });

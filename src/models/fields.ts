@@ -86,6 +86,11 @@ export interface FieldOptions {
    * `__type` (`app.model`) is that model's nested form (a cable's terminations, link peers).
    */
   readonly returns?: "boolean" | "json" | "nested";
+  /**
+   * For `computed`: the key of one JSON object several fields share, computed once per row by
+   * their common SQL (a cable path gives three fields); each field reads its member by name.
+   */
+  readonly sharedAs?: string;
   /** For `computed`: makes it writable with this schema; the model's hooks store the value. */
   readonly input?: GenericSchema;
   /** Filters the field gives every model that declares it (`cabled`, `occupied`), by parameter name. */

@@ -496,7 +496,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     inputs: (field) => ({ [field.name]: field.input ?? v.never() }),
     select: (field, table, sc) => field.sql!(table, { ownerType: field.ownerType, sc }),
     render: (field, row, out, rc) => {
-      const raw = row[field.name] ?? null;
+      const raw = (field.sharedAs ? (parsed(row[field.sharedAs]) as Out | null)?.[field.name] : row[field.name]) ?? null;
       if (raw === null) out[field.name] = null;
       else if (field.returns === "boolean") out[field.name] = Boolean(raw);
       else if (field.returns === "json") out[field.name] = parsed(raw);
@@ -523,6 +523,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     snapshot: none,
   },
 };
+
+/** The key a read selects a field's extra SQL under: its name, or the key of a value fields share. */
+export const selectKey = (field: Field): string => field.sharedAs ?? field.name;
 
 /** The column a field is stored in, or null when it has none of its own. */
 export function columnOf(name: string, o: FieldOptions): string | null {
