@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, ORIGIN, type Harness } from "./support/harness.ts";
+import { createHarness, ORIGIN, type Driver, type Harness } from "./support/harness.ts";
 
 let api: Harness;
 let seq = 0;
@@ -291,3 +291,31 @@ describe("cost", () => {
     expect(bulk.roundTrips).toBe(2);
   });
 });
+
+for (const driver of ["native", "client"] as Driver[]) {
+  describe(`concurrent cables on one endpoint (${driver} driver)`, () => {
+    it("let exactly one request take the endpoint; the others get a 400, never a 500", async () => {
+      const own = await createHarness({}, driver);
+      try {
+        const mk = async (path: string, body: Record<string, unknown>) => (await own.post(path, body)).body.id as number;
+        const manufacturer = await mk("/api/dcim/manufacturers/", { name: "M", slug: "m" });
+        const device = await mk("/api/dcim/devices/", {
+          name: "race", site: await mk("/api/dcim/sites/", { name: "S", slug: "s" }),
+          device_type: await mk("/api/dcim/device-types/", { manufacturer, model: "T", slug: "t" }),
+          role: await mk("/api/dcim/device-roles/", { name: "R", slug: "r" }),
+        });
+        const ifaces = (await own.post("/api/dcim/interfaces/", Array.from({ length: 11 }, (_, i) => ({ device, name: `e${i}`, type: "1000base-t" })))).body.map((o: any) => o.id);
+        const replies = await Promise.all(ifaces.slice(1).map((x: number) => own.post("/api/dcim/cables/", cable(ends("dcim.interface", x), ends("dcim.interface", ifaces[0])))));
+        expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
+        for (const r of replies.filter((r) => r.status !== 201)) expect(r.status, r.text).toBe(400);
+        expect((await own.get("/api/dcim/cables/")).body.count).toBe(1);
+        expect((await own.get("/api/dcim/interfaces/?cabled=true")).body.count).toBe(2);
+        // Should requests interleave so that both pass the probes, the table itself refuses the second end.
+        const taken = own.db.batch([{ sql: "INSERT INTO dcim_cabletermination (cable_id, cable_end, termination_type, termination_id) VALUES (1, 'A', 'dcim.interface', ?)", parameters: [ifaces[0]] }], "write");
+        await expect(taken).rejects.toThrow(/UNIQUE/);
+      } finally {
+        own.close();
+      }
+    });
+  });
+}
