@@ -259,6 +259,23 @@ describe("trace", () => {
     const front = (await api.get(`/api/dcim/front-ports/${frontA[2]}/`)).body;
     expect([front.cable.id, front.cable_end, front.link_peers_type, front._occupied]).toEqual([c1.id, "B", "dcim.interface", true]);
     expect((await api.get(`/api/dcim/interfaces/999999/trace/`)).status).toBe(404);
+
+    // The paths through a front port and through the trunk's rear port: one from each end.
+    for (const port of [`front-ports/${frontA[2]}`, `rear-ports/${rearZ}`]) {
+      const through = await api.get(`/api/dcim/${port}/paths/`);
+      expect(through.status, through.text).toBe(200);
+      expect(through.body.map((p: any) => [p.path[0][0].id, p.path[p.path.length - 1][0].id, p.is_complete, p.is_active, p.is_split])).toEqual([
+        [a.ifaces[0], z.ifaces[0], true, true, false],
+        [z.ifaces[0], a.ifaces[0], true, true, false],
+      ]);
+    }
+    const [first] = (await api.get(`/api/dcim/front-ports/${frontA[2]}/paths/`)).body;
+    expect(first.path.map((nodes: any[]) => nodes.map((n) => n.id))).toEqual([
+      [a.ifaces[0]], [c1.id], [frontA[2]], [rearA], [trunk.id], [rearZ], [frontZ[2]], [c3.id], [z.ifaces[0]],
+    ]);
+    expect(first.path[1][0].url).toBe(`${ORIGIN}/api/dcim/cables/${c1.id}/`);
+    // An unused position of the same panel carries no path.
+    expect((await api.get(`/api/dcim/front-ports/${frontA[0]}/paths/`)).body).toEqual([]);
   });
 
   it("pads a path that stops at an unconnected pass-through port", async () => {

@@ -30,7 +30,7 @@ export const COMPATIBLE_ENDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Endpoint types a path passes through rather than ends at. */
-const PASS_THROUGH = ["dcim.frontport", "dcim.rearport", "circuits.circuittermination"];
+export const PASS_THROUGH = ["dcim.frontport", "dcim.rearport", "circuits.circuittermination"];
 
 /** The registered endpoint models; models declared later join as soon as they are registered. */
 export function endpointModels(byType: (t: string) => Model | undefined): Model[] {
@@ -182,9 +182,9 @@ export function pathSql(byType: (t: string) => Model | undefined, type: Sql, id:
 }
 
 /** In an aggregate over `tip`: the path ends at endpoints (not at an unconnected or split pass-through port). */
-const COMPLETE = sql`(total(tip.near = 0) > 0 AND total((tip.near = 1 AND tip.cable IS NULL) OR (tip.near = 0 AND tip.type IN (${sql.join(PASS_THROUGH)}))) = 0)`;
+export const COMPLETE = sql`(total(tip.near = 0) > 0 AND total((tip.near = 1 AND tip.cable IS NULL) OR (tip.near = 0 AND tip.type IN (${sql.join(PASS_THROUGH)}))) = 0)`;
 /** Over `hop`: every cable of the path is connected (none planned or being decommissioned). */
-const ACTIVE = sql`NOT EXISTS (SELECT 1 FROM hop JOIN dcim_cable c ON c.id = hop.cable WHERE c.status <> 'connected')`;
+export const ACTIVE = sql`NOT EXISTS (SELECT 1 FROM hop JOIN dcim_cable c ON c.id = hop.cable WHERE c.status <> 'connected')`;
 
 const ownPath = (table: string, { ownerType, sc }: SqlScope, tail: Sql) => pathSql(sc.byType, sql`${ownerType}`, sql.ref(`${table}.id`), tail);
 
