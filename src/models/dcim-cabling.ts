@@ -81,8 +81,8 @@ export const cabled = (): Record<string, FieldOptions> => ({
         sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", field.ownerType, t)} AND ce.cable_end IN (SELECT value FROM json_each(${JSON.stringify(values.map((v) => v.toUpperCase()))})))`,
     },
     // Deleting an endpoint (or the device it belongs to) frees its cable end; a cable left with
-    // an empty end goes with it, as NetBox deletes it.
-    // Both statements walk only this type's cable ends, each checked by primary key.
+    // an empty end goes with it, as NetBox deletes it. Both statements walk only this type's
+    // cable ends, each checked by primary key.
     afterDelete: (table, ownerType) => {
       const gone = (alias: string) => sql`NOT EXISTS (SELECT 1 FROM ${sql.table(table)} e WHERE e.id = ${sql.ref(`${alias}.termination_id`)})`;
       return [
