@@ -3,6 +3,7 @@ import { defineModel } from "./model.ts";
 import { description } from "./common.ts";
 import { device } from "./dcim-devices.ts";
 import { cabled } from "./dcim-cabling.ts";
+import { pathsRoute } from "./dcim-trace.ts";
 import { PORT_TYPE } from "./dcim-choices.ts";
 
 const HEX_COLOR = { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." };
@@ -33,6 +34,7 @@ export const rearPort = defineModel({
   brief: ["device", "name", "description", "_occupied"],
   search: ["name", "label", "description"],
   ordering: ["device", "name"],
+  routes: [pathsRoute],
 });
 
 export const frontPort = defineModel({
@@ -53,6 +55,7 @@ export const frontPort = defineModel({
   brief: ["device", "name", "description", "_occupied"],
   search: ["name", "label", "description"],
   ordering: ["device", "name"],
+  routes: [pathsRoute],
 });
 
 export const componentModels = [rearPort, frontPort];

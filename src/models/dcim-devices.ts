@@ -11,6 +11,7 @@ import { cluster, vmInterface } from "./virtualization.ts";
 import { deviceClusterProbes } from "../virtualization/validation.ts";
 import { rack, virtualChassis } from "./dcim-racks.ts";
 import { devicePlacementHooks } from "./dcim-placement.ts";
+import { traceRoute } from "./dcim-trace.ts";
 import {
   DEVICE_AIRFLOW, DEVICE_FACE, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
   INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE,
@@ -126,6 +127,7 @@ export const iface = defineModel({
     device_type: "device__device_type",
     device_type_id: "device__device_type__id",
   },
+  routes: [traceRoute],
 });
 
 /**

@@ -1,4 +1,6 @@
 import type { RawBuilder } from "kysely";
+import type { GenericSchema } from "valibot";
+import type { SelectContext } from "./kinds.ts";
 import type { Model } from "./model.ts";
 
 /** One option of a choice field; `id` is the legacy numeric id some clients still read. */
@@ -37,8 +39,23 @@ export interface ReverseOf {
   readonly fields?: readonly string[];
 }
 
+/**
+ * What a computed field's SQL may use besides the row: the object type of the model that spreads
+ * the field (one field set serves many models) and the selection builder, for nested objects.
+ */
+export interface SqlScope {
+  readonly ownerType: string;
+  readonly sc: SelectContext;
+}
+
 /** SQL over a row of the model, given the table name or alias the row is read under. */
-export type RowSql = (table: string) => RawBuilder<unknown>;
+export type RowSql = (table: string, scope?: SqlScope) => RawBuilder<unknown>;
+
+/**
+ * A filter a field brings to every model that declares it, as SQL over the model's row; `byType`
+ * reaches registered models the field set cannot import.
+ */
+export type FieldFilter = (values: readonly string[], table: string, field: Field, byType: (objectType: string) => Model | undefined) => RawBuilder<unknown>;
 
 /** A field as declared, before `defineModel` names it. */
 export interface FieldOptions {
@@ -92,9 +109,27 @@ export interface FieldOptions {
   readonly reverseOf?: ReverseOf;
   /** For `computed`: the SQL giving its value, and how to read it (default: as SQLite gives it). */
   readonly sql?: RowSql;
-  readonly returns?: "boolean" | "json";
+  /**
+   * How a computed value reads: as a boolean, as JSON, or as JSON in which every object carrying
+   * `__type` (`app.model`) is that model's nested form (a cable's terminations, link peers).
+   */
+  readonly returns?: "boolean" | "json" | "nested";
   /** For `computed`: a pure function from that value to the output (a config context's merge of its layers). */
   readonly finish?: (value: unknown) => unknown;
+  /**
+   * For `computed`: the key of one JSON object several fields share, computed once per row by
+   * their common SQL (a cable path gives three fields); each field reads its member by name.
+   */
+  readonly sharedAs?: string;
+  /** For `computed`: makes it writable with this schema; the model's hooks store the value. */
+  readonly input?: GenericSchema;
+  /** Filters the field gives every model that declares it (`cabled`, `occupied`), by parameter name. */
+  readonly filters?: Readonly<Record<string, FieldFilter>>;
+  /**
+   * Statements a delete runs in its transaction once rows of the owning model are gone (directly
+   * or by cascade), for data kept outside the model's table that points at them (cable ends).
+   */
+  readonly afterDelete?: (table: string, ownerType: string) => readonly RawBuilder<unknown>[];
   /** For `alias`: the field this one mirrors (`device_role` mirrors `role`). */
   readonly aliasOf?: string;
   readonly helpText?: string;

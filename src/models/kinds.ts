@@ -39,6 +39,8 @@ export interface SelectContext {
   nestedObject(model: Model, alias: string, depth: number, fields?: readonly Field[]): Sql;
   /** The nested JSON of the object of any registered model: `type` is its `app.model`, as SQL. */
   anyNestedJson(type: Sql, id: Sql, depth: number): Sql;
+  /** A registered model by `app.model`, for SQL that reaches models a field set cannot import. */
+  byType(objectType: string): Model | undefined;
 }
 
 /** What `render` may ask of the serializer: the nested form of a related object. */
@@ -303,6 +305,15 @@ const objectIdSchema = (field: Field) =>
 
 // ---------------------------------------------------------------------------------------------
 // Output helpers.
+
+/** JSON whose objects carrying `__type` become that model's nested form, at any depth. */
+function embeddedNested(raw: unknown, rc: RenderContext): unknown {
+  if (Array.isArray(raw)) return raw.map((x) => embeddedNested(x, rc));
+  if (!raw || typeof raw !== "object") return raw;
+  const o = raw as Out;
+  if (typeof o.__type === "string") return rc.nestedOf(o.__type, o);
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, embeddedNested(x, rc)]));
+}
 
 const ref = (table: string, column: string) => sql.ref(`${table}.${column}`);
 const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON.parse(raw) : raw);
@@ -583,15 +594,26 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   computed: {
     sqlType: null,
-    select: (field, table) => field.sql!(table),
-    render: (field, row, out) => {
-      const raw = row[field.name] ?? null;
-      const value = raw === null ? null : field.returns === "boolean" ? Boolean(raw) : field.returns === "json" ? parsed(raw) : raw;
-      out[field.name] = field.finish ? field.finish(value) : value;
+    // Only a computed field declared with an `input` schema (and not read-only) is writable.
+    inputs: (field) => ({ [field.name]: field.input ?? v.never() }),
+    select: (field, table, sc) => field.sql!(table, { ownerType: field.ownerType, sc }),
+    render: (field, row, out, rc) => {
+      const raw = (field.sharedAs ? (parsed(row[field.sharedAs]) as Out | null)?.[field.name] : row[field.name]) ?? null;
+      if (raw === null) out[field.name] = null;
+      else if (field.returns === "boolean") out[field.name] = Boolean(raw);
+      else if (field.returns === "json") out[field.name] = parsed(raw);
+      else if (field.returns === "nested") out[field.name] = embeddedNested(parsed(raw), rc);
+      else out[field.name] = raw;
+      if (field.finish) out[field.name] = field.finish(out[field.name]);
     },
     lookups: null,
-    options: (field) => ({ [field.name]: info(field, "field", false) }),
-    openapi: (field) => schemaOf(field.returns === "json" ? "object" : (field.returns ?? "string"), { readOnly: true })(field),
+    options: (field) => ({ [field.name]: info(field, "field") }),
+    openapi: (field) => ({
+      [field.name]: {
+        ...(field.returns === "boolean" ? { type: "boolean" } : field.returns === "json" ? { type: "object" } : field.returns ? {} : { type: "string" }),
+        ...(field.readOnly ? { readOnly: true } : {}), nullable: true,
+      },
+    }),
     snapshot: none,
   },
   reverse: {
@@ -628,6 +650,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     snapshot: none,
   },
 };
+
+/** The key a read selects a field's extra SQL under: its name, or the key of a value fields share. */
+export const selectKey = (field: Field): string => field.sharedAs ?? field.name;
 
 /** The column a field is stored in, or null when it has none of its own. */
 export function columnOf(name: string, o: FieldOptions): string | null {

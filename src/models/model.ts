@@ -149,6 +149,21 @@ export function setRegisteredModels(get: () => readonly Model[]): void {
   registered = get;
 }
 
+let lookupByType: (objectType: string) => Model | undefined = () => undefined;
+
+/**
+ * A registered model by `app.model`, for code the registry's own imports must not import it from
+ * (the SQL of field sets and the serializer reach models declared in other files this way).
+ */
+export function modelByType(objectType: string): Model | undefined {
+  return lookupByType(objectType);
+}
+
+/** Lets the registry answer `modelByType` once every model is declared. */
+export function setModelLookup(lookup: (objectType: string) => Model | undefined): void {
+  lookupByType = lookup;
+}
+
 /** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */
 const classNameOf = (verbose: string) => verbose.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 /** "tenant group" -> "tenant-groups"; "IP address" -> "ip-addresses". */

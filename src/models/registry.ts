@@ -1,10 +1,11 @@
-import { APPS, setRegisteredModels, type AppName, type Model } from "./model.ts";
+import { APPS, setModelLookup, setRegisteredModels, type AppName, type Model } from "./model.ts";
 import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
 import { deviceModels } from "./dcim-devices.ts";
 import { componentModels } from "./dcim-components.ts";
 import { rackModels } from "./dcim-racks.ts";
 import { rackReservationModels } from "./dcim-rack-reservations.ts";
+import { cableModels } from "./dcim-cables.ts";
 import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
 import { configContextModels } from "./config-contexts.ts";
@@ -64,7 +65,7 @@ export function createRegistry(models: readonly Model[]): Registry {
 let built: Registry | null = null;
 const build = (): Registry =>
   (built ??= createRegistry([
-    ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...extrasModels,
+    ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...cableModels, ...extrasModels,
     ...configContextModels, ...usersModels, ...virtualizationModels, ...coreModels, ...eventModels,
     ...circuitsModels, ...contactModels, ...journalModels,
   ]));
@@ -80,3 +81,4 @@ export const registry: Registry = Object.freeze({
 });
 
 setRegisteredModels(() => registry.models);
+setModelLookup((t) => registry.byObjectType(t));

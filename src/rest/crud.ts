@@ -302,6 +302,13 @@ function danglingGenericStatements(model: Model): Statement[] {
   });
 }
 
+/** What fields keep outside their model's table about deleted rows (cable ends), tidied in the same transaction. */
+function afterDeleteStatements(model: Model): Statement[] {
+  return [...cascadeOf(model)].flatMap((m) =>
+    m.fields.flatMap((field) => field.afterDelete?.(m.table, m.objectType) ?? []).map((s) => s.compile(qb)),
+  );
+}
+
 /** Deletes objects (with a tree's descendants), all or none; dependents that protect them give 409. */
 export async function deleteObjects(ctx: RequestContext, model: Model, ids: readonly number[], bulk: boolean): Promise<void> {
   authorize(ctx, model, "delete");
@@ -341,6 +348,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     ...deleteStatements(model, doomed),
     ...danglingGenericStatements(model),
     ...(model.hooks?.deleteStatements?.(ctx, doomed.map((id) => current.get(id)!)) ?? []),
+    ...afterDeleteStatements(model),
   ];
   await executeWrite(ctx, model, statements, bulk, true);
 }

@@ -4,7 +4,7 @@ import { qb } from "../db/query-builder.ts";
 import type { FieldErrors } from "../http/errors.ts";
 import type { Field, RowSql } from "../models/fields.ts";
 import { KINDS } from "../models/kinds.ts";
-import type { FilterDeclaration, Model } from "../models/model.ts";
+import { modelByType, type FilterDeclaration, type Model } from "../models/model.ts";
 import { idList, subtreeSql } from "./select.ts";
 import { cfPath, CUSTOM_FIELD_RULES, normalDatetime, type CustomFieldType } from "../models/custom-field-types.ts";
 
@@ -105,6 +105,7 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   if (set) return set;
   set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
   for (const field of model.fields) {
+    for (const [name, filter] of Object.entries(field.filters ?? {})) set.set(name, { sql: (values, table) => filter(values, table, field, modelByType) });
     if (field.writeOnly) continue;
     if (field.kind === "fk") {
       const tree = Boolean(field.target!().tree) && field.target!() !== model;

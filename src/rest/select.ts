@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../models/fields.ts";
-import { columnsOf, KINDS, type SelectContext } from "../models/kinds.ts";
-import { registeredModels, type Model } from "../models/model.ts";
+import { columnsOf, KINDS, selectKey, type SelectContext } from "../models/kinds.ts";
+import { modelByType, registeredModels, type Model } from "../models/model.ts";
 import { qb } from "../db/query-builder.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -27,7 +27,10 @@ export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
   return out;
 }
 
-const selectContext = (depth: number): SelectContext => ({ depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql, anyNestedJson: anyNestedJsonSql });
+/** What a field's `select` may ask at `depth` of nesting. */
+export const selectContext = (depth: number): SelectContext => ({
+  depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql, anyNestedJson: anyNestedJsonSql, byType: modelByType,
+});
 
 /** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
 export const nameableModels = (): readonly Model[] => registeredModels().filter((m) => !m.sensitive);
@@ -58,7 +61,7 @@ function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][
   const out: [string, Sql][] = columnsOf(field).map(([column]) => [column, sql.ref(`${alias}.${column}`)]);
   if (kind.select && (depth < MAX_NESTING || !kind.related)) {
     const expr = kind.select(field, alias, selectContext(depth));
-    if (expr) out.push([field.name, expr]);
+    if (expr) out.push([selectKey(field), expr]);
   }
   return out;
 }
@@ -67,7 +70,8 @@ function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][
 export function nestedObjectSql(model: Model, alias: string, depth: number, fields: readonly Field[] = model.nestedFields): Sql {
   const pairs: [string, Sql][] = [["id", sql.ref(`${alias}.id`)], ["__display", model.displaySql(alias)]];
   for (const field of fields) pairs.push(...nestedPairs(field, alias, depth));
-  return jsonObjectSql(pairs);
+  // Fields sharing one value select it once.
+  return jsonObjectSql([...new Map(pairs).entries()]);
 }
 
 /** The nested form's raw data of the object whose id is `id`, or NULL. */
@@ -83,9 +87,12 @@ export function nestedJsonSql(model: Model, id: Sql, depth: number): Sql {
  */
 export function selectSql(model: Model, fields: readonly Field[], table = model.table): Sql {
   const parts: Sql[] = [sql`${sql.table(table)}.*`, sql`${model.displaySql(table)} AS __display`];
+  const selected = new Set<string>();
   for (const field of fields) {
+    if (selected.has(selectKey(field))) continue;
     const expr = KINDS[field.kind].select?.(field, table, selectContext(0));
-    if (expr) parts.push(sql`${expr} AS ${sql.ref(field.name)}`);
+    if (expr) parts.push(sql`${expr} AS ${sql.ref(selectKey(field))}`);
+    selected.add(selectKey(field));
   }
   return sql.join(parts);
 }

@@ -2,8 +2,7 @@ import type { Row } from "../db/database.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { Field } from "../models/fields.ts";
 import { KINDS, type Form, type RenderContext } from "../models/kinds.ts";
-import type { Model } from "../models/model.ts";
-import { registry } from "../models/registry.ts";
+import { modelByType, type Model } from "../models/model.ts";
 
 type Out = Record<string, unknown>;
 
@@ -32,11 +31,16 @@ function renderContext(ctx: RequestContext, form: Form): RenderContext {
     form: "nested",
     nested: (target, raw, fields) => shape(ctx, target, raw, fields ?? target.nestedFields, nestedContext),
     nestedOf: (objectType, raw) => {
-      const target = registry.byObjectType(objectType);
-      return target ? nestedContext.nested(target, raw) : null;
+      const target = modelByType(objectType);
+      return target ? shape(ctx, target, raw, target.nestedFields, nestedContext) : null;
     },
   };
   return form === "nested" ? nestedContext : { ...nestedContext, form };
+}
+
+/** The nested form of a raw object of the registered model `objectType` (trace segments), or null. */
+export function nestedForm(ctx: RequestContext, objectType: string, raw: Out): Out | null {
+  return renderContext(ctx, "nested").nestedOf(objectType, raw);
 }
 
 function shape(ctx: RequestContext, model: Model, row: Out, fields: readonly Field[], rc: RenderContext): Out {
