@@ -13,6 +13,7 @@ import initial from "../migrations/0001_initial.sql";
 import engine from "../migrations/0002_engine.sql";
 import macAddresses from "../migrations/0003_mac_addresses.sql";
 import sharedInventory from "../migrations/0004_shared_inventory.sql";
+import components from "../migrations/0006_components.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0002_engine.sql", sql: engine },
   { name: "0003_mac_addresses.sql", sql: macAddresses },
   { name: "0004_shared_inventory.sql", sql: sharedInventory },
+  { name: "0006_components.sql", sql: components },
 ];
 
 export interface Env {

@@ -7,6 +7,11 @@ import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { cluster } from "./virtualization.ts";
 import {
+  consolePort, consoleServerPort, deviceBay, frontPort, inventoryItem, moduleBay, powerOutlet, powerPort, rearPort,
+} from "./dcim-components.ts";
+import { module } from "./dcim-modules.ts";
+import { deviceComponentStatements } from "./dcim-instantiation.ts";
+import {
   DEVICE_AIRFLOW, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
   INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE,
 } from "./dcim-choices.ts";
@@ -38,6 +43,8 @@ export const device = defineModel({
     location: f.fk(() => location, { nullable: true, onDelete: "protect" }),
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
+    // A child device's parent: the device whose bay holds it (the bay keeps the link).
+    parent_device: f.related(() => device, (t) => sql`(SELECT b.device_id FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${t}.id`)})`),
     status: f.choice(DEVICE_STATUS, { default: "active" }),
     airflow: f.choice(DEVICE_AIRFLOW, { nullable: true }),
     description,
@@ -45,7 +52,16 @@ export const device = defineModel({
     local_context_data: f.json({ nullable: true }),
     // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
     display_name: f.computed(deviceDisplay),
+    console_port_count: f.count(() => consolePort, "device"),
+    console_server_port_count: f.count(() => consoleServerPort, "device"),
+    power_port_count: f.count(() => powerPort, "device"),
+    power_outlet_count: f.count(() => powerOutlet, "device"),
     interface_count: f.count(() => iface, "device"),
+    front_port_count: f.count(() => frontPort, "device"),
+    rear_port_count: f.count(() => rearPort, "device"),
+    device_bay_count: f.count(() => deviceBay, "device"),
+    module_bay_count: f.count(() => moduleBay, "device"),
+    inventory_item_count: f.count(() => inventoryItem, "device"),
   },
   uniqueTogether: [
     { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
@@ -62,12 +78,15 @@ export const device = defineModel({
     site_group: { path: "site__group", tree: true },
     site_group_id: { path: "site__group__id", tree: true },
   },
+  // A new device brings its type's components (dcim-instantiation.ts).
+  hooks: { writeStatements: deviceComponentStatements },
 });
 
 export const iface = defineModel({
   app: "dcim", name: "interface",
   fields: {
     device: f.fk(() => device, { onDelete: "cascade" }),
+    module: f.fk(() => module, { nullable: true, onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
     label: f.string({ maxLength: 64, blank: true }),
     type: f.choice(INTERFACE_TYPE),

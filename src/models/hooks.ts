@@ -8,6 +8,8 @@ export type Values = Record<string, unknown>;
 
 /** One object of a write, as the set-wise hooks see it. */
 export interface WriteItem {
+  /** The object's id for an update, null for a create. */
+  readonly id: number | null;
   /** Validated values, related references resolved to ids. */
   readonly values: Values;
   /** Errors found so far, in NetBox's shape; a hook adds its own. */
@@ -16,6 +18,8 @@ export interface WriteItem {
   readonly current: Row | null;
   /** Stored columns to write besides the fields' own (a token's digest). */
   readonly columns: Record<string, unknown>;
+  /** Rows a model's probes read for this item (the rear port a front port maps to), by name. */
+  readonly probed: Record<string, Row>;
 }
 
 /**

@@ -3,6 +3,8 @@ import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
 import { deviceModels } from "./dcim-devices.ts";
 import { componentModels } from "./dcim-components.ts";
+import { moduleModels } from "./dcim-modules.ts";
+import { templateModels } from "./dcim-templates.ts";
 import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
 import { usersModels } from "./users.ts";
@@ -49,5 +51,5 @@ export function createRegistry(models: readonly Model[]): Registry {
 
 /** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
 export const registry = createRegistry([
-  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...usersModels, ...virtualizationModels,
+  ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...moduleModels, ...templateModels, ...extrasModels, ...usersModels, ...virtualizationModels,
 ]);

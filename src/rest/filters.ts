@@ -95,7 +95,7 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
   for (const field of model.fields) {
     if (field.writeOnly) continue;
-    if (field.kind === "fk") {
+    if (field.kind === "fk" && field.column) {
       const tree = Boolean(field.target!().tree) && field.target!() !== model;
       set.set(field.name, { via: [], relation: field, byId: false, tree });
       set.set(`${field.name}_id`, { via: [], relation: field, byId: true, tree });
@@ -146,7 +146,7 @@ export function resolvePath(model: Model, segments: readonly string[]): { target
     const rest = segments.slice(i + 1);
     if (name === "id") return rest.length <= 1 ? { target: { via, field: "id" }, lookup: rest[0] ?? "" } : null;
     const field = current.field[name];
-    if (!field || field.writeOnly || field.kind === "password") return null;
+    if (!field || field.writeOnly || field.kind === "password" || (field.kind === "fk" && !field.column)) return null;
     if (field.kind === "fk" || (field.kind === "m2m" && field.filterName)) {
       const next = rest[0];
       const target = field.target!();
