@@ -23,7 +23,7 @@ function sameDevice(model: Model, item: WriteItem, name: string): boolean {
 /** Every modular component: the module it belongs to is installed in its own device. */
 export function componentChecks(self: () => Model): ModelHooks {
   return {
-    writeProbes: (ctx, items) => (self().field.module ? relatedRowsProbe(ctx, self(), items, "module") : []),
+    writeProbes: (ctx, items) => (self().field.module ? relatedRowsProbe(ctx, self(), items, "module", { touching: ["module", "device"] }) : []),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "module")) fail(item, "module", "The module must be installed in the component's device.");
@@ -45,7 +45,7 @@ function combine(...hooks: ModelHooks[]): ModelHooks {
 /** A front port maps to a position of a rear port on the same device. */
 export function frontPortChecks(self: () => Model): ModelHooks {
   return combine(componentChecks(self), {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "rear_port"),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "rear_port", { touching: ["rear_port", "rear_port_position", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         const rear = item.probed.rear_port;
@@ -66,7 +66,7 @@ export function frontPortChecks(self: () => Model): ModelHooks {
 /** A power outlet is fed by a power port of its own device. */
 export function powerOutletChecks(self: () => Model): ModelHooks {
   return combine(componentChecks(self), {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "power_port"),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "power_port", { touching: ["power_port", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "power_port")) {
@@ -84,12 +84,15 @@ export function powerOutletChecks(self: () => Model): ModelHooks {
 export function deviceBayChecks(self: () => Model): ModelHooks {
   return {
     writeProbes: (ctx, items) => [
-      ...relatedRowsProbe(ctx, self(), items, "device", { __role: typeRole, __type: typeName }),
+      ...relatedRowsProbe(ctx, self(), items, "device", { touching: ["device"], extra: { __role: typeRole, __type: typeName } }),
       ...relatedRowsProbe(ctx, self(), items, "installed_device", {
-        __role: typeRole,
-        __type: typeName,
-        __bay: (r) => sql`(SELECT b.id FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${r}.id`)})`,
-        __bay_name: (r) => sql`(SELECT b.name FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${r}.id`)})`,
+        touching: ["installed_device", "device"],
+        extra: {
+          __role: typeRole,
+          __type: typeName,
+          __bay: (r) => sql`(SELECT b.id FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${r}.id`)})`,
+          __bay_name: (r) => sql`(SELECT b.name FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${r}.id`)})`,
+        },
       }),
     ],
     prepareWrite: (_ctx, items) => {
@@ -114,7 +117,7 @@ export function deviceBayChecks(self: () => Model): ModelHooks {
 /** An inventory item's parent is an item of the same device. */
 export function inventoryItemChecks(self: () => Model): ModelHooks {
   return {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "parent"),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "parent", { touching: ["parent", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "parent")) fail(item, "parent", "Parent inventory item does not belong to the same device.");
@@ -126,7 +129,7 @@ export function inventoryItemChecks(self: () => Model): ModelHooks {
 /** A module sits in a module bay of the device it is assigned to. */
 export function moduleChecks(self: () => Model): ModelHooks {
   return {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "module_bay"),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "module_bay", { touching: ["module_bay", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "module_bay")) {
@@ -166,7 +169,7 @@ export function templateChecks(self: () => Model, ...more: ModelHooks[]): ModelH
 /** A front port template maps to a position of a rear port template of the same type. */
 export function frontPortTemplateChecks(self: () => Model): ModelHooks {
   return templateChecks(self, {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "rear_port"),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "rear_port", { touching: ["rear_port", "rear_port_position", ...parentKeys(self())] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         const rear = item.probed.rear_port;
@@ -187,7 +190,7 @@ export function frontPortTemplateChecks(self: () => Model): ModelHooks {
 /** A power outlet template is fed by a power port template of the same type. */
 export function powerOutletTemplateChecks(self: () => Model): ModelHooks {
   return templateChecks(self, {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "power_port"),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "power_port", { touching: ["power_port", ...parentKeys(self())] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameParent(self(), item, "power_port")) {
