@@ -150,6 +150,12 @@ describe("modules", () => {
     const module_type = await make("/api/dcim/module-types/", { manufacturer: ids.maker, model: "Blank" });
     const wrong = await api.post("/api/dcim/modules/", { device: a, module_bay: bayB.id, module_type });
     expect(wrong).toMatchObject({ status: 400, body: { module_bay: ["Module must be installed within a module bay belonging to the assigned device."] } });
+    const unnamed = await make("/api/dcim/module-bays/", { device: b, name: "unnumbered" });
+    const numbered = await make("/api/dcim/module-types/", { manufacturer: ids.maker, model: "Numbered" });
+    await make("/api/dcim/console-port-templates/", { module_type: numbered, name: "con{module}" });
+    const noPosition = await api.post("/api/dcim/modules/", { device: b, module_bay: unnamed, module_type: numbered });
+    expect(noPosition.body).toEqual({ non_field_errors: ["Cannot install module with placeholder values in a module bay with no position defined."] });
+    expect((await api.post("/api/dcim/modules/", { device: b, module_bay: unnamed, module_type })).status).toBe(201);
     expect((await api.post("/api/dcim/modules/", { device: b, module_bay: bayB.id, module_type })).status).toBe(201);
     const twice = await api.post("/api/dcim/modules/", { device: b, module_bay: bayB.id, module_type });
     expect(twice.status).toBe(400);
@@ -171,13 +177,15 @@ describe("device bays", () => {
     expect(notChild.body.installed_device[0]).toContain("not a child device type");
     const self = await api.patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: parent });
     expect(self.status).toBe(400);
+    const noTemplates = await api.post("/api/dcim/device-bay-templates/", { device_type: plain, name: "bay" });
+    expect(noTemplates.body).toEqual({ non_field_errors: ['Subdevice role of device type (plain) must be set to "parent" to allow device bays.'] });
     const noBays = await api.post("/api/dcim/device-bays/", { device: box, name: "bay" });
     expect(noBays).toMatchObject({ status: 400, body: { non_field_errors: ["This type of device (plain) does not support device bays."] } });
 
     const installed = await api.patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: blade });
     expect(installed.status, installed.text).toBe(200);
     expect(installed.body.installed_device).toMatchObject({ id: blade, name: "blade1" });
-    expect((await api.get(`/api/dcim/devices/${blade}/`)).body.parent_device).toMatchObject({ id: blade === parent ? 0 : parent, name: "enclosure" });
+    expect((await api.get(`/api/dcim/devices/${blade}/`)).body.parent_device).toMatchObject({ id: parent, name: "enclosure" });
     expect((await api.get(`/api/dcim/devices/${parent}/`)).body.parent_device).toBeNull();
     expect((await list(`/api/dcim/device-bays/?installed_device_id=${blade}`)).map((b) => b.id)).toEqual([bay.id]);
 

@@ -126,14 +126,30 @@ export function inventoryItemChecks(self: () => Model): ModelHooks {
   };
 }
 
-/** A module sits in a module bay of the device it is assigned to. */
+/** The template tables whose names may hold `{module}`, replaced by the bay's position on install. */
+const MODULAR_TEMPLATE_TABLES = [
+  "dcim_consoleporttemplate", "dcim_consoleserverporttemplate", "dcim_powerporttemplate", "dcim_poweroutlettemplate",
+  "dcim_interfacetemplate", "dcim_rearporttemplate", "dcim_frontporttemplate", "dcim_modulebaytemplate",
+];
+const placeholders = (r: string) => sql`(${sql.join(MODULAR_TEMPLATE_TABLES.map((t) =>
+  sql`EXISTS (SELECT 1 FROM ${sql.table(t)} x WHERE x.module_type_id = ${sql.ref(`${r}.id`)} AND instr(x.name, '{module}') > 0)`), sql` OR `)})`;
+
+/**
+ * A module sits in a module bay of the device it is assigned to; a type whose templates name
+ * `{module}` needs a bay with a position to replace it with.
+ */
 export function moduleChecks(self: () => Model): ModelHooks {
   return {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "module_bay", { touching: ["module_bay", "device"] }),
+    writeProbes: (ctx, items) => [
+      ...relatedRowsProbe(ctx, self(), items, "module_bay", { touching: ["module_bay", "device", "module_type"] }),
+      ...relatedRowsProbe(ctx, self(), items, "module_type", { touching: ["module_bay", "module_type"], extra: { __placeholders: placeholders } }),
+    ],
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "module_bay")) {
           fail(item, "module_bay", "Module must be installed within a module bay belonging to the assigned device.");
+        } else if (item.id === null && item.probed.module_type?.__placeholders && !item.probed.module_bay?.position) {
+          fail(item, "non_field_errors", "Cannot install module with placeholder values in a module bay with no position defined.");
         }
       }
     },
@@ -199,4 +215,19 @@ export function powerOutletTemplateChecks(self: () => Model): ModelHooks {
       }
     },
   });
+}
+
+/** Device bay templates only on a parent device type: only parents hold child devices. */
+export function deviceBayTemplateChecks(self: () => Model): ModelHooks {
+  return {
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "device_type"),
+    prepareWrite: (_ctx, items) => {
+      for (const item of items) {
+        const type = item.probed.device_type;
+        if (type && type.subdevice_role !== "parent") {
+          fail(item, "non_field_errors", `Subdevice role of device type (${type.model}) must be set to "parent" to allow device bays.`);
+        }
+      }
+    },
+  };
 }

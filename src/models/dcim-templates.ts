@@ -9,7 +9,9 @@ import {
   INTERFACE_POE_MODE, INTERFACE_POE_TYPE, INTERFACE_RF_ROLE, INTERFACE_TYPE, PORT_TYPE,
 } from "./dcim-choices.ts";
 import { CONSOLE_PORT_TYPE, POWER_FEED_LEG, POWER_OUTLET_TYPE, POWER_PORT_TYPE } from "./dcim-component-choices.ts";
-import { frontPortTemplateChecks, powerOutletTemplateChecks, templateChecks } from "./dcim-component-checks.ts";
+import {
+  deviceBayTemplateChecks, frontPortTemplateChecks, powerOutletTemplateChecks, templateChecks,
+} from "./dcim-component-checks.ts";
 
 /**
  * Component templates: what a device type (or a module type) brings with it. Creating a device
@@ -135,6 +137,7 @@ export const deviceBayTemplate = defineModel({
   fields: { ...templateFields(false), description },
   uniqueTogether: templateUnique("Device bay template", false),
   ...deviceOnly,
+  hooks: deviceBayTemplateChecks(() => deviceBayTemplate),
 });
 
 export const moduleBayTemplate = defineModel({

@@ -25,7 +25,7 @@ async function types(api: Harness) {
   const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "Maker", slug: "maker" });
   return {
     manufacturer,
-    device_type: await make(api, "/api/dcim/device-types/", { manufacturer, model: "Chassis", slug: "chassis" }),
+    device_type: await make(api, "/api/dcim/device-types/", { manufacturer, model: "Chassis", slug: "chassis", subdevice_role: "parent" }),
     module_type: await make(api, "/api/dcim/module-types/", { manufacturer, model: "Card" }),
   };
 }
