@@ -262,15 +262,8 @@ export const INVENTORY_ITEM_STATUS: readonly Choice[] = [
   { value: "decommissioning", label: "Decommissioning" },
 ];
 
-/** Module status (NetBox ModuleStatusChoices). */
-export const MODULE_STATUS: readonly Choice[] = [
-  { value: "offline", label: "Offline" },
-  { value: "active", label: "Active" },
-  { value: "planned", label: "Planned" },
-  { value: "staged", label: "Staged" },
-  { value: "failed", label: "Failed" },
-  { value: "decommissioning", label: "Decommissioning" },
-];
+/** Module status (NetBox ModuleStatusChoices: the same states as an inventory item's). */
+export const MODULE_STATUS: readonly Choice[] = INVENTORY_ITEM_STATUS;
 
 /** Module type airflow direction (NetBox ModuleAirflowChoices). */
 export const MODULE_AIRFLOW: readonly Choice[] = [

@@ -53,16 +53,19 @@ export const componentFilters: Readonly<Record<string, FilterDeclaration>> = {
 const component = { search: ["name", "label", "description"], ordering: ["device", "name"], filters: componentFilters } as const;
 const cabledBrief = ["device", "name", "description", "_occupied"];
 
+/** Console ports and console server ports: the two ends of a console connection, alike but for their role. */
+const consoleFields = (): Record<string, FieldOptions> => ({
+  ...componentFields(),
+  type: f.choice(CONSOLE_PORT_TYPE, { nullable: true }),
+  speed: f.choice(CONSOLE_PORT_SPEED, { nullable: true }),
+  description,
+  ...cabled(),
+  ...pathEndpoint(),
+});
+
 export const consolePort = defineModel({
   app: "dcim", name: "consoleport", verboseName: "console port",
-  fields: {
-    ...componentFields(),
-    type: f.choice(CONSOLE_PORT_TYPE, { nullable: true }),
-    speed: f.choice(CONSOLE_PORT_SPEED, { nullable: true }),
-    description,
-    ...cabled(),
-    ...pathEndpoint(),
-  },
+  fields: consoleFields(),
   uniqueTogether: componentUnique("Console port"),
   brief: cabledBrief,
   ...component,
@@ -71,14 +74,7 @@ export const consolePort = defineModel({
 
 export const consoleServerPort = defineModel({
   app: "dcim", name: "consoleserverport", verboseName: "console server port",
-  fields: {
-    ...componentFields(),
-    type: f.choice(CONSOLE_PORT_TYPE, { nullable: true }),
-    speed: f.choice(CONSOLE_PORT_SPEED, { nullable: true }),
-    description,
-    ...cabled(),
-    ...pathEndpoint(),
-  },
+  fields: consoleFields(),
   uniqueTogether: componentUnique("Console server port"),
   brief: cabledBrief,
   ...component,

@@ -396,7 +396,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       out[field.name] = raw && typeof raw === "object" ? rc.nested(field.target!(), raw as Out) : (row[field.column!] ?? null);
     },
     lookups: "relation",
-    options: (field) => ({ [field.name]: { ...info(field, "nested object"), children: nestedChildren(field.target!()) } }),
+    options: (field) => ({
+      [field.name]: field.flat ? info(field, "field") : { ...info(field, "nested object"), children: nestedChildren(field.target!()) },
+    }),
     openapi: (field) => ({
       [field.name]: field.flat
         ? { type: "integer", nullable: Boolean(field.nullable) }
