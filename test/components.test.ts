@@ -227,6 +227,18 @@ describe("port validation", () => {
     expect(reply).toMatchObject({ status: 400, body: { power_port: ["Parent power port (PSU1) must belong to the same device"] } });
   });
 
+  it("nests an inventory item only under an item of the same device", async () => {
+    const a = await make("/api/dcim/devices/", { name: "ia", device_type: ids.full, role: ids.role, site: ids.site });
+    const b = await make("/api/dcim/devices/", { name: "ib", device_type: ids.full, role: ids.role, site: ids.site });
+    const [chassisB] = await list(`/api/dcim/inventory-items/?device_id=${b}&name=chassis`);
+    const reply = await api.post("/api/dcim/inventory-items/", { device: a, name: "psu", parent: chassisB.id });
+    expect(reply).toMatchObject({ status: 400, body: { parent: ["Parent inventory item does not belong to the same device."] } });
+    const [chassisA] = await list(`/api/dcim/inventory-items/?device_id=${a}&name=chassis`);
+    const ok = await api.post("/api/dcim/inventory-items/", { device: a, name: "psu", parent: chassisA.id });
+    expect(ok.body).toMatchObject({ parent: chassisA.id, _depth: 1 });
+    expect((await list(`/api/dcim/inventory-items/?parent_id=${chassisA.id}`)).map((i) => i.name).sort()).toEqual(["optic", "psu"]);
+  });
+
   it("attaches a template to a device type or a module type, not both, nor neither", async () => {
     const module_type = await make("/api/dcim/module-types/", { manufacturer: ids.maker, model: "Both" });
     const both = await api.post("/api/dcim/console-port-templates/", { device_type: ids.full, module_type, name: "c9" });
