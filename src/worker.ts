@@ -14,6 +14,7 @@ import engine from "../migrations/0002_engine.sql";
 import macAddresses from "../migrations/0003_mac_addresses.sql";
 import sharedInventory from "../migrations/0004_shared_inventory.sql";
 import racks from "../migrations/0005_racks.sql";
+import components from "../migrations/0006_components.sql";
 import cables from "../migrations/0007_cables.sql";
 import virtualization from "../migrations/0008_virtualization.sql";
 import circuitsContacts from "../migrations/0009_circuits_contacts.sql";
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0003_mac_addresses.sql", sql: macAddresses },
   { name: "0004_shared_inventory.sql", sql: sharedInventory },
   { name: "0005_racks.sql", sql: racks },
+  { name: "0006_components.sql", sql: components },
   { name: "0007_cables.sql", sql: cables },
   { name: "0008_virtualization.sql", sql: virtualization },
   { name: "0009_circuits_contacts.sql", sql: circuitsContacts },

@@ -80,7 +80,7 @@ describe("a generic relation (assigned_object)", () => {
         device: { id: device, url: deviceUrl, display: "srv1", name: "srv1" },
       },
     });
-    expect(Object.keys(reply.body.assigned_object).sort()).toEqual(["_occupied", "description", "device", "display", "id", "name", "url"]);
+    expect(Object.keys(reply.body.assigned_object).sort()).toEqual(["_occupied", "cable", "description", "device", "display", "id", "name", "url"]);
     expect((await api.get(`${BASE}${reply.body.id}/`)).body).toEqual(reply.body);
     // The brief form leaves the relation out, as NetBox's brief_fields do.
     expect(Object.keys((await api.get(`${BASE}${reply.body.id}/?brief=1`)).body).sort()).toEqual(["description", "display", "id", "mac_address", "url"]);

@@ -26,6 +26,18 @@ export function changeRecordStatement(
     FROM ${sql.table(t)} WHERE ${sql.ref(`${t}.id`)} = ${objectId}`.compile(qb);
 }
 
+/**
+ * The statement recording the creation of every row of `model` that `where` selects (the
+ * components a new device brings with it), set-wise: one statement whatever their number.
+ */
+export function creationRecordsStatement(ctx: RequestContext, model: Model, where: (table: string) => RawBuilder<unknown>): Statement {
+  const t = model.table;
+  return sql`INSERT INTO core_objectchange ${columns}
+    SELECT ${ctx.now.toISOString()}, ${ctx.user?.id ?? null}, ${ctx.user?.username ?? ""}, ${ctx.requestId}, 'create',
+      ${model.objectType}, ${sql.ref(`${t}.id`)}, substr(${model.displaySql(t)}, 1, 200), '', NULL, ${snapshotSql(model, t)}
+    FROM ${sql.table(t)} WHERE ${where(t)} ORDER BY ${sql.ref(`${t}.id`)}`.compile(qb);
+}
+
 /** The statement recording a delete, with the snapshot and repr read before it. */
 export function deletionRecordStatement(ctx: RequestContext, model: Model, objectId: number, repr: string, pre: string | null): Statement {
   return sql`INSERT INTO core_objectchange ${columns}

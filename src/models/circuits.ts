@@ -5,6 +5,7 @@ import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { location, region, site, siteGroup } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
+import { pathsRoute } from "./dcim-trace.ts";
 import type { ModelHooks } from "./hooks.ts";
 import { isRef } from "./kinds.ts";
 import type { RequestContext } from "../http/context.ts";
@@ -222,8 +223,8 @@ export const circuitTermination = defineModel({
   uniqueTogether: [
     { fields: ["circuit", "term_side"], message: "Circuit termination with this Circuit and Termination side already exists." },
   ],
-  // `cable` joins the brief form once the cabled-endpoint field set provides it.
-  brief: ["circuit", "term_side", "description", "cable", "_occupied"].filter((name) => name in terminationFields),
+  brief: ["circuit", "term_side", "description", "cable", "_occupied"],
+  routes: [pathsRoute],
   display: (t) => sql`(SELECT c.cid FROM circuits_circuit c WHERE c.id = ${sql.ref(`${t}.circuit_id`)}) || ': Termination ' || ${sql.ref(`${t}.term_side`)}`,
   search: ["xconnect_id", "pp_info", "description"],
   ordering: ["circuit", "term_side"],

@@ -13,6 +13,11 @@ import { rack, virtualChassis } from "./dcim-racks.ts";
 import { devicePlacementHooks } from "./dcim-placement.ts";
 import { traceRoute } from "./dcim-trace.ts";
 import {
+  consolePort, consoleServerPort, deviceBay, frontPort, inventoryItem, moduleBay, powerOutlet, powerPort, rearPort,
+} from "./dcim-components.ts";
+import { module } from "./dcim-modules.ts";
+import { deviceComponentStatements } from "./dcim-instantiation.ts";
+import {
   DEVICE_AIRFLOW, DEVICE_FACE, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
   INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE,
 } from "./dcim-choices.ts";
@@ -50,6 +55,8 @@ export const device = defineModel({
     vc_priority: f.integer({ nullable: true, min: 0, max: 255 }),
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
+    // A child device's parent: the device whose bay holds it (the bay keeps the link).
+    parent_device: f.related(() => device, (t) => sql`(SELECT b.device_id FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${t}.id`)})`),
     status: f.choice(DEVICE_STATUS, { default: "active" }),
     airflow: f.choice(DEVICE_AIRFLOW, { nullable: true }),
     description,
@@ -58,7 +65,16 @@ export const device = defineModel({
     config_context: configContextField(() => device, DEVICE_CONTEXT_PATHS),
     // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
     display_name: f.computed(deviceDisplay),
+    console_port_count: f.count(() => consolePort, "device"),
+    console_server_port_count: f.count(() => consoleServerPort, "device"),
+    power_port_count: f.count(() => powerPort, "device"),
+    power_outlet_count: f.count(() => powerOutlet, "device"),
     interface_count: f.count(() => iface, "device"),
+    front_port_count: f.count(() => frontPort, "device"),
+    rear_port_count: f.count(() => rearPort, "device"),
+    device_bay_count: f.count(() => deviceBay, "device"),
+    module_bay_count: f.count(() => moduleBay, "device"),
+    inventory_item_count: f.count(() => inventoryItem, "device"),
   },
   uniqueTogether: [
     { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
@@ -80,13 +96,15 @@ export const device = defineModel({
     site_group_id: { path: "site__group__id", tree: true },
     virtual_chassis_member: { sql: (values, t) => sql`(${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL) = ${["true", "True", "1"].includes(values[0]) ? 1 : 0}` },
   },
-  hooks: combineHooks(devicePlacementHooks(() => device), { writeProbes: deviceClusterProbes }),
+  // Placement and cluster rules; a new device brings its type's components (dcim-instantiation.ts).
+  hooks: combineHooks(devicePlacementHooks(() => device), { writeProbes: deviceClusterProbes }, { writeStatements: deviceComponentStatements }),
 });
 
 export const iface = defineModel({
   app: "dcim", name: "interface",
   fields: {
     device: f.fk(() => device, { onDelete: "cascade" }),
+    module: f.fk(() => module, { nullable: true, onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
     label: f.string({ maxLength: 64, blank: true }),
     type: f.choice(INTERFACE_TYPE),
@@ -112,7 +130,7 @@ export const iface = defineModel({
     ...pathEndpoint(),
   },
   uniqueTogether: [{ fields: ["device", "name"], message: "Interface with this Device and Name already exists." }],
-  brief: ["device", "name", "description", "_occupied"],
+  brief: ["device", "name", "description", "cable", "_occupied"],
   search: ["name", "label", "description"],
   ordering: ["device", "name"],
   filters: {

@@ -13,6 +13,7 @@ import {
 } from "./dcim-rack-choices.ts";
 import { powerFeedHooks, powerPanelHooks, rackHooks, rackTypeHooks, virtualChassisHooks } from "./dcim-placement.ts";
 import { rackElevationRoute } from "./dcim-rack-elevation.ts";
+import { traceRoute } from "./dcim-trace.ts";
 
 const HEX_COLOR = { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." };
 
@@ -183,9 +184,10 @@ export const powerFeed = defineModel({
     comments,
   },
   uniqueTogether: [{ fields: ["power_panel", "name"], message: "Power feed with this Power panel and Name already exists." }],
-  brief: ["name", "description", "_occupied"],
+  brief: ["name", "description", "cable", "_occupied"],
   search: ["name", "description", "comments"],
   ordering: ["power_panel", "name"],
+  routes: [traceRoute],
   filters: {
     site: "power_panel__site",
     site_id: "power_panel__site__id",

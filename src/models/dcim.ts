@@ -7,6 +7,11 @@ import { device } from "./dcim-devices.ts";
 import { virtualMachine } from "./virtualization.ts";
 import { rack } from "./dcim-racks.ts";
 import { deviceTypeHeightHooks, locationHooks } from "./dcim-placement.ts";
+import { inventoryItem } from "./dcim-components.ts";
+import {
+  consolePortTemplate, consoleServerPortTemplate, deviceBayTemplate, frontPortTemplate, interfaceTemplate, inventoryItemTemplate,
+  moduleBayTemplate, powerOutletTemplate, powerPortTemplate, rearPortTemplate,
+} from "./dcim-templates.ts";
 import {
   DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT,
 } from "./dcim-choices.ts";
@@ -116,6 +121,7 @@ export const manufacturer = defineModel({
     ...organizational(),
     description,
     devicetype_count: f.count(() => deviceType, "manufacturer"),
+    inventoryitem_count: f.count(() => inventoryItem, "manufacturer"),
     platform_count: f.count(() => platform, "manufacturer"),
   },
   brief: ["name", "slug", "description", "devicetype_count"],
@@ -139,6 +145,16 @@ export const deviceType = defineModel({
     description,
     comments,
     device_count: f.count(() => device, "device_type"),
+    console_port_template_count: f.count(() => consolePortTemplate, "device_type"),
+    console_server_port_template_count: f.count(() => consoleServerPortTemplate, "device_type"),
+    power_port_template_count: f.count(() => powerPortTemplate, "device_type"),
+    power_outlet_template_count: f.count(() => powerOutletTemplate, "device_type"),
+    interface_template_count: f.count(() => interfaceTemplate, "device_type"),
+    front_port_template_count: f.count(() => frontPortTemplate, "device_type"),
+    rear_port_template_count: f.count(() => rearPortTemplate, "device_type"),
+    device_bay_template_count: f.count(() => deviceBayTemplate, "device_type"),
+    module_bay_template_count: f.count(() => moduleBayTemplate, "device_type"),
+    inventory_item_template_count: f.count(() => inventoryItemTemplate, "device_type"),
   },
   uniqueTogether: [
     { fields: ["manufacturer", "model"], message: "Device type model must be unique per manufacturer." },

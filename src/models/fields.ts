@@ -107,8 +107,15 @@ export interface FieldOptions {
   readonly countOf?: CountOf;
   /** For `reverse`: which related row is shown. */
   readonly reverseOf?: ReverseOf;
-  /** For `computed`: the SQL giving its value, and how to read it (default: as SQLite gives it). */
+  /**
+   * For `computed`: the SQL giving its value, and how to read it (default: as SQLite gives it).
+   * For a read-only `fk` without a column: the SQL giving the related object's id (`f.related`).
+   */
   readonly sql?: RowSql;
+  /** Part of the brief form but left out when nested in another object (a module bay's `installed_module`). */
+  readonly notNested?: boolean;
+  /** For `fk`: read as the bare id instead of the nested object (an inventory item's `parent`, as NetBox gives it). */
+  readonly flat?: boolean;
   /**
    * How a computed value reads: as a boolean, as JSON, or as JSON in which every object carrying
    * `__type` (`app.model`) is that model's nested form (a cable's terminations, link peers).
@@ -199,6 +206,12 @@ export const f = {
     const through: Through = { table, source: column, target: "id", ...(typeColumn ? { objectTypeColumn: typeColumn } : {}) };
     return { kind: "m2m", target, through, readOnly: true, default: [], ...rest };
   },
+  /**
+   * A read-only related object whose id SQL finds from the row, for a relation stored on the other
+   * side (a device's `parent_device`: the device of the bay holding it; a bay's `installed_module`).
+   */
+  related: (target: () => Model, sql: RowSql, o: Opts = {}): FieldOptions =>
+    ({ kind: "fk", target, sql, column: null, readOnly: true, nullable: true, onDelete: "setNull", ...o }),
   /** A read-only count of `model` rows whose `field` points here. */
   count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions =>
     ({ kind: "count", readOnly: true, countOf: { model, field, cumulative: o.cumulative }, ...o }),

@@ -18,6 +18,8 @@ export interface WriteItem {
   readonly current: Row | null;
   /** Stored columns to write besides the fields' own (a token's digest). */
   readonly columns: Record<string, unknown>;
+  /** Rows a model's probes read for this item (the rear port a front port maps to), by name. */
+  readonly probed: Record<string, Row>;
 }
 
 /**

@@ -498,14 +498,21 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     related: true,
     inputs: (field) => ({ [field.name]: fkSchema(field) }),
     store: plainStore,
-    select: (field, table, sc) => sc.nestedJson(field.target!(), ref(table, field.column!), sc.depth + 1),
+    select: (field, table, sc) =>
+      field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
     render: (field, row, out, rc) => {
       const raw = parsed(row[field.name]);
       out[field.name] = raw && typeof raw === "object" ? rc.nested(field.target!(), raw as Out) : (row[field.column!] ?? null);
     },
     lookups: "relation",
-    options: (field) => ({ [field.name]: { ...info(field, "nested object"), children: nestedChildren(field.target!()) } }),
-    openapi: (field) => ({ [field.name]: { $ref: `#/components/schemas/Brief${field.target!().className}`, nullable: Boolean(field.nullable) } }),
+    options: (field) => ({
+      [field.name]: field.flat ? info(field, "field") : { ...info(field, "nested object"), children: nestedChildren(field.target!()) },
+    }),
+    openapi: (field) => ({
+      [field.name]: field.flat
+        ? { type: "integer", nullable: Boolean(field.nullable) }
+        : { $ref: `#/components/schemas/Brief${field.target!().className}`, nullable: Boolean(field.nullable) },
+    }),
     snapshot: scalarSnapshot,
   },
   m2m: {

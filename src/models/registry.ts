@@ -6,6 +6,8 @@ import { componentModels } from "./dcim-components.ts";
 import { rackModels } from "./dcim-racks.ts";
 import { rackReservationModels } from "./dcim-rack-reservations.ts";
 import { cableModels } from "./dcim-cables.ts";
+import { moduleModels } from "./dcim-modules.ts";
+import { templateModels } from "./dcim-templates.ts";
 import { virtualizationModels } from "./virtualization.ts";
 import { extrasModels } from "./extras.ts";
 import { configContextModels } from "./config-contexts.ts";
@@ -65,7 +67,8 @@ export function createRegistry(models: readonly Model[]): Registry {
 let built: Registry | null = null;
 const build = (): Registry =>
   (built ??= createRegistry([
-    ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...cableModels, ...extrasModels,
+    ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...cableModels,
+    ...moduleModels, ...templateModels, ...extrasModels,
     ...configContextModels, ...usersModels, ...virtualizationModels, ...coreModels, ...eventModels,
     ...circuitsModels, ...contactModels, ...journalModels,
   ]));

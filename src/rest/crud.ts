@@ -152,7 +152,7 @@ export async function writeObjects(
   const parsed = inputs.map((input) => parseInput(model, input, mode));
   const updating = ids.filter((x): x is number => x !== null);
   const current = new Map<number, Row>();
-  const items: WriteItem[] = parsed.map((p, i) => ({ ...p, id: ids[i], current: null, columns: {} }));
+  const items: WriteItem[] = parsed.map((p, i) => ({ ...p, id: ids[i], current: null, columns: {}, probed: {} }));
   const customFields = customFieldWrite(ctx, model, items);
   const probes: Probe[] = [
     ...(updating.length ? [currentProbe(ctx, model, idList(updating), current)] : []),

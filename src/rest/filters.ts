@@ -107,7 +107,7 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   for (const field of model.fields) {
     for (const [name, filter] of Object.entries(field.filters ?? {})) set.set(name, { sql: (values, table) => filter(values, table, field, modelByType) });
     if (field.writeOnly) continue;
-    if (field.kind === "fk") {
+    if (field.kind === "fk" && field.column) {
       const tree = Boolean(field.target!().tree) && field.target!() !== model;
       set.set(field.name, { via: [], relation: field, byId: false, tree });
       set.set(`${field.name}_id`, { via: [], relation: field, byId: true, tree });
@@ -163,7 +163,7 @@ export function resolvePath(model: Model, segments: readonly string[]): { target
     const rest = segments.slice(i + 1);
     if (name === "id") return rest.length <= 1 ? { target: { via, field: "id" }, lookup: rest[0] ?? "" } : null;
     const field = current.field[name];
-    if (!field || field.writeOnly || field.kind === "password") return null;
+    if (!field || field.writeOnly || field.kind === "password" || (field.kind === "fk" && !field.column)) return null;
     if (field.kind === "fk" || (field.kind === "m2m" && field.filterName)) {
       const next = rest[0];
       const target = field.target!();

@@ -30,8 +30,10 @@ export const specs: ContractSpec[] = [
         tenant: i === 0 ? fx.tenant : null,
         description: `cable ${i}`,
       })),
-    patch: { description: "changed", status: "decommissioning" },
-    bulkPatch: { description: "bulk" },
+    // Not `description` or `label`: they are in the cable's brief form, which each termination's
+    // nested endpoint carries (`object.cable`), so changing them changes the terminations too.
+    patch: { comments: "changed", status: "decommissioning" },
+    bulkPatch: { comments: "bulk" },
     invalid: { body: { a_terminations: [], b_terminations: [], status: "cut" }, field: "status" },
     notEchoed: ["a_terminations", "b_terminations"],
   },
