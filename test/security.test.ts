@@ -132,6 +132,11 @@ for (const spec of writable) {
       expect((await api.get(detail(c))).status).toBe(200);
       const patched = await api.patch(detail(a), spec.patch, as(plain));
       expect(patched.status, patched.text).toBe(200);
+      // Extra routes below an object hide it the same way.
+      for (const route of model.routes.filter((r) => r.detail && r.methods.includes("GET"))) {
+        expect((await api.get(`${detail(c)}${route.name}/`, as(plain))).status, route.name).toBe(404);
+        expect((await api.get(`${detail(a)}${route.name}/`, as(plain))).status, route.name).not.toBe(404);
+      }
 
       await api.get(base);
       await api.get(base, as(plain));

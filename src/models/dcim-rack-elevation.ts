@@ -10,6 +10,7 @@ import { json } from "../http/responses.ts";
 import type { Model } from "./model.ts";
 import type { RouteDeclaration } from "./routes.ts";
 import { selectSql } from "../rest/select.ts";
+import { scopeSql } from "../rest/scope.ts";
 import { represent } from "../rest/serialize.ts";
 
 const FACES: Record<string, string> = { front: "Front", rear: "Rear" };
@@ -40,10 +41,10 @@ const unitName = (u: number) => `U${u}`;
 async function rackElevation(ctx: RequestContext, rackModel: Model, device: Model, id: number): Promise<Response> {
   const { face, expand, exclude, q } = elevationParams(ctx.url.searchParams);
   const [racks, devices] = await readBatch(ctx, [
-    sql`SELECT id, u_height, starting_unit, desc_units FROM dcim_rack WHERE id = ${id}`.compile(qb),
+    sql`SELECT id, u_height, starting_unit, desc_units FROM dcim_rack WHERE id = ${id} AND ${scopeSql(ctx, rackModel, "view")}`.compile(qb),
     sql`SELECT ${selectSql(device, device.briefFields)}, dt.u_height AS __height FROM dcim_device JOIN dcim_devicetype dt ON dt.id = dcim_device.device_type_id
       WHERE dcim_device.rack_id = ${id} AND dcim_device.position > 0 AND dt.u_height > 0 AND dcim_device.id IS NOT ${exclude}
-      AND (dcim_device.face = ${face} OR dt.is_full_depth) ORDER BY dcim_device.position`.compile(qb),
+      AND (dcim_device.face = ${face} OR dt.is_full_depth) AND ${scopeSql(ctx, device, "view")} ORDER BY dcim_device.position`.compile(qb),
   ]);
   const rack = racks.rows[0];
   if (!rack) throw ApiError.notFound(rackModel.className);

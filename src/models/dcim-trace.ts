@@ -6,6 +6,7 @@ import type { RequestContext } from "../http/context.ts";
 import { ApiError } from "../http/errors.ts";
 import { json } from "../http/responses.ts";
 import { selectContext } from "../rest/select.ts";
+import { scopeSql } from "../rest/scope.ts";
 import { nestedForm, objectUrl } from "../rest/serialize.ts";
 import { modelByType, type Model } from "./model.ts";
 import type { RouteDeclaration } from "./routes.ts";
@@ -26,7 +27,7 @@ async function trace(ctx: RequestContext, model: Model, id: number): Promise<Res
   const path = pathSql(modelByType, sql`${model.objectType}`, sql`${id}`,
     sql`SELECT json_group_array(json_array(seg, near, ${object}, ${cable}) ORDER BY seg, near DESC, id) FROM hop`);
   const [exists, hops] = await readBatch(ctx, [
-    sql`SELECT id FROM ${sql.table(model.table)} WHERE id = ${id}`.compile(qb),
+    sql`SELECT id FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
     sql`SELECT ${path} AS hops`.compile(qb),
   ]);
   if (!exists.rows.length) throw ApiError.notFound(model.className);
@@ -93,7 +94,7 @@ async function paths(ctx: RequestContext, model: Model, id: number): Promise<Res
     'complete', (SELECT ${COMPLETE} FROM tip), 'active', ${ACTIVE},
     'split', EXISTS (SELECT 1 FROM tip WHERE near = 0 AND type = 'dcim.rearport'))`);
   const [exists, found] = await readBatch(ctx, [
-    sql`SELECT id FROM ${sql.table(model.table)} WHERE id = ${id}`.compile(qb),
+    sql`SELECT id FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
     sql`${reachSql(model.objectType, id)} SELECT (SELECT o.id FROM ${sql.table(TERMINATIONS)} o WHERE o.termination_type = r.type AND o.termination_id = r.id) AS origin,
       ${walk} AS path FROM reach r WHERE r.type NOT IN (${sql.join(PASS_THROUGH)}) ORDER BY origin`.compile(qb),
   ]);

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
+import { scopeSql } from "./scope.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError, pythonRepr } from "../http/errors.ts";
 import { paginated, parsePage } from "../http/pagination.ts";
@@ -235,7 +236,9 @@ const customFieldChoiceSetModel = () => registeredModels().find((m) => m.objectT
  * paginated, `q` matching either part (case-insensitive), as NetBox serves them to forms.
  */
 async function listChoices(ctx: RequestContext, model: Model, id: number | null): Promise<Response> {
-  const [result] = await readBatch(ctx, [sql`SELECT extra_choices FROM ${sql.table(model.table)} WHERE id = ${id}`.compile(qb)]);
+  const [result] = await readBatch(ctx, [
+    sql`SELECT extra_choices FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
+  ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
   const q = (ctx.url.searchParams.get("q") ?? "").trim().toLowerCase();
   const pairs = ((parsed(result.rows[0].extra_choices) ?? []) as [string, string][])
