@@ -89,6 +89,8 @@ describe("object permissions", () => {
     expect(outside.status, outside.text).toBe(404);
     const leaving = await api.patch(`/api/dcim/sites/${ids.fra}/`, { region: ids.us }, as(alice));
     expect(leaving.status).toBe(403);
+    // Clearing the relation the constraint follows leaves it too (NULL is not a match).
+    expect((await api.patch(`/api/dcim/sites/${ids.fra}/`, { region: null }, as(alice))).status).toBe(403);
     expect((await api.get(`/api/dcim/sites/${ids.fra}/`)).body.region.id).toBe(ids.de);
     const ok = await api.patch(`/api/dcim/sites/${ids.fra}/`, { description: "changed" }, as(alice));
     expect(ok.status, ok.text).toBe(200);

@@ -182,10 +182,11 @@ export async function writeObjects(
   }
   statements.push(...(model.hooks?.writeStatements?.(ctx, ready.filter((_, i) => live[i])) ?? []));
   const written = sql`(SELECT changed_object_id FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${model.objectType})`;
-  // Every object written must satisfy the requester's constraints after the change too.
+  // Every object written must satisfy the requester's constraints after the change too; a
+  // constraint that is NULL for a row (a relation cleared) is not satisfied.
   const action = mode === "create" ? "add" : "change";
   if (!unrestricted(ctx, model, action)) {
-    statements.push(guardStatement("denied", sql`EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id IN ${written} AND NOT ${scopeSql(ctx, model, action)})`));
+    statements.push(guardStatement("denied", sql`EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id IN ${written} AND NOT coalesce(${scopeSql(ctx, model, action)}, 0))`));
   }
   // The response's rows, read inside the transaction: every object this request wrote.
   statements.push(sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN ${written} ORDER BY id`.compile(qb));
