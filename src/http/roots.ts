@@ -3,21 +3,23 @@ import type { Registry } from "../models/registry.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "./errors.ts";
 
-/** LOGIN_REQUIRED (NetBox's default since 4.1): the roots and the status answer only signed-in requesters. */
+/** LOGIN_REQUIRED (NetBox's default since 4.1): the status answers only signed-in requesters. */
 function requireLogin(ctx: RequestContext): void {
   if (ctx.config.LOGIN_REQUIRED && !ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
 }
 
-/** GET /api/: every application and the status endpoint, as absolute URLs, sorted. */
+/**
+ * GET /api/: every application and the status endpoint, as absolute URLs, sorted. It answers
+ * anyone, as the app roots do: it holds no data, and pynetbox before 7.3 (Debian's) and the
+ * Ansible collection read `API-Version` from it without sending their token.
+ */
 export function apiRoot(ctx: RequestContext) {
-  requireLogin(ctx);
   const entries: [string, string][] = [...APPS, "status"].map((name) => [name, `${ctx.origin}/api/${name}/`]);
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** GET /api/<app>/: the app's models, sorted by path, as absolute list URLs. */
 export function appRoot(ctx: RequestContext, registry: Registry, app: string) {
-  requireLogin(ctx);
   if (!(APPS as readonly string[]).includes(app)) throw ApiError.notFound();
   return Object.fromEntries(registry.app(app as AppName).map((m) => [m.path, `${ctx.origin}/api/${m.app}/${m.path}/`]));
 }
