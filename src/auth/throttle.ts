@@ -34,9 +34,13 @@ export function refuseIfThrottled(ctx: RequestContext, result: StatementResult):
 /** Counts one failed attempt against the username and the address (a new window once the last one ended). */
 export async function recordFailure(ctx: RequestContext, username: string): Promise<void> {
   const now = ctx.now.getTime();
-  await ctx.db.batch(keysOf(ctx, username).map((key) =>
+  await ctx.db.batch([
+    // Windows that have ended count for nothing: they go as new failures come, so the table stays small.
+    sql`DELETE FROM auth_throttle WHERE window_start <= ${now - WINDOW_MS}`.compile(qb),
+    ...keysOf(ctx, username).map((key) =>
     sql`INSERT INTO auth_throttle (key, window_start, failures) VALUES (${key}, ${now}, 1)
       ON CONFLICT (key) DO UPDATE SET
         failures = CASE WHEN window_start > ${now - WINDOW_MS} THEN failures + 1 ELSE 1 END,
-        window_start = CASE WHEN window_start > ${now - WINDOW_MS} THEN window_start ELSE ${now} END`.compile(qb)), "write");
+        window_start = CASE WHEN window_start > ${now - WINDOW_MS} THEN window_start ELSE ${now} END`.compile(qb)),
+  ], "write");
 }
