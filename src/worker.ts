@@ -14,8 +14,8 @@ import engine from "../migrations/0002_engine.sql";
 import macAddresses from "../migrations/0003_mac_addresses.sql";
 import sharedInventory from "../migrations/0004_shared_inventory.sql";
 import configContexts from "../migrations/0011_config_contexts.sql";
-import permissions from "../migrations/0013_permissions.sql";
 import webhooks from "../migrations/0012_webhooks.sql";
+import permissions from "../migrations/0013_permissions.sql";
 import webhookEventData from "../migrations/0014_webhook_event_data.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
@@ -25,8 +25,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0003_mac_addresses.sql", sql: macAddresses },
   { name: "0004_shared_inventory.sql", sql: sharedInventory },
   { name: "0011_config_contexts.sql", sql: configContexts },
-  { name: "0013_permissions.sql", sql: permissions },
   { name: "0012_webhooks.sql", sql: webhooks },
+  { name: "0013_permissions.sql", sql: permissions },
   { name: "0014_webhook_event_data.sql", sql: webhookEventData },
 ];
 

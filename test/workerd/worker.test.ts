@@ -7,7 +7,9 @@ import { call, unique } from "./support.ts";
 
 describe("worker entry under workerd", () => {
   it("GET /api/ answers 200 with API-Version and X-Request-ID", async () => {
-    const reply = await call("GET", "/api/", { token: null });
+    // LOGIN_REQUIRED (the default) refuses the root to anonymous requests.
+    expect((await call("GET", "/api/", { token: null })).status).toBe(403);
+    const reply = await call("GET", "/api/");
     expect(reply.status).toBe(200);
     expect(reply.headers.get("API-Version")).toBe("4.2");
     expect(reply.headers.get("X-Request-ID")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
