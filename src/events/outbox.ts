@@ -24,7 +24,28 @@ import { representationJsonSql } from "../rest/select.ts";
  * snapshots are the first record's pre-change and the last record's post-change state.
  */
 export function outboxStatement(ctx: RequestContext, represented: readonly Model[] = []): Statement {
-  const now = ctx.now.toISOString();
+  const key = represented.map((m) => m.objectType).join(" ");
+  let template = templates.get(key);
+  if (!template) {
+    template = outboxTemplate(represented);
+    templates.set(key, template);
+  }
+  const values: Record<string, unknown> = {
+    [SLOTS.requestId]: ctx.requestId, [SLOTS.now]: ctx.now.toISOString(), [SLOTS.username]: ctx.user?.username ?? "", [SLOTS.origin]: ctx.origin,
+  };
+  return { sql: template.sql, parameters: template.parameters.map((p) => (typeof p === "string" && Object.hasOwn(values, p) ? values[p] : p)) };
+}
+
+/**
+ * Placeholders for the request's values in the statement built once per set of models (building
+ * the representation's SQL on every write would cost more than running it).
+ */
+const SLOTS = { requestId: "\u0000request_id", now: "\u0000now", username: "\u0000username", origin: "\u0000origin" } as const;
+const templates = new Map<string, Statement>();
+
+function outboxTemplate(represented: readonly Model[]): Statement {
+  const ctx = { requestId: SLOTS.requestId, origin: SLOTS.origin, user: { username: SLOTS.username } };
+  const now = SLOTS.now;
   const data = represented.length
     ? sql`CASE WHEN m.event <> 'deleted' THEN CASE m.type ${sql.join(represented.map((model) =>
         sql`WHEN ${model.objectType} THEN (SELECT ${representationJsonSql(model)} FROM ${sql.table(model.table)} WHERE ${sql.ref(`${model.table}.id`)} = m.oid)`), sql` `)} END END`
