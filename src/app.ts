@@ -9,7 +9,7 @@ import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { createAuthCache } from "./auth/authenticate.ts";
 import { registry } from "./models/registry.ts";
-import { deliver, sweep, type Outcome } from "./events/deliver.ts";
+import { createDeliverer, sweep, type Deliverer, type Outcome } from "./events/deliver.ts";
 
 /** The release of this service, reported by /api/status/. */
 export const RELEASE = "0.1.0";
@@ -28,6 +28,12 @@ export interface RequestEnvironment {
   readonly enqueue?: (deliveryIds: readonly number[]) => Promise<void>;
 }
 
+/** How a deliverer sends: the runtime's fetch unless given, and a fetch without TLS verification where one exists. */
+export interface DeliveryOptions {
+  readonly fetch?: typeof fetch;
+  readonly insecureFetch?: typeof fetch;
+}
+
 /** The portable application: a fetch handler over web-standard APIs, and its set-up. */
 export interface App {
   fetch(request: Request, env: RequestEnvironment): Promise<Response>;
@@ -36,8 +42,13 @@ export interface App {
    * `generateAdmin: false` skips creating `admin` with random secrets on an empty database.
    */
   prepare(db: Database, migrations: readonly Migration[], options?: { generateAdmin?: boolean }): Promise<Bootstrap | null>;
-  /** One attempt at one webhook delivery (the queue consumer's work, on every runtime). */
-  deliver(db: Database, id: number, options?: { fetch?: typeof fetch; insecureFetch?: typeof fetch }): Promise<Outcome>;
+  /**
+   * The queue consumer's work, on every runtime: each `deliver(id)` is one attempt at one webhook
+   * delivery; attempts made about the same time share their statements.
+   */
+  deliverer(db: Database, options?: DeliveryOptions): Deliverer;
+  /** One attempt at one webhook delivery, from a fresh deliverer. */
+  deliver(db: Database, id: number, options?: DeliveryOptions): Promise<Outcome>;
   /** The ids of deliveries to enqueue again (lost messages, crashed consumers); prunes old change records. */
   sweep(db: Database, now?: Date): Promise<number[]>;
   readonly config: Config;
@@ -62,7 +73,8 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
   return {
     config,
     secrets,
-    deliver: (db, id, options = {}) => deliver({ db, config, secrets, ...options }, id),
+    deliverer: (db, options = {}) => createDeliverer({ db, config, secrets, ...options }),
+    deliver: (db, id, options = {}) => createDeliverer({ db, config, secrets, ...options }).deliver(id),
     sweep: (db, now) => sweep(db, config, now),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);

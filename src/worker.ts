@@ -22,6 +22,7 @@ import customFields from "../migrations/0010_custom_fields.sql";
 import configContexts from "../migrations/0011_config_contexts.sql";
 import webhooks from "../migrations/0012_webhooks.sql";
 import permissions from "../migrations/0013_permissions.sql";
+import webhookEventData from "../migrations/0014_webhook_event_data.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0011_config_contexts.sql", sql: configContexts },
   { name: "0012_webhooks.sql", sql: webhooks },
   { name: "0013_permissions.sql", sql: permissions },
+  { name: "0014_webhook_event_data.sql", sql: webhookEventData },
 ];
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */
@@ -135,15 +137,17 @@ async function consume(batch: MessageBatch, env: Env): Promise<void> {
       await db.batch([{
         sql: `UPDATE extras_webhookdelivery SET status = 'failed', finished = ?, lease_until = NULL,
           error_log = error_log || ? || ' dead-lettered: the queue gave up on this run' || char(10)
-          WHERE id IN (SELECT value FROM json_each(?)) AND status = 'queued'`,
+          WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('queued', 'pending')`,
         parameters: [new Date().toISOString(), new Date().toISOString(), JSON.stringify(ids)],
       }], "write");
       batch.messages.forEach((m) => m.ack());
       return;
     }
+    // One deliverer for the batch: its claims and results are each one statement.
+    const deliverer = app.deliverer(db);
     await Promise.all(batch.messages.map(async (message) => {
       try {
-        const outcome = await app.deliver(db, Number(message.body.id));
+        const outcome = await deliverer.deliver(Number(message.body.id));
         if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
         else message.ack();
       } catch (error) {

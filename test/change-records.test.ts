@@ -82,6 +82,56 @@ describe("change records", () => {
     expect(records[1].prechange_data).toMatchObject({ name: "eth1", device });
   });
 
+  it("record an update on each row a delete clears a reference on, set-wise, in the delete's transaction", async () => {
+    const manufacturer = await api.post("/api/dcim/manufacturers/", { name: "Clearing", slug: "clearing" });
+    const removePlatformWith = async (count: number) => {
+      const platform = await api.post("/api/dcim/platforms/", { name: `Platform ${count}`, slug: `platform-${count}` });
+      const types = await api.post("/api/dcim/device-types/", Array.from({ length: count }, (_, i) => ({
+        manufacturer: manufacturer.body.id, model: `Model ${count}-${i}`, slug: `model-${count}-${i}`, default_platform: platform.body.id,
+      })));
+      expect(types.status, types.text).toBe(201);
+      let gone!: Awaited<ReturnType<typeof api.delete>>;
+      const cost = await api.cost(async () => {
+        gone = await api.delete(`/api/dcim/platforms/${platform.body.id}/`);
+      });
+      expect(gone.status, gone.text).toBe(204);
+      return { platform: platform.body, types: types.body as any[], requestId: gone.headers.get("X-Request-ID")!, cost };
+    };
+    const one = await removePlatformWith(1);
+    const three = await removePlatformWith(3);
+    // The same statements whatever the number of rows cleared.
+    expect(three.cost).toEqual(one.cost);
+
+    const records = await changes(`request_id=${three.requestId}&ordering=id`);
+    expect(records.map((r) => [r.action.value, r.changed_object_type, r.changed_object_id])).toEqual([
+      ["delete", "dcim.platform", three.platform.id],
+      ...three.types.map((t) => ["update", "dcim.devicetype", t.id]),
+    ]);
+    const type = (await api.get(`/api/dcim/device-types/${three.types[0].id}/`)).body;
+    expect(type.default_platform).toBeNull();
+    expect(type.last_updated > three.types[0].last_updated).toBe(true);
+    expect(records[1]).toMatchObject({ object_repr: three.types[0].display, user_name: "admin" });
+    expect(records[1].prechange_data).toMatchObject({ model: three.types[0].model, default_platform: three.platform.id });
+    expect(records[1].postchange_data).toMatchObject({ model: three.types[0].model, default_platform: null, last_updated: type.last_updated });
+  });
+
+  it("record clearing a generic reference as an update of its row", async () => {
+    const webhook = await api.post("/api/extras/webhooks/", { name: "Doomed hook", payload_url: "http://127.0.0.1:9/" });
+    const rule = await api.post("/api/extras/event-rules/", {
+      name: "Orphaned rule", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+    });
+    expect(rule.status, rule.text).toBe(201);
+    const gone = await api.delete(`/api/extras/webhooks/${webhook.body.id}/`);
+    const records = await changes(`request_id=${gone.headers.get("X-Request-ID")}&ordering=id`);
+    expect(records.map((r) => [r.action.value, r.changed_object_type, r.changed_object_id])).toEqual([
+      ["delete", "extras.webhook", webhook.body.id], ["update", "extras.eventrule", rule.body.id],
+    ]);
+    expect(records[1].prechange_data).toMatchObject({ action_object_type: "extras.webhook", action_object_id: webhook.body.id });
+    expect(records[1].postchange_data).toMatchObject({ action_object_type: null, action_object_id: null });
+    expect((await api.get(`/api/extras/event-rules/${rule.body.id}/`)).body.action_object).toBeNull();
+    await api.delete(`/api/extras/event-rules/${rule.body.id}/`);
+  });
+
   it("a refused write records nothing", async () => {
     const refused = await api.post("/api/dcim/regions/", [{ name: "Ok", slug: "ok-region" }, { name: "", slug: "bad" }]);
     expect(refused.status).toBe(400);

@@ -194,6 +194,62 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     expect(bad.body.conditions[0]).toContain("Unknown operator: between");
   });
 
+  it("sends each event's data as of its commit, whatever happens to the object before it is sent", async () => {
+    await hook();
+    api.queue.pause();
+    const site = await api.post("/api/dcim/sites/", { name: "Frozen", slug: "frozen", status: "planned" });
+    await api.patch(`/api/dcim/sites/${site.body.id}/`, { name: "Thawed", status: "active" });
+    await api.delete(`/api/dcim/sites/${site.body.id}/`);
+    api.queue.resume();
+    await api.queue.drain();
+    const bodies = rx.received.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => b.event)).toEqual(["created", "updated", "deleted"]);
+    // The created event is the response of the create, not the object as it stood when sent (gone).
+    expect(bodies[0].data).toEqual(site.body);
+    expect(bodies[0].snapshots).toMatchObject({ prechange: null, postchange: { name: "Frozen", status: "planned" } });
+    expect(bodies[1].data).toMatchObject({ id: site.body.id, name: "Thawed", status: { value: "active", label: "Active" } });
+    expect(bodies[1].snapshots.prechange).toMatchObject({ name: "Frozen" });
+    expect(bodies[2]).toMatchObject({ data: { id: site.body.id, name: "Thawed" }, snapshots: { postchange: null } });
+  });
+
+  it("evaluates conditions on the data as of the commit; a rejected event never shows as a delivery", async () => {
+    const { webhook, rule } = await hook({}, { event_types: ["object_created"], conditions: { attr: "status.value", value: "active" } });
+    api.queue.pause();
+    const kept = await api.post("/api/dcim/sites/", { name: "Active then", slug: "active-then" });
+    const dropped = await api.post("/api/dcim/sites/", { name: "Planned then", slug: "planned-then", status: "planned" });
+    // Changes after the commit change nothing: neither the object's state nor the rule's conditions.
+    await api.patch(`/api/dcim/sites/${kept.body.id}/`, { status: "planned" });
+    await api.patch(`/api/dcim/sites/${dropped.body.id}/`, { status: "active" });
+    await api.patch(`/api/extras/event-rules/${rule.id}/`, { conditions: { attr: "status.value", value: "planned" } });
+    // Waiting for their conditions, the runs are no deliveries yet, neither queued nor anything else.
+    expect(await deliveries(`webhook_id=${webhook.id}`)).toEqual([]);
+    expect(await deliveries("status=queued")).toEqual([]);
+    api.queue.resume();
+    await api.queue.drain();
+    expect(rx.received.map((r) => JSON.parse(r.body).data.name)).toEqual(["Active then"]);
+    const done = await deliveries(`webhook_id=${webhook.id}`);
+    expect(done.map((d) => [d.object_id, d.status.value])).toEqual([[kept.body.id, "succeeded"]]);
+    await api.delete("/api/dcim/sites/", [{ id: kept.body.id }, { id: dropped.body.id }]);
+  });
+
+  it("sends an update for each row a delete clears a reference on", async () => {
+    await hook({}, { object_types: ["dcim.devicetype"], event_types: ["object_updated"] });
+    const maker = await api.post("/api/dcim/manufacturers/", { name: "Hooked maker", slug: "hooked-maker" });
+    const platform = await api.post("/api/dcim/platforms/", { name: "Leaving", slug: "leaving" });
+    const types = await api.post("/api/dcim/device-types/", [1, 2].map((i) => ({
+      manufacturer: maker.body.id, model: `Hooked ${i}`, slug: `hooked-${i}`, default_platform: platform.body.id,
+    })));
+    expect((await api.delete(`/api/dcim/platforms/${platform.body.id}/`)).status).toBe(204);
+    await api.queue.drain();
+    const bodies = rx.received.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => [b.event, b.model, b.data.id, b.data.default_platform])).toEqual(types.body.map((t: any) => ["updated", "devicetype", t.id, null]));
+    expect(bodies[0].data.manufacturer).toMatchObject({ id: maker.body.id, name: "Hooked maker" });
+    expect(bodies[0].snapshots.prechange.default_platform).toBe(platform.body.id);
+    expect(bodies[0].snapshots.postchange.default_platform).toBeNull();
+    await api.delete("/api/dcim/device-types/", types.body.map((t: any) => ({ id: t.id })));
+    await api.delete(`/api/dcim/manufacturers/${maker.body.id}/`);
+  });
+
   it("renders body, URL and headers by content type, and refuses a broken template on save", async () => {
     await hook({
       body_template: '{"name": "{{data.name}}", "who": "{{username}}"}',

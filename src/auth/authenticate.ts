@@ -7,7 +7,8 @@ import { ApiError } from "../http/errors.ts";
 import { constantTimeEqual } from "./crypto.ts";
 import { grantsSql, parseGrants } from "./permissions.ts";
 import { authenticateSession } from "./sessions.ts";
-import { outboxStatement } from "../events/outbox.ts";
+import { eventDataStatement, freezeEventDataStatement, outboxStatement } from "../events/outbox.ts";
+import type { Model } from "../models/model.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -155,24 +156,31 @@ export async function readBatch(ctx: RequestContext, statements: readonly Statem
 /**
  * Runs a write transaction: one round trip, all or none. With cached authentication, its first
  * statement aborts the transaction when the auth version moved since the data was read. Its last
- * statement is the webhook outbox (`src/events/outbox.ts`): the deliveries of the change records
- * the transaction wrote, whose ids go to the queue once it has committed.
+ * statements are the webhook outbox (`src/events/outbox.ts`): the deliveries of the change records
+ * the transaction wrote, whose ids go to the queue once it has committed; their events keep the
+ * full representation of the objects of the `represented` models the transaction created or updated.
  */
-export async function writeBatch(ctx: RequestContext, statements: readonly Statement[]): Promise<StatementResult[]> {
+export async function writeBatch(ctx: RequestContext, statements: readonly Statement[], represented: readonly Model[] = []): Promise<StatementResult[]> {
   const guard = ctx.auth
     ? [sql`INSERT INTO engine_guard (stale) SELECT 1 WHERE (SELECT version FROM auth_state) IS NOT ${ctx.auth.version}`.compile(qb)]
     : [];
   let results: StatementResult[];
   try {
-    results = await ctx.db.batch([...guard, ...statements, outboxStatement(ctx)], "write");
+    const events = [outboxStatement(ctx), ...represented.map((model) => eventDataStatement(ctx, model))];
+    results = await ctx.db.batch([...guard, ...statements, ...events], "write");
   } catch (error) {
     if (error instanceof ConstraintError && error.columns.includes("guard_auth_changed")) throw staleAuth(ctx);
     throw error;
   }
-  const deliveries = results[results.length - 1].rows.map((row) => Number(row.id));
+  const outbox = guard.length + statements.length;
+  const deliveries = results[outbox].rows.map((row) => Number(row.id));
   // The response never waits for delivery (SPEC.md 6.3.1); a lost enqueue is healed by the sweep.
-  if (deliveries.length) ctx.waitUntil(ctx.enqueue(deliveries));
-  return results.slice(guard.length, -1);
+  if (deliveries.length) {
+    const freeze = freezeEventDataStatement(results.slice(outbox + 1).flatMap((r) => r.rows));
+    const keep = freeze ? ctx.db.batch([freeze], "write").catch((e) => console.error(`[${ctx.requestId}] could not keep event data:`, (e as Error).message)) : Promise.resolve();
+    ctx.waitUntil(keep.then(() => ctx.enqueue(deliveries)));
+  }
+  return results.slice(guard.length, outbox);
 }
 
 function staleAuth(ctx: RequestContext): StaleAuth {

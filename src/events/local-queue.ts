@@ -8,6 +8,9 @@ export interface LocalQueue {
   sweepNow(): Promise<void>;
   /** Resolves when nothing is waiting or being sent (scheduled retries aside). */
   drain(): Promise<void>;
+  /** Holds what is pushed without sending it (what is in flight finishes), until `resume()`. */
+  pause(): void;
+  resume(): void;
   /** Stops the timers and waits for the deliveries in flight. */
   stop(): Promise<void>;
 }
@@ -32,9 +35,10 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   let active = 0;
   let idle: (() => void)[] = [];
   let stopped = false;
+  let paused = false;
 
   const settleIdle = () => {
-    if (active || waiting.length) return;
+    if (active || (waiting.length && !paused)) return;
     const callbacks = idle;
     idle = [];
     callbacks.forEach((f) => f());
@@ -62,7 +66,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   };
 
   const pump = () => {
-    while (!stopped && active < options.concurrency && waiting.length) {
+    while (!stopped && !paused && active < options.concurrency && waiting.length) {
       active++;
       void run(waiting.shift()!);
     }
@@ -95,6 +99,13 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
       idle.push(resolve);
       settleIdle();
     }),
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
+      pump();
+    },
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);

@@ -1,24 +1,94 @@
 import { sql } from "kysely";
-import type { Statement } from "../db/database.ts";
+import type { Row, Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
+import type { Model } from "../models/model.ts";
+import { selectSql } from "../rest/select.ts";
 
 /**
  * THE OUTBOX. The last statement of every write transaction: from the change records this
  * request wrote (whatever statement wrote them: the object's own, a cascade, a hook's component
  * instantiation), one event per changed object, matched against the enabled event rules and the
- * webhooks that act as their own rule (NetBox 3.x), gives one `queued` delivery per matching
- * webhook. It commits with the change or not at all; the ids it returns go to the queue after
- * commit. Conditions need the REST representation, so the consumer checks them when it sends.
+ * webhooks that act as their own rule (NetBox 3.x), gives one delivery per matching webhook. It
+ * commits with the change or not at all; the ids it returns go to the queue after commit.
+ *
+ * The event is frozen here, as of the commit: a created or updated object of the `represented`
+ * models keeps its full representation as read in this transaction (`data`); a deleted one (or
+ * another model's) keeps its snapshots, which the change records hold. A run whose rule has
+ * conditions keeps them and starts `pending`, which the API does not show: the consumer evaluates
+ * them on the frozen data, then queues the run or drops it, so a rejected event never shows as
+ * queued. Matching rows only pay for reading the representation.
  *
  * Several changes to one object make one event, as NetBox merges them per request: a create then
  * an update is one `created` with the final data; anything followed by a delete is `deleted`; the
  * snapshots are the first record's pre-change and the last record's post-change state.
  */
 export function outboxStatement(ctx: RequestContext): Statement {
-  const now = ctx.now.toISOString();
+  let template = templates.get("");
+  if (!template) {
+    template = outboxTemplate();
+    templates.set("", template);
+  }
+  return bind(ctx, template);
+}
+
+function bind(ctx: RequestContext, template: Statement): Statement {
+  const values: Record<string, unknown> = {
+    [SLOTS.requestId]: ctx.requestId, [SLOTS.now]: ctx.now.toISOString(), [SLOTS.username]: ctx.user?.username ?? "", [SLOTS.origin]: ctx.origin,
+  };
+  return { sql: template.sql, parameters: template.parameters.map((p) => (typeof p === "string" && Object.hasOwn(values, p) ? values[p] : p)) };
+}
+
+const dataTemplates = new Map<Model, Statement>();
+
+/**
+ * Reads, inside the write's transaction, the representation of the created or updated objects of
+ * one model that have runs: their data as of the commit. A top-level SELECT, as a list reads it:
+ * the representation as one JSON expression inside the outbox's INSERT would pass SQLite's parser
+ * depth (cable paths, nested relations, custom fields' objects). `freezeEventData` keeps it.
+ */
+export function eventDataStatement(ctx: RequestContext, model: Model): Statement {
+  let template = dataTemplates.get(model);
+  if (!template) {
+    const table = sql.table(model.table);
+    template = sql`SELECT d.id AS __delivery, ${selectSql(model, model.readableFields)} FROM extras_webhookdelivery d
+      JOIN ${table} ON ${sql.ref(`${model.table}.id`)} = d.object_id
+      WHERE d.request_id = ${SLOTS.requestId} AND d.object_type = ${sql.lit(model.objectType)} AND d.event <> 'deleted'`.compile(qb);
+    dataTemplates.set(model, template);
+  }
+  return bind(ctx, template);
+}
+
+/**
+ * Keeps the data `eventDataStatement` read on the runs, after commit and before they are
+ * enqueued (one statement). Should it be lost (a crash in between), the consumer falls back to the
+ * change records' snapshots, which committed with the change.
+ */
+export function freezeEventDataStatement(rows: readonly Row[]): Statement | null {
+  if (!rows.length) return null;
+  const data = rows.map((row) => {
+    const { __delivery, ...representation } = row;
+    return [Number(__delivery), JSON.stringify(representation)];
+  });
+  return sql`UPDATE extras_webhookdelivery SET data = (SELECT j.value ->> 1 FROM json_each(${JSON.stringify(data)}) j WHERE j.value ->> 0 = extras_webhookdelivery.id)
+    WHERE id IN (SELECT j.value ->> 0 FROM json_each(${JSON.stringify(data)}) j)`.compile(qb);
+}
+
+/**
+ * Placeholders for the request's values in the statement built once per set of models (building
+ * the representation's SQL on every write would cost more than running it).
+ */
+const SLOTS = { requestId: "\u0000request_id", now: "\u0000now", username: "\u0000username", origin: "\u0000origin" } as const;
+const templates = new Map<string, Statement>();
+
+function outboxTemplate(): Statement {
+  const ctx = { requestId: SLOTS.requestId, origin: SLOTS.origin, user: { username: SLOTS.username } };
+  const now = SLOTS.now;
+  // The representation is filled by `dataTemplate`, one statement per model.
+  const data = sql`NULL`;
   return sql`INSERT INTO extras_webhookdelivery (uuid, webhook_id, event_rule_id, event, object_type, object_id, object_repr, request_id,
-      username, status, attempts, run_attempts, response_excerpt, error_log, created, last_updated, next_attempt, origin, prechange_data, postchange_data)
+      username, status, attempts, run_attempts, response_excerpt, error_log, created, last_updated, next_attempt, origin, prechange_data, postchange_data,
+      conditions, data)
     WITH grouped AS (
       SELECT changed_object_type AS type, changed_object_id AS oid, min(id) AS first_id, max(id) AS last_id, max(action = 'delete') AS gone
       FROM core_objectchange WHERE request_id = ${ctx.requestId} GROUP BY changed_object_type, changed_object_id
@@ -27,20 +97,25 @@ export function outboxStatement(ctx: RequestContext): Statement {
         CASE WHEN g.gone THEN 'deleted' WHEN fc.action = 'create' THEN 'created' ELSE 'updated' END AS event
       FROM grouped g JOIN core_objectchange fc ON fc.id = g.first_id JOIN core_objectchange lc ON lc.id = g.last_id
     ), targets AS (
-      SELECT r.id AS rule_id, w.id AS webhook_id, r.object_types, r.event_types
+      SELECT r.id AS rule_id, w.id AS webhook_id, r.object_types, r.event_types, r.conditions
       FROM extras_eventrule r JOIN extras_webhook w ON w.id = r.action_object_id
       WHERE r.enabled = 1 AND w.enabled = 1 AND r.action_type = 'webhook' AND r.action_object_type = 'extras.webhook'
       UNION ALL
       SELECT NULL, w.id, w.object_types, json_array(
           CASE WHEN w.type_create THEN 'object_created' END, CASE WHEN w.type_update THEN 'object_updated' END,
-          CASE WHEN w.type_delete THEN 'object_deleted' END)
+          CASE WHEN w.type_delete THEN 'object_deleted' END), w.conditions
       FROM extras_webhook w WHERE w.enabled = 1 AND (w.type_create OR w.type_update OR w.type_delete)
+    ), matched AS (
+      SELECT e.type, e.oid, e.event, e.repr, e.pre, e.post, t.webhook_id, t.rule_id,
+        CASE WHEN json_type(t.conditions) = 'object' AND t.conditions <> '{}' THEN t.conditions END AS conditions
+      FROM events e JOIN targets t
+        ON EXISTS (SELECT 1 FROM json_each(t.object_types) WHERE value = e.type)
+        AND EXISTS (SELECT 1 FROM json_each(t.event_types) WHERE value = 'object_' || e.event)
     )
-    SELECT lower(hex(randomblob(16))), t.webhook_id, t.rule_id, e.event, e.type, e.oid, e.repr, ${ctx.requestId},
-      ${ctx.user?.username ?? ""}, 'queued', 0, 0, '', '', ${now}, ${now}, ${now}, ${ctx.origin}, e.pre, e.post
-    FROM events e JOIN targets t
-      ON EXISTS (SELECT 1 FROM json_each(t.object_types) WHERE value = e.type)
-      AND EXISTS (SELECT 1 FROM json_each(t.event_types) WHERE value = 'object_' || e.event)
-    ORDER BY e.type, e.oid, t.webhook_id
+    SELECT lower(hex(randomblob(16))), m.webhook_id, m.rule_id, m.event, m.type, m.oid, m.repr, ${ctx.requestId},
+      ${ctx.user?.username ?? ""}, CASE WHEN m.conditions IS NULL THEN 'queued' ELSE 'pending' END, 0, 0, '', '', ${now}, ${now}, ${now}, ${ctx.origin},
+      m.pre, m.post, m.conditions, ${data}
+    FROM matched m
+    ORDER BY m.type, m.oid, m.webhook_id
     RETURNING id`.compile(qb);
 }

@@ -82,7 +82,8 @@ export const DELIVERY_EVENTS = [
 ] as const;
 
 /**
- * One run of one webhook for one event, written as `queued` in the transaction of the change
+ * One run of one webhook for one event, written as `queued` (or, while its rule's conditions wait
+ * to be evaluated, as hidden `pending`) in the transaction of the change
  * (the outbox, `src/events/outbox.ts`), then sent by the consumer. Read-only but for retry.
  */
 export const webhookDelivery = defineModel({
@@ -124,7 +125,13 @@ export const webhookDelivery = defineModel({
     run_attempts: "INTEGER NOT NULL DEFAULT 0",
     // While a consumer holds the run, no other takes it; a crashed holder's lease runs out.
     lease_until: "TEXT",
+    // The event as of the commit: the object's representation (as `selectSql` reads it) for a
+    // create or update, and the rule's conditions while they wait to be evaluated.
+    data: "TEXT",
+    conditions: "TEXT",
   },
+  // A run waiting for its conditions (`pending`) is not an event yet: the consumer queues or drops it.
+  visibleRows: (t) => sql`${sql.ref(`${t}.status`)} <> 'pending'`,
 });
 
 export const eventModels = [webhook, eventRule, webhookDelivery];

@@ -236,6 +236,11 @@ const ipListSchema = listOf((x, fail) => {
 
 /** How deep JSON data may nest: SQLite's JSON functions stop at 1,000 levels, we stop well before. */
 export const MAX_JSON_DEPTH = 64;
+/**
+ * How deep related objects nest inside each other (an IP address's assigned interface carries its
+ * device: two levels). Deeper references are given by id, so no declaration can loop.
+ */
+export const MAX_NESTING = 3;
 /** How deep a related object named by attributes may nest (`{"site": {"region": {"slug": ...}}}`). */
 export const MAX_REF_DEPTH = 4;
 
@@ -419,7 +424,10 @@ function m2mSql(field: Field, table: string, sc: SelectContext): Sql {
 function customFieldsSql(field: Field, table: string, sc: SelectContext): Sql {
   const data = ref(table, field.column!);
   const path = sql`('$."' || cf.name || '"')`;
-  const objects = sql`(SELECT json_group_array(${sc.anyNestedJson(sql`cf.related_object_type`, sql`j.value`, sc.depth + 1)}) FROM json_each(${data}, ${path}) j)`;
+  // Related objects come one level short of the nesting cap: their own relations are nested once
+  // more (an interface's device), no further, so this subquery stays within SQLite's parser depth
+  // whatever else the statement nests around it (a webhook event's frozen representation).
+  const objects = sql`(SELECT json_group_array(${sc.anyNestedJson(sql`cf.related_object_type`, sql`j.value`, Math.max(sc.depth + 1, MAX_NESTING - 1))}) FROM json_each(${data}, ${path}) j)`;
   const value = sql`CASE WHEN cf.type IN ('object', 'multiobject') THEN CASE WHEN json_type(${data}, ${path}) IN ('integer', 'array') THEN ${objects} END
     ELSE ${data} -> ${path} END`;
   return sql`(SELECT json_object('v', json_group_object(cf.name, ${value}),

@@ -90,6 +90,11 @@ export interface ModelDeclaration {
    * OPTIONS, and answers 405 to writes.
    */
   readonly readOnly?: boolean;
+  /**
+   * The rows the API serves, as SQL over a row; others are the engine's own until they qualify
+   * (a webhook delivery whose conditions are not yet evaluated). Default: every row.
+   */
+  readonly visibleRows?: RowSql;
   /** Further paths serving the same endpoints (NetBox 4.0's `/api/extras/object-changes/`). */
   readonly aliases?: readonly { readonly app: AppName; readonly path: string }[];
 }

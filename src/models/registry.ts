@@ -43,7 +43,8 @@ export function createRegistry(models: readonly Model[]): Registry {
     if (!refs) {
       refs = models.flatMap((m) =>
         m.fields
-          .filter((x) => (x.kind === "fk" && x.target!() === target) || (x.kind === "generic" && x.targets!().includes(target)))
+          // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
+          .filter((x) => (x.kind === "fk" && x.column !== null && x.target!() === target) || (x.kind === "generic" && x.targets!().includes(target)))
           .map((field) => ({ model: m, field })),
       );
       references.set(target, refs);

@@ -6,6 +6,7 @@ import { scopeSql, unrestricted } from "./scope.ts";
 import { readBatch, writeBatch } from "../auth/authenticate.ts";
 import { changeRecordStatement, deletionRecordStatement } from "../changes/record.ts";
 import { cascadeRecordStatements } from "../changes/cascade.ts";
+import { clearingStatements, setNullStatements } from "../changes/set-null.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError, type FieldErrors } from "../http/errors.ts";
 import { paginated, parsePage } from "../http/pagination.ts";
@@ -243,9 +244,11 @@ function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteIte
  * read) aborts it whole with a 404; a constraint that fires anyway (a concurrent writer) becomes
  * a clear 400, or 409 for a delete that dependents now block.
  */
-async function executeWrite(ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean, deleting = false) {
+async function executeWrite(
+  ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean, deleting = false, represented: readonly Model[] = [model],
+) {
   try {
-    return await writeBatch(ctx, statements);
+    return await writeBatch(ctx, statements, represented);
   } catch (error) {
     if (!(error instanceof ConstraintError)) throw error;
     if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
@@ -279,10 +282,11 @@ function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
  * Generic relations pointing at rows the delete removed (directly or by cascade) are cleared, as
  * NetBox clears an IP address's assignment when its interface goes, or removed when they cannot be
  * empty or cascade (journal entries, contact assignments, circuit terminations); no foreign key can
- * do it. One statement per
- * generic field, whatever the number of models the delete reaches.
+ * do it. Clearing one is an update of its row, recorded as such (`clearingStatements`). One set of
+ * statements per generic field, whatever the number of models the delete reaches. Returns the
+ * statements and the models whose rows they update.
  */
-function danglingGenericStatements(model: Model): Statement[] {
+function danglingGenericStatements(ctx: RequestContext, model: Model): { statements: Statement[]; models: Model[] } {
   const byField = new Map<Model["fields"][number], { owner: Model; targets: Model[] }>();
   for (const target of cascadeOf(model)) {
     for (const { model: owner, field } of registry.referencesTo(target)) {
@@ -292,15 +296,19 @@ function danglingGenericStatements(model: Model): Statement[] {
       byField.set(field, entry);
     }
   }
-  return [...byField].map(([field, { owner, targets }]) => {
+  const models = new Set<Model>();
+  const statements = [...byField].flatMap(([field, { owner, targets }]) => {
     const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
     const gone = targets.map((target) =>
       sql`(${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)}))`);
-    const orphaned = sql.join(gone, sql` OR `);
-    return field.nullable && field.onDelete !== "cascade"
-      ? sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)
-      : sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb);
+    const orphaned = sql`(${sql.join(gone, sql` OR `)})`;
+    if (!field.nullable || field.onDelete === "cascade") return [sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb)];
+    if (owner.readOnly) return [sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)];
+    models.add(owner);
+    const columns = [`${field.name}_type`, `${field.name}_id`];
+    return clearingStatements(ctx, owner, orphaned, columns, columns);
   });
+  return { statements, models: [...models] };
 }
 
 /** What fields keep outside their model's table about deleted rows (cable ends), tidied in the same transaction. */
@@ -340,16 +348,19 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
   }
   const doomed = [...current.keys()];
   if (doomed.length === 0) return;
+  const cleared = setNullStatements(ctx, model, idList(doomed));
+  const dangling = danglingGenericStatements(ctx, model);
   const statements = [
     // Every row read must still be there (and in scope), and no descendant may have been added.
     guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
       AND ${scopeSql(ctx, model, "delete")}) <> ${doomed.length}`),
     ...doomed.map((id) => deletionRecordStatement(ctx, model, id, String(current.get(id)!.__display), String(current.get(id)!.__snapshot))),
     ...cascadeRecordStatements(ctx, model, idList(doomed)),
+    ...cleared.statements,
     ...deleteStatements(model, doomed),
-    ...danglingGenericStatements(model),
+    ...dangling.statements,
     ...(model.hooks?.deleteStatements?.(ctx, doomed.map((id) => current.get(id)!)) ?? []),
     ...afterDeleteStatements(model),
   ];
-  await executeWrite(ctx, model, statements, bulk, true);
+  await executeWrite(ctx, model, statements, bulk, true, [...new Set([...cleared.models, ...dangling.models])]);
 }

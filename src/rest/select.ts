@@ -1,16 +1,10 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../models/fields.ts";
-import { columnsOf, KINDS, selectKey, type SelectContext } from "../models/kinds.ts";
+import { columnsOf, KINDS, MAX_NESTING, selectKey, type SelectContext } from "../models/kinds.ts";
 import { modelByType, registeredModels, type Model } from "../models/model.ts";
 import { qb } from "../db/query-builder.ts";
 
 type Sql = RawBuilder<unknown>;
-
-/**
- * How deep related objects nest inside each other (an IP address's assigned interface carries its
- * device: two levels). Deeper references are given by id, so no declaration can loop.
- */
-export const MAX_NESTING = 3;
 
 /** `id IN` a list of any length: one JSON parameter, so no statement meets SQLite's variable cap. */
 export const idList = (ids: Iterable<unknown>): Sql => sql`(SELECT value FROM json_each(${JSON.stringify([...ids])}))`;
@@ -35,7 +29,7 @@ export const selectContext = (depth: number): SelectContext => ({
 /** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
 export const nameableModels = (): readonly Model[] => registeredModels().filter((m) => !m.sensitive);
 
-const anyNestedCache = new Map<number, Sql>();
+const anyNestedCache = new Map<string, Sql>();
 
 /**
  * The nested JSON of an object whose model is named at run time (`type` is SQL giving `app.model`,
@@ -43,16 +37,19 @@ const anyNestedCache = new Map<number, Sql>();
  * the frozen registry and the depth, so their SQL is compiled once and reused as text.
  */
 export function anyNestedJsonSql(type: Sql, id: Sql, depth: number): Sql {
-  let cases = anyNestedCache.get(depth);
+  // Cached by depth and by the SQL naming the type and id (column references, without parameters).
+  const key = `${depth} ${type.compile(qb).sql} ${id.compile(qb).sql}`;
+  let cases = anyNestedCache.get(key);
   if (!cases) {
     const models = nameableModels();
-    const branches = models.map((m) => sql`WHEN ${sql.lit(m.objectType)} THEN ${nestedJsonSql(m, sql.ref("o.i"), depth)}`);
-    const built = sql`CASE o.t ${sql.join(branches, sql` `)} END`;
+    const branches = models.map((m) => sql`WHEN ${sql.lit(m.objectType)} THEN ${nestedJsonSql(m, id, depth)}`);
+    // No subquery around the CASE: every level of nesting counts against SQLite's parser depth.
+    const built = sql`CASE ${type} ${sql.join(branches, sql` `)} END`;
     const compiled = built.compile(qb);
     cases = compiled.parameters.length || !models.length ? built : sql.raw(compiled.sql);
-    if (models.length) anyNestedCache.set(depth, cases);
+    if (models.length) anyNestedCache.set(key, cases);
   }
-  return sql`(SELECT ${cases} FROM (SELECT ${type} AS t, ${id} AS i) o)`;
+  return cases;
 }
 
 /** What the nested form of one field needs from a row under `alias`, by key. */
@@ -95,6 +92,29 @@ export function selectSql(model: Model, fields: readonly Field[], table = model.
     selected.add(selectKey(field));
   }
   return sql.join(parts);
+}
+
+/**
+ * What `selectSql` reads for the full form, as one JSON object (the readable fields' columns,
+ * `__display` and their nested JSON), so a statement can keep it: `represent` shapes it later
+ * exactly as it shapes a row read now. Columns of no readable field (a token's digest) stay out.
+ */
+export function representationJsonSql(model: Model, table = model.table): Sql {
+  return jsonObjectSql(representationPairs(model, table));
+}
+
+/**
+ * The representation's parts as `[key, SQL]` pairs: the stored columns, `__display`, and what each
+ * readable field selects (custom fields as stored: related objects by id).
+ */
+export function representationPairs(model: Model, table = model.table): [string, Sql][] {
+  const pairs: [string, Sql][] = [["id", sql.ref(`${table}.id`)], ["__display", model.displaySql(table)]];
+  for (const field of model.readableFields) {
+    for (const [column] of columnsOf(field)) pairs.push([column, sql.ref(`${table}.${column}`)]);
+    const expr = field.kind === "customFields" ? null : KINDS[field.kind].select?.(field, table, selectContext(0));
+    if (expr) pairs.push([field.name, expr]);
+  }
+  return pairs;
 }
 
 /** The object's change-record snapshot as JSON, from its stored row under `table`. */

@@ -25,8 +25,9 @@ export function backgroundTasks() {
  * (whatever a previous run left queued) and every WEBHOOK_SWEEP_INTERVAL seconds.
  */
 export function localDeliveryQueue(app: App, db: Database): LocalQueue {
+  const deliverer = app.deliverer(db, { insecureFetch });
   const queue = createLocalQueue({
-    deliver: (id) => app.deliver(db, id, { insecureFetch }),
+    deliver: deliverer.deliver,
     sweep: () => app.sweep(db),
     concurrency: app.config.WEBHOOK_CONCURRENCY,
     sweepIntervalMs: app.config.WEBHOOK_SWEEP_INTERVAL * 1000,

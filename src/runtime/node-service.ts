@@ -7,6 +7,7 @@ import { backgroundTasks, localDeliveryQueue } from "./background.ts";
 import { listen } from "./node-http.ts";
 import { openDatabase } from "./node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./local-files.ts";
+import type { LocalQueue } from "../events/local-queue.ts";
 
 /** A running service on Node: its address, what the first start created, and how to stop it. */
 export interface NodeService {
@@ -16,6 +17,8 @@ export interface NodeService {
   readonly config: Config;
   readonly bootstrap: Bootstrap | null;
   readonly secretKeyFile: string | null;
+  /** The in-process webhook consumer (the benchmark pauses it to time the request path alone). */
+  readonly deliveries: LocalQueue;
   close(): Promise<void>;
 }
 
@@ -36,7 +39,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
     config.PORT,
   );
   return {
-    url, app, db, config, bootstrap, secretKeyFile: generated,
+    url, app, db, config, bootstrap, secretKeyFile: generated, deliveries,
     async close() {
       await new Promise<void>((resolve) => (server as Server).close(() => resolve()));
       await background.settled();

@@ -67,7 +67,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
   await app.prepare(db, loadMigrations());
   const pending: Promise<unknown>[] = [];
   const queue = createLocalQueue({
-    deliver: (id) => app.deliver(db, id),
+    deliver: app.deliverer(db).deliver,
     sweep: () => app.sweep(db),
     concurrency: config.WEBHOOK_CONCURRENCY,
     sweepIntervalMs: 0,

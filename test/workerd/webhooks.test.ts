@@ -69,6 +69,19 @@ describe("webhooks on Workers", () => {
     expect(again.explicitAcks).toEqual([`m${id}-2`]);
   });
 
+  it("delivers a batch of messages together, each acked on its own and sent once", async () => {
+    await answerWith(200);
+    const ids = [await queuedDelivery(), await queuedDelivery(), await queuedDelivery()];
+    // A redelivered message in the same batch as its original.
+    const result = await consume("inventory-webhooks", [...ids.map((id) => message(id)), message(ids[0], 2)]);
+    expect([...result.explicitAcks].sort()).toEqual([...ids.map((id) => `m${id}-1`), `m${ids[0]}-2`].sort());
+    const done = await Promise.all(ids.map((id) => eventually(() => delivery(id), (d) => d.status.value === "succeeded")));
+    expect(done.map((d) => [d.status.value, d.attempts])).toEqual(ids.map(() => ["succeeded", 1]));
+    await new Promise((r) => setTimeout(r, 500));
+    const got = (await received()).filter((r) => r.path === `${path}/created`).map((r) => JSON.parse(r.body).data.id);
+    for (const d of done) expect(got.filter((x) => x === d.object_id)).toHaveLength(1);
+  });
+
   it("retries a failed send with backoff while the policy allows, then records it failed", async () => {
     await answerWith(500);
     // Claimed by the test before the binding's consumer: hold the real consumer off by failing first.

@@ -1,0 +1,97 @@
+import { sql } from "kysely";
+import type { Row } from "../db/database.ts";
+import { qb } from "../db/query-builder.ts";
+import type { DeliveryDependencies } from "./deliver.ts";
+import { eventData, type Data } from "./event-data.ts";
+
+/*
+ * The statements of the consumer, each for a whole group of runs (see `createDeliverer`): claim,
+ * settle the conditions of pending runs, record results.
+ */
+
+/** A run this consumer holds: the delivery row, its webhook (null once deleted) and its event's data. */
+export interface Claimed {
+  readonly d: Row;
+  readonly w: Row | null;
+  readonly data: Data | Error;
+}
+
+/**
+ * Claims runs, one statement for the whole group: only a `queued` (or `pending`) run that no other
+ * consumer holds and that is due; anything else, such as a redelivered message for a run that
+ * already succeeded, is not claimed (null) and sends nothing. Reads their webhooks in the same
+ * round trip.
+ */
+export async function claimRuns(deps: DeliveryDependencies, ids: readonly number[]): Promise<(Claimed | null)[]> {
+  const now = new Date();
+  const iso = now.toISOString();
+  const lease = new Date(now.getTime() + (deps.config.WEBHOOK_TIMEOUT + 30) * 1000).toISOString();
+  // A message may arrive a little before the run's due time (queue delays are coarse).
+  const due = new Date(now.getTime() + 2000).toISOString();
+  const list = JSON.stringify([...new Set(ids)]);
+  const [claimed, hooks] = await deps.db.batch([
+    sql`UPDATE extras_webhookdelivery SET attempts = attempts + 1, run_attempts = run_attempts + 1, started = ${iso}, lease_until = ${lease},
+        last_updated = ${iso}
+      WHERE id IN (SELECT value FROM json_each(${list})) AND status IN ('queued', 'pending')
+        AND (lease_until IS NULL OR lease_until < ${iso}) AND (next_attempt IS NULL OR next_attempt <= ${due})
+      RETURNING *`.compile(qb),
+    sql`SELECT id, payload_url, http_method, http_content_type, additional_headers, body_template, secret, ssl_verification FROM extras_webhook
+      WHERE id IN (SELECT webhook_id FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${list})))`.compile(qb),
+  ], "write");
+  const webhooks = new Map(hooks.rows.map((w) => [Number(w.id), w]));
+  const runs = new Map(claimed.rows.map((d) => [Number(d.id), d]));
+  const data = await eventData(deps, claimed.rows);
+  return ids.map((id) => {
+    const d = runs.get(id);
+    // The same id twice in one group (a redelivered message): the second one sends nothing.
+    if (!d) return null;
+    runs.delete(id);
+    return { d, w: webhooks.get(Number(d.webhook_id)) ?? null, data: data.get(id)! };
+  });
+}
+
+/** Queues the `pending` runs whose conditions held, and drops the others: one round trip for the group. */
+export async function settleRuns(deps: DeliveryDependencies, verdicts: readonly { id: number; keep: boolean }[]): Promise<void[]> {
+  const ids = (keep: boolean) => JSON.stringify(verdicts.filter((v) => v.keep === keep).map((v) => v.id));
+  await deps.db.batch([
+    sql`DELETE FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${ids(false)})) AND status = 'pending'`.compile(qb),
+    sql`UPDATE extras_webhookdelivery SET status = 'queued' WHERE id IN (SELECT value FROM json_each(${ids(true)})) AND status = 'pending'`.compile(qb),
+  ], "write");
+  return verdicts.map(() => undefined);
+}
+
+export interface Attempt {
+  readonly status?: number;
+  readonly excerpt?: string;
+  readonly ms?: number;
+  /** Why the attempt failed; absent for a 2XX. */
+  readonly error?: string;
+}
+
+/** What an attempt leaves on its run, as the recording statement reads it. */
+export interface Result {
+  readonly id: number;
+  /** The claim's lease: a run another consumer has claimed since is not overwritten. */
+  readonly lease: string;
+  readonly status: "succeeded" | "failed" | "queued";
+  readonly code: number | null;
+  readonly excerpt: string;
+  readonly ms: number | null;
+  readonly at: string;
+  readonly finished: string | null;
+  readonly next: string | null;
+  readonly line: string;
+}
+
+/** Records the results of a group of attempts: one statement. */
+export async function recordResults(deps: DeliveryDependencies, results: readonly Result[]): Promise<void[]> {
+  const field = (name: keyof Result) => sql`json_extract(value, ${`$.${name}`}) AS ${sql.ref(`r_${name}`)}`;
+  const names: (keyof Result)[] = ["id", "lease", "status", "code", "excerpt", "ms", "at", "finished", "next", "line"];
+  await deps.db.batch([
+    sql`UPDATE extras_webhookdelivery SET status = r.r_status, last_status_code = r.r_code, response_excerpt = r.r_excerpt, duration_ms = r.r_ms,
+        lease_until = NULL, last_updated = r.r_at, finished = r.r_finished, next_attempt = r.r_next, error_log = error_log || r.r_line
+      FROM (SELECT ${sql.join(names.map(field))} FROM json_each(${JSON.stringify(results)})) AS r
+      WHERE extras_webhookdelivery.id = r.r_id AND extras_webhookdelivery.lease_until = r.r_lease`.compile(qb),
+  ], "write");
+  return results.map(() => undefined);
+}
