@@ -16,6 +16,7 @@ import sharedInventory from "../migrations/0004_shared_inventory.sql";
 import configContexts from "../migrations/0011_config_contexts.sql";
 import permissions from "../migrations/0013_permissions.sql";
 import webhooks from "../migrations/0012_webhooks.sql";
+import ipam from "../migrations/0015_ipam.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0011_config_contexts.sql", sql: configContexts },
   { name: "0013_permissions.sql", sql: permissions },
   { name: "0012_webhooks.sql", sql: webhooks },
+  { name: "0015_ipam.sql", sql: ipam },
 ];
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */

@@ -6,6 +6,7 @@ import { tenant } from "./tenancy.ts";
 import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { cluster } from "./virtualization.ts";
+import { deviceIpamHooks, interfaceIpamHooks, interfaceVlanFields, primaryIpFields } from "./ipam-dcim.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "./config-context-field.ts";
 import {
   DEVICE_AIRFLOW, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
@@ -48,6 +49,7 @@ export const device = defineModel({
     // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
     display_name: f.computed(deviceDisplay),
     interface_count: f.count(() => iface, "device"),
+    ...primaryIpFields(),
   },
   uniqueTogether: [
     { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
@@ -64,6 +66,7 @@ export const device = defineModel({
     site_group: { path: "site__group", tree: true },
     site_group_id: { path: "site__group__id", tree: true },
   },
+  hooks: deviceIpamHooks,
 });
 
 export const iface = defineModel({
@@ -91,6 +94,7 @@ export const iface = defineModel({
     rf_channel_frequency: f.float({ nullable: true, min: 0, max: 100_000, label: "Channel frequency (MHz)" }),
     rf_channel_width: f.float({ nullable: true, min: 0, max: 10_000, label: "Channel width (MHz)" }),
     tx_power: f.integer({ nullable: true, min: 0, max: 127, label: "Transmit power (dBm)" }),
+    ...interfaceVlanFields(),
     ...cabled(),
     ...pathEndpoint(),
   },
@@ -98,6 +102,7 @@ export const iface = defineModel({
   brief: ["device", "name", "description", "_occupied"],
   search: ["name", "label", "description"],
   ordering: ["device", "name"],
+  hooks: interfaceIpamHooks,
   filters: {
     manufacturer: "device__device_type__manufacturer",
     manufacturer_id: "device__device_type__manufacturer__id",

@@ -4,6 +4,7 @@ import { defineModel } from "./model.ts";
 import { comments, description, nestedGroupFields, parentOf, siblingUnique } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { device } from "./dcim-devices.ts";
+import { siteIpamCounts } from "./ipam-dcim.ts";
 import {
   DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT,
 } from "./dcim-choices.ts";
@@ -61,6 +62,7 @@ export const site = defineModel({
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     comments,
+    ...siteIpamCounts(),
   },
   brief: ["name", "slug", "description"],
   search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],

@@ -25,11 +25,16 @@ export interface WriteItem {
  */
 export interface ModelHooks {
   /** Reads the write needs, added to its first round trip (the read batch). */
-  writeProbes?(ctx: RequestContext, items: readonly WriteItem[]): Probe[];
+  writeProbes?(ctx: RequestContext, items: readonly WriteItem[], ids: readonly (number | null)[]): Probe[];
   /** After validation and reference resolution: fills defaults, refuses, adds stored columns. */
   prepareWrite?(ctx: RequestContext, items: readonly WriteItem[]): Promise<void> | void;
   /** Statements added to the write transaction after the objects' own (component creation). */
   writeStatements?(ctx: RequestContext, items: readonly WriteItem[]): Statement[];
+  /**
+   * Statements added to a delete's transaction after the rows are gone, given their stored rows
+   * (a prefix's ancestors and descendants recount their depth and children).
+   */
+  deleteStatements?(ctx: RequestContext, rows: readonly Row[]): Statement[];
   /** Adjusts the output of a whole page of stored rows (full and brief forms). */
   represent?(ctx: RequestContext, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;
   /**

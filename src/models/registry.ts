@@ -9,6 +9,9 @@ import { configContextModels } from "./config-contexts.ts";
 import { usersModels } from "./users.ts";
 import { coreModels } from "./core.ts";
 import { eventModels } from "./events.ts";
+import { ipamModels } from "./ipam.ts";
+import { vlanModels } from "./ipam-vlans.ts";
+import { serviceModels } from "./ipam-services.ts";
 
 /** The frozen set of models the service serves, with the lookups the engine needs. */
 export interface Registry {
@@ -54,5 +57,5 @@ export function createRegistry(models: readonly Model[]): Registry {
 /** Every model, once. Adding a model: declare it in its app file and add it to that app's list. */
 export const registry = createRegistry([
   ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...extrasModels, ...configContextModels, ...usersModels, ...virtualizationModels,
-  ...coreModels, ...eventModels,
+  ...coreModels, ...eventModels, ...ipamModels, ...vlanModels, ...serviceModels,
 ]);

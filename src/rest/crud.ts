@@ -157,7 +157,7 @@ export async function writeObjects(
     ...referenceProbes(ctx, model, items),
     ...uniquenessProbes(ctx, model, items, ids),
     ...cycleProbes(ctx, model, items, ids),
-    ...(model.hooks?.writeProbes?.(ctx, items) ?? []),
+    ...(model.hooks?.writeProbes?.(ctx, items, ids) ?? []),
   ];
   await runProbes(ctx, probes);
 
@@ -249,6 +249,8 @@ async function executeWrite(ctx: RequestContext, model: Model, statements: State
     if (!(error instanceof ConstraintError)) throw error;
     if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
     if (error.columns.includes("guard_denied")) throw ApiError.forbidden();
+    // An allocation found its space taken by a concurrent one (the caller may look again).
+    if (error.columns.includes("guard_exhausted")) throw ApiError.detail("conflict", "Insufficient resources are available to satisfy the request");
     if (error.kind === "unique") {
       const where = error.columns.join(" ");
       const field = model.fields.find((x) => x.column && where.includes(`${model.table}.${x.column}`));
@@ -301,7 +303,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
   const protect = registry.referencesTo(model).filter((r) => r.field.onDelete === "protect" && r.model !== model);
   const probes: Probe[] = [
     {
-      statement: sql`SELECT id, ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
+      statement: sql`SELECT id, ${model.hooks?.deleteStatements ? sql`${sql.table(model.table)}.*,` : sql``} ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
         FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
       settle: (r) => r.rows.forEach((row) => current.set(Number(row.id), row)),
     },
@@ -328,6 +330,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     ...cascadeRecordStatements(ctx, model, idList(doomed)),
     ...deleteStatements(model, doomed),
     ...danglingGenericStatements(model),
+    ...(model.hooks?.deleteStatements?.(ctx, [...current.values()]) ?? []),
   ];
   await executeWrite(ctx, model, statements, bulk, true);
 }
