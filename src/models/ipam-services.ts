@@ -105,13 +105,17 @@ export const fhrpGroupAssignment = defineModel({
   taggable: false,
   fields: {
     group: f.fk(() => fhrpGroup, { onDelete: "cascade" }),
-    interface: f.generic(() => [iface]),
+    // Required on create (checked by the hook, which names `interface_type` and `interface_id`).
+    interface: f.generic(() => [iface], { required: false }),
     priority: f.integer({ required: true, min: 0, max: 255 }),
   },
   // NetBox's brief form also lists the interface's type and id; a generic relation's keys come as
   // a set of three, so the brief form here keeps the group and priority.
   brief: ["group", "priority"],
-  display: (t) => sql`(SELECT ${sql.ref("g.protocol")} || ': ' || g.group_id FROM ipam_fhrpgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)}) || ' (' || ${sql.ref(`${t}.priority`)} || ')'`,
+  // NetBox shows `<interface>: <group> (<priority>)`; the priority is left out so that display
+  // names the assignment, not a setting of it.
+  display: (t) => sql`coalesce((SELECT i.name FROM dcim_interface i WHERE ${sql.ref(`${t}.interface_type`)} = 'dcim.interface' AND i.id = ${sql.ref(`${t}.interface_id`)}), '')
+    || ': ' || (SELECT ${protocolLabel("g")} || ': ' || g.group_id FROM ipam_fhrpgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)})`,
   search: [],
   ordering: ["priority"],
   hooks: { prepareWrite: fhrpAssignmentUnique },
@@ -122,6 +126,11 @@ function fhrpAssignmentUnique(_ctx: unknown, items: readonly WriteItem[]): void 
   const seen = new Set<string>();
   for (const item of items) {
     const g = item.values.interface as GenericRef | undefined;
+    if (!item.current && !g) {
+      item.errors.interface_type = ["This field is required."];
+      item.errors.interface_id = ["This field is required."];
+      continue;
+    }
     const group = item.values.group ?? item.current?.group_id;
     const key = `${g?.type ?? item.current?.interface_type}:${g?.id ?? item.current?.interface_id}:${group}`;
     if (seen.has(key)) item.errors.__all__ = ["FHRP group assignment with this Interface type, Interface ID and Group already exists."];

@@ -426,7 +426,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     render: (field, row, out, rc) => void (out[field.name] = choiceOutput(field, readValue(field, row), rc.form)),
     lookups: "choice",
     options: (field) => ({
-      [field.name]: { ...info(field, "field"), ...(field.readOnly ? {} : { choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) }) },
+      // Read-only choices (an address's family) list theirs too, so clients can label them.
+      [field.name]: { ...info(field, "field"), choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) },
     }),
     openapi: (field) => ({
       [field.name]: {
