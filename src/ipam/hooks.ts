@@ -43,8 +43,9 @@ function vrfAfterSql(ctx: RequestContext, vrfModel: Model, table: string, item: 
 /**
  * Probes refusing duplicates as NetBox does: inside a VRF whose `enforce_unique` is set, and in
  * the global table when ENFORCE_GLOBAL_UNIQUE is on (the default). `match` says what a duplicate
- * is (the same host for addresses, the same prefix for prefixes); items of one request are
- * compared with each other too.
+ * is (the same host for addresses, the same prefix for prefixes). Each probe also says whether
+ * the item's table enforces uniqueness, so items of one request are compared with each other too
+ * (probes settle in item order).
  */
 function duplicateProbes(
   ctx: RequestContext, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[],
@@ -52,38 +53,35 @@ function duplicateProbes(
 ): Probe[] {
   const vrfModel = model.field.vrf.target!();
   const globalUnique = ctx.config.ENFORCE_GLOBAL_UNIQUE ? 1 : 0;
-  const seen = new Map<string, WriteItem>();
+  const seen = new Set<string>();
   const probes: Probe[] = [];
   // An allocation picks free space inside its own transaction; it needs no probe.
   if (allocationOf(ctx)) return probes;
+  const table = sql.table(model.table);
+  const stored = (column: string, self: number | null) => sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`;
   items.forEach((item, i) => {
     if (item.values[field] === undefined && item.values.vrf === undefined) return;
     if (Object.keys(item.errors).length) return;
     const self = ids[i];
     const n = item.values[field] as Network | undefined;
     const vrf = vrfAfterSql(ctx, vrfModel, model.table, item, self);
-    if (n) {
-      const key = `${JSON.stringify(item.values.vrf ?? null)}|${keyOf(n.family, firstOf(n))}|${field === "prefix" ? n.length : ""}`;
-      const earlier = seen.get(key);
-      if (earlier && self === null && !SHARED_ROLES.includes(String(item.values.role))) {
-        add(item, field, `Duplicate ${noun} found in this request: ${String(item.values[field] && formatNet(n))}`);
-      }
-      seen.set(key, item);
-    }
     const x = "x";
-    const target = n ? match(n, x) : sql`${sql.ref(`${x}.${field}_start`)} = (SELECT ${sql.ref(`${field}_start`)} FROM ${sql.table(model.table)} WHERE id = ${self})
-      AND ${sql.ref(`${x}.${field}_length`)} = (SELECT ${sql.ref(`${field}_length`)} FROM ${sql.table(model.table)} WHERE id = ${self})`;
+    const target = n ? match(n, x) : sql`${sql.ref(`${x}.${field}_start`)} = ${stored(`${field}_start`, self)}
+      AND (${field === "prefix" ? sql`${sql.ref(`${x}.${field}_length`)} = ${stored(`${field}_length`, self)}` : sql`1`})`;
+    const shared = SHARED_ROLES.includes(String(item.values.role));
+    const key = n ? `${JSON.stringify(item.values.vrf ?? null)}|${keyOf(n.family, firstOf(n))}|${field === "prefix" ? n.length : ""}` : null;
     probes.push({
-      statement: sql`SELECT ${sql.ref(`${x}.${field}`)} AS found, v.name AS vrf_name FROM ${sql.table(model.table)} ${sql.raw(x)}
-        LEFT JOIN ipam_vrf v ON v.id = ${sql.ref(`${x}.vrf_id`)}
-        WHERE ${target} AND ${sql.ref(`${x}.vrf_id`)} IS ${vrf} AND ${sql.ref(`${x}.id`)} IS NOT ${self} AND ${extra(item, x)}
-          AND (CASE WHEN ${vrf} IS NULL THEN ${globalUnique} ELSE (SELECT enforce_unique FROM ipam_vrf WHERE id = ${vrf}) END)
-        LIMIT 1`.compile(qb),
+      statement: sql`SELECT (CASE WHEN ${vrf} IS NULL THEN ${globalUnique} ELSE (SELECT enforce_unique FROM ipam_vrf WHERE id = ${vrf}) END) AS enforced,
+          (SELECT name FROM ipam_vrf WHERE id = ${vrf}) AS vrf_name,
+          (SELECT ${sql.ref(`${x}.${field}`)} FROM ${table} ${sql.raw(x)}
+            WHERE ${target} AND ${sql.ref(`${x}.vrf_id`)} IS ${vrf} AND ${sql.ref(`${x}.id`)} IS NOT ${self} AND ${extra(item, x)} LIMIT 1) AS found`.compile(qb),
       settle: (r) => {
         const row = r.rows[0];
-        if (!row) return;
-        const table = row.vrf_name === null || row.vrf_name === undefined ? "global table" : `VRF ${row.vrf_name}`;
-        add(item, field, `Duplicate ${noun} found in ${table}: ${row.found}`);
+        if (!row || !Number(row.enforced)) return;
+        const where = row.vrf_name === null || row.vrf_name === undefined ? "global table" : `VRF ${row.vrf_name}`;
+        if (row.found !== null && row.found !== undefined) add(item, field, `Duplicate ${noun} found in ${where}: ${row.found}`);
+        else if (key && seen.has(key) && !shared) add(item, field, `Duplicate ${noun} found in ${where}: ${formatNet(n!)}`);
+        if (key && !shared) seen.add(key);
       },
     });
   });
