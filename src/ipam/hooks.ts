@@ -69,7 +69,8 @@ function duplicateProbes(
     const target = n ? match(n, x) : sql`${sql.ref(`${x}.${field}_start`)} = ${stored(`${field}_start`, self)}
       AND (${field === "prefix" ? sql`${sql.ref(`${x}.${field}_length`)} = ${stored(`${field}_length`, self)}` : sql`1`})`;
     const shared = SHARED_ROLES.includes(String(item.values.role));
-    const key = n ? `${JSON.stringify(item.values.vrf ?? null)}|${keyOf(n.family, firstOf(n))}|${field === "prefix" ? n.length : ""}` : null;
+    // A prefix is its network and mask; an address is its host, whatever its mask.
+    const key = n ? `${JSON.stringify(item.values.vrf ?? null)}|${field === "prefix" ? `${keyOf(n.family, firstOf(n))}/${n.length}` : keyOf(n.family, n.host)}` : null;
     probes.push({
       statement: sql`SELECT (CASE WHEN ${vrf} IS NULL THEN ${globalUnique} ELSE (SELECT enforce_unique FROM ipam_vrf WHERE id = ${vrf}) END) AS enforced,
           (SELECT name FROM ipam_vrf WHERE id = ${vrf}) AS vrf_name,
