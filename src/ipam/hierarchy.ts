@@ -31,7 +31,8 @@ function networkKeySql(key: Sql, bits: Sql): Sql {
 export function depthSql(t: string): Sql {
   const row = (c: string) => sql.ref(`${t}.${c}`);
   const bits = sql`(l.value + CASE ${row("family")} WHEN 4 THEN 96 ELSE 0 END)`;
-  return sql`(SELECT count(*) FROM json_each(${LENGTHS}) l JOIN ipam_prefix a
+  // CROSS JOIN keeps the lengths outermost, so each candidate is one index lookup.
+  return sql`(SELECT count(*) FROM json_each(${LENGTHS}) l CROSS JOIN ipam_prefix a
     ON a.vrf_id IS ${row("vrf_id")} AND a.prefix_start = ${networkKeySql(row("prefix_start"), bits)} AND a.prefix_length = l.value
     WHERE l.value < ${row("prefix_length")})`;
 }
@@ -63,9 +64,9 @@ export function hierarchyStatement(positions: readonly Position[], written: Sql 
   if (!positions.length && !written) return null;
   const ranges = positions.map((p) => ({ vrf: p.vrf, start: keyOf(p.network.family, firstOf(p.network)), end: keyOf(p.network.family, lastOf(p.network)) }));
   const ancestors = positions.flatMap((p) => ancestorCandidates(p.network).map((a) => ({ vrf: p.vrf, ...a })));
-  const touched = sql`SELECT p.id FROM json_each(${JSON.stringify(ranges)}) r JOIN ipam_prefix p
+  const touched = sql`SELECT p.id FROM json_each(${JSON.stringify(ranges)}) r CROSS JOIN ipam_prefix p
       ON p.vrf_id IS json_extract(r.value, '$.vrf') AND p.prefix_start BETWEEN json_extract(r.value, '$.start') AND json_extract(r.value, '$.end')
-    UNION SELECT p.id FROM json_each(${JSON.stringify(ancestors)}) a JOIN ipam_prefix p
+    UNION SELECT p.id FROM json_each(${JSON.stringify(ancestors)}) a CROSS JOIN ipam_prefix p
       ON p.vrf_id IS json_extract(a.value, '$.vrf') AND p.prefix_start = json_extract(a.value, '$.start') AND p.prefix_length = json_extract(a.value, '$.length')`;
   const ids = written ? sql`${touched} UNION SELECT id FROM ipam_prefix WHERE id IN ${written}` : touched;
   return sql`UPDATE ipam_prefix SET _depth = ${depthSql("ipam_prefix")}, children = ${childrenSql("ipam_prefix")}
