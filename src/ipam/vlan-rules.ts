@@ -25,8 +25,6 @@ export function vidRangesProblem(value: unknown): string | undefined {
 /** The VID ranges a stored group row allows. */
 export const rangesOf = (raw: unknown): [number, number][] => (typeof raw === "string" ? JSON.parse(raw) : [[1, 4094]]);
 
-export const vlanGroupHooks: ModelHooks = {};
-
 /** A VLAN in a group must take a VID within the group's ranges. */
 export const vlanHooks: ModelHooks = {
   prepareWrite: (ctx, items) => applyAllocation(ctx, items),

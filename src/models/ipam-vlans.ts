@@ -7,7 +7,7 @@ import { location, region, site, siteGroup } from "./dcim.ts";
 import { cluster, clusterGroup } from "./virtualization.ts";
 import { VLAN_QINQ_ROLE, VLAN_STATUS } from "./ipam-choices.ts";
 import { prefix, role } from "./ipam.ts";
-import { vidRangesProblem, vlanGroupHooks, vlanHooks } from "../ipam/vlan-rules.ts";
+import { vidRangesProblem, vlanHooks } from "../ipam/vlan-rules.ts";
 import { availableVlansRoute } from "../ipam/allocation-numbers.ts";
 import { vlanFilters } from "../ipam/filters.ts";
 
@@ -27,7 +27,6 @@ export const vlanGroup = defineModel({
     utilization: f.computed(utilization),
   },
   brief: ["name", "slug", "description", "vlan_count"],
-  hooks: vlanGroupHooks,
   routes: [availableVlansRoute],
 });
 
