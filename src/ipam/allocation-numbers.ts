@@ -8,13 +8,13 @@ import { readJson } from "../http/body.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
-import { registry } from "../models/registry.ts";
-import { writeObjects } from "../rest/crud.ts";
+import { asn, asnRange, rir } from "../models/ipam.ts";
+import { vlan, vlanGroup } from "../models/ipam-vlans.ts";
 import { scopeSql } from "../rest/scope.ts";
 import { nestedJsonSql } from "../rest/select.ts";
 import { objectUrl } from "../rest/serialize.ts";
 import { member, pickSql, withAllocation } from "./allocation-plan.ts";
-import { resultsLimit } from "./allocation.ts";
+import { importCrud, resultsLimit } from "./allocation.ts";
 import { rangesOf } from "./vlan-rules.ts";
 
 type Out = Record<string, unknown>;
@@ -80,6 +80,7 @@ async function serveNumbers(ctx: RequestContext, source: NumberSource, id: numbe
   const body = await readJson(ctx.request, ctx.config.MAX_BODY_SIZE);
   const single = !Array.isArray(body);
   const items = (single ? [body ?? {}] : body) as Out[];
+  const { writeObjects } = await importCrud();
   for (let attempt = 1; ; attempt++) {
     const free = await find(items.length + SPARE);
     if (free.length < items.length) throw ApiError.detail("conflict", NO_ROOM);
@@ -97,8 +98,8 @@ async function serveNumbers(ctx: RequestContext, source: NumberSource, id: numbe
 }
 
 const vlanSource: NumberSource = {
-  parentModel: () => registry.byObjectType("ipam.vlangroup")!,
-  child: () => registry.byObjectType("ipam.vlan")!,
+  parentModel: () => vlanGroup,
+  child: () => vlan,
   column: "vid",
   ranges: (group) => rangesOf(group.vid_ranges),
   used: (group, lo, hi) => sql`SELECT vid AS n FROM ipam_vlan WHERE group_id = ${group.id} AND vid BETWEEN ${lo} AND ${hi}`.compile(qb),
@@ -108,16 +109,15 @@ const vlanSource: NumberSource = {
 };
 
 const asnSource: NumberSource = {
-  parentModel: () => registry.byObjectType("ipam.asnrange")!,
-  child: () => registry.byObjectType("ipam.asn")!,
+  parentModel: () => asnRange,
+  child: () => asn,
   column: "asn",
   ranges: (range) => [[Number(range.start), Number(range.end)]],
   // AS numbers are unique everywhere, whatever their RIR.
   used: (_range, lo, hi) => sql`SELECT asn AS n FROM ipam_asn WHERE asn BETWEEN ${lo} AND ${hi}`.compile(qb),
   fixed: (range, asn) => ({ rir: Number(range.rir_id), asn }),
-  item: (ctx, _range, row, asn) => {
-    const rir = registry.byObjectType("ipam.rir")!;
-    return { rir: { id: Number(row.rir_id), url: objectUrl(ctx, rir, row.rir_id) }, asn };
+  item: (ctx, _range, row, value) => {
+    return { rir: { id: Number(row.rir_id), url: objectUrl(ctx, rir, row.rir_id) }, asn: value };
   },
   free: (_range, c) => sql`NOT EXISTS (SELECT 1 FROM ipam_asn x WHERE x.asn = ${c})`,
 };

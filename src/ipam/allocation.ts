@@ -8,8 +8,7 @@ import { readJson } from "../http/body.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
-import { registry } from "../models/registry.ts";
-import { writeObjects } from "../rest/crud.ts";
+import { ipAddress, prefix, vrf as vrfModel } from "../models/ipam.ts";
 import { scopeSql } from "../rest/scope.ts";
 import { nestedJsonSql } from "../rest/select.ts";
 import { objectUrl } from "../rest/serialize.ts";
@@ -18,6 +17,13 @@ import { childPrefixStatement, freeBlocks, freeIps, freeIpStatements, freeRanges
 import { member, pickSql, withAllocation } from "./allocation-plan.ts";
 
 type Out = Record<string, unknown>;
+
+/**
+ * The generic write handlers, loaded when an allocation runs: the model declarations import these
+ * routes, and the handlers import the registry of those declarations, so a static import would
+ * evaluate the registry before the models it lists (when a model file is imported first).
+ */
+export const importCrud = () => import("../rest/crud.ts");
 
 const NO_ROOM = "Insufficient resources are available to satisfy the request";
 /** Free candidates offered to each transaction beyond what it needs, so concurrent allocations rarely retry. */
@@ -35,9 +41,8 @@ export function resultsLimit(ctx: RequestContext): number {
 
 /** The parent (prefix or IP range) in the requester's view, with its VRF's nested form; 404 otherwise. */
 async function loadParent(ctx: RequestContext, model: Model, id: number): Promise<Row> {
-  const vrf = registry.byObjectType("ipam.vrf")!;
   const [result] = await readBatch(ctx, [
-    sql`SELECT t.*, ${nestedJsonSql(vrf, sql.ref("t.vrf_id"), 1)} AS vrf_json FROM ${sql.table(model.table)} t
+    sql`SELECT t.*, ${nestedJsonSql(vrfModel, sql.ref("t.vrf_id"), 1)} AS vrf_json FROM ${sql.table(model.table)} t
       WHERE t.id = ${id} AND ${scopeSql(ctx, model, "view", "t")}`.compile(qb),
   ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
@@ -48,8 +53,7 @@ async function loadParent(ctx: RequestContext, model: Model, id: number): Promis
 function nestedVrf(ctx: RequestContext, parent: Row): Out | null {
   const raw = typeof parent.vrf_json === "string" ? (JSON.parse(parent.vrf_json) as Out) : null;
   if (!raw) return null;
-  const vrf = registry.byObjectType("ipam.vrf")!;
-  return { id: raw.id, url: objectUrl(ctx, vrf, raw.id), display: raw.__display, name: raw.name, rd: raw.rd, description: raw.description };
+  return { id: raw.id, url: objectUrl(ctx, vrfModel, raw.id), display: raw.__display, name: raw.name, rd: raw.rd, description: raw.description };
 }
 
 /** The addresses a parent offers: a prefix's usable bounds, or an IP range's addresses, with the mask they get. */
@@ -86,6 +90,7 @@ async function allocate(
   ctx: RequestContext, child: Model, single: boolean,
   plan: () => Promise<{ inputs: Out[]; columns: Record<string, ReturnType<typeof pickSql>>[]; positions: { vrf: number | null; network: Network }[] } | null>,
 ): Promise<Response> {
+  const { writeObjects } = await importCrud();
   for (let attempt = 1; ; attempt++) {
     const next = await plan();
     if (!next) throw ApiError.detail("conflict", NO_ROOM);
@@ -109,7 +114,7 @@ async function availableIps(ctx: RequestContext, model: Model, id: number): Prom
     return json(free.map((ip) => ({ family: space.family, address: `${formatAddress(space.family, ip)}/${length}`, vrf })));
   }
   const { items, single } = await allocationBody(ctx);
-  const ipModel = registry.byObjectType("ipam.ipaddress")!;
+  const ipModel = ipAddress;
   const taken = (c: ReturnType<typeof member>) => sql`NOT EXISTS (SELECT 1 FROM ipam_ipaddress x WHERE ${space.anyVrf ? sql`1` : sql`x.vrf_id IS ${space.vrf}`}
     AND x.address_start = ${c})`;
   return allocate(ctx, ipModel, single, async () => {
@@ -148,7 +153,7 @@ async function availablePrefixes(ctx: RequestContext, model: Model, id: number):
   const { items, single } = await allocationBody(ctx);
   const problems = items.map((item) => prefixLengthProblem(item, n.family, n.length));
   if (problems.some(Boolean)) throw ApiError.invalid(problems.map((p) => (p ? { prefix_length: [p] } : {})));
-  const prefixModel = registry.byObjectType("ipam.prefix")!;
+  const prefixModel = prefix;
   const overlaps = (c: ReturnType<typeof member>) => sql`NOT EXISTS (SELECT 1 FROM ipam_prefix x WHERE ${space.anyVrf ? sql`1` : sql`x.vrf_id IS ${space.vrf}`}
     AND x.prefix_start BETWEEN ${keyOf(n.family, space.lo)} AND ${member(c, "e")} AND x.prefix_end >= ${member(c, "s")} AND x.prefix_length > ${n.length})`;
   return allocate(ctx, prefixModel, single, async () => {

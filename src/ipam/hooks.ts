@@ -9,7 +9,7 @@ import { refSql } from "../rest/references.ts";
 import { nestedAddress } from "../models/ipam-services.ts";
 import { SHARED_ROLES } from "../models/ipam-choices.ts";
 import { firstOf, formatAddress, keyOf, lastOf, parseNetwork, type Network } from "./network.ts";
-import { registry } from "../models/registry.ts";
+import { ipAddress, ipRange, prefix } from "../models/ipam.ts";
 import { prefixDeleteHierarchy, prefixWriteHierarchy } from "./hierarchy.ts";
 import { allocationOf, applyAllocation } from "./allocation-plan.ts";
 
@@ -209,8 +209,8 @@ export const ipAddressHooks: ModelHooks = {
   },
 };
 
-// The models are declared in src/models/ipam.ts, which imports these hooks; they are looked up
-// when a request runs, by which time every module has loaded.
-const prefixModel = () => registry.byObjectType("ipam.prefix")!;
-const ipRangeModel = () => registry.byObjectType("ipam.iprange")!;
-const ipAddressModel = () => registry.byObjectType("ipam.ipaddress")!;
+// The models are declared in src/models/ipam.ts, which imports these hooks: they are read when a
+// request runs, by which time every module has loaded.
+const prefixModel = () => prefix;
+const ipRangeModel = () => ipRange;
+const ipAddressModel = () => ipAddress;

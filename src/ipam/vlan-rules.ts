@@ -5,7 +5,8 @@ import type { ModelHooks, WriteItem } from "../models/hooks.ts";
 import { isRef, type Ref } from "../models/kinds.ts";
 import type { Probe } from "../rest/probes.ts";
 import { refSql } from "../rest/references.ts";
-import { registry } from "../models/registry.ts";
+import { vlanGroup } from "../models/ipam-vlans.ts";
+import { device } from "../models/dcim-devices.ts";
 import { allocationOf, applyAllocation } from "./allocation-plan.ts";
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
@@ -29,7 +30,7 @@ export const rangesOf = (raw: unknown): [number, number][] => (typeof raw === "s
 export const vlanHooks: ModelHooks = {
   prepareWrite: (ctx, items) => applyAllocation(ctx, items),
   writeProbes: (ctx, items, ids) => {
-    const groupModel = registry.byObjectType("ipam.vlangroup")!;
+    const groupModel = vlanGroup;
     return items.flatMap((item, i): Probe[] => {
       if ((item.values.vid === undefined && item.values.group === undefined) || allocationOf(ctx)) return [];
       const self = ids[i];
@@ -62,7 +63,7 @@ const found = new WeakMap<object, { vlans: Map<number, Row>; deviceSite: unknown
  */
 export const interfaceVlanHooks: ModelHooks = {
   writeProbes: (ctx, items, ids) => {
-    const deviceModel = registry.byObjectType("dcim.device")!;
+    const deviceModel = device;
     return items.flatMap((item, i): Probe[] => {
       const tagged = (item.values.tagged_vlans as unknown[] | undefined) ?? [];
       const untagged = item.values.untagged_vlan;
