@@ -25,8 +25,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0003_mac_addresses.sql", sql: macAddresses },
   { name: "0004_shared_inventory.sql", sql: sharedInventory },
   { name: "0011_config_contexts.sql", sql: configContexts },
-  { name: "0013_permissions.sql", sql: permissions },
   { name: "0012_webhooks.sql", sql: webhooks },
+  { name: "0013_permissions.sql", sql: permissions },
   { name: "0015_ipam.sql", sql: ipam },
 ];
 
