@@ -4,18 +4,29 @@
  * Starts the service on a temporary embedded database, fills it, then measures each scenario for
  * a fixed time with a fixed number of keep-alive connections. Traffic goes to 127.0.0.1 only.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startNodeService } from "../src/runtime/node-service.ts";
 import { apiClient, arg, BENCH_TOKEN, fillSites, runLoad } from "./bench-client.ts";
+import { benchIpam } from "./bench-ipam.ts";
 
 const SECONDS = arg("seconds", 3);
 const CONCURRENCY = arg("concurrency", 8);
 const SITES = arg("sites", 1000);
 const WEBHOOKS_ONLY = process.argv.includes("--webhooks");
+/** `--ipam-only 1` runs the IPAM scenarios alone. */
+const IPAM_ONLY = arg("ipam-only", 0) === 1;
+/** The figures of the last run, by area, kept in the repository next to the code they measure. */
+const RESULTS_FILE = new URL("../bench-results.json", import.meta.url);
+
+function keepResults(area: string, figures: Record<string, number>) {
+  const all = existsSync(RESULTS_FILE) ? JSON.parse(readFileSync(RESULTS_FILE, "utf8")) : {};
+  all[area] = { ...figures, measured: new Date().toISOString(), seconds_per_scenario: SECONDS, connections: CONCURRENCY };
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(all, null, 2)}\n`);
+}
 
 const dir = mkdtempSync(join(tmpdir(), "inventory-bench-"));
 const service = await startNodeService({
@@ -129,7 +140,8 @@ async function drained() {
   }
 }
 
-try {
+/** Every scenario, the IPAM ones last. */
+async function benchEverything() {
   const t0 = performance.now();
   await fillSites(call, SITES);
   console.log(`Filled ${SITES} sites (bulk POST of 500, with region, tenant and tag by attributes) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
@@ -157,6 +169,12 @@ try {
   console.log(`  (medians of paired rounds; target at most 10 %;`);
   console.log(`  ${webhooks.busy.toFixed(1)} % while the in-process consumer delivers in the same process);`);
   console.log(`  the in-process consumer delivers ${webhooks.rate.toFixed(0)} deliveries/s to a local receiver (target at least 500/s)`);
+  keepResults("ipam", await benchIpam(call, measure, once));
+}
+
+try {
+  if (IPAM_ONLY) keepResults("ipam", await benchIpam(call, measure, once));
+  else await benchEverything();
 } finally {
   call.close();
   await service.close();

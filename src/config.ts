@@ -116,6 +116,8 @@ const ConfigSchema = v.object({
   LOGIN_REQUIRED: bool(true),
   API_VERSION: v.pipe(v.optional(v.string(), "4.2"), v.trim(), v.regex(/^\d+\.\d+$/, "must be major.minor, such as 4.2")),
   ALLOWED_HOSTS: hostList,
+  /** Refuse duplicate prefixes and IP addresses in the global table (VRF null), as NetBox 4.x does by default. */
+  ENFORCE_GLOBAL_UNIQUE: bool(true),
   /** Bytes (10 MiB): a larger body is refused with 413 before it is parsed. */
   MAX_BODY_SIZE: int(10 * 1024 * 1024, 1),
   /** The most objects one bulk write may carry; the engine enforces it. */

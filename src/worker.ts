@@ -23,6 +23,7 @@ import configContexts from "../migrations/0011_config_contexts.sql";
 import webhooks from "../migrations/0012_webhooks.sql";
 import permissions from "../migrations/0013_permissions.sql";
 import webhookEventData from "../migrations/0014_webhook_event_data.sql";
+import ipam from "../migrations/0015_ipam.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0012_webhooks.sql", sql: webhooks },
   { name: "0013_permissions.sql", sql: permissions },
   { name: "0014_webhook_event_data.sql", sql: webhookEventData },
+  { name: "0015_ipam.sql", sql: ipam },
 ];
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */

@@ -6,6 +6,7 @@ import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
+import { deviceIpamHooks, interfaceIpamHooks, interfaceVlanFields, primaryIpFields } from "./ipam-dcim.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "./config-context-field.ts";
 import { cluster, vmInterface } from "./virtualization.ts";
 import { deviceClusterProbes } from "../virtualization/validation.ts";
@@ -75,6 +76,7 @@ export const device = defineModel({
     device_bay_count: f.count(() => deviceBay, "device"),
     module_bay_count: f.count(() => moduleBay, "device"),
     inventory_item_count: f.count(() => inventoryItem, "device"),
+    ...primaryIpFields(),
   },
   uniqueTogether: [
     { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
@@ -96,8 +98,8 @@ export const device = defineModel({
     site_group_id: { path: "site__group__id", tree: true },
     virtual_chassis_member: { sql: (values, t) => sql`(${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL) = ${["true", "True", "1"].includes(values[0]) ? 1 : 0}` },
   },
-  // Placement and cluster rules; a new device brings its type's components (dcim-instantiation.ts).
-  hooks: combineHooks(devicePlacementHooks(() => device), { writeProbes: deviceClusterProbes }, { writeStatements: deviceComponentStatements }),
+  // Placement, cluster and primary-IP rules; a new device brings its type's components (dcim-instantiation.ts).
+  hooks: combineHooks(devicePlacementHooks(() => device), { writeProbes: deviceClusterProbes }, { writeStatements: deviceComponentStatements }, deviceIpamHooks),
 });
 
 export const iface = defineModel({
@@ -126,6 +128,7 @@ export const iface = defineModel({
     rf_channel_frequency: f.float({ nullable: true, min: 0, max: 100_000, label: "Channel frequency (MHz)" }),
     rf_channel_width: f.float({ nullable: true, min: 0, max: 10_000, label: "Channel width (MHz)" }),
     tx_power: f.integer({ nullable: true, min: 0, max: 127, label: "Transmit power (dBm)" }),
+    ...interfaceVlanFields(),
     ...cabled(),
     ...pathEndpoint(),
   },
@@ -133,6 +136,7 @@ export const iface = defineModel({
   brief: ["device", "name", "description", "cable", "_occupied"],
   search: ["name", "label", "description"],
   ordering: ["device", "name"],
+  hooks: interfaceIpamHooks,
   filters: {
     manufacturer: "device__device_type__manufacturer",
     manufacturer_id: "device__device_type__manufacturer__id",

@@ -12,6 +12,7 @@ import {
   consolePortTemplate, consoleServerPortTemplate, deviceBayTemplate, frontPortTemplate, interfaceTemplate, inventoryItemTemplate,
   moduleBayTemplate, powerOutletTemplate, powerPortTemplate, rearPortTemplate,
 } from "./dcim-templates.ts";
+import { siteIpamCounts } from "./ipam-dcim.ts";
 import {
   DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT,
 } from "./dcim-choices.ts";
@@ -73,6 +74,7 @@ export const site = defineModel({
     rack_count: f.count(() => rack, "site"),
     device_count: f.count(() => device, "site"),
     circuit_count: f.countSql((t) => sql`(SELECT count(DISTINCT ct.circuit_id) FROM circuits_circuittermination ct WHERE (ct.termination_type = 'dcim.site' AND ct.termination_id = ${sql.ref(`${t}.id`)}) OR (ct.termination_type = 'dcim.location' AND ct.termination_id IN (SELECT l.id FROM dcim_location l WHERE l.site_id = ${sql.ref(`${t}.id`)})))`),
+    ...siteIpamCounts(),
   },
   brief: ["name", "slug", "description"],
   search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],

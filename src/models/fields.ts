@@ -8,13 +8,15 @@ export interface Choice {
   readonly value: string | number;
   readonly label: string;
   readonly id?: number;
+  /** Other spellings accepted on write and in filters (a VLAN's status 1 also as "active"). */
+  readonly accepts?: readonly (string | number)[];
 }
 
 /** The kinds of field a model can declare; `src/models/kinds.ts` says what each derives. */
 export type FieldKind =
   | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "date" | "datetime"
   | "json" | "customFields" | "stringList" | "integerList" | "ipList" | "fk" | "m2m" | "generic" | "count"
-  | "computed" | "alias" | "password" | "reverse";
+  | "computed" | "alias" | "password" | "reverse" | "network";
 
 /** How an m2m field is stored: a through table, optionally shared by models (tags). */
 export interface Through {
@@ -142,6 +144,11 @@ export interface FieldOptions {
   readonly helpText?: string;
   /** A datetime the engine sets: on create only, or on every write. */
   readonly autoNow?: "create" | "always";
+  /**
+   * For `network`: an IP address keeps its host bits (`10.0.0.5/24`, stored as that one host),
+   * a prefix may not have any (stored as the range it covers).
+   */
+  readonly network?: "address" | "prefix";
   /** Stored column name, when it differs from the derived one; null: not stored (hooks handle it). */
   readonly column?: string | null;
 }
@@ -230,6 +237,11 @@ export const f = {
   computed: (sql: RowSql, o: Opts = {}): FieldOptions => ({ kind: "computed", readOnly: true, sql, ...o }),
   /** Another name for a field, accepted on write and returned on read (`device_role` for `role`). */
   alias: (of: string, o: Opts = {}): FieldOptions => ({ kind: "alias", aliasOf: of, ...o }),
+  /**
+   * An IP address or prefix with its mask (`10.0.0.5/24`): stored as text plus sortable start and
+   * end keys and the mask length (`src/ipam/network.ts`), so containment is a range scan.
+   */
+  network: (network: "address" | "prefix", o: Opts = {}): FieldOptions => ({ kind: "network", network, required: !o.nullable, ...o }),
   /** A write-only secret stored as a hash (user passwords). */
   password: (o: Opts = {}): FieldOptions => ({ kind: "password", writeOnly: true, maxLength: 128, ...o }),
 };

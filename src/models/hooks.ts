@@ -34,7 +34,10 @@ export interface ModelHooks {
   prepareWrite?(ctx: RequestContext, items: readonly WriteItem[]): Promise<void> | void;
   /** Statements added to the write transaction after the objects' own (component creation). */
   writeStatements?(ctx: RequestContext, items: readonly WriteItem[]): Statement[];
-  /** Statements added to a delete's transaction, given the rows deleted (`id`, `__snapshot`). */
+  /**
+   * Statements added to a delete's transaction after the rows are gone, given the rows deleted (`id`,
+   * `__snapshot`, and every stored column: a prefix's ancestors and descendants recount their depth and children).
+   */
   deleteStatements?(ctx: RequestContext, rows: readonly Row[]): Statement[];
   /** Adjusts the output of a whole page of stored rows (full and brief forms). */
   represent?(ctx: RequestContext, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;

@@ -4,6 +4,7 @@ import { sql, type RawBuilder } from "kysely";
 import { pythonRepr } from "../http/errors.ts";
 import type { Field, FieldKind, FieldOptions } from "./fields.ts";
 import type { Model } from "./model.ts";
+import { formatNetwork, formatPrefix, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../ipam/network.ts";
 
 /**
  * THE FIELD KINDS. One descriptor per kind says everything the engine derives from a field: its
@@ -73,6 +74,8 @@ export interface KindDescriptor {
   store?(field: Field, value: unknown, columns: Map<string, unknown>): void;
   /** What a read selects for the field beyond stored columns (aliased as the field name). */
   select?(field: Field, table: string, sc: SelectContext): Sql | null;
+  /** What sorting by the field sorts by, when not its own column (an address by its numeric key). */
+  order?(field: Field, table: string): Sql[];
   /** Writes the field's output keys from a row (or a nested JSON object). */
   render(field: Field, row: Out, out: Out, rc: RenderContext): void;
   readonly lookups: LookupFamily;
@@ -175,7 +178,7 @@ function choiceSchema(field: Field) {
     if (typeof x === "object") fail('Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.');
     if (x === "") fail("This field may not be blank.");
     // Accept the value as given or in its other JSON type ("1" for 1), as NetBox coerces.
-    const hit = field.choices!.find((c) => c.value === x || String(c.value) === String(x));
+    const hit = field.choices!.find((c) => c.value === x || String(c.value) === String(x) || c.accepts?.includes(x as string));
     return hit ? hit.value : fail(field.bare ? `"${x}" is not a valid choice.` : `${x} is not a valid choice.`);
   });
 }
@@ -233,6 +236,24 @@ const ipListSchema = listOf((x, fail) => {
     return fail(`Enter a valid IPv4 or IPv6 address or network: ${s}`);
   }
 });
+
+/**
+ * An address or prefix with its mask, as NetBox parses it (an address alone is a host route). A
+ * prefix may not have host bits; neither may have a /0 mask.
+ */
+function networkSchema(field: Field) {
+  const prefix = field.network === "prefix";
+  return convert((x, fail) => {
+    if (x === null) fail(notNull);
+    if (typeof x !== "string" || x.trim() === "") fail(typeof x === "string" ? "This field may not be blank." : "Not a valid string.");
+    const text = (x as string).trim();
+    const n = parseNetwork(text);
+    if (!n) fail(prefix ? `Invalid IP prefix format: ${text}` : `Invalid IP address format: ${text}`);
+    if (n!.length === 0) fail(prefix ? "Cannot create prefix with /0 mask." : "Cannot create IP address with /0 mask.");
+    if (prefix && firstOf(n!) !== n!.host) fail(`${formatNetwork(n!)} is not a valid prefix. Did you mean ${formatPrefix(n!)}?`);
+    return n!;
+  });
+}
 
 /** How deep JSON data may nest: SQLite's JSON functions stop at 1,000 levels, we stop well before. */
 export const MAX_JSON_DEPTH = 64;
@@ -456,7 +477,34 @@ function renderCustomFields(field: Field, row: Out, out: Out, rc: RenderContext)
   out[field.name] = values;
 }
 
+/** A network's stored columns: its sortable start and end keys, mask length and text. */
+const networkColumns = (name: string) => ({ start: `${name}_start`, end: `${name}_end`, length: `${name}_length` });
+
 export const KINDS: Record<FieldKind, KindDescriptor> = {
+  network: {
+    sqlType: "TEXT",
+    // The start key leads, so the index the schema derives serves range scans.
+    columns: (field) => {
+      const c = networkColumns(field.name);
+      return [[c.start, "TEXT"], [c.end, "TEXT"], [c.length, "INTEGER"], [field.name, "TEXT"]];
+    },
+    inputs: (field) => ({ [field.name]: nullable(field, networkSchema(field)) }),
+    store: (field, value, columns) => {
+      const c = networkColumns(field.name);
+      const n = value as Network | null;
+      const [first, last] = n === null ? [null, null] : field.network === "prefix" ? [firstOf(n), lastOf(n)] : [n.host, n.host];
+      columns.set(field.name, n && formatNetwork(n));
+      columns.set(c.start, n && keyOf(n.family, first!));
+      columns.set(c.end, n && keyOf(n.family, last!));
+      columns.set(c.length, n && n.length);
+    },
+    order: (field, table) => [ref(table, networkColumns(field.name).start), ref(table, networkColumns(field.name).length)],
+    render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
+    lookups: null,
+    options: (field) => ({ [field.name]: info(field, "string") }),
+    openapi: schemaOf("string"),
+    snapshot: scalarSnapshot,
+  },
   string: scalar("TEXT", stringSchema, "text", "string", "string"),
   text: scalar("TEXT", stringSchema, "text", "string", "string"),
   slug: scalar("TEXT", stringSchema, "text", "slug", "string"),
@@ -481,7 +529,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     render: (field, row, out, rc) => void (out[field.name] = choiceOutput(field, readValue(field, row), rc.form)),
     lookups: "choice",
     options: (field) => ({
-      [field.name]: { ...info(field, "field"), ...(field.readOnly ? {} : { choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) }) },
+      // Read-only choices (an address's family) list theirs too, so clients can label them.
+      [field.name]: { ...info(field, "field"), choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) },
     }),
     openapi: (field) => ({
       [field.name]: {

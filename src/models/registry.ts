@@ -17,6 +17,9 @@ import { eventModels } from "./events.ts";
 import { circuitsModels } from "./circuits.ts";
 import { contactModels } from "./contacts.ts";
 import { journalModels } from "./journal.ts";
+import { ipamModels } from "./ipam.ts";
+import { vlanModels } from "./ipam-vlans.ts";
+import { serviceModels } from "./ipam-services.ts";
 
 /** The frozen set of models the service serves, with the lookups the engine needs. */
 export interface Registry {
@@ -71,7 +74,7 @@ const build = (): Registry =>
     ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...cableModels,
     ...moduleModels, ...templateModels, ...extrasModels,
     ...configContextModels, ...usersModels, ...virtualizationModels, ...coreModels, ...eventModels,
-    ...circuitsModels, ...contactModels, ...journalModels,
+    ...circuitsModels, ...contactModels, ...journalModels, ...ipamModels, ...vlanModels, ...serviceModels,
   ]));
 
 export const registry: Registry = Object.freeze({

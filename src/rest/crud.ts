@@ -253,6 +253,8 @@ async function executeWrite(
     if (!(error instanceof ConstraintError)) throw error;
     if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
     if (error.columns.includes("guard_denied")) throw ApiError.forbidden();
+    // An allocation found its space taken by a concurrent one (the caller may look again).
+    if (error.columns.includes("guard_exhausted")) throw ApiError.detail("conflict", "Insufficient resources are available to satisfy the request");
     if (error.kind === "unique") {
       const where = error.columns.join(" ");
       const field = model.fields.find((x) => x.column && where.includes(`${model.table}.${x.column}`));
@@ -329,7 +331,7 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
   const protect = registry.referencesTo(model).filter((r) => r.field.onDelete === "protect" && r.model !== model);
   const probes: Probe[] = [
     {
-      statement: sql`SELECT id, ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
+      statement: sql`SELECT id, ${model.hooks?.deleteStatements ? sql`${sql.table(model.table)}.*,` : sql``} ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
         FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
       settle: (r) => r.rows.forEach((row) => current.set(Number(row.id), row)),
     },

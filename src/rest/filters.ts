@@ -231,7 +231,7 @@ function scalarCondition(field: Field | "id", family: string, column: Cond, op: 
     if (bad !== undefined) return fail(invalidChoice(bad)) ?? sql`1`;
     typed = values.map((x) => (TRUE.includes(x) ? 1 : 0));
   } else if (family === "choice" && field !== "id") {
-    const allowed = new Map(field.choices!.map((c) => [String(c.value), c.value]));
+    const allowed = new Map(field.choices!.flatMap((c) => [[String(c.value), c.value], ...(c.accepts ?? []).map((a) => [String(a), c.value] as const)]));
     const bad = values.find((x) => !allowed.has(x));
     if (bad !== undefined) return fail(invalidChoice(bad)) ?? sql`1`;
     typed = values.map((x) => allowed.get(x));
@@ -504,8 +504,10 @@ export function planOrdering(model: Model, ordering: string | null, table = mode
     const name = desc ? term.slice(1) : term;
     const field = name === "id" ? null : model.field[name];
     if (name !== "id" && (!field || field.writeOnly || (!field.column && field.kind !== "count"))) return null;
-    const ref = field?.kind === "count" ? sql.ref(field.name) : sql.ref(`${table}.${field?.column ?? "id"}`);
-    return sql`${ref} ${sql.raw(desc ? "DESC" : "ASC")}`;
+    const direction = sql.raw(desc ? "DESC" : "ASC");
+    const refs = field && KINDS[field.kind].order ? KINDS[field.kind].order!(field, table)
+      : [field?.kind === "count" ? sql.ref(field.name) : sql.ref(`${table}.${field?.column ?? "id"}`)];
+    return sql.join(refs.map((ref) => sql`${ref} ${direction}`));
   };
   const chosen = terms.map(toSql).filter((x): x is Cond => x !== null);
   const order = chosen.length ? chosen : model.ordering.map(toSql).filter((x): x is Cond => x !== null);

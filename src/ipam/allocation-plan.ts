@@ -1,0 +1,50 @@
+import { sql, type RawBuilder } from "kysely";
+import type { RequestContext } from "../http/context.ts";
+import type { Network } from "./network.ts";
+
+type Sql = RawBuilder<unknown>;
+
+/**
+ * What an allocation request (`POST .../available-ips/`) tells the writes it makes: per created
+ * item, stored columns given as SQL that picks the first still-free candidate inside the write's
+ * own transaction (so concurrent allocations never hand out the same space), and the places in
+ * the prefix hierarchy those candidates lie in.
+ */
+export interface AllocationPlan {
+  readonly columns: readonly Record<string, Sql>[];
+  readonly positions: readonly { vrf: number | null; network: Network }[];
+}
+
+const plans = new WeakMap<RequestContext, AllocationPlan>();
+
+/** The allocation the request is making, if any. */
+export const allocationOf = (ctx: RequestContext): AllocationPlan | undefined => plans.get(ctx);
+
+/** Runs `fn` (the request's writes) with the allocation plan in force. */
+export async function withAllocation<T>(ctx: RequestContext, plan: AllocationPlan, fn: () => Promise<T>): Promise<T> {
+  plans.set(ctx, plan);
+  try {
+    return await fn();
+  } finally {
+    plans.delete(ctx);
+  }
+}
+
+/**
+ * SQL picking `path` of the first candidate (a JSON list of objects, in preference order) for
+ * which `free` holds, evaluated when the statement runs. NULL when none is left: the insert
+ * triggers of migration 0015 then abort the transaction as `guard_exhausted`.
+ */
+export function pickSql(candidates: readonly Record<string, unknown>[], path: string, free: (c: Sql) => Sql): Sql {
+  const c = (key: string) => sql`json_extract(c.value, ${`$.${key}`})`;
+  return sql`(SELECT ${c(path)} FROM json_each(${JSON.stringify(candidates)}) c WHERE ${free(sql`c.value`)} ORDER BY c.key LIMIT 1)`;
+}
+
+/** A candidate's member, for `free` conditions. */
+export const member = (candidate: Sql, key: string): Sql => sql`json_extract(${candidate}, ${`$.${key}`})`;
+
+/** Gives each item of an allocation its picking columns (items in request order). */
+export function applyAllocation(ctx: RequestContext, items: readonly { columns: Record<string, unknown> }[]): void {
+  const plan = plans.get(ctx);
+  if (plan) items.forEach((item, i) => Object.assign(item.columns, plan.columns[i]));
+}
