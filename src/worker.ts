@@ -24,6 +24,7 @@ import webhooks from "../migrations/0012_webhooks.sql";
 import permissions from "../migrations/0013_permissions.sql";
 import webhookEventData from "../migrations/0014_webhook_event_data.sql";
 import ipam from "../migrations/0015_ipam.sql";
+import vmPrimaryIps from "../migrations/0016_vm_primary_ips.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0013_permissions.sql", sql: permissions },
   { name: "0014_webhook_event_data.sql", sql: webhookEventData },
   { name: "0015_ipam.sql", sql: ipam },
+  { name: "0016_vm_primary_ips.sql", sql: vmPrimaryIps },
 ];
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */

@@ -4,7 +4,7 @@ import type { Row } from "../db/database.ts";
 import type { ModelHooks, WriteItem } from "../models/hooks.ts";
 import { isRef } from "../models/kinds.ts";
 
-/** A device's (or, once they land, a VM's) primary and out-of-band addresses, with the family each needs. */
+/** A device's or VM's primary and out-of-band addresses, with the family each needs. */
 export const PRIMARY_FIELDS = [["primary_ip4", 4], ["primary_ip6", 6], ["oob_ip", null]] as const;
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
@@ -12,11 +12,25 @@ const add = (item: WriteItem, key: string, message: string) => void ((item.error
 /** The addresses a probe found, by id: address, family, and the device of the interface they are on. */
 const found = new WeakMap<object, Map<number, Row>>();
 
+/** Where the addresses of a device or a VM sit: its interfaces' model and table, and their column naming it. */
+export interface InterfaceHome {
+  readonly type: string;
+  readonly table: string;
+  readonly owner: string;
+  /** "device", "virtual machine": in the refusal. */
+  readonly noun: string;
+}
+
+export const DEVICE_INTERFACES: InterfaceHome = { type: "dcim.interface", table: "dcim_interface", owner: "device_id", noun: "device" };
+export const VM_INTERFACES: InterfaceHome = {
+  type: "virtualization.vminterface", table: "virtualization_vminterface", owner: "virtual_machine_id", noun: "virtual machine",
+};
+
 /**
- * NetBox's rule: a primary or out-of-band IP must be assigned to an interface of the device itself,
- * and a primary IPv4/IPv6 must be of that family.
+ * NetBox's rule: a primary or out-of-band IP must be assigned to an interface of the device (or
+ * VM) itself, and a primary IPv4/IPv6 must be of that family.
  */
-export const primaryIpHooks: ModelHooks = {
+export const primaryIpHooks = (home: InterfaceHome): ModelHooks => ({
   writeProbes: (_ctx, items) =>
     items.flatMap((item) => {
       const ids = PRIMARY_FIELDS.flatMap(([name]) => {
@@ -25,8 +39,8 @@ export const primaryIpHooks: ModelHooks = {
       });
       if (!ids.length) return [];
       return [{
-        statement: sql`SELECT ip.id, ip.address, ip.family, i.device_id FROM ipam_ipaddress ip
-          LEFT JOIN dcim_interface i ON ip.assigned_object_type = 'dcim.interface' AND i.id = ip.assigned_object_id
+        statement: sql`SELECT ip.id, ip.address, ip.family, i.${sql.ref(home.owner)} AS owner_id FROM ipam_ipaddress ip
+          LEFT JOIN ${sql.table(home.table)} i ON ip.assigned_object_type = ${home.type} AND i.id = ip.assigned_object_id
           WHERE ip.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`.compile(qb),
         settle: (r) => found.set(item.values, new Map(r.rows.map((row) => [Number(row.id), row]))),
       }];
@@ -39,8 +53,8 @@ export const primaryIpHooks: ModelHooks = {
         if (typeof id !== "number" || !rows?.has(id)) continue;
         const ip = rows.get(id)!;
         if (family !== null && Number(ip.family) !== family) add(item, name, `${ip.address} is not an IPv${family} address.`);
-        else if (item.current === null || Number(ip.device_id) !== Number(item.current.id)) {
-          add(item, name, `The specified IP address (${ip.address}) is not assigned to this device.`);
+        else if (item.current === null || Number(ip.owner_id) !== Number(item.current.id)) {
+          add(item, name, `The specified IP address (${ip.address}) is not assigned to this ${home.noun}.`);
         }
       }
     }
@@ -49,4 +63,4 @@ export const primaryIpHooks: ModelHooks = {
   represent: (_ctx, _rows, outs) => {
     for (const out of outs) if ("primary_ip4" in out) out.primary_ip = out.primary_ip6 ?? out.primary_ip4 ?? null;
   },
-};
+});

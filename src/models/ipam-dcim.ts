@@ -3,7 +3,7 @@ import { f, type FieldOptions } from "./fields.ts";
 import type { ModelHooks } from "./hooks.ts";
 import { ipAddress, prefix } from "./ipam.ts";
 import { vlan } from "./ipam-vlans.ts";
-import { primaryIpHooks } from "../ipam/primary-ips.ts";
+import { DEVICE_INTERFACES, primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
 import { interfaceVlanHooks } from "../ipam/vlan-rules.ts";
 
 /**
@@ -12,19 +12,22 @@ import { interfaceVlanHooks } from "../ipam/vlan-rules.ts";
  * count, sites' prefix and VLAN counts.
  */
 
-const address = (label: string): FieldOptions => f.fk(() => ipAddress, { nullable: true, onDelete: "setNull", label });
+// Function declarations, not arrow constants: the virtualization models call them while this
+// module may still be loading (the models import one another), and declarations exist from the start.
+function address(label: string): FieldOptions {
+  return f.fk(() => ipAddress, { nullable: true, onDelete: "setNull", label });
+}
 
-export const primaryIpFields = (): Record<string, FieldOptions> => ({
-  primary_ip4: address("Primary IPv4"),
-  primary_ip6: address("Primary IPv6"),
-  oob_ip: address("Out-of-band IP"),
-});
+export function primaryIpFields(): Record<string, FieldOptions> {
+  return { primary_ip4: address("Primary IPv4"), primary_ip6: address("Primary IPv6"), oob_ip: address("Out-of-band IP") };
+}
 
-export const deviceIpamHooks: ModelHooks = primaryIpHooks;
+export const deviceIpamHooks: ModelHooks = primaryIpHooks(DEVICE_INTERFACES);
 
 /** Addresses assigned to the interface row under `t` of type `type`. */
-const addressCount = (type: string) => (t: string) =>
-  sql`(SELECT count(*) FROM ipam_ipaddress a WHERE a.assigned_object_type = ${type} AND a.assigned_object_id = ${sql.ref(`${t}.id`)})`;
+export function addressCount(type: string) {
+  return (t: string) => sql`(SELECT count(*) FROM ipam_ipaddress a WHERE a.assigned_object_type = ${type} AND a.assigned_object_id = ${sql.ref(`${t}.id`)})`;
+}
 
 export const interfaceVlanFields = (): Record<string, FieldOptions> => ({
   untagged_vlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),

@@ -7,6 +7,9 @@ import { deviceRole, location, platform, region, site, siteGroup } from "./dcim.
 import { device, macAddress } from "./dcim-devices.ts";
 import { INTERFACE_MODE } from "./dcim-choices.ts";
 import { configContextField, localContextData, VM_CONTEXT_PATHS } from "./config-context-field.ts";
+import { addressCount, primaryIpFields } from "./ipam-dcim.ts";
+import { primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
+import { combineHooks } from "./hooks.ts";
 import { clusterScopeProbes, virtualMachineProbes, vmInterfaceProbes } from "../virtualization/validation.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
@@ -141,6 +144,7 @@ export const virtualMachine = defineModel({
       helpText: "Local config context data takes precedence over source contexts in the final rendered config context",
     }),
     config_context: configContextField(() => virtualMachine, VM_CONTEXT_PATHS),
+    ...primaryIpFields(),
     interface_count: f.count(() => vmInterface, "virtual_machine"),
     virtual_disk_count: f.count(() => virtualDisk, "virtual_machine"),
   },
@@ -153,7 +157,7 @@ export const virtualMachine = defineModel({
   ],
   brief: ["name", "description"],
   search: ["name", "serial", "description", "comments"],
-  hooks: { writeProbes: virtualMachineProbes },
+  hooks: combineHooks({ writeProbes: virtualMachineProbes }, primaryIpHooks(VM_INTERFACES)),
   filters: {
     cluster_group: "cluster__group",
     cluster_group_id: "cluster__group__id",
@@ -204,6 +208,7 @@ export const vmInterface = defineModel({
     ),
     description,
     mode: f.choice(INTERFACE_MODE, { nullable: true, label: "802.1Q Mode", helpText: "IEEE 802.1Q tagging strategy" }),
+    count_ipaddresses: f.computed(addressCount("virtualization.vminterface")),
   },
   uniqueTogether: [{ fields: ["virtual_machine", "name"], message: "Interface with this Virtual machine and Name already exists." }],
   brief: ["virtual_machine", "name", "description"],
