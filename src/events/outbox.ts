@@ -24,12 +24,8 @@ import { selectSql } from "../rest/select.ts";
  * snapshots are the first record's pre-change and the last record's post-change state.
  */
 export function outboxStatement(ctx: RequestContext): Statement {
-  let template = templates.get("");
-  if (!template) {
-    template = outboxTemplate();
-    templates.set("", template);
-  }
-  return bind(ctx, template);
+  outbox ??= outboxTemplate();
+  return bind(ctx, outbox);
 }
 
 function bind(ctx: RequestContext, template: Statement): Statement {
@@ -75,16 +71,16 @@ export function freezeEventDataStatement(rows: readonly Row[]): Statement | null
 }
 
 /**
- * Placeholders for the request's values in the statement built once per set of models (building
- * the representation's SQL on every write would cost more than running it).
+ * Placeholders for the request's values in the statements built once (the outbox INSERT, and the
+ * event-data SELECT per model, whose representation SQL would cost more to build than to run).
  */
 const SLOTS = { requestId: "\u0000request_id", now: "\u0000now", username: "\u0000username", origin: "\u0000origin" } as const;
-const templates = new Map<string, Statement>();
+let outbox: Statement | null = null;
 
 function outboxTemplate(): Statement {
   const ctx = { requestId: SLOTS.requestId, origin: SLOTS.origin, user: { username: SLOTS.username } };
   const now = SLOTS.now;
-  // The representation is filled by `dataTemplate`, one statement per model.
+  // The representation is read by `eventDataStatement` and kept by `freezeEventDataStatement`.
   const data = sql`NULL`;
   return sql`INSERT INTO extras_webhookdelivery (uuid, webhook_id, event_rule_id, event, object_type, object_id, object_repr, request_id,
       username, status, attempts, run_attempts, response_excerpt, error_log, created, last_updated, next_attempt, origin, prechange_data, postchange_data,

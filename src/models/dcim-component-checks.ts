@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { ModelHooks, WriteItem } from "./hooks.ts";
+import { combineHooks, type ModelHooks, type WriteItem } from "./hooks.ts";
 import type { Model } from "./model.ts";
 import { effective, relatedRowsProbe } from "../rest/referenced-rows.ts";
 
@@ -32,19 +32,9 @@ export function componentChecks(self: () => Model): ModelHooks {
   };
 }
 
-/** Checks run in sequence: each model's hooks may combine several. */
-function combine(...hooks: ModelHooks[]): ModelHooks {
-  return {
-    writeProbes: (ctx, items) => hooks.flatMap((h) => h.writeProbes?.(ctx, items) ?? []),
-    prepareWrite: async (ctx, items) => {
-      for (const h of hooks) await h.prepareWrite?.(ctx, items);
-    },
-  };
-}
-
 /** A front port maps to a position of a rear port on the same device. */
 export function frontPortChecks(self: () => Model): ModelHooks {
-  return combine(componentChecks(self), {
+  return combineHooks(componentChecks(self), {
     writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "rear_port", { touching: ["rear_port", "rear_port_position", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
@@ -65,7 +55,7 @@ export function frontPortChecks(self: () => Model): ModelHooks {
 
 /** A power outlet is fed by a power port of its own device. */
 export function powerOutletChecks(self: () => Model): ModelHooks {
-  return combine(componentChecks(self), {
+  return combineHooks(componentChecks(self), {
     writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "power_port", { touching: ["power_port", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
@@ -167,7 +157,7 @@ function sameParent(model: Model, item: WriteItem, name: string): boolean {
 
 /** A component template belongs to a device type or a module type, not both. */
 export function templateChecks(self: () => Model, ...more: ModelHooks[]): ModelHooks {
-  return combine({
+  return combineHooks({
     prepareWrite: (_ctx, items) => {
       if (!self().field.module_type) return;
       for (const item of items) {

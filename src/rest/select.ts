@@ -94,29 +94,6 @@ export function selectSql(model: Model, fields: readonly Field[], table = model.
   return sql.join(parts);
 }
 
-/**
- * What `selectSql` reads for the full form, as one JSON object (the readable fields' columns,
- * `__display` and their nested JSON), so a statement can keep it: `represent` shapes it later
- * exactly as it shapes a row read now. Columns of no readable field (a token's digest) stay out.
- */
-export function representationJsonSql(model: Model, table = model.table): Sql {
-  return jsonObjectSql(representationPairs(model, table));
-}
-
-/**
- * The representation's parts as `[key, SQL]` pairs: the stored columns, `__display`, and what each
- * readable field selects (custom fields as stored: related objects by id).
- */
-export function representationPairs(model: Model, table = model.table): [string, Sql][] {
-  const pairs: [string, Sql][] = [["id", sql.ref(`${table}.id`)], ["__display", model.displaySql(table)]];
-  for (const field of model.readableFields) {
-    for (const [column] of columnsOf(field)) pairs.push([column, sql.ref(`${table}.${column}`)]);
-    const expr = field.kind === "customFields" ? null : KINDS[field.kind].select?.(field, table, selectContext(0));
-    if (expr) pairs.push([field.name, expr]);
-  }
-  return pairs;
-}
-
 /** The object's change-record snapshot as JSON, from its stored row under `table`. */
 export function snapshotSql(model: Model, table = model.table): Sql {
   // Write-only fields (a webhook's secret) stay out of change records, which others may read.
