@@ -54,9 +54,15 @@ export function parseGrants(json: unknown): Grant[] {
  */
 function defaultGrants(ctx: RequestContext): Grant[] {
   return Object.entries(ctx.config.DEFAULT_PERMISSIONS).flatMap(([name, constraints]): Grant[] => {
-    const m = /^(\w+)\.([a-z]+)_(\w+)$/.exec(name);
-    return m ? [{ objectTypes: [`${m[1]}.${m[3]}`], actions: [m[2]], constraints: constraintList(constraints) }] : [];
+    const named = parsePermission(name);
+    return named ? [{ objectTypes: [named.objectType], actions: [named.action], constraints: constraintList(constraints) }] : [];
   });
+}
+
+/** A Django-style permission name (`users.add_token`) as its object type and action, or null. */
+function parsePermission(name: string): { objectType: string; action: string } | null {
+  const m = /^(\w+)\.([a-z]+)_(\w+)$/.exec(name);
+  return m ? { objectType: `${m[1]}.${m[3]}`, action: m[2] } : null;
 }
 
 /** True when EXEMPT_VIEW_PERMISSIONS lets anyone read the model (`*`, `app.*` or `app.model`). */
@@ -88,8 +94,8 @@ export const modelScope = (ctx: RequestContext, model: Model, action: Action): S
 
 /** True when the requester holds `app.action_model` (`users.grant_token`) for at least some objects. */
 export function hasPermission(ctx: RequestContext, permission: string): boolean {
-  const m = /^(\w+)\.([a-z]+)_(\w+)$/.exec(permission);
-  return m !== null && scopeOf(ctx, `${m[1]}.${m[3]}`, m[2]) !== null;
+  const named = parsePermission(permission);
+  return named !== null && scopeOf(ctx, named.objectType, named.action) !== null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { f, type Choice, type RowSql } from "./fields.ts";
 import { defineModel, registeredModels, type Model, type RelatedFilter } from "./model.ts";
-import { comments, description } from "./common.ts";
+import { comments, description, tenantGroupFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { location, region, site, siteGroup } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
@@ -194,8 +194,7 @@ export const circuit = defineModel({
     ...contactFilters("circuits.circuit"),
     ...pick(placeFilters((t) => sql`ct.circuit_id = ${sql.ref(`${t}.id`)}`),
       ["site_id", "site", "region_id", "region", "site_group_id", "site_group", "provider_network_id"]),
-    tenant_group: { path: "tenant__group", tree: true },
-    tenant_group_id: { path: "tenant__group__id", tree: true },
+    ...tenantGroupFilters(),
     termination_a_id: { target: () => circuitTermination, byId: true, related: (t) => sql`SELECT id FROM circuits_circuittermination WHERE circuit_id = ${sql.ref(`${t}.id`)} AND term_side = 'A'` },
     termination_z_id: { target: () => circuitTermination, byId: true, related: (t) => sql`SELECT id FROM circuits_circuittermination WHERE circuit_id = ${sql.ref(`${t}.id`)} AND term_side = 'Z'` },
   },
@@ -290,8 +289,7 @@ export const circuitGroup = defineModel({
   },
   brief: ["name"],
   filters: {
-    tenant_group: { path: "tenant__group", tree: true },
-    tenant_group_id: { path: "tenant__group__id", tree: true },
+    ...tenantGroupFilters(),
   },
 });
 

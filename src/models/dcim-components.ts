@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { f, type FieldOptions } from "./fields.ts";
 import { defineModel, type FilterDeclaration, type UniqueTogether } from "./model.ts";
-import { description } from "./common.ts";
+import { description, siteTreeFilters } from "./common.ts";
 import { HEX_COLOR, optionalColor } from "./colors.ts";
 import { device, iface } from "./dcim-devices.ts";
 import { manufacturer } from "./dcim.ts";
@@ -42,10 +42,7 @@ export const componentFilters: Readonly<Record<string, FilterDeclaration>> = {
   device_status: "device__status",
   site: "device__site",
   site_id: "device__site__id",
-  site_group: { path: "device__site__group", tree: true },
-  site_group_id: { path: "device__site__group__id", tree: true },
-  region: { path: "device__site__region", tree: true },
-  region_id: { path: "device__site__region__id", tree: true },
+  ...siteTreeFilters("device__site"),
   location: { path: "device__location", tree: true },
   location_id: { path: "device__location__id", tree: true },
 };

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { combineHooks } from "./hooks.ts";
-import { comments, description } from "./common.ts";
+import { comments, description, siteTreeFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
@@ -92,10 +92,7 @@ export const device = defineModel({
     manufacturer: "device_type__manufacturer",
     manufacturer_id: "device_type__manufacturer__id",
     model: "device_type__slug",
-    region: { path: "site__region", tree: true },
-    region_id: { path: "site__region__id", tree: true },
-    site_group: { path: "site__group", tree: true },
-    site_group_id: { path: "site__group__id", tree: true },
+    ...siteTreeFilters("site"),
     virtual_chassis_member: { sql: (values, t) => sql`(${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL) = ${["true", "True", "1"].includes(values[0]) ? 1 : 0}` },
   },
   // Placement, cluster and primary-IP rules; a new device brings its type's components (dcim-instantiation.ts).

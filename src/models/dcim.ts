@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { f, type Choice } from "./fields.ts";
 import { defineModel } from "./model.ts";
-import { comments, description, nestedGroupFields, parentOf, siblingUnique } from "./common.ts";
+import { comments, description, nestedGroupFields, parentOf, siblingUnique, siteTreeFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { device } from "./dcim-devices.ts";
 import { virtualMachine } from "./virtualization.ts";
@@ -106,10 +106,7 @@ export const location = defineModel({
   brief: ["name", "slug", "description", "rack_count", "_depth"],
   search: ["name", "slug", "facility", "description", "comments"],
   filters: {
-    region: { path: "site__region", tree: true },
-    region_id: { path: "site__region__id", tree: true },
-    site_group: { path: "site__group", tree: true },
-    site_group_id: { path: "site__group__id", tree: true },
+    ...siteTreeFilters("site"),
   },
   hooks: locationHooks(() => location),
 });

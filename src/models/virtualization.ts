@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { f, type Choice } from "./fields.ts";
 import { defineModel, type FilterDeclaration } from "./model.ts";
-import { comments, description } from "./common.ts";
+import { comments, description, siteTreeFilters, tenantGroupFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { deviceRole, location, platform, region, site, siteGroup } from "./dcim.ts";
 import { device, macAddress } from "./dcim-devices.ts";
@@ -163,12 +163,8 @@ export const virtualMachine = defineModel({
     cluster_group_id: "cluster__group__id",
     cluster_type: "cluster__type",
     cluster_type_id: "cluster__type__id",
-    region: { path: "site__region", tree: true },
-    region_id: { path: "site__region__id", tree: true },
-    site_group: { path: "site__group", tree: true },
-    site_group_id: { path: "site__group__id", tree: true },
-    tenant_group: { path: "tenant__group", tree: true },
-    tenant_group_id: { path: "tenant__group__id", tree: true },
+    ...siteTreeFilters("site"),
+    ...tenantGroupFilters(),
     // "Has local config context data".
     local_context_data: {
       sql: (values, t) => sql`${sql.ref(`${t}.local_context_data`)} IS ${sql.raw(TRUE.includes(values[0]) ? "NOT NULL" : "NULL")}`,
