@@ -10,6 +10,7 @@ import { createRouter } from "./http/router.ts";
 import { createAuthCache } from "./auth/authenticate.ts";
 import { registry } from "./models/registry.ts";
 import { createDeliverer, sweep, type Deliverer, type Outcome } from "./events/deliver.ts";
+import { serveStatic, type AssetSource } from "./ui/assets.ts";
 
 /** The release of this service, reported by /api/status/. */
 export const RELEASE = "0.1.0";
@@ -26,6 +27,8 @@ export interface RequestEnvironment {
    * lost, only later.
    */
   readonly enqueue?: (deliveryIds: readonly number[]) => Promise<void>;
+  /** Where Swagger UI's files come from: the package on Node and Deno, static assets on Workers. */
+  readonly assets?: AssetSource;
 }
 
 /** How a deliverer sends: the runtime's fetch unless given, and a fetch without TLS verification where one exists. */
@@ -82,6 +85,8 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
     },
     async fetch(request, env) {
       const url = requestUrl(request, config.ALLOWED_HOSTS);
+      // Scripts, styles and Swagger UI's files: public, the same for everyone, no database.
+      if (url.pathname.startsWith("/static/")) return serveStatic(request, url, env.assets ?? null);
       const ctx: RequestContext = {
         request,
         url,

@@ -25,6 +25,7 @@ import { ConfigError, parseConfig } from "./config.ts";
 import { openDatabase } from "./runtime/node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./runtime/local-files.ts";
 import { backgroundTasks, localDeliveryQueue } from "./runtime/background.ts";
+import { packageAssets } from "./runtime/package-assets.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
@@ -104,7 +105,7 @@ export default {
   },
   async fetch(request: Request, info?: ServeInfo): Promise<Response> {
     try {
-      return await app.fetch(withParsableUrl(request), { db, clientAddress: info?.remoteAddr?.hostname ?? null, waitUntil, enqueue });
+      return await app.fetch(withParsableUrl(request), { db, clientAddress: info?.remoteAddr?.hostname ?? null, waitUntil, enqueue, assets: packageAssets });
     } catch (error) {
       console.error("unhandled error serving a request:", error);
       return new Response(JSON.stringify({ detail: "Server error." }), {

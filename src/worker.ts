@@ -72,6 +72,8 @@ export interface Env {
   SECRET_KEY?: string;
   /** wrangler.toml `[[queues.producers]]`: deliveries committed by a write go here. */
   WEBHOOK_QUEUE?: Queue;
+  /** wrangler.toml `[assets]`: the swagger-ui-dist package's files. */
+  ASSETS?: { fetch(request: Request): Promise<Response> };
   [setting: string]: unknown;
 }
 
@@ -194,6 +196,7 @@ export default {
         clientAddress: request.headers.get("CF-Connecting-IP"),
         waitUntil: (p) => void background.push(p),
         enqueue: env.WEBHOOK_QUEUE ? (ids) => enqueueDeliveries(env.WEBHOOK_QUEUE!, ids) : undefined,
+        assets: env.ASSETS ? (file) => env.ASSETS!.fetch(new Request(`https://assets.invalid/${file}`)) : undefined,
       });
     } finally {
       ctx.waitUntil(Promise.allSettled(background).then(() => db.close()));

@@ -13,6 +13,7 @@ import { readJson, readText } from "./body.ts";
 import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
+import { swaggerPage } from "../ui/swagger-page.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -44,6 +45,7 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/login/", (req, ctx) => only(req, ["POST"], () => login(ctx)));
   router.all("/logout/", (req, ctx) => only(req, ["POST"], () => logout(ctx)));
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
+  router.all("/api/schema/swagger-ui/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => swaggerPage(ctx)));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
   const routeOf = (model: Model, name: string, detail: boolean): RouteDeclaration => {
     const route = model.routes.find((r) => r.name === name && r.detail === detail);

@@ -8,6 +8,7 @@ import { listen } from "./node-http.ts";
 import { openDatabase } from "./node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./local-files.ts";
 import type { LocalQueue } from "../events/local-queue.ts";
+import { packageAssets } from "./package-assets.ts";
 
 /** A running service on Node: its address, what the first start created, and how to stop it. */
 export interface NodeService {
@@ -34,7 +35,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const deliveries = localDeliveryQueue(app, db);
   const enqueue = deliveries.push;
   const { server, url } = await listen(
-    (request, clientAddress) => app.fetch(request, { db, clientAddress, waitUntil, enqueue }),
+    (request, clientAddress) => app.fetch(request, { db, clientAddress, waitUntil, enqueue, assets: packageAssets }),
     config.HOST,
     config.PORT,
   );

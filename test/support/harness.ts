@@ -6,6 +6,7 @@ import { libsqlClientDatabase } from "../../src/db/libsql-client.ts";
 import { createClient } from "@libsql/client";
 import { loadMigrations } from "../../src/runtime/local-files.ts";
 import { createLocalQueue, type LocalQueue } from "../../src/events/local-queue.ts";
+import { packageAssets } from "../../src/runtime/package-assets.ts";
 
 export const ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
 export const ORIGIN = "http://inventory.test";
@@ -87,6 +88,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
       clientAddress: options.clientAddress ?? "127.0.0.1",
       waitUntil: (p) => void pending.push(p),
       enqueue: options.enqueue === false ? undefined : queue.push,
+      assets: packageAssets,
     });
     const text = await response.text();
     let parsed: unknown = undefined;
