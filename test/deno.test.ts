@@ -151,6 +151,15 @@ describe("deno serve src/deno.ts", () => {
     expect(status.body.runtime).toMatch(/^deno \d+\.\d+/);
   });
 
+  it("serves Swagger UI's files from the installed package", async () => {
+    const page = await api("GET", "/api/schema/swagger-ui/", { token: null });
+    expect(page.status).toBe(200);
+    const bundle = /src="([^"]*swagger-ui-bundle\.js)"/.exec(page.text)![1];
+    const file = await api("GET", bundle, { token: null });
+    expect(file.status).toBe(200);
+    expect(file.text).toContain("SwaggerUIBundle");
+  });
+
   it("refuses anonymous reads", async () => {
     expect((await api("GET", "/api/dcim/sites/", { token: null })).status).toBe(403);
   });

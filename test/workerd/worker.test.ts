@@ -76,3 +76,19 @@ describe("worker entry under workerd", () => {
     expect(replies.map((r) => r.status)).toEqual(Array(12).fill(200));
   });
 });
+
+describe("Swagger UI on Workers", () => {
+  it("serves the page and swagger-ui-dist's files from Workers static assets (wrangler.toml [assets])", async () => {
+    const page = await call("GET", "/api/schema/swagger-ui/", { token: null });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+    const bundle = /src="([^"]*swagger-ui-bundle\.js)"/.exec(page.text)![1];
+    const file = await call("GET", bundle, { token: null });
+    expect(file.status).toBe(200);
+    expect(file.headers.get("Cache-Control")).toContain("immutable");
+    expect(file.text).toContain("SwaggerUIBundle");
+    // The package's demo page and metadata are uploaded with it but never served.
+    expect((await call("GET", bundle.replace("swagger-ui-bundle.js", "index.html"), { token: null })).status).toBe(404);
+    expect((await call("GET", "/index.html", { token: null })).status).toBe(404);
+  });
+});
