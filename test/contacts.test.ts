@@ -83,6 +83,11 @@ describe("contact assignments", () => {
     const circuits = (await api.get(`/api/circuits/circuits/?contact=${ids.bob}&contact_role=${ids.admin}`)).body.results;
     expect(circuits.map((c: any) => c.cid)).toEqual(["C1"]);
     expect((await api.get("/api/circuits/providers/?contact=999999")).body).toEqual({ contact: ["Select a valid choice. 999999 is not one of the available choices."] });
+    // Sites and tenants (and every model NetBox gives contacts) filter the same way.
+    expect((await api.get(`/api/dcim/sites/?contact=${ids.alice}&contact_role=${ids.admin}`)).body.results.map((x: any) => x.slug)).toEqual(["hq"]);
+    expect((await api.get(`/api/dcim/sites/?contact=${ids.bob}`)).body.results).toEqual([]);
+    expect((await api.get(`/api/tenancy/tenants/?contact_group=${ids.ops}`)).body.results).toEqual([]);
+    expect((await api.get(`/api/tenancy/tenants/?contact=${ids.bob}`)).body.results.map((x: any) => x.slug)).toEqual(["customer"]);
   });
 
   it("keep a contact while assigned, and go with the object they attach to", async () => {

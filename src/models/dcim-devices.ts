@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
+import { contactFilters } from "./contacts.ts";
 import { combineHooks } from "./hooks.ts";
 import { comments, description, siteTreeFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
@@ -89,6 +90,7 @@ export const device = defineModel({
   display: deviceDisplay,
   search: ["name", "serial", "asset_tag", "description", "comments"],
   filters: {
+    ...contactFilters("dcim.device"),
     manufacturer: "device_type__manufacturer",
     manufacturer_id: "device_type__manufacturer__id",
     model: "device_type__slug",

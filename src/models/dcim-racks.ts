@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { f, type FieldOptions } from "./fields.ts";
 import { defineModel } from "./model.ts";
+import { contactFilters } from "./contacts.ts";
 import { comments, description, siteTreeFilters, tenantGroupFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { location, manufacturer, site } from "./dcim.ts";
@@ -103,6 +104,7 @@ export const rack = defineModel({
   search: ["name", "facility_id", "serial", "asset_tag", "description", "comments"],
   ordering: ["site", "location", "name"],
   filters: {
+    ...contactFilters("dcim.rack"),
     ...siteTreeFilters("site"),
     ...tenantGroupFilters(),
     manufacturer: "rack_type__manufacturer",
@@ -156,7 +158,7 @@ export const powerPanel = defineModel({
   brief: ["name", "description", "powerfeed_count"],
   search: ["name", "description", "comments"],
   ordering: ["site", "name"],
-  filters: siteTreeFilters("site"),
+  filters: { ...siteTreeFilters("site"), ...contactFilters("dcim.powerpanel") },
   hooks: powerPanelHooks(() => powerPanel),
 });
 

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { f, type Choice } from "./fields.ts";
 import { defineModel } from "./model.ts";
+import { contactFilters } from "./contacts.ts";
 import { comments, description, nestedGroupFields, parentOf, siblingUnique, siteTreeFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { device } from "./dcim-devices.ts";
@@ -44,6 +45,7 @@ export const region = defineModel({
   fields: nestedGroupFields(() => region, { site_count: f.count(() => site, "region", { cumulative: true }) }),
   uniqueTogether: siblingUnique("region"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
+  filters: { ...contactFilters("dcim.region") },
 });
 
 export const siteGroup = defineModel({
@@ -51,6 +53,7 @@ export const siteGroup = defineModel({
   fields: nestedGroupFields(() => siteGroup, { site_count: f.count(() => site, "group", { cumulative: true }) }),
   uniqueTogether: siblingUnique("site group"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
+  filters: { ...contactFilters("dcim.sitegroup") },
 });
 
 export const site = defineModel({
@@ -78,6 +81,7 @@ export const site = defineModel({
   },
   brief: ["name", "slug", "description"],
   search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],
+  filters: { ...contactFilters("dcim.site") },
 });
 
 /**
@@ -106,6 +110,7 @@ export const location = defineModel({
   brief: ["name", "slug", "description", "rack_count", "_depth"],
   search: ["name", "slug", "facility", "description", "comments"],
   filters: {
+    ...contactFilters("dcim.location"),
     ...siteTreeFilters("site"),
   },
   hooks: locationHooks(() => location),
@@ -124,6 +129,7 @@ export const manufacturer = defineModel({
     platform_count: f.count(() => platform, "manufacturer"),
   },
   brief: ["name", "slug", "description", "devicetype_count"],
+  filters: { ...contactFilters("dcim.manufacturer") },
 });
 
 export const deviceType = defineModel({

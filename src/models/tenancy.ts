@@ -1,5 +1,6 @@
 import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
+import { contactFilters } from "./contacts.ts";
 import { comments, description, nestedGroupFields } from "./common.ts";
 import { circuit } from "./circuits.ts";
 
@@ -25,6 +26,7 @@ export const tenant = defineModel({
   ],
   brief: ["name", "slug", "description"],
   search: ["name", "slug", "description", "comments"],
+  filters: { ...contactFilters("tenancy.tenant") },
 });
 
 export const tenancyModels = [tenantGroup, tenant];

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { f, type Choice } from "./fields.ts";
 import { defineModel, type FilterDeclaration } from "./model.ts";
+import { contactFilters } from "./contacts.ts";
 import { comments, description, siteTreeFilters, tenantGroupFilters } from "./common.ts";
 import { tenant } from "./tenancy.ts";
 import { deviceRole, location, platform, region, site, siteGroup } from "./dcim.ts";
@@ -76,6 +77,7 @@ export const clusterGroup = defineModel({
   app: "virtualization", name: "clustergroup", verboseName: "cluster group",
   fields: { ...organizational(), comments, cluster_count: f.count(() => cluster, "group") },
   brief: ["name", "slug", "description", "cluster_count"],
+  filters: { ...contactFilters("virtualization.clustergroup") },
 });
 
 /** The sum of one column of a cluster's virtual machines, null when none has it (as Django's Sum). */
@@ -109,6 +111,7 @@ export const cluster = defineModel({
   search: ["name", "description", "comments"],
   hooks: { writeProbes: clusterScopeProbes },
   filters: {
+    ...contactFilters("virtualization.cluster"),
     region: scopeFilter("region", "slug"),
     region_id: scopeFilter("region", "id"),
     site_group: scopeFilter("sitegroup", "slug"),
@@ -159,6 +162,7 @@ export const virtualMachine = defineModel({
   search: ["name", "serial", "description", "comments"],
   hooks: combineHooks({ writeProbes: virtualMachineProbes }, primaryIpHooks(VM_INTERFACES)),
   filters: {
+    ...contactFilters("virtualization.virtualmachine"),
     cluster_group: "cluster__group",
     cluster_group_id: "cluster__group__id",
     cluster_type: "cluster__type",
