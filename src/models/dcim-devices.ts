@@ -10,7 +10,7 @@ import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { deviceIpamHooks, interfaceIpamHooks, interfaceVlanFields, primaryIpFields } from "./ipam-dcim.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "./config-context-field.ts";
 import { cluster, vmInterface } from "./virtualization.ts";
-import { deviceClusterProbes } from "../virtualization/validation.ts";
+import { deviceClusterHooks } from "../virtualization/validation.ts";
 import { rack, virtualChassis } from "./dcim-racks.ts";
 import { devicePlacementHooks } from "./dcim-placement.ts";
 import { traceRoute } from "./dcim-trace.ts";
@@ -98,7 +98,7 @@ export const device = defineModel({
     virtual_chassis_member: { sql: (values, t) => sql`(${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL) = ${["true", "True", "1"].includes(values[0]) ? 1 : 0}` },
   },
   // Placement, cluster and primary-IP rules; a new device brings its type's components (dcim-instantiation.ts).
-  hooks: combineHooks(devicePlacementHooks(() => device), { writeProbes: deviceClusterProbes }, { writeStatements: deviceComponentStatements }, deviceIpamHooks),
+  hooks: combineHooks(devicePlacementHooks(() => device), deviceClusterHooks, { writeStatements: deviceComponentStatements }, deviceIpamHooks),
 });
 
 export const iface = defineModel({

@@ -11,7 +11,7 @@ import { configContextField, localContextData, VM_CONTEXT_PATHS } from "./config
 import { addressCount, primaryIpFields } from "./ipam-dcim.ts";
 import { primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
 import { combineHooks } from "./hooks.ts";
-import { clusterScopeProbes, virtualMachineProbes, vmInterfaceProbes } from "../virtualization/validation.ts";
+import { checkVirtualMachines, checkVmInterfaces, clusterScopeHooks, virtualMachineProbes, vmInterfaceProbes } from "../virtualization/validation.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
 
@@ -109,7 +109,7 @@ export const cluster = defineModel({
   ],
   brief: ["name", "description", "virtualmachine_count"],
   search: ["name", "description", "comments"],
-  hooks: { writeProbes: clusterScopeProbes },
+  hooks: clusterScopeHooks,
   filters: {
     ...contactFilters("virtualization.cluster"),
     region: scopeFilter("region", "slug"),
@@ -160,7 +160,7 @@ export const virtualMachine = defineModel({
   ],
   brief: ["name", "description"],
   search: ["name", "serial", "description", "comments"],
-  hooks: combineHooks({ writeProbes: virtualMachineProbes }, primaryIpHooks(VM_INTERFACES)),
+  hooks: combineHooks({ writeProbes: virtualMachineProbes, prepareWrite: checkVirtualMachines }, primaryIpHooks(VM_INTERFACES)),
   filters: {
     ...contactFilters("virtualization.virtualmachine"),
     cluster_group: "cluster__group",
@@ -214,7 +214,7 @@ export const vmInterface = defineModel({
   brief: ["virtual_machine", "name", "description"],
   search: ["name", "description"],
   ordering: ["virtual_machine", "name"],
-  hooks: { writeProbes: vmInterfaceProbes },
+  hooks: { writeProbes: vmInterfaceProbes, prepareWrite: checkVmInterfaces },
   filters: {
     cluster: "virtual_machine__cluster",
     cluster_id: "virtual_machine__cluster__id",

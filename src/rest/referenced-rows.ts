@@ -9,6 +9,10 @@ import { refSql } from "./references.ts";
 
 type Sql = RawBuilder<unknown>;
 
+/** Items of a write that checks still concern: parsed and resolved without field errors. */
+export const checkable = (items: readonly WriteItem[]) =>
+  items.filter((item) => Object.keys(item.errors).every((key) => key === "__all__"));
+
 /** The value an item's field will have: the one written, else the stored one (an update), else null. */
 export function effective(model: Model, item: WriteItem, name: string): unknown {
   const value = item.values[name];
