@@ -176,7 +176,8 @@ async function send(
     const ms = Math.round(performance.now() - start);
     const e = error as Error;
     const reason = e.name === "TimeoutError" || e.name === "AbortError" ? `timed out after ${config.WEBHOOK_TIMEOUT} s` : `network error: ${e.message}${e.cause ? ` (${(e.cause as Error).message ?? e.cause})` : ""}`;
-    return record(d, { error: reason, ms, request }, true);
+    // The runtime's message may quote the URL, credentials and all: the log keeps the masked one.
+    return record(d, { error: reason.split(url).join(request.url), ms, request }, true);
   }
 }
 
