@@ -126,16 +126,16 @@ ${list instanceof ApiError ? html`<p class="admin-message error">${problemText(l
   <a href="${BASE}${ctx.url.search}">Refresh</a>
   <a href="${apiQuery}">As JSON (the API)</a>
 </div>
-<table class="deliveries">
+<div class="table-scroll"><table class="deliveries">
 <thead><tr>
   ${retry ? html`<th class="nowrap"><input type="checkbox" id="select-all" aria-label="Select all failed runs"${failedHere.length ? "" : html` disabled`}></th>` : ""}
   <th>Run</th><th>Event</th><th>Object</th><th>Webhook</th><th>Event rule</th><th>Status</th><th>Attempts</th>
-  <th>Created</th><th>Last attempt</th><th>Finished</th><th>Response</th><th>Last error</th>${retry ? html`<th></th>` : ""}
+  <th>Created (UTC)</th><th>Last attempt</th><th>Finished</th><th>Response</th><th>Last error</th>${retry ? html`<th></th>` : ""}
 </tr></thead>
 <tbody>
 ${rows.length ? rows.map((d) => row(d, registry, retry)) : html`<tr><td colspan="${retry ? 14 : 12}" class="muted">No runs match.</td></tr>`}
 </tbody>
-</table>
+</table></div>
 ${list instanceof ApiError ? "" : pager(filters, list.count)}`;
   return page(ctx, { title: "Webhook deliveries", body, styles: [assetUrl("admin.css")], scripts: [assetUrl("admin.js")] });
 }
@@ -181,9 +181,9 @@ function row(d: Delivery, registry: Registry, retry: boolean): SafeHtml {
   <td>${d.event_rule ? d.event_rule.display : html`<span class="muted">—</span>`}</td>
   <td>${statusBadge(d)}</td>
   <td>${d.attempts}</td>
-  <td class="nowrap">${time(d.created)}</td>
-  <td class="nowrap">${time(d.started)}</td>
-  <td class="nowrap">${time(d.finished)}</td>
+  <td class="nowrap">${time(d.created, "", true)}</td>
+  <td class="nowrap">${time(d.started, "", true)}</td>
+  <td class="nowrap">${time(d.finished, "", true)}</td>
   <td class="nowrap">${d.last_status_code ?? html`<span class="muted">—</span>`}${d.duration_ms !== null && d.duration_ms !== undefined ? html` <span class="muted">${d.duration_ms} ms</span>` : ""}</td>
   <td class="error-cell">${lastError(d)}</td>
   ${retry ? html`<td>${failed ? html`<button type="button" class="small" data-retry="${d.id}">Retry</button>` : ""}</td>` : ""}
@@ -197,21 +197,23 @@ function lastError(d: Delivery): string {
   const lines = String(d.error_log ?? "").trim().split("\n").filter(Boolean);
   if (d.status?.value === "succeeded" || !lines.length) return "";
   const line = lines[lines.length - 1].replace(/^\S+ /, "");
-  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
 }
 
 /** The object of the event, linked to its API page while its type is known. */
 function objectLink(d: Delivery, registry: Registry): SafeHtml {
   const model = registry.byObjectType(String(d.object_type));
-  const label = html`${d.object_repr || `#${d.object_id}`} <span class="muted">${d.object_type} #${d.object_id}</span>`;
+  const label = html`${d.object_repr || `#${d.object_id}`} <span class="muted object-type">${d.object_type} #${d.object_id}</span>`;
   if (!model || d.event?.value === "deleted") return label;
   return html`<a href="/api/${model.app}/${model.path}/${d.object_id}/">${label}</a>`;
 }
 
-function time(value: unknown): SafeHtml {
+/** A timestamp to the second, in UTC as stored (date and time on two lines in the table); the exact value on hover. */
+function time(value: unknown, zone = "", stacked = false): SafeHtml {
   if (!value) return html`<span class="muted">—</span>`;
   const text = String(value);
-  return html`<time datetime="${text}" title="${text}">${text.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC")}</time>`;
+  const [date, clock] = text.replace(/(\.\d+)?Z$/, "").split("T");
+  return html`<time datetime="${text}" title="${text}">${date}${stacked ? html`<br>` : " "}${clock}${zone}</time>`;
 }
 
 /** A duration as people read it: 42 s, 3 min, 2 h 5 min, 3 d 4 h. */
@@ -285,20 +287,11 @@ async function detailPage(ctx: RequestContext, registry: Registry, id: number): 
   <dt>Event rule</dt><dd>${d.event_rule ? html`<a href="${BASE}?event_rule_id=${d.event_rule.id}">${d.event_rule.display}</a>` : html`<span class="muted">—</span>`}</dd>
   <dt>Triggered by</dt><dd>${d.username || html`<span class="muted">—</span>`} <span class="muted">request ${d.request_id}</span></dd>
   <dt>Attempts</dt><dd>${d.attempts}</dd>
-  <dt>Created</dt><dd>${time(d.created)}</dd>
-  <dt>Last attempt</dt><dd>${time(d.started)}</dd>
-  <dt>Finished</dt><dd>${time(d.finished)}</dd>
-  <dt>Next attempt</dt><dd>${time(d.next_attempt)}</dd>
+  <dt>Created</dt><dd>${time(d.created, " UTC")}</dd>
+  <dt>Last attempt</dt><dd>${time(d.started, " UTC")}</dd>
+  <dt>Finished</dt><dd>${time(d.finished, " UTC")}</dd>
+  <dt>Next attempt</dt><dd>${time(d.next_attempt, " UTC")}</dd>
 </dl>
-<section class="panel" id="request">
-  <h2>Request</h2>
-  ${d.request_method ? html`<p><code>${d.request_method} ${d.request_url}</code></p>
-  <table class="headers"><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>
-  ${headers.map(([name, value]) => html`<tr><td>${name}</td><td>${value}</td></tr>`)}
-  </tbody></table>
-  ${d.request_body ? html`<pre>${pretty(String(d.request_body))}</pre>` : html`<p class="muted">No body.</p>`}`
-    : html`<p class="muted">No request was rendered${d.attempts ? "" : " yet"}.</p>`}
-</section>
 <section class="panel" id="response">
   <h2>Response</h2>
   <p>Status: ${d.last_status_code ?? html`<span class="muted">none</span>`}${d.duration_ms !== null && d.duration_ms !== undefined ? html` · ${d.duration_ms} ms` : ""}</p>
@@ -307,6 +300,15 @@ async function detailPage(ctx: RequestContext, registry: Registry, id: number): 
 <section class="panel" id="error-log">
   <h2>Error log</h2>
   ${d.error_log ? html`<pre>${d.error_log}</pre>` : html`<p class="muted">Empty.</p>`}
+</section>
+<section class="panel" id="request">
+  <h2>Request</h2>
+  ${d.request_method ? html`<p><code>${d.request_method} ${d.request_url}</code></p>
+  <table class="headers"><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>
+  ${headers.map(([name, value]) => html`<tr><td>${name}</td><td>${value}</td></tr>`)}
+  </tbody></table>
+  ${d.request_body ? html`<h3>Body <span class="muted">(the first 4,096 characters)</span></h3><pre class="body">${pretty(String(d.request_body))}</pre>` : html`<p class="muted">No body.</p>`}`
+    : html`<p class="muted">No request was rendered${d.attempts ? "" : " yet"}.</p>`}
 </section>`;
   return page(ctx, { title: `Webhook delivery #${d.id}`, body, styles: [assetUrl("admin.css")], scripts: [assetUrl("admin.js")] });
 }

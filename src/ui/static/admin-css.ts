@@ -9,8 +9,12 @@ form.admin-filters label { margin: 0; font-size: .85rem; }
 form.admin-filters select { width: auto; min-width: 11rem; display: block; margin-top: .2rem; }
 .admin-toolbar { display: flex; gap: .8rem; align-items: center; margin: 0 0 .6rem; }
 .admin-toolbar .spacer { flex: 1; }
-table.deliveries td, table.deliveries th { font-size: .9rem; }
-table.deliveries td.error-cell { max-width: 22rem; color: #a4161a; overflow-wrap: anywhere; }
+main:has(table.deliveries) { max-width: 1600px; }
+.table-scroll { overflow-x: auto; }
+table.deliveries td, table.deliveries th { font-size: .85rem; }
+table.deliveries td.error-cell { min-width: 14rem; max-width: 22rem; color: #a4161a; overflow-wrap: anywhere; }
+table.deliveries .object-type { display: block; font-size: .8rem; }
+table.deliveries time { font-variant-numeric: tabular-nums; }
 table.deliveries td.nowrap, table.deliveries th.nowrap { white-space: nowrap; }
 .status { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid transparent; }
 .status-queued { background: #fff4d6; color: #7a5200; border-color: #f0d48a; }
@@ -28,6 +32,8 @@ dl.fields dt { font-weight: 600; color: var(--muted, #5b6575); }
 dl.fields dd { margin: 0; overflow-wrap: anywhere; }
 section.panel { margin: 0 0 1.2rem; }
 section.panel h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
+section.panel h3 { font-size: .95rem; margin: .8rem 0 .4rem; }
+section.panel pre { max-height: 28rem; }
 table.headers td:first-child { white-space: nowrap; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 table.headers td { font-size: .85rem; overflow-wrap: anywhere; }
 `;
