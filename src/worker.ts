@@ -25,6 +25,7 @@ import permissions from "../migrations/0013_permissions.sql";
 import webhookEventData from "../migrations/0014_webhook_event_data.sql";
 import ipam from "../migrations/0015_ipam.sql";
 import vmPrimaryIps from "../migrations/0016_vm_primary_ips.sql";
+import webhookDeliveryRequest from "../migrations/0017_webhook_delivery_request.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0014_webhook_event_data.sql", sql: webhookEventData },
   { name: "0015_ipam.sql", sql: ipam },
   { name: "0016_vm_primary_ips.sql", sql: vmPrimaryIps },
+  { name: "0017_webhook_delivery_request.sql", sql: webhookDeliveryRequest },
 ];
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */

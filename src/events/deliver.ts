@@ -10,6 +10,7 @@ import { destinationProblem } from "./destination.ts";
 import { bodyEscaping, renderHeaders, renderTemplate } from "./render.ts";
 import { signatureHeaders } from "./sign.ts";
 import { batcher } from "./batcher.ts";
+import { sentRequest } from "./sent-request.ts";
 
 /** What the queue does with a delivery's message after an attempt. */
 export type Outcome =
@@ -66,7 +67,7 @@ async function excerpt(response: Response): Promise<string> {
 function resultOf(deps: DeliveryDependencies, d: Row, a: Attempt, retryable: boolean): { result: Result; outcome: Outcome } {
   const now = new Date();
   const at = now.toISOString();
-  const base = { id: Number(d.id), lease: String(d.lease_until), code: a.status ?? null, excerpt: a.excerpt ?? "", ms: a.ms ?? null, at };
+  const base = { id: Number(d.id), lease: String(d.lease_until), code: a.status ?? null, excerpt: a.excerpt ?? "", ms: a.ms ?? null, at, request: a.request ?? null };
   if (!a.error) return { result: { ...base, status: "succeeded", finished: at, next: null, line: "" }, outcome: { kind: "done" } };
   const line = `${at} attempt ${d.attempts}: ${a.error}${a.excerpt ? `: ${a.excerpt.slice(0, 200).replace(/\s+/g, " ")}` : ""}\n`;
   const runAttempts = Number(d.run_attempts);
@@ -153,14 +154,15 @@ async function send(
   } catch (error) {
     return record(d, { error: `template error: ${(error as Error).message}` }, false);
   }
-  const refused = destinationProblem(config, url);
-  if (refused) return record(d, { error: `destination refused: ${refused}` }, false);
-
   const sent = new Headers({ "Content-Type": String(w.http_content_type), "User-Agent": "inventory-webhooks" });
   for (const [name, value] of headers) sent.set(name, value);
   const signature = await signatureHeaders(String(w.secret ?? ""), `msg_${d.uuid}`, Math.floor(Date.now() / 1000), body);
   for (const [name, value] of Object.entries(signature)) sent.set(name, value);
   const method = String(w.http_method);
+  // Kept on the run whether or not it is sent, so a refused destination shows what was refused.
+  const request = sentRequest(method, url, sent, body);
+  const refused = destinationProblem(config, url);
+  if (refused) return record(d, { error: `destination refused: ${refused}`, request }, false);
   const fetcher = !w.ssl_verification && deps.insecureFetch ? deps.insecureFetch : (deps.fetch ?? fetch);
   const start = performance.now();
   try {
@@ -169,12 +171,13 @@ async function send(
     const text = await excerpt(response);
     const ms = Math.round(performance.now() - start);
     const ok = response.status >= 200 && response.status < 300;
-    return record(d, { status: response.status, excerpt: text, ms, ...(ok ? {} : { error: `HTTP ${response.status}` }) }, true);
+    return record(d, { status: response.status, excerpt: text, ms, request, ...(ok ? {} : { error: `HTTP ${response.status}` }) }, true);
   } catch (error) {
     const ms = Math.round(performance.now() - start);
     const e = error as Error;
     const reason = e.name === "TimeoutError" || e.name === "AbortError" ? `timed out after ${config.WEBHOOK_TIMEOUT} s` : `network error: ${e.message}${e.cause ? ` (${(e.cause as Error).message ?? e.cause})` : ""}`;
-    return record(d, { error: reason, ms }, true);
+    // The runtime's message may quote the URL, credentials and all: the log keeps the masked one.
+    return record(d, { error: reason.split(url).join(request.url), ms, request }, true);
   }
 }
 

@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Row } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { DeliveryDependencies } from "./deliver.ts";
 import { eventData, type Data } from "./event-data.ts";
+import type { SentRequest } from "./sent-request.ts";
 
 /*
  * The statements of the consumer, each for a whole group of runs (see `createDeliverer`): claim,
@@ -66,6 +67,8 @@ export interface Attempt {
   readonly ms?: number;
   /** Why the attempt failed; absent for a 2XX. */
   readonly error?: string;
+  /** The request as rendered (masked), when the attempt got that far. */
+  readonly request?: SentRequest;
 }
 
 /** What an attempt leaves on its run, as the recording statement reads it. */
@@ -81,15 +84,20 @@ export interface Result {
   readonly finished: string | null;
   readonly next: string | null;
   readonly line: string;
+  readonly request: SentRequest | null;
 }
 
 /** Records the results of a group of attempts: one statement. */
 export async function recordResults(deps: DeliveryDependencies, results: readonly Result[]): Promise<void[]> {
   const field = (name: keyof Result) => sql`json_extract(value, ${`$.${name}`}) AS ${sql.ref(`r_${name}`)}`;
-  const names: (keyof Result)[] = ["id", "lease", "status", "code", "excerpt", "ms", "at", "finished", "next", "line"];
+  const names: (keyof Result)[] = ["id", "lease", "status", "code", "excerpt", "ms", "at", "finished", "next", "line", "request"];
+  // An attempt that rendered no request (a template error, a deleted webhook) leaves none.
+  const request = (part: keyof SentRequest, empty: RawBuilder<unknown>) => sql`coalesce(json_extract(r.r_request, ${`$.${part}`}), ${empty})`;
   await deps.db.batch([
     sql`UPDATE extras_webhookdelivery SET status = r.r_status, last_status_code = r.r_code, response_excerpt = r.r_excerpt, duration_ms = r.r_ms,
-        lease_until = NULL, last_updated = r.r_at, finished = r.r_finished, next_attempt = r.r_next, error_log = error_log || r.r_line
+        lease_until = NULL, last_updated = r.r_at, finished = r.r_finished, next_attempt = r.r_next, error_log = error_log || r.r_line,
+        request_method = ${request("method", sql`''`)}, request_url = ${request("url", sql`''`)},
+        request_headers = json_extract(r.r_request, '$.headers'), request_body = ${request("body", sql`''`)}
       FROM (SELECT ${sql.join(names.map(field))} FROM json_each(${JSON.stringify(results)})) AS r
       WHERE extras_webhookdelivery.id = r.r_id AND extras_webhookdelivery.lease_until = r.r_lease`.compile(qb),
   ], "write");

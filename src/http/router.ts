@@ -14,6 +14,7 @@ import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
+import { deliveriesAdmin } from "../ui/admin-deliveries.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -46,6 +47,8 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/logout/", (req, ctx) => only(req, ["POST"], () => logout(ctx)));
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/schema/swagger-ui/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => swaggerPage(ctx)));
+  router.all("/admin/webhook-deliveries/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, null))));
+  router.all("/admin/webhook-deliveries/:id/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, req.params.id))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
   const routeOf = (model: Model, name: string, detail: boolean): RouteDeclaration => {
     const route = model.routes.find((r) => r.name === name && r.detail === detail);

@@ -107,6 +107,12 @@ export const webhookDelivery = defineModel({
     started: f.datetime({ nullable: true, readOnly: true }),
     finished: f.datetime({ nullable: true, readOnly: true }),
     next_attempt: f.datetime({ nullable: true, readOnly: true }),
+    // The last attempt's request as rendered, so the run can be inspected as sent; secrets masked
+    // before they are stored (`src/events/sent-request.ts`).
+    request_method: f.string({ maxLength: 10, blank: true, readOnly: true, label: "Request method" }),
+    request_url: f.text({ readOnly: true, label: "Request URL", helpText: "Credentials in the URL and secret-looking query parameters are masked." }),
+    request_headers: f.json({ nullable: true, readOnly: true, helpText: "Values of authorization, cookie and secret-looking headers are masked." }),
+    request_body: f.text({ readOnly: true, helpText: "The first 4,096 characters." }),
   },
   brief: ["event", "object_type", "object_id", "status"],
   display: (t) => sql`'#' || ${sql.ref(`${t}.id`)} || ' ' || ${sql.ref(`${t}.event`)} || ' ' || ${sql.ref(`${t}.object_type`)} || ' ' || ${sql.ref(`${t}.object_id`)}`,

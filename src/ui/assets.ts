@@ -1,3 +1,5 @@
+import { ADMIN_CSS } from "./static/admin-css.ts";
+import { ADMIN_JS } from "./static/admin-js.ts";
 import { APP_CSS } from "./static/app-css.ts";
 import { APP_JS } from "./static/app-js.ts";
 import { SWAGGER_INIT_JS } from "./static/swagger-init-js.ts";
@@ -19,6 +21,8 @@ const UI_FILES: Record<string, string> = {
   "app.css": APP_CSS,
   "app.js": APP_JS,
   "swagger-init.js": SWAGGER_INIT_JS,
+  "admin.css": ADMIN_CSS,
+  "admin.js": ADMIN_JS,
 };
 
 const CONTENT_TYPES: Record<string, string> = {
