@@ -95,6 +95,7 @@ export function page(ctx: RequestContext, options: PageOptions): Response {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Inventory</title>
+<link rel="icon" href="data:,">
 ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 <link rel="stylesheet" href="${assetUrl("app.css")}">
 ${scripts.map((src) => html`<script src="${src}" defer></script>`)}

@@ -1,22 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startReceiver } from "../support/receiver.ts";
-import { ADMIN, api, launchBrowser, screenshot, startService } from "./support.ts";
+import { ADMIN, api, launchBrowser, pageErrors, screenshot, startService } from "./support.ts";
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-
-/**
- * What the browser reports as errors (CSP refusals, script exceptions, failed loads), but for the
- * browser's own request for /favicon.ico, which no page asks for.
- */
-function pageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico")) errors.push(message.text());
-  });
-  return errors;
-}
 
 describe("the webhook delivery admin in a real browser", () => {
   let service: Awaited<ReturnType<typeof startService>>;
