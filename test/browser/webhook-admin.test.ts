@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { startReceiver } from "../support/receiver.ts";
 import { ADMIN, api, launchBrowser, pageErrors, screenshot, startService } from "./support.ts";
 
