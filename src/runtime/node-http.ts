@@ -52,7 +52,11 @@ export function listen(handler: NodeHandler, host: string, port: number): Promis
 async function send(res: ServerResponse, response: Response): Promise<void> {
   try {
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const headers: Record<string, string | string[]> = Object.fromEntries(response.headers);
+    // Each cookie is a header line of its own (a login sets two); a plain object would keep one.
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length) headers["set-cookie"] = cookies;
+    res.writeHead(response.status, headers);
     res.end(body);
   } catch (error) {
     console.error("unhandled error writing a response:", error);
