@@ -74,6 +74,7 @@ export async function browsable(ctx: RequestContext, registry: Registry, respons
   const ok = response.status < 400;
   const title = titleOf(endpoint, body, response.status);
   const list = ok && endpoint.kind === "list" && isPage(body) ? body : null;
+  const offset = Number(/^\d{1,15}$/.exec(ctx.url.searchParams.get("offset") ?? "")?.[0] ?? 0);
 
   const main = html`
 <nav class="crumbs" aria-label="Location">${endpoint.crumbs.map(([href, label], i) => html`${i ? " / " : ""}<a href="${href}">${label}</a>`)}</nav>
@@ -81,16 +82,17 @@ export async function browsable(ctx: RequestContext, registry: Registry, respons
   <h1>${title}</h1>
   <div class="formats"><a class="format-json" href="${withParam(ctx.url, "format", "json")}">JSON</a></div>
 </div>
+${endpoint.kind === "root" && ok ? html`<p class="intro">This is the API as a browser sees it: each URL below is a link, and lists show their filters. Scripts get the same data as JSON (<code>Accept: application/json</code> or <a href="?format=json">?format=json</a>) with an API token in <code>Authorization: Token &lt;key&gt;</code>; the <a href="/api/schema/swagger-ui/">API documentation</a> describes every endpoint.</p>` : null}
 ${!ok && response.status === 403 && !ctx.user ? html`<p class="notice">You are not logged in. <a href="/login/?next=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}">Log in</a> to see this, or send an API token.</p>` : null}
 <div class="layout">
 <section class="response" aria-label="Response">
   <div class="request-line"><span class="method">${ctx.request.method}</span> <code>${ctx.url.pathname + ctx.url.search}</code></div>
   <pre class="headers"><b class="${ok ? "status ok" : "status failed"}">HTTP ${response.status} ${STATUS_TEXT[response.status] ?? ""}</b>
 ${SHOWN_HEADERS.map((name) => (response.headers.has(name) ? html`<span class="h-name">${name}:</span> ${response.headers.get(name)}\n` : null))}</pre>
-  ${list ? pager(list, isLink) : null}
+  ${list ? pager(list, offset, isLink) : null}
   ${list && endpoint.model && endpoint.model.search.length ? searchForm(ctx) : null}
   <pre class="json">${jsonMarkup(body, isLink)}</pre>
-  ${list ? pager(list, isLink) : null}
+  ${list && (list.next || list.previous) ? pager(list, offset, isLink) : null}
 </section>
 ${ok && endpoint.kind === "list" && endpoint.model ? filters(endpoint.model) : null}
 </div>
@@ -128,10 +130,11 @@ interface ListPage {
 const isPage = (body: unknown): body is ListPage =>
   Boolean(body && typeof body === "object" && "results" in body && Array.isArray((body as ListPage).results) && "count" in body);
 
-function pager(list: ListPage, isLink: (url: string) => boolean): SafeHtml {
+function pager(list: ListPage, offset: number, isLink: (url: string) => boolean): SafeHtml {
+  const shown = list.results.length ? `${offset + 1}–${offset + list.results.length} of ${list.count}` : `none of ${list.count}`;
   const link = (url: string | null, label: string, rel: string) =>
     url && isLink(url) ? html`<a class="${rel}" rel="${rel}" href="${url}">${label}</a>` : html`<span class="${rel} disabled">${label}</span>`;
-  return html`<div class="pager">${link(list.previous, "« Previous", "prev")}<span class="count">${list.results.length} of ${list.count}</span>${link(list.next, "Next »", "next")}</div>`;
+  return html`<div class="pager">${link(list.previous, "« Previous", "prev")}<span class="count">${shown}</span>${link(list.next, "Next »", "next")}</div>`;
 }
 
 /** `url` with one query parameter set, as a path and query (same origin). */

@@ -62,7 +62,7 @@ describe("the browsable API in a real browser", () => {
   it("follows pagination links and searches a list", async () => {
     const { context, page, errors } = await open();
     await logIn(page, "/api/dcim/sites/?limit=1");
-    await expect(page.locator(".pager .count").first().textContent()).resolves.toBe("1 of 2");
+    await expect(page.locator(".pager .count").first().textContent()).resolves.toBe("1–1 of 2");
     await page.getByRole("link", { name: "Next »" }).first().click();
     await expect(page.locator("pre.json").textContent()).resolves.toContain("Berlin DC");
     await page.getByRole("searchbox", { name: "Search" }).fill("amster");

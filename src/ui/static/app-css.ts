@@ -27,6 +27,7 @@ button:disabled { opacity: .6; cursor: wait; }
 button.danger { background: var(--bad); border-color: var(--bad); }
 .muted { color: var(--muted); }
 .error { color: var(--bad); }
+.intro { color: var(--muted); margin: -.4rem 0 1rem; max-width: 60rem; }
 .notice { background: #fff7e0; border: 1px solid #f0d58a; border-radius: 6px; padding: .6rem .8rem; }
 .actions { margin-top: .7rem; display: flex; gap: .5rem; }
 
@@ -35,7 +36,7 @@ button.danger { background: var(--bad); border-color: var(--bad); }
 .crumbs a { text-decoration: none; }
 .title-row { display: flex; align-items: baseline; justify-content: space-between; gap: 1rem; }
 .formats a { font-size: .85rem; border: 1px solid var(--line); border-radius: 4px; padding: .1rem .5rem; background: #fff; text-decoration: none; }
-.layout { display: grid; grid-template-columns: minmax(0, 1fr) 17rem; gap: 1.2rem; align-items: start; }
+.layout { display: grid; grid-template-columns: minmax(0, 1fr) 21rem; gap: 1.2rem; align-items: start; }
 .layout > .response:only-child { grid-column: 1 / -1; }
 .request-line { margin-bottom: .4rem; }
 .request-line .method { display: inline-block; font-weight: 700; font-size: .8rem; color: #fff; background: #3b4a61; border-radius: 3px; padding: .05rem .45rem; }
@@ -58,7 +59,7 @@ aside.filters { background: #fff; border: 1px solid var(--line); border-radius: 
 aside.filters p { margin: 0 0 .6rem; }
 .filter-list { display: grid; grid-template-columns: auto 1fr; gap: .15rem .6rem; margin: 0; }
 .filter-list dt { font-weight: 600; }
-.filter-list dd { margin: 0; color: var(--muted); word-spacing: .15rem; }
+.filter-list dd { margin: 0; color: var(--muted); font-size: .78rem; line-height: 1.7; }
 section.write { margin-top: 1.2rem; display: grid; gap: 1rem; }
 form.api-form { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .9rem; }
 form.api-form textarea { min-height: 8rem; resize: vertical; }
