@@ -244,6 +244,11 @@ describe("/login/ and /logout/", () => {
     expectPage(foreign, 403);
     expect(foreign.headers.getSetCookie()).toEqual([]);
     expect((await form("username=browser&password=Browser-pass-1", { Origin: ORIGIN })).status).toBe(302);
+    const plain = await api.request("POST", "/login/", {
+      token: null, body: '{"username": "browser", "password": "Browser-pass-1", "x": "="}', headers: { "Content-Type": "text/plain", Origin: "https://evil.example" },
+    });
+    expect(plain).toMatchObject({ status: 403, body: { detail: "A login from another site was refused." } });
+    expect(plain.headers.getSetCookie()).toEqual([]);
     const tab = await form(`username=browser&password=Browser-pass-1&next=${encodeURIComponent("/\t/evil.example/")}`);
     expect(tab.headers.get("Location")).toBe("/api/");
   });

@@ -41,15 +41,17 @@ function messageOf(error: ApiError): string {
 }
 
 /**
- * A form post names this host in `Origin` when the browser sends one: a page elsewhere may not
- * sign a visitor in to an account of its choosing (login CSRF). Only the host is compared, as a
- * proxy in front may change the scheme.
+ * A login a browser posts names this host in `Origin`: a page elsewhere may not sign a visitor
+ * in to an account of its choosing (login CSRF). Scripts send no Origin. Only the host is
+ * compared, as a proxy in front may change the scheme.
  */
 function fromThisSite(ctx: RequestContext): boolean {
   const origin = ctx.request.headers.get("Origin");
   if (origin === null) return true;
   return URL.canParse(origin) && new URL(origin).host === ctx.url.host;
 }
+
+const CROSS_SITE = "A login from another site was refused.";
 
 /**
  * /login/: GET shows the form. POST signs in; a form is redirected to `next`, and a refused form
@@ -58,12 +60,16 @@ function fromThisSite(ctx: RequestContext): boolean {
 export async function loginEndpoint(ctx: RequestContext): Promise<Response> {
   if (ctx.request.method !== "POST") return loginPage(ctx);
   const { fields, form } = await credentialsOf(ctx);
-  if (!form) return signIn(ctx, fields, false);
   const state = {
     username: typeof fields.username === "string" ? fields.username : "",
     next: typeof fields.next === "string" ? fields.next : undefined,
   };
-  if (!fromThisSite(ctx)) return loginPage(ctx, { ...state, error: "A login from another site was refused.", status: 403 });
+  // JSON too: a page elsewhere can post JSON-shaped text as a text/plain form.
+  if (!fromThisSite(ctx)) {
+    if (!form) throw ApiError.forbidden(CROSS_SITE);
+    return loginPage(ctx, { ...state, error: CROSS_SITE, status: 403 });
+  }
+  if (!form) return signIn(ctx, fields, false);
   try {
     return await signIn(ctx, fields, true);
   } catch (error) {
