@@ -59,10 +59,14 @@ export async function authenticateSession(ctx: RequestContext): Promise<void> {
   ctx.auth = null;
 }
 
-/** A same-site path to go to after login, never another origin (`//evil.example`). */
-const safeNext = (next: unknown) => (typeof next === "string" && /^\/(?!\/)[^\\]*$/.test(next) ? next : "/api/");
+/**
+ * A same-site path to go to after login, never another origin: not `//evil.example`, nor
+ * `/\t/evil.example`, which a browser reads as `//evil.example` once it drops tabs and newlines.
+ */
+export const safeNext = (next: unknown) => (typeof next === "string" && /^\/(?!\/)[^\\\x00-\x1f\x7f]*$/.test(next) ? next : "/api/");
 
-async function credentialsOf(ctx: RequestContext): Promise<{ fields: Record<string, unknown>; form: boolean }> {
+/** What POST /login/ was sent: its fields, and whether they came from a form (else JSON). */
+export async function credentialsOf(ctx: RequestContext): Promise<{ fields: Record<string, unknown>; form: boolean }> {
   const text = await readText(ctx.request, ctx.config.MAX_BODY_SIZE);
   const form = (ctx.request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded");
   if (form) return { fields: Object.fromEntries(new URLSearchParams(text)), form };
@@ -80,6 +84,14 @@ async function credentialsOf(ctx: RequestContext): Promise<{ fields: Record<stri
  */
 export async function login(ctx: RequestContext): Promise<Response> {
   const { fields, form } = await credentialsOf(ctx);
+  return signIn(ctx, fields, form);
+}
+
+/**
+ * Checks the credentials sent and starts the session: a form is redirected to its `next`, JSON
+ * gets JSON. Refusals are thrown (400 missing fields, 403 wrong credentials, 429 throttled).
+ */
+export async function signIn(ctx: RequestContext, fields: Record<string, unknown>, form: boolean): Promise<Response> {
   const missing = ["username", "password"].filter((n) => typeof fields[n] !== "string" || fields[n] === "");
   if (missing.length) throw ApiError.invalid(Object.fromEntries(missing.map((n) => [n, ["This field is required."]])));
   const user = await checkCredentials(ctx, String(fields.username), String(fields.password));

@@ -3,7 +3,7 @@ import type { Registry } from "../models/registry.ts";
 import type { Model } from "../models/model.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
 import { authenticate, StaleAuth } from "../auth/authenticate.ts";
-import { login, logout } from "../auth/sessions.ts";
+import { logout } from "../auth/sessions.ts";
 import { authorize, type Action } from "../auth/permissions.ts";
 import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjects } from "../rest/crud.ts";
 import { describeEndpoint } from "../rest/options.ts";
@@ -15,6 +15,8 @@ import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
 import { deliveriesAdmin } from "../ui/admin-deliveries.ts";
+import { browsable, wantsBrowsable } from "../ui/browsable.ts";
+import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -31,10 +33,10 @@ export interface PipelineOptions {
  */
 export function createRouter({ registry, runtime, release }: PipelineOptions) {
   const router = Router<IRequest, [RequestContext]>({
-    // /login/ checks credentials itself: a stale session cookie must not stand in its way.
-    before: [checkHost, refuseUnknownMethod, redirectToSlash, async (_req, ctx) => void (ctx.url.pathname === "/login/" || (await authenticate(ctx)))],
+    // POST /login/ checks credentials itself: a stale session cookie must not stand in its way.
+    before: [checkHost, refuseUnknownMethod, redirectToSlash, async (req, ctx) => void ((ctx.url.pathname === "/login/" && req.method === "POST") || (await authenticate(ctx)))],
     catch: (error, _req, ctx) => errorResponse(error, ctx),
-    finally: [(response, req, ctx) => finish(response, req, ctx)],
+    finally: [(response, req, ctx) => finish(response, req, ctx, registry)],
   });
 
   const modelOf = (req: IRequest): Model => {
@@ -43,8 +45,8 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
     return model;
   };
 
-  router.all("/login/", (req, ctx) => only(req, ["POST"], () => login(ctx)));
-  router.all("/logout/", (req, ctx) => only(req, ["POST"], () => logout(ctx)));
+  router.all("/login/", (req, ctx) => only(req, ["GET", "HEAD", "POST"], () => loginEndpoint(ctx)));
+  router.all("/logout/", (req, ctx) => only(req, ["GET", "HEAD", "POST"], () => (req.method === "POST" ? logout(ctx) : logoutPage(ctx))));
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/schema/swagger-ui/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => swaggerPage(ctx)));
   router.all("/admin/webhook-deliveries/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, null))));
@@ -217,10 +219,17 @@ function errorResponse(error: unknown, ctx: RequestContext): Response {
   return json({ detail: `Server error. Quote request id ${ctx.requestId} when reporting it.` }, 500);
 }
 
-function finish(response: Response | undefined, req: IRequest, ctx: RequestContext): Response {
-  const out = response ?? json({ detail: "Not found." }, 404);
+/**
+ * The last stage, for every response: API-Version and X-Request-ID; for a browser, the JSON an
+ * endpoint produced (data or error) becomes the browsable API's page; HEAD loses its body.
+ */
+async function finish(response: Response | undefined, req: IRequest, ctx: RequestContext, registry: Registry): Promise<Response> {
+  let out = response ?? json({ detail: "Not found." }, 404);
   out.headers.set("API-Version", ctx.config.API_VERSION);
   out.headers.set("X-Request-ID", ctx.requestId);
+  // The same URL answers JSON or a page by Accept: caches must keep them apart.
+  out.headers.append("Vary", "Accept");
+  if (wantsBrowsable(ctx, out)) out = await browsable(ctx, registry, out);
   if (req.method === "HEAD") return new Response(null, { status: out.status, headers: out.headers });
   return out;
 }

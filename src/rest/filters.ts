@@ -137,6 +137,21 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   return set;
 }
 
+/** The short lookup suffixes NetBox documents, in the order it lists them. */
+const SUFFIXES = ["n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "gt", "gte", "lt", "lte", "empty", "isnull"];
+
+/**
+ * Every filter parameter a model's list accepts, with the lookup suffixes it takes
+ * (`name` -> `n`, `ic`, `nic`, ...), as the same resolution `planFilters` uses decides them.
+ */
+export function filterCatalog(model: Model): { name: string; lookups: string[] }[] {
+  return [...filtersOf(model)].map(([name, target]) => {
+    if ("sql" in target) return { name, lookups: [] };
+    const ops = "relation" in target ? ["exact", "isnull"] : FAMILY_LOOKUPS[target.field === "id" ? "number" : KINDS[target.field.kind].lookups!];
+    return { name, lookups: SUFFIXES.filter((s) => ops.includes(LOOKUPS[s].op)) };
+  });
+}
+
 function resolveDeclared(model: Model, name: string, d: FilterDeclaration): Resolved {
   if (typeof d === "object" && "sql" in d) return d;
   if (typeof d === "object" && "related" in d) {
