@@ -13,6 +13,7 @@ import { readJson, readText } from "./body.ts";
 import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
+import { schemaResponse } from "../rest/openapi.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -45,6 +46,11 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/logout/", (req, ctx) => only(req, ["POST"], () => logout(ctx)));
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
+  router.all("/api/schema/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => schemaResponse(ctx, registry, release)));
+  // pynetbox before 3.5-aware releases asks here; the page itself is Swagger UI's.
+  router.all("/api/docs/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => ctx.url.searchParams.get("format") === "openapi"
+    ? schemaResponse(ctx, registry, release, true)
+    : new Response(null, { status: 302, headers: { Location: `${ctx.origin}/api/schema/swagger-ui/` } })));
   const routeOf = (model: Model, name: string, detail: boolean): RouteDeclaration => {
     const route = model.routes.find((r) => r.name === name && r.detail === detail);
     if (!route) throw ApiError.notFound();
