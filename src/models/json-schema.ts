@@ -51,9 +51,49 @@ export function stringInput(field: Field): JsonSchema {
     type: "string",
     ...(field.blank || field.kind === "password" ? {} : { minLength: 1 }),
     ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
-    ...(field.pattern ? { pattern: field.pattern.regex.source } : {}),
+    ...(field.pattern ? { pattern: patternOf(field.pattern.regex, Boolean(field.blank)) } : {}),
     ...(field.writeOnly ? { writeOnly: true } : {}),
   };
+}
+
+/**
+ * A field's pattern as JSON Schema writes it: no flags (a case-insensitive one spells out both
+ * cases), and an empty string allowed where the field may be blank, as the input schema checks
+ * only non-empty values against it.
+ */
+function patternOf(regex: RegExp, blank: boolean): string {
+  const source = regex.flags.includes("i") ? caseless(regex.source) : regex.source;
+  return blank ? `^$|(?:${source})` : source;
+}
+
+const letter = (c: string | undefined) => c !== undefined && /[a-z]/i.test(c);
+const swap = (s: string) => s.replace(/[a-z]/gi, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+
+/** The source of a case-insensitive regex as one matching both cases without the flag. */
+function caseless(source: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      out += c + source[++i];
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+      if (letter(c) && source[i + 1] === "-" && letter(source[i + 2])) {
+        const range = source.slice(i, i + 3);
+        out += range + swap(range);
+        i += 2;
+      } else {
+        out += letter(c) ? c + swap(c) : c;
+      }
+    } else if (c === "[") {
+      inClass = true;
+      out += c;
+    } else {
+      out += letter(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
+    }
+  }
+  return out;
 }
 
 /** An input number within the field's bounds. */

@@ -104,7 +104,9 @@ export function modelPaths(model: Model): Record<string, PathItem> {
     out[`${base}{id}/`] = detail;
     for (const route of model.routes) {
       const path = route.detail ? `${base}{id}/${route.name}/` : `${base}${route.name}/`;
-      out[path] = routePath(route, `${opId}_${route.name.replace(/-/g, "_")}`, model);
+      // A name declared on both the list and its objects (`retry`): the list's is the bulk one.
+      const bulk = !route.detail && model.routes.some((r) => r.detail && r.name === route.name) ? "bulk_" : "";
+      out[path] = routePath(route, `${opId}_${bulk}${route.name.replace(/-/g, "_")}`, model);
     }
   }
   return out;
@@ -170,7 +172,7 @@ export function rootPaths(): Record<string, PathItem> {
   };
   for (const app of APPS) {
     out[`/api/${app}/`] = {
-      get: { operationId: `${app}_root`, description: `The endpoints of ${app}.`, tags: [app], security: OPEN, responses: { 200: ok(stringMap), 404: response("NotFound") } },
+      get: { operationId: `${app}_root`, description: `The endpoints of ${app}.`, tags: [app], security: OPEN, responses: { 200: ok(stringMap) } },
     };
   }
   return out;
