@@ -81,8 +81,16 @@ export const objectIdParameter = (): Parameter => param("objectId");
  * `id__gte` or `tag` is written once.
  */
 export function shareParameters(operations: readonly { parameters?: Parameter[] }[], components: Record<string, Parameter>): void {
+  const texts = new Map<Parameter, string>();
   const counts = new Map<string, number>();
-  for (const op of operations) for (const p of op.parameters ?? []) if (!p.$ref) counts.set(JSON.stringify(p), (counts.get(JSON.stringify(p)) ?? 0) + 1);
+  for (const op of operations) {
+    for (const p of op.parameters ?? []) {
+      if (p.$ref) continue;
+      const text = JSON.stringify(p);
+      texts.set(p, text);
+      counts.set(text, (counts.get(text) ?? 0) + 1);
+    }
+  }
   const names = new Map<string, string>();
   const shared = [...counts].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1]);
   for (const [text] of shared) {
@@ -95,7 +103,7 @@ export function shareParameters(operations: readonly { parameters?: Parameter[] 
   for (const op of operations) {
     if (!op.parameters) continue;
     op.parameters = op.parameters.map((p) => {
-      const name = p.$ref ? undefined : names.get(JSON.stringify(p));
+      const name = names.get(texts.get(p) ?? "");
       return name ? param(name) : p;
     });
   }

@@ -90,37 +90,45 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
  * nests `BriefRegion` as NetBox's document does wherever the shapes agree.
  */
 function mergeVariants(schemas: Record<string, JsonSchema>, models: readonly Model[]): Record<string, JsonSchema> {
-  let text = JSON.stringify(schemas);
+  const renamed = new Map<string, string>();
+  const resolve = (name: string): string => (renamed.has(name) ? resolve(renamed.get(name)!) : name);
+  const rewrite = (key: string, value: unknown) =>
+    key === "$ref" && typeof value === "string" && value.startsWith(PREFIX) ? PREFIX + resolve(value.slice(PREFIX.length)) : value;
+  const variants = models.map((m) => {
+    const x = m.className;
+    return [`Brief${x}`, ...Object.keys(schemas).filter((n) => n === `Nested${x}` || n.startsWith(`Nested${x}Level`))];
+  });
   for (let changed = true; changed;) {
     changed = false;
-    const current = JSON.parse(text) as Record<string, JsonSchema>;
-    for (const model of models) {
-      const x = model.className;
-      const names = [`Brief${x}`, ...Object.keys(current).filter((n) => n === `Nested${x}` || n.startsWith(`Nested${x}Level`))];
+    for (const names of variants) {
       const seen = new Map<string, string>();
       for (const name of names) {
-        const content = JSON.stringify(current[name]);
+        if (renamed.has(name)) continue;
+        const content = JSON.stringify(schemas[name], rewrite);
         const same = seen.get(content);
-        if (!same) {
+        if (same) {
+          renamed.set(name, same);
+          changed = true;
+        } else {
           seen.set(content, name);
-          continue;
         }
-        const renamed = text.replaceAll(`"#/components/schemas/${name}"`, `"#/components/schemas/${same}"`);
-        changed ||= renamed !== text;
-        text = renamed;
       }
-    }
-    if (changed) {
-      // Drop the variants nothing refers to any more.
-      const next = JSON.parse(text) as Record<string, JsonSchema>;
-      for (const name of Object.keys(next)) {
-        if (name.startsWith("Nested") && !text.includes(`"#/components/schemas/${name}"`)) delete next[name];
-      }
-      text = JSON.stringify(next);
     }
   }
-  return JSON.parse(text) as Record<string, JsonSchema>;
+  for (const name of renamed.keys()) delete schemas[name];
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === "object") {
+      const o = x as Record<string, unknown>;
+      if (typeof o.$ref === "string") o.$ref = rewrite("$ref", o.$ref);
+      else Object.values(o).forEach(walk);
+    }
+  };
+  walk(schemas);
+  return schemas;
 }
+
+const PREFIX = "#/components/schemas/";
 
 /** The keys every representation starts with. */
 const BASE_PROPERTIES: Record<string, JsonSchema> = {
