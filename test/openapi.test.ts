@@ -169,6 +169,8 @@ describe("the OpenAPI endpoints", () => {
     expect(json.status).toBe(200);
     expect(json.headers.get("Content-Type")).toMatch(/^application\/vnd\.oai\.openapi\+json/);
     expect(parseYaml(yaml.text)).toEqual(json.body);
+    // Read alike by a YAML 1.1 parser (PyYAML): `yes`, `no`, `on`, `off` stay strings.
+    expect(parseYaml(yaml.text, { version: "1.1" })).toEqual(json.body);
     expect(json.body.openapi).toBe("3.1.0");
     expect(json.body.paths["/api/dcim/sites/"]).toBeDefined();
     expect(json.headers.get("ETag")).not.toBe(yaml.headers.get("ETag"));

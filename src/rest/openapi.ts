@@ -104,7 +104,7 @@ export async function schemaResponse(ctx: RequestContext, registry: Registry, re
   const json = wantsJson(ctx, forceJson);
   const r = await (json
     ? (b.json ??= rendition(JSON.stringify(b.document)))
-    : (b.yaml ??= rendition(stringify(b.document, { aliasDuplicateObjects: false, lineWidth: 0 }))));
+    : (b.yaml ??= rendition(stringify(b.document, { aliasDuplicateObjects: false, lineWidth: 0, version: "1.1" }))));
   const asked = ctx.request.headers.get("Accept") ?? "";
   const type = json ? (forceJson || /application\/json/.test(asked) ? "application/json" : "application/vnd.oai.openapi+json") : "application/vnd.oai.openapi";
   const headers = {
