@@ -47,7 +47,7 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
   router.all("/api/schema/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => schemaResponse(ctx, registry, release)));
-  // pynetbox before 3.5-aware releases asks here; the page itself is Swagger UI's.
+  // pynetbox asks here for the document of servers older than NetBox 3.5; a browser goes to Swagger UI.
   router.all("/api/docs/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => ctx.url.searchParams.get("format") === "openapi"
     ? schemaResponse(ctx, registry, release, true)
     : new Response(null, { status: 302, headers: { Location: `${ctx.origin}/api/schema/swagger-ui/` } })));

@@ -68,7 +68,7 @@ interface Built {
 
 let built: { key: string; value: Built } | null = null;
 
-/** The document, built on first use and kept for the life of the process. */
+/** The document, built on first use and kept for as long as the service runs. */
 export function openApiDocument(registry: Registry, version: string, release: string): OpenApiDocument {
   return builtFor(registry, version, release).document;
 }
