@@ -37,6 +37,8 @@ async function provisionToken(ctx: RequestContext, tokenModel: Model): Promise<R
 export const provisionRoute: RouteDeclaration = {
   name: "provision",
   detail: false,
+  summary: "Create a token for the user whose username and password are given.",
+  creates: true,
   methods: ["POST"],
   permission: null,
   handler: (ctx, model) => provisionToken(ctx, model),

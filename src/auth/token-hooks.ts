@@ -48,6 +48,9 @@ export const tokenHooks: ModelHooks = {
     }));
   },
 
+  // The key is shown when created, and afterwards only where it may be retrieved.
+  representShape: { mayOmit: ["key"] },
+
   async represent(ctx, rows, outs) {
     await Promise.all(rows.map(async (row, i) => {
       const out = outs[i];

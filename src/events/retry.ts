@@ -63,6 +63,7 @@ async function retryDeliveries(ctx: RequestContext, model: Model, ids: readonly 
 export const retryOneRoute: RouteDeclaration = {
   name: "retry",
   detail: true,
+  summary: "Queue a failed delivery again.",
   methods: ["POST"],
   permission: null,
   handler: async (ctx, model, id) => json((await retryDeliveries(ctx, model, [id!], false))[0]),
@@ -72,6 +73,7 @@ export const retryOneRoute: RouteDeclaration = {
 export const retryManyRoute: RouteDeclaration = {
   name: "retry",
   detail: false,
+  summary: "Queue failed deliveries again, given a list of {\"id\": ...}.",
   methods: ["POST"],
   permission: null,
   handler: async (ctx, model) => {

@@ -17,6 +17,7 @@ import { swaggerPage } from "../ui/swagger-page.ts";
 import { deliveriesAdmin } from "../ui/admin-deliveries.ts";
 import { browsable, wantsBrowsable } from "../ui/browsable.ts";
 import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
+import { schemaResponse } from "../rest/openapi.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -52,6 +53,11 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/admin/webhook-deliveries/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, null))));
   router.all("/admin/webhook-deliveries/:id/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, req.params.id))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
+  router.all("/api/schema/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => schemaResponse(ctx, registry, release)));
+  // pynetbox asks here for the document of servers older than NetBox 3.5; a browser goes to Swagger UI.
+  router.all("/api/docs/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => ctx.url.searchParams.get("format") === "openapi"
+    ? schemaResponse(ctx, registry, release, true)
+    : new Response(null, { status: 302, headers: { Location: `${ctx.origin}/api/schema/swagger-ui/` } })));
   const routeOf = (model: Model, name: string, detail: boolean): RouteDeclaration => {
     const route = model.routes.find((r) => r.name === name && r.detail === detail);
     if (!route) throw ApiError.notFound();

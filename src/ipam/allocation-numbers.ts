@@ -126,6 +126,9 @@ const asnSource: NumberSource = {
 export const availableVlansRoute: RouteDeclaration = {
   name: "available-vlans",
   detail: true,
+  summary: "GET: the group's free VLAN ids; POST: create VLANs taking them.",
+  lists: true,
+  creates: true,
   methods: ["GET", "POST"],
   permission: () => "view",
   handler: (ctx, _model, id) => serveNumbers(ctx, vlanSource, id!),
@@ -135,6 +138,9 @@ export const availableVlansRoute: RouteDeclaration = {
 export const availableAsnsRoute: RouteDeclaration = {
   name: "available-asns",
   detail: true,
+  summary: "GET: the range's free AS numbers; POST: create ASNs taking them.",
+  lists: true,
+  creates: true,
   methods: ["GET", "POST"],
   permission: () => "view",
   handler: (ctx, _model, id) => serveNumbers(ctx, asnSource, id!),

@@ -191,6 +191,9 @@ function subtract(ranges: readonly [bigint, bigint][], s: bigint, e: bigint): [b
 export const availableIpsRoute: RouteDeclaration = {
   name: "available-ips",
   detail: true,
+  summary: "GET: free addresses within the object; POST: create addresses taking the next free ones.",
+  lists: true,
+  creates: true,
   methods: ["GET", "POST"],
   // Viewing the parent is enough here; creating the addresses needs the permission to add them.
   permission: () => "view",
@@ -201,6 +204,9 @@ export const availableIpsRoute: RouteDeclaration = {
 export const availablePrefixesRoute: RouteDeclaration = {
   name: "available-prefixes",
   detail: true,
+  summary: "GET: free space as the largest aligned prefixes; POST: create prefixes of the lengths given.",
+  lists: true,
+  creates: true,
   methods: ["GET", "POST"],
   permission: () => "view",
   handler: (ctx, model, id) => availablePrefixes(ctx, model, id!),

@@ -63,4 +63,5 @@ export const primaryIpHooks = (home: InterfaceHome): ModelHooks => ({
   represent: (_ctx, _rows, outs) => {
     for (const out of outs) if ("primary_ip4" in out) out.primary_ip = out.primary_ip6 ?? out.primary_ip4 ?? null;
   },
+  representShape: { adds: { primary_ip: "primary_ip4" } },
 });

@@ -33,7 +33,7 @@ export const configContext = defineModel({
     ...(Object.fromEntries(Object.keys(CONTEXT_DIMENSIONS).map((d) => [d, assignment(d as ContextDimension)])) as Record<ContextDimension, FieldOptions>),
     // Contexts synced from a data source are not supported: these read as NetBox shows a local one.
     data_source: f.computed(() => sql`NULL`, { nullable: true }),
-    data_path: f.computed(() => sql`''`),
+    data_path: f.computed(() => sql`''`, { returns: "string" }),
     data_file: f.computed(() => sql`NULL`, { nullable: true }),
     data_synced: f.computed(() => sql`NULL`, { nullable: true }),
     data: f.json({ required: true, checkJson: contextData }),

@@ -19,7 +19,7 @@ export const customFieldChoiceSet = defineModel({
     // A list of [value, label] pairs; checked and ordered by the hooks.
     extra_choices: f.json({ required: true }),
     order_alphabetically: f.boolean({ default: false, helpText: "Choices are automatically ordered alphabetically" }),
-    choices_count: f.computed((t) => sql`coalesce(json_array_length(${sql.ref(`${t}.extra_choices`)}), 0)`),
+    choices_count: f.computed((t) => sql`coalesce(json_array_length(${sql.ref(`${t}.extra_choices`)}), 0)`, { returns: "integer" }),
   },
   brief: ["name", "description", "choices_count"],
   search: ["name", "description"],
@@ -51,7 +51,7 @@ export const customField = defineModel({
     object_types: f.stringList({ required: true }),
     type: f.choice(CUSTOM_FIELD_TYPES, { default: "text", helpText: "The type of data this custom field holds" }),
     related_object_type: f.string({ maxLength: 100, nullable: true, default: null }),
-    data_type: f.computed(dataTypeSql),
+    data_type: f.computed(dataTypeSql, { returns: "string" }),
     name: f.string({ maxLength: 50, unique: true, pattern: NAME, helpText: "Internal field name" }),
     label: f.string({ maxLength: 50, blank: true }),
     group_name: f.string({ maxLength: 50, blank: true, helpText: "Custom fields within the same group will be displayed together" }),

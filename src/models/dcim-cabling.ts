@@ -93,7 +93,7 @@ export const cabled = (): Record<string, FieldOptions> => ({
       ];
     },
   }),
-  cable_end: f.computed((t, s) => sql`coalesce((SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)}), '')`),
+  cable_end: f.computed((t, s) => sql`coalesce((SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)}), '')`, { returns: "string" }),
   link_peers: f.computed((t, s) => linkPeersSql(t, s!), { returns: "nested" }),
   link_peers_type: f.computed((t, s) => sql`(SELECT p.termination_type FROM ${sql.table(TERMINATIONS)} me
     JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end WHERE ${ownEnd("me", s!.ownerType, t)} LIMIT 1)`),

@@ -66,7 +66,7 @@ export const device = defineModel({
     local_context_data: f.json({ nullable: true, checkJson: localContextData }),
     config_context: configContextField(() => device, DEVICE_CONTEXT_PATHS),
     // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
-    display_name: f.computed(deviceDisplay),
+    display_name: f.computed(deviceDisplay, { returns: "string" }),
     console_port_count: f.count(() => consolePort, "device"),
     console_server_port_count: f.count(() => consoleServerPort, "device"),
     power_port_count: f.count(() => powerPort, "device"),

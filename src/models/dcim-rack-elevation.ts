@@ -81,6 +81,8 @@ async function rackElevation(ctx: RequestContext, rackModel: Model, device: Mode
 export const rackElevationRoute = (device: () => Model): RouteDeclaration => ({
   name: "elevation",
   detail: true,
+  summary: "The rack's units, each with the device occupying it.",
+  lists: true,
   methods: ["GET", "HEAD"],
   permission: () => "view",
   handler: (ctx, model, id) => rackElevation(ctx, model, device(), id!),

@@ -54,6 +54,7 @@ function segments(ctx: RequestContext, row: Row): unknown[] {
 export const traceRoute: RouteDeclaration = {
   name: "trace",
   detail: true,
+  summary: "The cable path from this endpoint: its segments, each [near ends, cable, far ends].",
   methods: ["GET", "HEAD"],
   permission: () => "view",
   handler: (ctx, model, id) => trace(ctx, model, id!),
@@ -125,6 +126,7 @@ async function paths(ctx: RequestContext, model: Model, id: number): Promise<Res
 export const pathsRoute: RouteDeclaration = {
   name: "paths",
   detail: true,
+  summary: "Every cable path passing through this port.",
   methods: ["GET", "HEAD"],
   permission: () => "view",
   handler: (ctx, model, id) => paths(ctx, model, id!),

@@ -120,9 +120,10 @@ export interface FieldOptions {
   readonly flat?: boolean;
   /**
    * How a computed value reads: as a boolean, as JSON, or as JSON in which every object carrying
-   * `__type` (`app.model`) is that model's nested form (a cable's terminations, link peers).
+   * `__type` (`app.model`) is that model's nested form (a cable's terminations, link peers); a
+   * scalar as SQLite gives it, named for the OpenAPI document (`integer`, `number`, `string`).
    */
-  readonly returns?: "boolean" | "json" | "nested";
+  readonly returns?: "boolean" | "json" | "nested" | "integer" | "number" | "string";
   /** For `computed`: a pure function from that value to the output (a config context's merge of its layers). */
   readonly finish?: (value: unknown) => unknown;
   /**

@@ -42,10 +42,21 @@ export interface ModelHooks {
   /** Adjusts the output of a whole page of stored rows (full and brief forms). */
   represent?(ctx: RequestContext, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;
   /**
+   * What `represent` does to the output's keys, for the OpenAPI document: keys it adds, each shaped
+   * like the field named and present when that field is (NetBox's `primary_ip`, like
+   * `primary_ip4`), and keys it may leave out (a token's key, once shown).
+   */
+  readonly representShape?: RepresentShape;
+  /**
    * True when the requester may `action` every object of the model whatever their permissions'
    * constraints say (holders of `users.grant_token` create tokens for anyone).
    */
   widenScope?(ctx: RequestContext, action: string): boolean;
+}
+
+export interface RepresentShape {
+  readonly adds?: Readonly<Record<string, string>>;
+  readonly mayOmit?: readonly string[];
 }
 
 /**
@@ -59,11 +70,15 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks {
   const statements = having("writeStatements");
   const represents = having("represent");
   const widens = having("widenScope");
+  const shapes = having("representShape");
   return {
     ...(probes.length && { writeProbes: (ctx, items) => probes.flatMap((p) => p(ctx, items)) }),
     ...(prepares.length && { prepareWrite: async (ctx, items) => { for (const p of prepares) await p(ctx, items); } }),
     ...(statements.length && { writeStatements: (ctx, items) => statements.flatMap((s) => s(ctx, items)) }),
     ...(represents.length && { represent: async (ctx, rows, outs) => { for (const r of represents) await r(ctx, rows, outs); } }),
     ...(widens.length && { widenScope: (ctx, action) => widens.some((w) => w(ctx, action)) }),
+    ...(shapes.length && {
+      representShape: { adds: Object.assign({}, ...shapes.map((x) => x.adds)), mayOmit: shapes.flatMap((x) => x.mayOmit ?? []) },
+    }),
   };
 }

@@ -32,7 +32,7 @@ export function addressCount(type: string) {
 export const interfaceVlanFields = (): Record<string, FieldOptions> => ({
   untagged_vlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),
   tagged_vlans: f.m2m(() => vlan, { table: "dcim_interface_tagged_vlans", source: "interface_id", target: "vlan_id" }, { filterName: "tagged_vlan" }),
-  count_ipaddresses: f.computed(addressCount("dcim.interface")),
+  count_ipaddresses: f.computed(addressCount("dcim.interface"), { returns: "integer" }),
 });
 
 export const interfaceIpamHooks: ModelHooks = interfaceVlanHooks;

@@ -47,7 +47,7 @@ export const vlan = defineModel({
     qinq_role: f.choice(VLAN_QINQ_ROLE, { nullable: true, label: "Q-in-Q role" }),
     qinq_svlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Q-in-Q SVLAN" }),
     comments,
-    display_name: f.computed(vlanDisplay),
+    display_name: f.computed(vlanDisplay, { returns: "string" }),
     prefix_count: f.count(() => prefix, "vlan"),
   },
   uniqueTogether: [

@@ -86,7 +86,7 @@ export const asnRange = defineModel({
     tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
     description,
     asn_count: f.computed((t) => sql`(SELECT count(*) FROM ipam_asn a WHERE a.rir_id = ${sql.ref(`${t}.rir_id`)}
-      AND a.asn BETWEEN ${sql.ref(`${t}.start`)} AND ${sql.ref(`${t}.end`)})`),
+      AND a.asn BETWEEN ${sql.ref(`${t}.start`)} AND ${sql.ref(`${t}.end`)})`, { returns: "integer" }),
   },
   brief: ["name", "slug", "description"],
   routes: [availableAsnsRoute],

@@ -5,6 +5,9 @@ import { pythonRepr } from "../http/errors.ts";
 import type { Field, FieldKind, FieldOptions } from "./fields.ts";
 import type { Model } from "./model.ts";
 import { formatNetwork, formatPrefix, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../ipam/network.ts";
+import {
+  described, nullableFor, numberInput, orNull, ref as schemaRef, RELATED_REFERENCE, stringInput, type JsonSchema, type OpenApiFacet,
+} from "./json-schema.ts";
 
 /**
  * THE FIELD KINDS. One descriptor per kind says everything the engine derives from a field: its
@@ -83,8 +86,8 @@ export interface KindDescriptor {
   filterSql?(field: Field, table: string): Sql;
   /** OPTIONS entries (DRF metadata) by key. */
   options(field: Field): Record<string, Out>;
-  /** OpenAPI property schemas by key. */
-  openapi(field: Field): Record<string, Out>;
+  /** OpenAPI schemas of its output keys (per form) and input keys. */
+  readonly openapi: OpenApiFacet;
   /** Change-record snapshot entries, as SQL over the stored row. */
   snapshot(field: Field, table: string): [string, Sql][];
 }
@@ -380,13 +383,28 @@ const none = (): [string, Sql][] => [];
 const plainStore = (field: Field, value: unknown, columns: Map<string, unknown>) => void (field.column && columns.set(field.column, value ?? null));
 const jsonStore = (field: Field, value: unknown, columns: Map<string, unknown>) =>
   void (field.column && columns.set(field.column, value === null || value === undefined ? null : JSON.stringify(value)));
-const schemaOf = (type: string, extra: Out = {}) => (field: Field): Record<string, Out> => ({
-  [field.name]: { type, ...(field.nullable ? { nullable: true } : {}), ...(field.readOnly ? { readOnly: true } : {}), ...(field.writeOnly ? { writeOnly: true } : {}), ...extra },
-});
+/** A one-key kind's OpenAPI facet: its output schema, and its input schema (default: the same). */
+function scalarApi(output: (field: Field) => JsonSchema, input: (field: Field) => JsonSchema = output): OpenApiFacet {
+  return {
+    output: (field) => ({ [field.name]: described(field, nullableFor(field, output(field))) }),
+    input: (field) => ({ [field.name]: described(field, nullableFor(field, input(field))) }),
+  };
+}
+const TEXT_API = scalarApi(() => ({ type: "string" }), stringInput);
+/** What a computed value reads as, by its `returns`; a plain one is whatever SQLite gives. */
+const COMPUTED_SCHEMAS: Record<NonNullable<Field["returns"]> | "scalar", JsonSchema> = {
+  boolean: { type: "boolean" },
+  integer: { type: "integer" },
+  number: { type: "number" },
+  string: { type: "string" },
+  json: {},
+  nested: {},
+  scalar: { type: ["string", "number"] },
+};
 
 /** A scalar kind: one column, rendered as stored. */
 function scalar(
-  sqlType: "TEXT" | "INTEGER" | "REAL", schema: (field: Field) => v.GenericSchema, lookups: LookupFamily, optionsType: string, openapiType: string,
+  sqlType: "TEXT" | "INTEGER" | "REAL", schema: (field: Field) => v.GenericSchema, lookups: LookupFamily, optionsType: string, openapi: OpenApiFacet,
 ): KindDescriptor {
   return {
     sqlType,
@@ -395,13 +413,13 @@ function scalar(
     render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
     lookups,
     options: (field) => ({ [field.name]: info(field, optionsType) }),
-    openapi: schemaOf(openapiType),
+    openapi,
     snapshot: scalarSnapshot,
   };
 }
 
 /** A JSON-stored kind. */
-function jsonKind(schema: (field: Field) => v.GenericSchema, optionsType: string, lookups: LookupFamily = null): KindDescriptor {
+function jsonKind(schema: (field: Field) => v.GenericSchema, optionsType: string, lookups: LookupFamily, openapi: JsonSchema): KindDescriptor {
   return {
     sqlType: "TEXT",
     inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
@@ -409,7 +427,7 @@ function jsonKind(schema: (field: Field) => v.GenericSchema, optionsType: string
     render: (field, row, out) => void (out[field.name] = parsed(readValue(field, row)) ?? field.default ?? null),
     lookups,
     options: (field) => ({ [field.name]: info(field, optionsType) }),
-    openapi: schemaOf(optionsType === "list" ? "array" : "object"),
+    openapi: scalarApi(() => openapi),
     snapshot: jsonSnapshot,
   };
 }
@@ -502,19 +520,23 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
     lookups: null,
     options: (field) => ({ [field.name]: info(field, "string") }),
-    openapi: schemaOf("string"),
+    openapi: scalarApi(() => ({ type: "string" }), () => ({ type: "string", minLength: 1 })),
     snapshot: scalarSnapshot,
   },
-  string: scalar("TEXT", stringSchema, "text", "string", "string"),
-  text: scalar("TEXT", stringSchema, "text", "string", "string"),
-  slug: scalar("TEXT", stringSchema, "text", "slug", "string"),
-  integer: scalar("INTEGER", numberSchema, "number", "integer", "integer"),
-  float: scalar("REAL", numberSchema, "number", "float", "number"),
-  date: { ...scalar("TEXT", () => dateSchema, "number", "date", "string"), openapi: schemaOf("string", { format: "date" }) },
-  datetime: scalar("TEXT", () => datetimeSchema, "number", "datetime", "string"),
-  password: { ...scalar("TEXT", stringSchema, null, "string", "string"), render: () => undefined, snapshot: none },
+  string: scalar("TEXT", stringSchema, "text", "string", TEXT_API),
+  text: scalar("TEXT", stringSchema, "text", "string", TEXT_API),
+  slug: scalar("TEXT", stringSchema, "text", "slug", TEXT_API),
+  integer: scalar("INTEGER", numberSchema, "number", "integer", scalarApi(() => ({ type: "integer" }), (f) => numberInput(f, "integer"))),
+  float: scalar("REAL", numberSchema, "number", "float", scalarApi(() => ({ type: "number" }), (f) => numberInput(f, "number"))),
+  date: scalar("TEXT", () => dateSchema, "number", "date", scalarApi(() => ({ type: "string", format: "date" }))),
+  datetime: scalar("TEXT", () => datetimeSchema, "number", "datetime", scalarApi(() => ({ type: "string", format: "date-time" }))),
+  password: {
+    ...scalar("TEXT", stringSchema, null, "string", { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f)) }) }),
+    render: () => undefined,
+    snapshot: none,
+  },
   boolean: {
-    ...scalar("INTEGER", () => booleanSchema, "boolean", "boolean", "boolean"),
+    ...scalar("INTEGER", () => booleanSchema, "boolean", "boolean", scalarApi(() => ({ type: "boolean" }))),
     store: (field, value, columns) => void columns.set(field.column!, value === null || value === undefined ? null : value ? 1 : 0),
     render: (field, row, out) => {
       const raw = readValue(field, row);
@@ -532,23 +554,31 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       // Read-only choices (an address's family) list theirs too, so clients can label them.
       [field.name]: { ...info(field, "field"), choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) },
     }),
-    openapi: (field) => ({
-      [field.name]: {
-        type: "object", nullable: Boolean(field.nullable),
-        properties: { value: { enum: field.choices!.map((c) => c.value) }, label: { enum: field.choices!.map((c) => c.label) } },
+    openapi: {
+      output: (field, sc) => {
+        const value = { enum: field.choices!.map((c) => c.value) };
+        if (sc.form !== "full" || field.bare) return { [field.name]: described(field, orNull(value)) };
+        const properties: Record<string, JsonSchema> = { value, label: { enum: [...new Set(field.choices!.map((c) => c.label))] } };
+        if (field.choices!.some((c) => c.id !== undefined)) properties.id = { type: "integer" };
+        // A blank choice (or one cleared by a migration) reads as null, whatever the field says.
+        return { [field.name]: described(field, orNull({ type: "object", additionalProperties: false, required: ["value", "label"], properties })) };
       },
-    }),
+      input: (field) => {
+        const values = [...new Set(field.choices!.flatMap((c) => [c.value, ...(c.accepts ?? [])]))];
+        return { [field.name]: described(field, { enum: field.nullable ? [...values, "", null] : values }) };
+      },
+    },
     snapshot: scalarSnapshot,
   },
-  json: jsonKind(jsonSchema, "json"),
+  json: jsonKind(jsonSchema, "json", null, {}),
   customFields: {
-    ...jsonKind(() => customFieldsSchema, "json"),
+    ...jsonKind(() => customFieldsSchema, "json", null, { type: "object" }),
     select: (field, table, sc) => (sc.depth === 0 ? customFieldsSql(field, table, sc) : null),
     render: renderCustomFields,
   },
-  stringList: jsonKind(() => stringListSchema, "list", "text"),
-  integerList: jsonKind(integerListSchema, "list"),
-  ipList: jsonKind(() => ipListSchema, "list", "text"),
+  stringList: jsonKind(() => stringListSchema, "list", "text", { type: "array", items: { type: "string" } }),
+  integerList: jsonKind(integerListSchema, "list", null, { type: "array", items: { type: "integer" } }),
+  ipList: jsonKind(() => ipListSchema, "list", "text", { type: "array", items: { type: "string" } }),
   fk: {
     sqlType: "INTEGER",
     column: (name) => `${name}_id`,
@@ -565,11 +595,16 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     options: (field) => ({
       [field.name]: field.flat ? info(field, "field") : { ...info(field, "nested object"), children: nestedChildren(field.target!()) },
     }),
-    openapi: (field) => ({
-      [field.name]: field.flat
-        ? { type: "integer", nullable: Boolean(field.nullable) }
-        : { $ref: `#/components/schemas/Brief${field.target!().className}`, nullable: Boolean(field.nullable) },
-    }),
+    openapi: {
+      output: (field, sc) => {
+        // Past the nesting limit (and for a flat fk) the id stands for the object; a relation with
+        // no column of its own has nothing to give there.
+        const nested = field.flat ? null : sc.related(field.target!());
+        const s = nested ?? (field.column ? { type: "integer" } : { type: "null" });
+        return { [field.name]: described(field, nullableFor(field, s)) };
+      },
+      input: (field) => ({ [field.name]: described(field, nullableFor(field, schemaRef(RELATED_REFERENCE))) }),
+    },
     snapshot: scalarSnapshot,
   },
   m2m: {
@@ -583,9 +618,17 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     },
     lookups: "relation",
     options: (field) => ({ [field.name]: info(field, "list") }),
-    openapi: (field) => ({
-      [field.name]: { type: "array", items: field.listedBy ? { type: "string" } : { $ref: `#/components/schemas/Brief${field.target!().className}` } },
-    }),
+    openapi: {
+      output: (field, sc) => ({
+        [field.name]: described(field, { type: "array", items: field.listedBy ? { type: "string" } : sc.member(field.target!()) }),
+      }),
+      input: (field) => ({
+        [field.name]: described(field, {
+          type: "array",
+          items: field.listedBy ? { anyOf: [{ type: "string" }, schemaRef(RELATED_REFERENCE)] } : schemaRef(RELATED_REFERENCE),
+        }),
+      }),
+    },
     snapshot: (field, table) => {
       // A read-only set (an interface's MAC addresses) belongs to the other side's record.
       if (field.readOnly) return [];
@@ -634,11 +677,21 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       [`${field.name}_id`]: info(field, "integer"),
       [field.name]: info(field, "field", false),
     }),
-    openapi: (field) => ({
-      [`${field.name}_type`]: { type: "string", enum: field.targets!().map((m) => m.objectType), nullable: Boolean(field.nullable) },
-      [`${field.name}_id`]: { type: "integer", nullable: Boolean(field.nullable) },
-      [field.name]: { type: "object", readOnly: true, nullable: true },
-    }),
+    openapi: {
+      output: (field, sc) => {
+        const objects = field.targets!().map((m) => sc.related(m)).filter((s): s is JsonSchema => s !== null);
+        return {
+          [`${field.name}_type`]: nullableFor(field, { enum: field.targets!().map((m) => m.objectType) }),
+          [`${field.name}_id`]: nullableFor(field, { type: "integer" }),
+          // Null past the nesting limit, and once the object is gone (a change record's).
+          [field.name]: objects.length ? orNull(objects.length === 1 ? objects[0] : { anyOf: objects }) : { type: "null" },
+        };
+      },
+      input: (field) => ({
+        [`${field.name}_type`]: nullableFor(field, { enum: field.targets!().map((m) => m.objectType) }),
+        [`${field.name}_id`]: nullableFor(field, { type: "integer", minimum: 0 }),
+      }),
+    },
     snapshot: (field, table) => [
       [`${field.name}_type`, ref(table, `${field.name}_type`)],
       [`${field.name}_id`, ref(table, `${field.name}_id`)],
@@ -653,7 +706,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     lookups: "number",
     filterSql: countSql,
     options: (field) => ({ [field.name]: info(field, "integer", false) }),
-    openapi: schemaOf("integer", { readOnly: true }),
+    openapi: { output: (field) => ({ [field.name]: described(field, { type: "integer" }) }) },
     snapshot: none,
   },
   computed: {
@@ -672,12 +725,11 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     },
     lookups: null,
     options: (field) => ({ [field.name]: info(field, "field") }),
-    openapi: (field) => ({
-      [field.name]: {
-        ...(field.returns === "boolean" ? { type: "boolean" } : field.returns === "json" ? { type: "object" } : field.returns ? {} : { type: "string" }),
-        ...(field.readOnly ? { readOnly: true } : {}), nullable: true,
-      },
-    }),
+    openapi: {
+      output: (field) => ({ [field.name]: described(field, orNull(COMPUTED_SCHEMAS[field.returns ?? "scalar"])) }),
+      // What the declared `input` schema accepts is the model's to say; the document names the key.
+      input: (field) => ({ [field.name]: described(field, {}) }),
+    },
     snapshot: none,
   },
   reverse: {
@@ -701,7 +753,13 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     },
     lookups: null,
     options: (field) => ({ [field.name]: { ...info(field, "nested object", false), children: nestedChildren(field.target!()) } }),
-    openapi: (field) => ({ [field.name]: { type: "object", readOnly: true, nullable: true } }),
+    openapi: {
+      output: (field, sc) => {
+        const target = field.target!();
+        const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
+        return { [field.name]: described(field, orNull(sc.related(target, fields) ?? { type: "null" })) };
+      },
+    },
     snapshot: none,
   },
   alias: {
@@ -710,7 +768,18 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     render: (field, _row, out) => void (out[field.name] = out[field.aliasOf!]),
     lookups: null,
     options: (field) => ({ [field.name]: info(field, "nested object") }),
-    openapi: (field) => ({ [field.name]: { type: "object", nullable: true } }),
+    openapi: {
+      output: (field, sc) => {
+        const target = sc.sibling(field.aliasOf!);
+        return { [field.name]: { ...KINDS[target.kind].openapi.output(target, sc)[target.name], description: `Another name for ${target.name}.` } };
+      },
+      // Written like the field it mirrors, when that one is not given.
+      input: (field, sibling) => {
+        const target = sibling(field.aliasOf!);
+        const inputs = KINDS[target.kind].openapi.input?.(target, sibling) ?? {};
+        return { [field.name]: { ...inputs[target.name], deprecated: true, description: `Another name for ${target.name}.` } };
+      },
+    },
     snapshot: none,
   },
 };

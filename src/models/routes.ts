@@ -18,6 +18,12 @@ export interface RouteDeclaration {
    * requests in (token provisioning checks credentials itself).
    */
   readonly permission: ((method: string) => Action) | null;
+  /** What the route does, for the OpenAPI document. */
+  readonly summary?: string;
+  /** GET answers a list (`available-ips`), not one object (`trace`): the operation id ends in `_list`. */
+  readonly lists?: boolean;
+  /** POST creates objects and answers 201. */
+  readonly creates?: boolean;
   /** Answers the request; `id` is the object's id for detail routes. */
   handler(ctx: RequestContext, model: Model, id: number | null): Promise<Response>;
 }

@@ -100,9 +100,9 @@ export const cluster = defineModel({
     comments,
     device_count: f.count(() => device, "cluster"),
     virtualmachine_count: f.count(() => virtualMachine, "cluster"),
-    allocated_vcpus: f.computed(allocated("vcpus", true)),
-    allocated_memory: f.computed(allocated("memory")),
-    allocated_disk: f.computed(allocated("disk")),
+    allocated_vcpus: f.computed(allocated("vcpus", true), { returns: "number" }),
+    allocated_memory: f.computed(allocated("memory"), { returns: "integer" }),
+    allocated_disk: f.computed(allocated("disk"), { returns: "integer" }),
   },
   uniqueTogether: [
     { fields: ["group", "name"], message: "A cluster with this name already exists in this group." },
@@ -197,7 +197,7 @@ export const vmInterface = defineModel({
     // NetBox 4.2: the interface's own MAC is its primary MAC address object's.
     mac_address: f.computed(
       (t) => sql`(SELECT m.mac_address FROM dcim_macaddress m WHERE m.id = ${sql.ref(`${t}.primary_mac_address_id`)})`,
-      { label: "MAC address" },
+      { label: "MAC address", returns: "string" },
     ),
     primary_mac_address: f.fk(() => macAddress, { nullable: true, onDelete: "setNull", label: "Primary MAC address" }),
     // Every MAC address assigned to the interface: the MAC table is its own link table.
@@ -208,7 +208,7 @@ export const vmInterface = defineModel({
     ),
     description,
     mode: f.choice(INTERFACE_MODE, { nullable: true, label: "802.1Q Mode", helpText: "IEEE 802.1Q tagging strategy" }),
-    count_ipaddresses: f.computed(addressCount("virtualization.vminterface")),
+    count_ipaddresses: f.computed(addressCount("virtualization.vminterface"), { returns: "integer" }),
   },
   uniqueTogether: [{ fields: ["virtual_machine", "name"], message: "Interface with this Virtual machine and Name already exists." }],
   brief: ["virtual_machine", "name", "description"],

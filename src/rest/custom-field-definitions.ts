@@ -249,5 +249,5 @@ async function listChoices(ctx: RequestContext, model: Model, id: number | null)
 }
 
 export const choicesRoute: RouteDeclaration = {
-  name: "choices", detail: true, methods: ["GET"], permission: () => "view", handler: listChoices,
+  name: "choices", detail: true, methods: ["GET"], summary: "The choice set's choices, as [value, label] pairs.", permission: () => "view", handler: listChoices,
 };

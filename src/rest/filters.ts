@@ -11,7 +11,7 @@ import { cfPath, CUSTOM_FIELD_RULES, normalDatetime, type CustomFieldType } from
 type Cond = RawBuilder<unknown>;
 
 /** Query parameters that are not filters. */
-const RESERVED = new Set(["limit", "offset", "ordering", "brief", "exclude", "fields", "omit", "format"]);
+export const RESERVED: ReadonlySet<string> = new Set(["limit", "offset", "ordering", "brief", "exclude", "fields", "omit", "format"]);
 
 /**
  * A filter's values that must be checked against stored data (a relation's values exist, a
@@ -204,17 +204,15 @@ function compile(
   model: Model, table: string, target: Resolved, lookup: string, values: string[], param: string, plan: FilterPlan,
 ): Cond | null {
   const fail = (message: string): null => (((plan.errors[param] ??= []) as string[]).push(message), null);
-  if ("sql" in target) return lookup ? null : target.sql(values, table);
+  if (!acceptsLookup(target, lookup)) return null;
+  if ("sql" in target) return target.sql(values, table);
   const known = LOOKUPS[lookup];
-  if (!known) return null;
   if ("relation" in target) {
-    if (known.op !== "exact" && known.op !== "isnull") return null;
     const cond = relationCondition(target, table, values, param, plan, known.op === "isnull");
     return cond && known.negate ? exclude(cond) : cond;
   }
   const field = target.field;
-  const family = field === "id" ? "number" : KINDS[field.kind].lookups!;
-  if (!FAMILY_LOOKUPS[family].includes(known.op)) return null;
+  const family = familyOf(field);
   const cond = through(target.via, table, (alias) => {
     const column = field === "id" ? sql.ref(`${alias}.id`) : filterColumn(field, alias);
     return scalarCondition(field, family, column, known.op, values, fail);
@@ -222,6 +220,57 @@ function compile(
   if (Object.keys(plan.errors).includes(param)) return null;
   return known.negate ? exclude(cond) : cond;
 }
+
+const familyOf = (field: Field | "id") => (field === "id" ? "number" : KINDS[field.kind].lookups!);
+
+/** True when a filter takes the lookup suffix (`""`, `n`, `ic`, `gte`, ...): what `compile` compiles. */
+function acceptsLookup(target: Resolved, lookup: string): boolean {
+  if ("sql" in target) return lookup === "";
+  const known = LOOKUPS[lookup];
+  if (!known) return false;
+  if ("relation" in target) return known.op === "exact" || known.op === "isnull";
+  return FAMILY_LOOKUPS[familyOf(target.field)].includes(known.op);
+}
+
+/** The suffixes the OpenAPI document lists: NetBox's short names (Django's long ones are accepted too). */
+const LISTED_SUFFIXES = ["", "n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "gt", "gte", "lt", "lte", "empty", "isnull"];
+
+/** What a filter parameter's values are: SQL of its own, a related object's natural key or id, or a field's value. */
+export type FilterValue =
+  | { readonly sql: true }
+  | { readonly relation: Model; readonly byId: boolean }
+  | { readonly field: Field | "id"; readonly family: string };
+
+/** One query parameter a list endpoint filters by, with its lookup. */
+export interface FilterParameter {
+  readonly name: string;
+  readonly filter: string;
+  readonly op: string;
+  readonly negate: boolean;
+  readonly value: FilterValue;
+}
+
+/**
+ * Every filter parameter of a model with every lookup it takes, from the same filter set and
+ * lookup rules the compiler uses, so the OpenAPI document lists what the endpoint accepts.
+ */
+export function filterParameters(model: Model): FilterParameter[] {
+  const out: FilterParameter[] = [];
+  for (const [filter, target] of filtersOf(model)) {
+    const value: FilterValue = "sql" in target ? { sql: true }
+      : "relation" in target ? { relation: target.relation.target!(), byId: target.byId }
+      : { field: target.field, family: familyOf(target.field) };
+    for (const suffix of LISTED_SUFFIXES) {
+      if (!acceptsLookup(target, suffix)) continue;
+      const { op, negate = false } = LOOKUPS[suffix];
+      out.push({ name: suffix ? `${filter}__${suffix}` : filter, filter, op, negate, value });
+    }
+  }
+  return out;
+}
+
+/** Filters every model has besides its own: `q` and the change-record ones. */
+export const BUILTIN_FILTERS = ["q", "created_by_request", "updated_by_request", "modified_by_request"] as const;
 
 function scalarCondition(field: Field | "id", family: string, column: Cond, op: string, values: string[], fail: (m: string) => null): Cond {
   const like = (pattern: (v: string) => string) => or(values.map((v) => sql`${column} LIKE ${pattern(likeEscape(v))} ESCAPE '\\'`));

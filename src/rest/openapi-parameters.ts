@@ -1,0 +1,110 @@
+import type { JsonSchema } from "../models/json-schema.ts";
+import type { Model } from "../models/model.ts";
+import { BUILTIN_FILTERS, filterParameters, type FilterParameter } from "./filters.ts";
+
+/** An OpenAPI parameter object. */
+export type Parameter = Record<string, unknown>;
+
+/** How each lookup reads, for the parameter's description. */
+const OPS: Record<string, string> = {
+  exact: "is one of", icontains: "contains", istartswith: "starts with", iendswith: "ends with", iexact: "equals (any case)",
+  gt: "is greater than", gte: "is at least", lt: "is less than", lte: "is at most", empty: "is empty", isnull: "is unset",
+};
+
+const list = (items: JsonSchema): JsonSchema => ({ type: "array", items });
+
+/** The schema of one value of a filter with its lookup, as the compiler parses it. */
+function valueSchema(p: FilterParameter): JsonSchema {
+  if (p.op === "empty" || p.op === "isnull") return { type: "boolean" };
+  const v = p.value;
+  if ("sql" in v) return list({ type: "string" });
+  if ("relation" in v) return list(v.byId ? { type: "integer" } : { type: "string" });
+  const field = v.field;
+  if (v.family === "boolean") return list({ type: "boolean" });
+  if (v.family === "choice" && p.op === "exact" && field !== "id") {
+    return list({ enum: [...new Set(field.choices!.flatMap((c) => [c.value, ...(c.accepts ?? [])]))] });
+  }
+  if (v.family !== "number") return list({ type: "string" });
+  if (field === "id" || field.kind === "integer" || field.kind === "count") return list({ type: "integer" });
+  if (field.kind === "date") return list({ type: "string", format: "date" });
+  if (field.kind === "datetime") return list({ type: "string", format: "date-time" });
+  return list({ type: "number" });
+}
+
+function describe(p: FilterParameter): string {
+  const v = p.value;
+  const what = "relation" in v ? `${v.relation.verboseName} (${v.byId ? "id" : v.relation.naturalKey})` : p.filter;
+  const nulls = "relation" in v && p.op === "exact" ? "; `null` matches none" : "";
+  return `${what} ${p.negate ? "is not" : ""}${p.negate && p.op === "exact" ? " one of" : p.negate ? ` ${OPS[p.op]}` : OPS[p.op]}${nulls}`.replace(/\s+/g, " ");
+}
+
+/** The filter parameters of a model's list endpoint: every filter with every lookup it takes. */
+export function filterParametersOf(model: Model): Parameter[] {
+  return filterParameters(model).map((p) => ({ in: "query", name: p.name, description: describe(p), schema: valueSchema(p) }));
+}
+
+const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ in: "query", name, description, schema });
+
+/** Parameters every list and detail endpoint shares, as component parameters by name. */
+export const COMMON_PARAMETERS: Record<string, Parameter> = {
+  limit: query("limit", "Objects per page (0: as many as the server allows).", { type: "integer", minimum: 0 }),
+  offset: query("offset", "Objects to skip.", { type: "integer", minimum: 0 }),
+  ordering: query("ordering", "Fields to sort by, comma-separated; a leading `-` sorts descending.", { type: "string" }),
+  brief: query("brief", "Any value: the brief form of each object.", { type: "string" }),
+  fields: query("fields", "Only these fields of each object, comma-separated.", { type: "string" }),
+  omit: query("omit", "Every field but these, comma-separated.", { type: "string" }),
+  exclude: query("exclude", "`config_context` leaves out the rendered configuration context.", { type: "string" }),
+  q: query("q", "Search: objects whose searched fields contain the text.", { type: "string" }),
+  created_by_request: query("created_by_request", "Objects created or updated by these requests (X-Request-ID).", list({ type: "string", format: "uuid" })),
+  updated_by_request: query("updated_by_request", "Objects updated by these requests (X-Request-ID).", list({ type: "string", format: "uuid" })),
+  modified_by_request: query("modified_by_request", "Objects created or updated by these requests (X-Request-ID).", list({ type: "string", format: "uuid" })),
+  objectId: { in: "path", name: "id", required: true, description: "The object's id.", schema: { type: "integer" } },
+};
+
+const param = (name: string): Parameter => ({ $ref: `#/components/parameters/${name}` });
+
+/** The parameters of a list GET: filters, then what shapes and pages the list. */
+export const listParameters = (model: Model): Parameter[] => [
+  ...filterParametersOf(model),
+  ...BUILTIN_FILTERS.map(param),
+  ...["ordering", "limit", "offset", "brief", "fields", "omit", "exclude"].map(param),
+];
+
+/** The parameters of a detail GET. */
+export const detailParameters = (): Parameter[] => ["brief", "fields", "omit", "exclude"].map(param);
+
+export const objectIdParameter = (): Parameter => param("objectId");
+
+/**
+ * Moves every inline parameter that operations share word for word into `components.parameters`
+ * (named after the parameter: `name__ic`, or `name__ic_2` for a second variant), so the same
+ * `id__gte` or `tag` is written once.
+ */
+export function shareParameters(operations: readonly { parameters?: Parameter[] }[], components: Record<string, Parameter>): void {
+  const texts = new Map<Parameter, string>();
+  const counts = new Map<string, number>();
+  for (const op of operations) {
+    for (const p of op.parameters ?? []) {
+      if (p.$ref) continue;
+      const text = JSON.stringify(p);
+      texts.set(p, text);
+      counts.set(text, (counts.get(text) ?? 0) + 1);
+    }
+  }
+  const names = new Map<string, string>();
+  const shared = [...counts].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1]);
+  for (const [text] of shared) {
+    const p = JSON.parse(text) as Parameter;
+    let name = String(p.name);
+    for (let i = 2; components[name]; i++) name = `${p.name}_${i}`;
+    components[name] = p;
+    names.set(text, name);
+  }
+  for (const op of operations) {
+    if (!op.parameters) continue;
+    op.parameters = op.parameters.map((p) => {
+      const name = names.get(texts.get(p) ?? "");
+      return name ? param(name) : p;
+    });
+  }
+}

@@ -1,0 +1,179 @@
+import { APPS, type Model } from "../models/model.ts";
+import type { RouteDeclaration } from "../models/routes.ts";
+import { ref, type JsonSchema } from "../models/json-schema.ts";
+import { detailParameters, listParameters, objectIdParameter, type Parameter } from "./openapi-parameters.ts";
+
+/** An OpenAPI operation object. */
+export interface Operation {
+  operationId: string;
+  description: string;
+  tags: string[];
+  parameters?: Parameter[];
+  requestBody?: Record<string, unknown>;
+  responses: Record<string, unknown>;
+  security?: Record<string, string[]>[];
+}
+
+export type PathItem = Record<string, Operation | Parameter[]>;
+
+const jsonContent = (schema: JsonSchema) => ({ "application/json": { schema } });
+const ok = (schema: JsonSchema, description = "OK") => ({ description, content: jsonContent(schema) });
+const body = (schema: JsonSchema, required = true) => ({ required, content: jsonContent(schema) });
+const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const listOf = (schema: JsonSchema): JsonSchema => ({ type: "array", items: schema });
+const withId = (name: string): JsonSchema => ({ allOf: [ref(name), ref("ObjectId")] });
+
+/** Errors by status, in NetBox's shapes, as the engine answers them. */
+export const ERROR_RESPONSES: Record<string, Record<string, unknown>> = {
+  BadRequest: ok(ref("ValidationError"), "Invalid input or filter values: field errors (aligned by item for a list), or a detail."),
+  Forbidden: ok(ref("Error"), "No credentials, or no permission for this action."),
+  NotFound: ok(ref("Error"), "No such object (or not visible to the requester)."),
+  Conflict: ok(ref("Error"), "The change conflicts with stored data (protected dependants, no room left to allocate)."),
+  PayloadTooLarge: ok(ref("Error"), "The request body is larger than the server accepts."),
+  UnsupportedMediaType: ok(ref("Error"), "The request body is not JSON."),
+};
+const readErrors = { 400: response("BadRequest"), 403: response("Forbidden") };
+const writeErrors = { ...readErrors, 409: response("Conflict"), 413: response("PayloadTooLarge"), 415: response("UnsupportedMediaType") };
+const noContent = { description: "Deleted." };
+
+/** Anonymous requests welcome: the endpoint holds no data (or checks credentials itself). */
+export const OPEN: Record<string, string[]>[] = [{}, { tokenAuth: [] }, { cookieAuth: [] }];
+
+/**
+ * The paths of one model (and its aliases): list and detail with every method it answers, and
+ * its declared routes. Operation ids follow NetBox's: `dcim_sites_list`, `dcim_sites_create`,
+ * `dcim_sites_bulk_update`, `dcim_sites_retrieve`, `dcim_sites_partial_update`, ...
+ */
+export function modelPaths(model: Model): Record<string, PathItem> {
+  const out: Record<string, PathItem> = {};
+  for (const at of [{ app: model.app, path: model.path }, ...(model.aliases ?? [])]) {
+    const base = `/api/${at.app}/${at.path}/`;
+    const opId = `${at.app}_${at.path.replace(/-/g, "_")}`;
+    const x = model.className;
+    const noun = model.verboseName;
+    const op = (suffix: string, description: string, rest: Omit<Operation, "operationId" | "description" | "tags">): Operation =>
+      ({ operationId: `${opId}_${suffix}`, description, tags: [model.app], ...rest });
+
+    const list: PathItem = {
+      get: op("list", `Get a list of ${noun} objects (\`?brief=1\`: their brief form).`, {
+        parameters: listParameters(model),
+        responses: { 200: ok({ anyOf: [ref(`Paginated${x}List`), ref(`PaginatedBrief${x}List`)] }), ...readErrors },
+      }),
+    };
+    const detail: PathItem = {
+      parameters: [objectIdParameter()],
+      get: op("retrieve", `Get a ${noun} object.`, {
+        parameters: detailParameters(),
+        responses: { 200: ok({ anyOf: [ref(x), ref(`Brief${x}`)] }), 403: response("Forbidden"), 404: response("NotFound") },
+      }),
+    };
+    if (!model.readOnly) {
+      Object.assign(list, {
+        post: op("create", `Create a ${noun} object, or a list of them (all or none).`, {
+          requestBody: body({ oneOf: [ref(`Writable${x}Request`), listOf(ref(`Writable${x}Request`))] }),
+          responses: { 201: ok({ oneOf: [ref(x), listOf(ref(x))] }, "Created."), ...writeErrors },
+        }),
+        put: op("bulk_update", `Replace a list of ${noun} objects, each named by its id (all or none).`, {
+          requestBody: body(listOf(withId(`Writable${x}Request`))),
+          responses: { 200: ok(listOf(ref(x))), ...writeErrors },
+        }),
+        patch: op("bulk_partial_update", `Change a list of ${noun} objects, each named by its id (all or none).`, {
+          requestBody: body(listOf(withId(`PatchedWritable${x}Request`))),
+          responses: { 200: ok(listOf(ref(x))), ...writeErrors },
+        }),
+        delete: op("bulk_destroy", `Delete a list of ${noun} objects, each named by its id (all or none).`, {
+          requestBody: body(listOf(ref("ObjectId"))),
+          responses: { 204: noContent, ...writeErrors },
+        }),
+      });
+      Object.assign(detail, {
+        put: op("update", `Replace a ${noun} object.`, {
+          requestBody: body(ref(`Writable${x}Request`)),
+          responses: { 200: ok(ref(x)), ...writeErrors, 404: response("NotFound") },
+        }),
+        patch: op("partial_update", `Change a ${noun} object.`, {
+          requestBody: body(ref(`PatchedWritable${x}Request`), false),
+          responses: { 200: ok(ref(x)), ...writeErrors, 404: response("NotFound") },
+        }),
+        delete: op("destroy", `Delete a ${noun} object.`, {
+          responses: { 204: noContent, ...writeErrors, 404: response("NotFound") },
+        }),
+      });
+    }
+    out[base] = list;
+    out[`${base}{id}/`] = detail;
+    for (const route of model.routes) {
+      const path = route.detail ? `${base}{id}/${route.name}/` : `${base}${route.name}/`;
+      // A name declared on both the list and its objects (`retry`): the list's is the bulk one.
+      const bulk = !route.detail && model.routes.some((r) => r.detail && r.name === route.name) ? "bulk_" : "";
+      out[path] = routePath(route, `${opId}_${bulk}${route.name.replace(/-/g, "_")}`, model);
+    }
+  }
+  return out;
+}
+
+/** A declared route: the methods it answers; its body is the route's own, described loosely. */
+function routePath(route: RouteDeclaration, opId: string, model: Model): PathItem {
+  const item: PathItem = route.detail ? { parameters: [objectIdParameter()] } : {};
+  const summary = route.summary ?? `${route.name} (${model.verboseName})`;
+  for (const method of route.methods) {
+    if (method === "HEAD" || method === "OPTIONS") continue;
+    const write = method !== "GET";
+    const suffix = method === "GET" ? (route.lists ? "list" : "retrieve") : method === "POST" ? "create" : method.toLowerCase();
+    item[method.toLowerCase()] = {
+      operationId: `${opId}_${suffix}`,
+      description: summary,
+      tags: [model.app],
+      ...(write ? { requestBody: body({}, false) } : {}),
+      ...(route.permission === null ? { security: OPEN } : {}),
+      responses: {
+        [method === "POST" && route.creates ? 201 : 200]: ok({}),
+        ...(write ? writeErrors : readErrors),
+        ...(route.detail ? { 404: response("NotFound") } : {}),
+      },
+    };
+  }
+  return item;
+}
+
+const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string", format: "uri" } };
+
+/** `/api/`, each application's root, `/api/status/` and `/api/schema/`. */
+export function rootPaths(): Record<string, PathItem> {
+  const out: Record<string, PathItem> = {
+    "/api/": {
+      get: { operationId: "api_root", description: "Every application's root and the status endpoint.", tags: ["status"], security: OPEN, responses: { 200: ok(stringMap) } },
+    },
+    "/api/status/": {
+      get: {
+        operationId: "status_retrieve",
+        description: "The release this API is compatible with and what is installed.",
+        tags: ["status"],
+        responses: { 200: ok({ type: "object", required: ["netbox-version", "installed-apps", "plugins"] }), 403: response("Forbidden") },
+      },
+    },
+    "/api/schema/": {
+      get: {
+        operationId: "schema_retrieve",
+        description: "This document: YAML by default, JSON with `?format=json` or `Accept: application/json`.",
+        tags: ["schema"],
+        security: OPEN,
+        parameters: [{ in: "query", name: "format", schema: { enum: ["json", "yaml"] } }],
+        responses: {
+          200: {
+            description: "The OpenAPI document.",
+            content: Object.fromEntries(["application/vnd.oai.openapi", "application/yaml", "application/vnd.oai.openapi+json", "application/json"]
+              .map((type) => [type, { schema: { type: "object" } }])),
+          },
+          304: { description: "Not modified (If-None-Match)." },
+        },
+      },
+    },
+  };
+  for (const app of APPS) {
+    out[`/api/${app}/`] = {
+      get: { operationId: `${app}_root`, description: `The endpoints of ${app}.`, tags: [app], security: OPEN, responses: { 200: ok(stringMap) } },
+    };
+  }
+  return out;
+}

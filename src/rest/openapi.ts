@@ -1,0 +1,118 @@
+import { stringify } from "yaml";
+import { APPS } from "../models/model.ts";
+import type { Registry } from "../models/registry.ts";
+import type { RequestContext } from "../http/context.ts";
+import { componentSchemas } from "./openapi-schemas.ts";
+import { COMMON_PARAMETERS, shareParameters, type Parameter } from "./openapi-parameters.ts";
+import { ERROR_RESPONSES, modelPaths, rootPaths, type Operation, type PathItem } from "./openapi-paths.ts";
+
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, PathItem>; components: Record<string, Record<string, unknown>> };
+
+/**
+ * The OpenAPI 3.1 document of the API, from the registry: every model's paths, filters, request
+ * and response schemas, derived from the same declarations that validate input and shape output,
+ * so it cannot drift from what the API does. `servers` is relative (`/`): the document is built
+ * once and serves any host it is reached at.
+ */
+export function buildOpenApi(registry: Registry, version: string, release: string): OpenApiDocument {
+  const paths: Record<string, PathItem> = rootPaths();
+  for (const model of registry.models) Object.assign(paths, modelPaths(model));
+  const parameters: Record<string, Parameter> = { ...COMMON_PARAMETERS };
+  shareParameters(operationsOf(paths), parameters);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Inventory REST API",
+      version: `${version} (inventory ${release})`,
+      description: "A NetBox-compatible infrastructure inventory API. Authenticate with `Authorization: Token <key>`.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ tokenAuth: [] }, { cookieAuth: [] }],
+    tags: [...APPS, "schema", "status"].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: componentSchemas(registry.models),
+      parameters,
+      responses: ERROR_RESPONSES,
+      securitySchemes: {
+        tokenAuth: {
+          type: "apiKey",
+          in: "header",
+          name: "Authorization",
+          description: "An API token, sent as `Token <key>` (the word Token, a space, then the 40-character key).",
+        },
+        cookieAuth: { type: "apiKey", in: "cookie", name: "sessionid", description: "The session of a login through the browsable API." },
+      },
+    },
+  };
+}
+
+const METHODS = ["get", "put", "post", "delete", "patch"];
+
+/** Every operation of the paths, in document order. */
+export function operationsOf(paths: Record<string, PathItem>): Operation[] {
+  return Object.values(paths).flatMap((item) => METHODS.filter((m) => item[m]).map((m) => item[m] as Operation));
+}
+
+/** One serialised form of the document, with its entity tag. */
+interface Rendition {
+  readonly text: string;
+  readonly etag: string;
+}
+
+interface Built {
+  readonly document: OpenApiDocument;
+  json?: Promise<Rendition>;
+  yaml?: Promise<Rendition>;
+}
+
+let built: { key: string; value: Built } | null = null;
+
+/** The document, built on first use and kept for as long as the service runs. */
+export function openApiDocument(registry: Registry, version: string, release: string): OpenApiDocument {
+  return builtFor(registry, version, release).document;
+}
+
+function builtFor(registry: Registry, version: string, release: string): Built {
+  const key = `${version} ${release}`;
+  if (built?.key !== key) built = { key, value: { document: buildOpenApi(registry, version, release) } };
+  return built.value;
+}
+
+async function rendition(text: string): Promise<Rendition> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  const hex = [...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return { text, etag: `"${hex}"` };
+}
+
+/** JSON when the query or Accept asks for it (pynetbox sends `Accept: application/json`), else YAML as NetBox does. */
+function wantsJson(ctx: RequestContext, forced: boolean): boolean {
+  if (forced) return true;
+  const format = ctx.url.searchParams.get("format");
+  if (format) return format === "json" || format === "openapi";
+  const accept = ctx.request.headers.get("Accept") ?? "";
+  return /application\/(vnd\.oai\.openapi\+)?json/.test(accept) && !/application\/(vnd\.oai\.openapi|yaml)(?![+\w])/.test(accept);
+}
+
+/**
+ * GET `/api/schema/` (and `/api/docs/?format=openapi`, JSON): the document, serialised once per
+ * form, with an ETag; `If-None-Match` gets a 304. It answers anyone, as `/api/` does: it holds no
+ * data, only what the API accepts.
+ */
+export async function schemaResponse(ctx: RequestContext, registry: Registry, release: string, forceJson = false): Promise<Response> {
+  const b = builtFor(registry, ctx.config.API_VERSION, release);
+  const json = wantsJson(ctx, forceJson);
+  const r = await (json
+    ? (b.json ??= rendition(JSON.stringify(b.document)))
+    : (b.yaml ??= rendition(stringify(b.document, { aliasDuplicateObjects: false, lineWidth: 0, version: "1.1" }))));
+  const asked = ctx.request.headers.get("Accept") ?? "";
+  const type = json ? (forceJson || /application\/json/.test(asked) ? "application/json" : "application/vnd.oai.openapi+json") : "application/vnd.oai.openapi";
+  const headers = {
+    ETag: r.etag,
+    "Cache-Control": "public, max-age=300",
+    Vary: "Accept",
+  };
+  const inm = ctx.request.headers.get("If-None-Match");
+  if (inm && inm.split(",").some((t) => t.trim().replace(/^W\//, "") === r.etag)) return new Response(null, { status: 304, headers });
+  return new Response(r.text, { status: 200, headers: { ...headers, "Content-Type": `${type}; charset=utf-8` } });
+}
