@@ -65,8 +65,10 @@ export interface PageOptions {
   readonly body: SafeHtml;
   /** Extra scripts of this origin, by URL (the shared `app.js` is always loaded). */
   readonly scripts?: readonly string[];
-  /** Extra stylesheets of this origin, by URL, before the shared one. */
+  /** Extra stylesheets of this origin, by URL, after the shared one: a page's own rules win. */
   readonly styles?: readonly string[];
+  /** False for a page whose content brings its own look (Swagger UI): the shared element styles stay out of it. */
+  readonly plain?: boolean;
   readonly status?: number;
   readonly headers?: HeadersInit;
 }
@@ -96,13 +98,13 @@ export function page(ctx: RequestContext, options: PageOptions): Response {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Inventory</title>
 <link rel="icon" href="data:,">
-${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 <link rel="stylesheet" href="${assetUrl("app.css")}">
+${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body>
 <header class="top"><a class="brand" href="/api/">Inventory</a>${navigation(ctx)}${identity(ctx)}</header>
-<main>
+<main class="${options.plain === false ? "" : "plain"}">
 ${options.body}
 </main>
 </body>

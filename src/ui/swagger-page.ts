@@ -10,6 +10,7 @@ import { html, page } from "./html.ts";
 export function swaggerPage(ctx: RequestContext): Response {
   return page(ctx, {
     title: "API documentation",
+    plain: false,
     styles: [swaggerAssetUrl("swagger-ui.css")],
     scripts: [swaggerAssetUrl("swagger-ui-bundle.js"), assetUrl("swagger-init.js")],
     body: html`<div id="swagger-ui" data-schema-url="/api/schema/?format=json"></div>`,

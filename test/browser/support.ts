@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { startNodeService, type NodeService } from "../../src/runtime/node-service.ts";
 
 export const ADMIN = { username: "admin", password: "Admin-password-1", token: "0123456789abcdef0123456789abcdef01234567" };
@@ -47,10 +47,11 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Saves what the page shows now as `test-output/screenshots/<name>.png`. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Saves what the page (whole) or one element shows now as `test-output/screenshots/<name>.png`. */
+export async function screenshot(target: Page | Locator, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await ("goto" in target ? target.screenshot({ path, fullPage: true }) : target.screenshot({ path }));
 }
 
 /** Calls the JSON API with the superuser's token, for setting up what a page should show. */

@@ -14,8 +14,10 @@ describe("Swagger UI in a real browser", () => {
     await service?.cleanup();
   });
 
-  it("renders every application's operations from our own assets and runs an authorized GET", async () => {
+  // Swagger UI takes seconds to lay out a document of 800+ operations on a small machine.
+  it("renders every application's operations from our own assets and runs an authorized GET", { timeout: 120_000 }, async () => {
     const page = await browser.newPage();
+    page.setDefaultTimeout(45_000);
     const errors = pageErrors(page);
     const outside: string[] = [];
     page.on("request", (request) => {
@@ -25,29 +27,37 @@ describe("Swagger UI in a real browser", () => {
     await page.locator(".swagger-ui .info .title").waitFor();
     // One section per application, each with its operations.
     for (const app of ["circuits", "dcim", "extras", "ipam", "tenancy", "users", "virtualization"]) {
-      await expect(page.locator(`#operations-tag-${app}`).count()).resolves.toBe(1);
+      await page.locator(`#operations-tag-${app}`).waitFor();
     }
+    await page.locator("#operations-tag-tenancy").click();
+    await page.locator("#operations-tenancy-tenancy_tenants_list").waitFor();
     await screenshot(page, "swagger-ui");
 
-    // Authorize with the token, as a user pastes it: "Token <key>".
-    await page.getByRole("button", { name: "Authorize" }).first().click();
+    // Authorize with the token, as a user pastes it: "Token <key>". It is kept for the next visit.
+    await page.locator(".auth-wrapper button.authorize").first().click();
     await page.locator(".modal-ux input[type=text]").first().fill(`Token ${ADMIN.token}`);
-    await page.locator(".modal-ux").getByRole("button", { name: "Authorize", exact: true }).click();
-    await page.locator(".modal-ux").getByRole("button", { name: "Close" }).click();
+    await page.locator(".modal-ux button.modal-btn.authorize").first().click();
+    await page.locator(".modal-ux button.btn-done").first().click();
 
-    // Open the site list operation and execute it.
-    await page.locator("#operations-tag-dcim").click();
+    // A deep link opens one operation, as a user following a shared link would.
+    await page.goto("about:blank");
+    await page.goto(`${service.url}/api/schema/swagger-ui/#/dcim/dcim_sites_list`);
     const operation = page.locator("#operations-dcim-dcim_sites_list");
-    await operation.locator(".opblock-summary").click();
-    await operation.getByRole("button", { name: "Try it out" }).click();
-    await operation.getByRole("button", { name: "Execute" }).click();
-    const status = operation.locator(".live-responses-table .response .response-col_status").first();
-    await expect.poll(() => status.textContent()).toContain("200");
-    await expect(operation.locator(".live-responses-table .response-col_description pre").first().textContent()).resolves.toContain("Swagger DC");
-    await screenshot(page, "swagger-ui-try-it-out");
+    await operation.locator(".opblock-body").waitFor();
 
+    // Try the site list operation out.
+    await operation.locator("button.try-out__btn").click();
+    await operation.locator("button.execute").click();
+    const status = operation.locator(".live-responses-table .response .response-col_status").first();
+    await status.waitFor();
+    expect(await status.textContent()).toContain("200");
+    await expect(operation.locator(".live-responses-table .response-col_description pre").first().textContent()).resolves.toContain("Swagger DC");
+    await screenshot(operation.locator(".responses-wrapper"), "swagger-ui-try-it-out");
+
+    await page.close();
     expect(outside).toEqual([]);
-    expect(errors).toEqual([]);
+    // Swagger UI's own notice about `_` in deep links, which every NetBox-style operation id has.
+    expect(errors.filter((e) => !e.startsWith("Deprecated: escaping deep link whitespace"))).toEqual([]);
   });
 
   it("serves Swagger UI's files with long-lived caching, and nothing else of the package", async () => {
@@ -57,7 +67,11 @@ describe("Swagger UI in a real browser", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toContain("immutable");
     expect(response.headers.get("Content-Type")).toContain("javascript");
-    expect((await fetch(`${service.url}${bundle.replace("swagger-ui-bundle.js", "index.html")}`)).status).toBe(404);
-    expect((await fetch(`${service.url}${bundle.replace("swagger-ui-bundle.js", "../package.json")}`)).status).toBe(404);
+    await response.arrayBuffer();
+    for (const other of ["index.html", "../package.json"]) {
+      const refused = await fetch(`${service.url}${bundle.replace("swagger-ui-bundle.js", other)}`);
+      expect(refused.status).toBe(404);
+      await refused.text();
+    }
   });
 });

@@ -11,20 +11,20 @@ header.top nav { display: flex; gap: 1rem; flex: 1; }
 header.top .identity { display: flex; align-items: center; gap: .5rem; }
 header.top button { background: none; border: 1px solid #6c7a90; color: #fff; border-radius: 4px; padding: .15rem .6rem; cursor: pointer; }
 main { padding: 1.2rem; max-width: 1280px; margin: 0 auto; }
-h1 { font-size: 1.4rem; margin: .2rem 0 1rem; overflow-wrap: anywhere; }
-h2 { font-size: 1.05rem; margin: 0 0 .6rem; }
-a { color: var(--accent); }
-pre, code, textarea { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-pre { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .8rem; overflow: auto; white-space: pre-wrap; word-break: break-word; margin: 0 0 .8rem; }
-table { border-collapse: collapse; width: 100%; background: #fff; }
-th, td { border: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
-th { background: #eef2f7; }
+:where(main.plain) h1 { font-size: 1.4rem; margin: .2rem 0 1rem; overflow-wrap: anywhere; }
+:where(main.plain) h2 { font-size: 1.05rem; margin: 0 0 .6rem; }
+:where(main.plain) a { color: var(--accent); }
+:where(main.plain) pre, :where(main.plain) code, :where(main.plain) textarea { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+:where(main.plain) pre { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .8rem; overflow: auto; white-space: pre-wrap; word-break: break-word; margin: 0 0 .8rem; }
+:where(main.plain) table { border-collapse: collapse; width: 100%; background: #fff; }
+:where(main.plain) th, :where(main.plain) td { border: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
+:where(main.plain) th { background: #eef2f7; }
 form.inline { display: inline; margin: 0; }
-label { display: block; margin: .5rem 0 .2rem; font-weight: 600; }
-input[type=text], input[type=password], input[type=search], select, textarea { width: 100%; padding: .4rem; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
-button { padding: .35rem .9rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
-button:disabled { opacity: .6; cursor: wait; }
-button.danger { background: var(--bad); border-color: var(--bad); }
+:where(main.plain) label { display: block; margin: .5rem 0 .2rem; font-weight: 600; }
+:where(main.plain) input[type=text], :where(main.plain) input[type=password], :where(main.plain) input[type=search], :where(main.plain) select, :where(main.plain) textarea { width: 100%; padding: .4rem; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+:where(main.plain) button { padding: .35rem .9rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
+:where(main.plain) button:disabled { opacity: .6; cursor: wait; }
+:where(main.plain) button.danger { background: var(--bad); border-color: var(--bad); }
 .muted { color: var(--muted); }
 .error { color: var(--bad); }
 .intro { color: var(--muted); margin: -.4rem 0 1rem; max-width: 60rem; }
