@@ -137,19 +137,17 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   return set;
 }
 
-/** The short lookup suffixes NetBox documents, in the order it lists them. */
-const SUFFIXES = ["n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "gt", "gte", "lt", "lte", "empty", "isnull"];
-
 /**
  * Every filter parameter a model's list accepts, with the lookup suffixes it takes
- * (`name` -> `n`, `ic`, `nic`, ...), as the same resolution `planFilters` uses decides them.
+ * (`name` -> `n`, `ic`, `nic`, ...): the OpenAPI document's parameters, grouped by filter.
  */
 export function filterCatalog(model: Model): { name: string; lookups: string[] }[] {
-  return [...filtersOf(model)].map(([name, target]) => {
-    if ("sql" in target) return { name, lookups: [] };
-    const ops = "relation" in target ? ["exact", "isnull"] : FAMILY_LOOKUPS[target.field === "id" ? "number" : KINDS[target.field.kind].lookups!];
-    return { name, lookups: SUFFIXES.filter((s) => ops.includes(LOOKUPS[s].op)) };
-  });
+  const lookups = new Map<string, string[]>();
+  for (const p of filterParameters(model)) {
+    if (!lookups.has(p.filter)) lookups.set(p.filter, []);
+    if (p.name !== p.filter) lookups.get(p.filter)!.push(p.name.slice(p.filter.length + 2));
+  }
+  return [...lookups].map(([name, suffixes]) => ({ name, lookups: suffixes }));
 }
 
 function resolveDeclared(model: Model, name: string, d: FilterDeclaration): Resolved {
