@@ -240,6 +240,65 @@ describe("the OpenAPI endpoints", () => {
   });
 });
 
+describe("declared routes' bodies match the document", () => {
+  let api: Harness;
+  beforeAll(async () => {
+    api = await createHarness();
+  });
+  afterAll(() => api.close());
+  const id = async (path: string, body: unknown) => {
+    const reply = await api.post(path, body);
+    expect(reply.status, reply.text).toBe(201);
+    return reply.body.id as number;
+  };
+  /** Sends `body` (checked against the documented request schema) and checks the reply against the response. */
+  const call = async (method: "get" | "post", template: string, path: string, body?: unknown) => {
+    if (body !== undefined) expectValid(`/paths/${escape(template)}/post/requestBody/content/application~1json/schema`, body, `request to ${path}`);
+    const reply = method === "get" ? await api.get(path) : await api.post(path, body);
+    expect(reply.status, reply.text).toBe(method === "get" ? 200 : 201);
+    expectDocumented(template, method, reply);
+    return reply.body;
+  };
+
+  it("available IPs and prefixes, in a VRF and in the global table", async () => {
+    const vrf = await id("/api/ipam/vrfs/", { name: "Blue", rd: "65000:1" });
+    const prefix = await id("/api/ipam/prefixes/", { prefix: "10.9.0.0/29", vrf });
+    const container = await id("/api/ipam/prefixes/", { prefix: "10.10.0.0/16", status: "container" });
+    const ips = "/api/ipam/prefixes/{id}/available-ips/";
+    expect((await call("get", ips, `/api/ipam/prefixes/${prefix}/available-ips/`))[0].vrf.name).toBe("Blue");
+    await call("post", ips, `/api/ipam/prefixes/${prefix}/available-ips/`, { description: "one", status: "reserved" });
+    await call("post", ips, `/api/ipam/prefixes/${prefix}/available-ips/`, [{ description: "two" }, { dns_name: "three.example" }]);
+    const prefixes = "/api/ipam/prefixes/{id}/available-prefixes/";
+    expect((await call("get", prefixes, `/api/ipam/prefixes/${container}/available-prefixes/`))[0].vrf).toBeNull();
+    await call("post", prefixes, `/api/ipam/prefixes/${container}/available-prefixes/`, { prefix_length: 24, description: "carved" });
+    await call("post", prefixes, `/api/ipam/prefixes/${container}/available-prefixes/`, [{ prefix_length: 26 }, { prefix_length: 28 }]);
+    const range = await id("/api/ipam/ip-ranges/", { start_address: "10.11.0.10/24", end_address: "10.11.0.20/24" });
+    await call("get", "/api/ipam/ip-ranges/{id}/available-ips/", `/api/ipam/ip-ranges/${range}/available-ips/`);
+  });
+
+  it("available VLANs and ASNs", async () => {
+    const group = await id("/api/ipam/vlan-groups/", { name: "Campus", slug: "campus" });
+    const vlans = "/api/ipam/vlan-groups/{id}/available-vlans/";
+    expect((await call("get", vlans, `/api/ipam/vlan-groups/${group}/available-vlans/`))[0].group.id).toBe(group);
+    await call("post", vlans, `/api/ipam/vlan-groups/${group}/available-vlans/`, { name: "users" });
+    await call("post", vlans, `/api/ipam/vlan-groups/${group}/available-vlans/`, [{ name: "voice" }, { name: "guests" }]);
+    const rir = await id("/api/ipam/rirs/", { name: "Private", slug: "private" });
+    const range = await id("/api/ipam/asn-ranges/", { name: "Pool", slug: "pool", rir, start: 64512, end: 64520 });
+    const asns = "/api/ipam/asn-ranges/{id}/available-asns/";
+    await call("get", asns, `/api/ipam/asn-ranges/${range}/available-asns/`);
+    await call("post", asns, `/api/ipam/asn-ranges/${range}/available-asns/`, { description: "edge" });
+  });
+
+  it("token provisioning", async () => {
+    const body = { username: "admin", password: "admin-password", description: "from a script" };
+    expectValid(`/paths/${escape("/api/users/tokens/provision/")}/post/requestBody/content/application~1json/schema`, body, "provision request");
+    const reply = await api.post("/api/users/tokens/provision/", body, { token: null });
+    expect(reply.status, reply.text).toBe(201);
+    expectDocumented("/api/users/tokens/provision/", "post", reply);
+    expect(reply.body.key).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
+
 /** Every model's real responses against the document. */
 function describeModel(spec: ContractSpec) {
   const model = registry.byObjectType(spec.objectType)!;

@@ -4,6 +4,7 @@ import { readJson } from "../http/body.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
+import { ref } from "../models/json-schema.ts";
 import { writeObjects } from "../rest/crud.ts";
 import { checkCredentials } from "./credentials.ts";
 import { hasPermission } from "./permissions.ts";
@@ -38,6 +39,12 @@ export const provisionRoute: RouteDeclaration = {
   name: "provision",
   detail: false,
   summary: "Create a token for the user whose username and password are given.",
+  bodies: {
+    POST: {
+      request: { allOf: [{ required: ["username", "password"], properties: { username: { type: "string" }, password: { type: "string" } } }, ref("PatchedWritableTokenRequest")] },
+      response: ref("Token"),
+    },
+  },
   creates: true,
   methods: ["POST"],
   permission: null,

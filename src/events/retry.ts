@@ -9,6 +9,7 @@ import { ApiError } from "../http/errors.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
+import { ref } from "../models/json-schema.ts";
 import { asList, bulkIds } from "../rest/crud.ts";
 import { idList, selectSql } from "../rest/select.ts";
 import { represent } from "../rest/serialize.ts";
@@ -64,6 +65,7 @@ export const retryOneRoute: RouteDeclaration = {
   name: "retry",
   detail: true,
   summary: "Queue a failed delivery again.",
+  bodies: { POST: { response: ref("WebhookDelivery") } },
   methods: ["POST"],
   permission: null,
   handler: async (ctx, model, id) => json((await retryDeliveries(ctx, model, [id!], false))[0]),
@@ -74,6 +76,7 @@ export const retryManyRoute: RouteDeclaration = {
   name: "retry",
   detail: false,
   summary: "Queue failed deliveries again, given a list of {\"id\": ...}.",
+  bodies: { POST: { request: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "integer" } } } }, response: { type: "array", items: ref("WebhookDelivery") } } },
   methods: ["POST"],
   permission: null,
   handler: async (ctx, model) => {

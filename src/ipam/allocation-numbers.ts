@@ -7,7 +7,8 @@ import { ApiError } from "../http/errors.ts";
 import { readJson } from "../http/body.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
-import type { RouteDeclaration } from "../models/routes.ts";
+import { closedObject, oneOrMany, type RouteDeclaration } from "../models/routes.ts";
+import { ref } from "../models/json-schema.ts";
 import { asn, asnRange, rir } from "../models/ipam.ts";
 import { vlan, vlanGroup } from "../models/ipam-vlans.ts";
 import { scopeSql } from "../rest/scope.ts";
@@ -130,6 +131,10 @@ export const availableVlansRoute: RouteDeclaration = {
   lists: true,
   creates: true,
   methods: ["GET", "POST"],
+  bodies: {
+    GET: { response: { type: "array", items: closedObject({ vid: { type: "integer" }, group: ref("NestedVLANGroup") }) } },
+    POST: { request: oneOrMany(ref("PatchedWritableVLANRequest")), response: oneOrMany(ref("VLAN")) },
+  },
   permission: () => "view",
   handler: (ctx, _model, id) => serveNumbers(ctx, vlanSource, id!),
 };
@@ -142,6 +147,10 @@ export const availableAsnsRoute: RouteDeclaration = {
   lists: true,
   creates: true,
   methods: ["GET", "POST"],
+  bodies: {
+    GET: { response: { type: "array", items: closedObject({ rir: closedObject({ id: { type: "integer" }, url: { type: "string", format: "uri" } }), asn: { type: "integer" } }) } },
+    POST: { request: oneOrMany(ref("PatchedWritableASNRequest")), response: oneOrMany(ref("ASN")) },
+  },
   permission: () => "view",
   handler: (ctx, _model, id) => serveNumbers(ctx, asnSource, id!),
 };

@@ -7,7 +7,8 @@ import { ApiError } from "../http/errors.ts";
 import { readJson } from "../http/body.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
-import type { RouteDeclaration } from "../models/routes.ts";
+import { closedObject, oneOrMany, type RouteDeclaration } from "../models/routes.ts";
+import { ref } from "../models/json-schema.ts";
 import { ipAddress, prefix, vrf as vrfModel } from "../models/ipam.ts";
 import { scopeSql } from "../rest/scope.ts";
 import { nestedJsonSql } from "../rest/select.ts";
@@ -187,6 +188,10 @@ function subtract(ranges: readonly [bigint, bigint][], s: bigint, e: bigint): [b
   });
 }
 
+const FAMILY = { type: "integer", enum: [4, 6] };
+/** The parent's VRF as nested objects read (null: the global table). */
+const NESTED_VRF = { anyOf: [ref("NestedVRF"), { type: "null" }] };
+
 /** GET lists free addresses (with the parent's mask); POST allocates them. Prefixes and IP ranges. */
 export const availableIpsRoute: RouteDeclaration = {
   name: "available-ips",
@@ -195,6 +200,11 @@ export const availableIpsRoute: RouteDeclaration = {
   lists: true,
   creates: true,
   methods: ["GET", "POST"],
+  bodies: {
+    GET: { response: { type: "array", items: closedObject({ family: FAMILY, address: { type: "string" }, vrf: NESTED_VRF }) } },
+    // Any field of an address but `address` and `vrf`, which the allocation sets.
+    POST: { request: oneOrMany(ref("PatchedWritableIPAddressRequest")), response: oneOrMany(ref("IPAddress")) },
+  },
   // Viewing the parent is enough here; creating the addresses needs the permission to add them.
   permission: () => "view",
   handler: (ctx, model, id) => availableIps(ctx, model, id!),
@@ -208,6 +218,13 @@ export const availablePrefixesRoute: RouteDeclaration = {
   lists: true,
   creates: true,
   methods: ["GET", "POST"],
+  bodies: {
+    GET: { response: { type: "array", items: closedObject({ family: FAMILY, prefix: { type: "string" }, vrf: NESTED_VRF }) } },
+    POST: {
+      request: oneOrMany({ allOf: [ref("PatchedWritablePrefixRequest"), { required: ["prefix_length"], properties: { prefix_length: { type: "integer", minimum: 0, maximum: 128 } } }] }),
+      response: oneOrMany(ref("Prefix")),
+    },
+  },
   permission: () => "view",
   handler: (ctx, model, id) => availablePrefixes(ctx, model, id!),
 };

@@ -1,6 +1,7 @@
 import type { Action } from "../auth/permissions.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { Model } from "./model.ts";
+import type { JsonSchema } from "./json-schema.ts";
 
 /**
  * An endpoint a model declares beyond list and detail: below the list (`/api/users/tokens/provision/`)
@@ -24,6 +25,25 @@ export interface RouteDeclaration {
   readonly lists?: boolean;
   /** POST creates objects and answers 201. */
   readonly creates?: boolean;
+  /**
+   * The route's bodies for the OpenAPI document, by method (`GET`, `POST`): what it takes and
+   * what it answers on success, as JSON Schema (`ref("IPAddress")` names a component). A method
+   * left out is documented as taking and giving any JSON.
+   */
+  readonly bodies?: Readonly<Record<string, RouteBodies>>;
   /** Answers the request; `id` is the object's id for detail routes. */
   handler(ctx: RequestContext, model: Model, id: number | null): Promise<Response>;
 }
+
+/** One method's bodies of a declared route. */
+export interface RouteBodies {
+  readonly request?: JsonSchema;
+  readonly response?: JsonSchema;
+}
+
+/** A body that is one object or a list of them (allocation, bulk creation). */
+export const oneOrMany = (item: JsonSchema): JsonSchema => ({ anyOf: [item, { type: "array", items: item }] });
+
+/** A closed object schema: every property named is required and nothing else may appear. */
+export const closedObject = (properties: Record<string, JsonSchema>): JsonSchema =>
+  ({ type: "object", additionalProperties: false, required: Object.keys(properties), properties });

@@ -112,22 +112,23 @@ export function modelPaths(model: Model): Record<string, PathItem> {
   return out;
 }
 
-/** A declared route: the methods it answers; its body is the route's own, described loosely. */
+/** A declared route: the methods it answers, with the bodies it declares (any JSON where it declares none). */
 function routePath(route: RouteDeclaration, opId: string, model: Model): PathItem {
   const item: PathItem = route.detail ? { parameters: [objectIdParameter()] } : {};
   const summary = route.summary ?? `${route.name} (${model.verboseName})`;
   for (const method of route.methods) {
     if (method === "HEAD" || method === "OPTIONS") continue;
     const write = method !== "GET";
+    const bodies = route.bodies?.[method] ?? {};
     const suffix = method === "GET" ? (route.lists ? "list" : "retrieve") : method === "POST" ? "create" : method.toLowerCase();
     item[method.toLowerCase()] = {
       operationId: `${opId}_${suffix}`,
       description: summary,
       tags: [model.app],
-      ...(write ? { requestBody: body({}, false) } : {}),
+      ...(write ? { requestBody: body(bodies.request ?? {}, bodies.request !== undefined) } : {}),
       ...(route.permission === null ? { security: OPEN } : {}),
       responses: {
-        [method === "POST" && route.creates ? 201 : 200]: ok({}),
+        [method === "POST" && route.creates ? 201 : 200]: ok(bodies.response ?? {}),
         ...(write ? writeErrors : readErrors),
         ...(route.detail ? { 404: response("NotFound") } : {}),
       },
