@@ -89,6 +89,8 @@ describe("the browsable API", () => {
     const root = await api.get("/api/", { headers: HTML, token: null });
     expectPage(root);
     expect(root.text).toContain(`href="${ORIGIN}/api/dcim/"`);
+    expect(root.headers.get("Allow")).toBe("GET, HEAD, OPTIONS");
+    expect(root.text).toContain("GET, HEAD, OPTIONS");
     expectPage(await api.get("/api/dcim/", { headers: HTML }));
     const detail = await api.get("/api/dcim/sites/2/", { headers: HTML });
     expectPage(detail);
@@ -208,6 +210,8 @@ describe("/login/ and /logout/", () => {
     expect(reply.text).toContain('<form method="post" action="/login/">');
     expect(reply.text).toContain('name="next" value="/api/dcim/?a=&quot;&gt;&lt;script&gt;x&lt;/script&gt;"');
     expect(reply.text).not.toContain("<script>x");
+    // The page itself is the way in: the header offers no second "Log in" link.
+    expect(reply.text).not.toContain('href="/login/?next=');
     // Another site is never a `next`.
     expect((await api.get("/login/?next=//evil.example/", { token: null })).text).toContain('name="next" value="/api/"');
     expect((await api.request("HEAD", "/login/", { token: null })).text).toBe("");

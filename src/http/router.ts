@@ -119,7 +119,10 @@ async function routeEndpoint(req: IRequest, ctx: RequestContext, model: Model, r
 async function only(req: IRequest, methods: string[], handler: () => Response | Promise<Response>): Promise<Response> {
   if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: { Allow: methods.join(", ") } });
   if (!methods.includes(req.method)) throw ApiError.methodNotAllowed(req.method, methods);
-  return handler();
+  const response = await handler();
+  // Every answer says what the endpoint allows, as the model endpoints' do (the browsable API shows it).
+  if (!response.headers.has("Allow")) response.headers.set("Allow", methods.join(", "));
+  return response;
 }
 
 /** The methods a read-only model (change records, deliveries) answers on its list and detail paths. */

@@ -83,7 +83,7 @@ function navigation(ctx: RequestContext): SafeHtml {
 /** Who is signed in, with a way out; or a way in. */
 function identity(ctx: RequestContext): SafeHtml {
   const next = encodeURIComponent(ctx.url.pathname + ctx.url.search);
-  if (!ctx.user) return html`<div class="identity"><a href="/login/?next=${next}">Log in</a></div>`;
+  if (!ctx.user) return html`<div class="identity">${ctx.url.pathname === "/login/" ? "" : html`<a href="/login/?next=${next}">Log in</a>`}</div>`;
   return html`<div class="identity">Logged in as <strong class="username">${ctx.user.username}</strong>
     <form method="post" action="/logout/" class="inline"><button type="submit">Log out</button></form></div>`;
 }
