@@ -15,12 +15,16 @@ export interface SentRequest {
 /** The part of the body kept. */
 export const REQUEST_BODY_EXCERPT = 4096;
 
-export const MASK = "********";
+const MASK = "********";
 
-/** Headers that carry credentials by name, or whose name says they might. */
-const SECRET_NAME = /^(authorization|proxy-authorization|cookie)$|token|secret|key|password|passwd|auth|cookie|session|credential/i;
+/**
+ * Header and query names whose values may carry credentials: `Authorization` and
+ * `Proxy-Authorization` (by "auth"), `Cookie`, and any name mentioning a token, key, secret,
+ * password, session or credential.
+ */
+const SECRET_NAME = /token|secret|key|password|passwd|auth|cookie|session|credential/i;
 
-export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
+const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 
 /** The URL with its user information and secret-looking query parameters masked; an unparsable URL is kept to its first 200 characters. */
 function maskedUrl(raw: string): string {

@@ -5,26 +5,23 @@
  * `id.timestamp.body`). A `whsec_`-prefixed secret is base64 key material, as Standard Webhooks
  * libraries read it; any other secret is used as its UTF-8 bytes.
  */
-const encoder = new TextEncoder();
+import { encoder, fromBase64, toBase64, toHex } from "../auth/crypto.ts";
 
 async function hmac(hash: "SHA-256" | "SHA-512", key: Uint8Array, data: string): Promise<Uint8Array> {
   const k = await crypto.subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash }, false, ["sign"]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", k, encoder.encode(data)));
 }
 
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-
 function standardKey(secret: string): Uint8Array {
   if (!secret.startsWith("whsec_")) return encoder.encode(secret);
-  return Uint8Array.from(atob(secret.slice(6)), (c) => c.charCodeAt(0));
+  return fromBase64(secret.slice(6));
 }
 
 /** The signing headers of one attempt. */
 export async function signatureHeaders(secret: string, messageId: string, timestamp: number, body: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = { "webhook-id": messageId, "webhook-timestamp": String(timestamp) };
   if (!secret) return headers;
-  headers["X-Hook-Signature"] = hex(await hmac("SHA-512", encoder.encode(secret), body));
-  headers["webhook-signature"] = `v1,${base64(await hmac("SHA-256", standardKey(secret), `${messageId}.${timestamp}.${body}`))}`;
+  headers["X-Hook-Signature"] = toHex(await hmac("SHA-512", encoder.encode(secret), body));
+  headers["webhook-signature"] = `v1,${toBase64(await hmac("SHA-256", standardKey(secret), `${messageId}.${timestamp}.${body}`))}`;
   return headers;
 }

@@ -1,4 +1,5 @@
 import { stringify } from "yaml";
+import { encoder, toHex } from "../auth/crypto.ts";
 import { APPS } from "../models/model.ts";
 import type { Registry } from "../models/registry.ts";
 import type { RequestContext } from "../http/context.ts";
@@ -69,10 +70,6 @@ interface Built {
 let built: { key: string; value: Built } | null = null;
 
 /** The document, built on first use and kept for as long as the service runs. */
-export function openApiDocument(registry: Registry, version: string, release: string): OpenApiDocument {
-  return builtFor(registry, version, release).document;
-}
-
 function builtFor(registry: Registry, version: string, release: string): Built {
   const key = `${version} ${release}`;
   if (built?.key !== key) built = { key, value: { document: buildOpenApi(registry, version, release) } };
@@ -80,9 +77,8 @@ function builtFor(registry: Registry, version: string, release: string): Built {
 }
 
 async function rendition(text: string): Promise<Rendition> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  const hex = [...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return { text, etag: `"${hex}"` };
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  return { text, etag: `"${toHex(digest.slice(0, 16))}"` };
 }
 
 /** JSON when the query or Accept asks for it (pynetbox sends `Accept: application/json`), else YAML as NetBox does. */

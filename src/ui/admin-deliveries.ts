@@ -5,6 +5,7 @@ import { eventRule, webhook, webhookDelivery } from "../models/events.ts";
 import type { Model } from "../models/model.ts";
 import type { Registry } from "../models/registry.ts";
 import { listObjects, retrieveObject } from "../rest/crud.ts";
+import { REQUEST_BODY_EXCERPT } from "../events/sent-request.ts";
 import { assetUrl } from "./assets.ts";
 import { html, page, type SafeHtml } from "./html.ts";
 
@@ -307,7 +308,7 @@ async function detailPage(ctx: RequestContext, registry: Registry, id: number): 
   <table class="headers"><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>
   ${headers.map(([name, value]) => html`<tr><td>${name}</td><td>${value}</td></tr>`)}
   </tbody></table>
-  ${d.request_body ? html`<h3>Body <span class="muted">(the first 4,096 characters)</span></h3><pre class="body">${pretty(String(d.request_body))}</pre>` : html`<p class="muted">No body.</p>`}`
+  ${d.request_body ? html`<h3>Body <span class="muted">(the first ${REQUEST_BODY_EXCERPT.toLocaleString("en")} characters)</span></h3><pre class="body">${pretty(String(d.request_body))}</pre>` : html`<p class="muted">No body.</p>`}`
     : html`<p class="muted">No request was rendered${d.attempts ? "" : " yet"}.</p>`}
 </section>`;
   return page(ctx, { title: `Webhook delivery #${d.id}`, body, styles: [assetUrl("admin.css")], scripts: [assetUrl("admin.js")] });

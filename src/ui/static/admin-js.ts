@@ -1,16 +1,12 @@
 /**
  * The webhook delivery admin's script: Retry and "Retry selected" call the API's retry endpoints
  * (`POST /api/extras/webhook-deliveries/<id>/retry/` and `.../retry/` with a list of ids), as a
- * script would, with the session's CSRF token in `X-CSRFToken`; retried runs show as queued.
+ * script would, through `send` of the shared `app.js` (loaded first on every page), which adds
+ * the session's CSRF token; retried runs show as queued.
  */
 export const ADMIN_JS = `"use strict";
 (function () {
   var API = "/api/extras/webhook-deliveries/";
-
-  function csrf() {
-    var match = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-    return match ? decodeURIComponent(match[1]) : "";
-  }
 
   function say(text, isError) {
     var box = document.getElementById("admin-message");
@@ -46,12 +42,8 @@ export const ADMIN_JS = `"use strict";
   function retry(ids, buttons) {
     var bulk = ids.length > 1 || buttons.bulk;
     buttons.list.forEach(function (b) { b.disabled = true; });
-    fetch(bulk ? API + "retry/" : API + ids[0] + "/retry/", {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf() },
-      body: bulk ? JSON.stringify(ids.map(function (id) { return { id: Number(id) }; })) : "",
-    }).then(function (response) {
+    var url = bulk ? API + "retry/" : API + ids[0] + "/retry/";
+    send(url, "POST", bulk ? JSON.stringify(ids.map(function (id) { return { id: Number(id) }; })) : null).then(function (response) {
       return response.text().then(function (text) {
         var body = null;
         try { body = text ? JSON.parse(text) : null; } catch (e) { body = null; }
