@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, ORIGIN, type Driver, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 let seq = 0;
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
 const ids: Record<string, number> = {};
 
 /** A device with `n` interfaces; returns the device id and the interface ids. */
 async function deviceWithInterfaces(name: string, n: number, site = ids.site) {
-  const device = await make("/api/dcim/devices/", { name, device_type: ids.type, role: ids.role, site });
+  const device = await make(api, "/api/dcim/devices/", { name, device_type: ids.type, role: ids.role, site });
   const made = await api.post("/api/dcim/interfaces/", Array.from({ length: n }, (_, i) => ({ device, name: `eth${i}`, type: "1000base-t" })));
   expect(made.status, made.text).toBe(201);
   return { device, ifaces: made.body.map((o: any) => o.id as number) as number[] };
@@ -24,11 +20,11 @@ const cable = (a: ReturnType<typeof ends>, b: ReturnType<typeof ends>, extra: Re
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.site = await make("/api/dcim/sites/", { name: "DC1", slug: "dc1" });
-  ids.site2 = await make("/api/dcim/sites/", { name: "DC2", slug: "dc2" });
-  const manufacturer = await make("/api/dcim/manufacturers/", { name: "Acme", slug: "acme" });
-  ids.type = await make("/api/dcim/device-types/", { manufacturer, model: "Box", slug: "box" });
-  ids.role = await make("/api/dcim/device-roles/", { name: "Switch", slug: "switch" });
+  ids.site = await make(api, "/api/dcim/sites/", { name: "DC1", slug: "dc1" });
+  ids.site2 = await make(api, "/api/dcim/sites/", { name: "DC2", slug: "dc2" });
+  const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "Acme", slug: "acme" });
+  ids.type = await make(api, "/api/dcim/device-types/", { manufacturer, model: "Box", slug: "box" });
+  ids.role = await make(api, "/api/dcim/device-roles/", { name: "Switch", slug: "switch" });
 });
 afterAll(() => api.close());
 
@@ -122,7 +118,7 @@ describe("cable validation", () => {
 
   it("refuses incompatible types, mixed types on one end, empty ends and unknown objects", async () => {
     const a = await deviceWithInterfaces(`ty${++seq}`, 2);
-    const rear = await make("/api/dcim/rear-ports/", { device: a.device, name: "r1", type: "lc", positions: 1 });
+    const rear = await make(api, "/api/dcim/rear-ports/", { device: a.device, name: "r1", type: "lc", positions: 1 });
     const power = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.powerport", 1)));
     expect(power.status).toBe(400);
     expect(power.body.b_terminations).toBeDefined();
@@ -140,7 +136,7 @@ describe("cable validation", () => {
     expect(badType.status).toBe(400);
     const self = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[0])));
     expect(self.status).toBe(400);
-    const virtual = await make("/api/dcim/interfaces/", { device: a.device, name: "vlan10", type: "virtual" });
+    const virtual = await make(api, "/api/dcim/interfaces/", { device: a.device, name: "vlan10", type: "virtual" });
     const toVirtual = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", virtual), ends("dcim.interface", a.ifaces[1])));
     expect(toVirtual.status).toBe(400);
     const badChoice = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[1]), { type: "string" }));
@@ -220,11 +216,11 @@ describe("trace", () => {
   it("follows interface -> front -> rear == cable == rear -> front -> interface", async () => {
     const a = await deviceWithInterfaces(`ta${++seq}`, 1);
     const z = await deviceWithInterfaces(`tz${seq}`, 1);
-    const panelA = await make("/api/dcim/devices/", { name: `panel-a${seq}`, device_type: ids.type, role: ids.role, site: ids.site });
-    const panelZ = await make("/api/dcim/devices/", { name: `panel-z${seq}`, device_type: ids.type, role: ids.role, site: ids.site });
+    const panelA = await make(api, "/api/dcim/devices/", { name: `panel-a${seq}`, device_type: ids.type, role: ids.role, site: ids.site });
+    const panelZ = await make(api, "/api/dcim/devices/", { name: `panel-z${seq}`, device_type: ids.type, role: ids.role, site: ids.site });
     // Trunk rear ports with four positions; the path uses position 3 on both sides.
-    const rearA = await make("/api/dcim/rear-ports/", { device: panelA, name: "trunk", type: "mpo", positions: 4 });
-    const rearZ = await make("/api/dcim/rear-ports/", { device: panelZ, name: "trunk", type: "mpo", positions: 4 });
+    const rearA = await make(api, "/api/dcim/rear-ports/", { device: panelA, name: "trunk", type: "mpo", positions: 4 });
+    const rearZ = await make(api, "/api/dcim/rear-ports/", { device: panelZ, name: "trunk", type: "mpo", positions: 4 });
     const fronts = async (device: number, rear: number) => (await api.post("/api/dcim/front-ports/", [1, 2, 3, 4].map((p) => ({
       device, name: `f${p}`, type: "lc", rear_port: rear, rear_port_position: p,
     })))).body.map((o: any) => o.id as number);
@@ -280,8 +276,8 @@ describe("trace", () => {
 
   it("pads a path that stops at an unconnected pass-through port", async () => {
     const a = await deviceWithInterfaces(`pad${++seq}`, 1);
-    const rear = await make("/api/dcim/rear-ports/", { device: a.device, name: "r", type: "lc", positions: 1 });
-    const front = await make("/api/dcim/front-ports/", { device: a.device, name: "f", type: "lc", rear_port: rear, rear_port_position: 1 });
+    const rear = await make(api, "/api/dcim/rear-ports/", { device: a.device, name: "r", type: "lc", positions: 1 });
+    const front = await make(api, "/api/dcim/front-ports/", { device: a.device, name: "f", type: "lc", rear_port: rear, rear_port_position: 1 });
     const c = (await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.frontport", front)))).body;
     const reply = (await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/trace/`)).body;
     expect(reply.map(([n, cb, f]: any[]) => [n.map((o: any) => o.id), cb?.id ?? null, f.map((o: any) => o.id)])).toEqual([

@@ -1,31 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
 const circuitIds = async (query: string) =>
   (await api.get(`/api/circuits/circuits/?${query}&limit=0`)).body.results.map((c: any) => c.cid).sort();
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.eu = await make("/api/dcim/regions/", { name: "Europe", slug: "eu" });
-  ids.de = await make("/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
-  ids.fra = await make("/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de });
-  ids.nyc = await make("/api/dcim/sites/", { name: "NYC1", slug: "nyc1" });
-  ids.cage = await make("/api/dcim/locations/", { name: "Cage 4", slug: "cage-4", site: ids.fra });
-  ids.telco = await make("/api/circuits/providers/", { name: "Telco", slug: "telco" });
-  ids.other = await make("/api/circuits/providers/", { name: "Other", slug: "other" });
-  ids.transit = await make("/api/circuits/circuit-types/", { name: "Transit", slug: "transit" });
-  ids.cloud = await make("/api/circuits/provider-networks/", { provider: ids.telco, name: "Cloud" });
-  ids.tenant = await make("/api/tenancy/tenants/", { name: "Customer", slug: "customer" });
-  ids.c1 = await make("/api/circuits/circuits/", { cid: "C1", provider: ids.telco, type: ids.transit, tenant: ids.tenant });
-  ids.c2 = await make("/api/circuits/circuits/", { cid: "C2", provider: ids.telco, type: { slug: "transit" } });
-  ids.c3 = await make("/api/circuits/circuits/", { cid: "C3", provider: ids.other, type: ids.transit });
+  ids.eu = await make(api, "/api/dcim/regions/", { name: "Europe", slug: "eu" });
+  ids.de = await make(api, "/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
+  ids.fra = await make(api, "/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de });
+  ids.nyc = await make(api, "/api/dcim/sites/", { name: "NYC1", slug: "nyc1" });
+  ids.cage = await make(api, "/api/dcim/locations/", { name: "Cage 4", slug: "cage-4", site: ids.fra });
+  ids.telco = await make(api, "/api/circuits/providers/", { name: "Telco", slug: "telco" });
+  ids.other = await make(api, "/api/circuits/providers/", { name: "Other", slug: "other" });
+  ids.transit = await make(api, "/api/circuits/circuit-types/", { name: "Transit", slug: "transit" });
+  ids.cloud = await make(api, "/api/circuits/provider-networks/", { provider: ids.telco, name: "Cloud" });
+  ids.tenant = await make(api, "/api/tenancy/tenants/", { name: "Customer", slug: "customer" });
+  ids.c1 = await make(api, "/api/circuits/circuits/", { cid: "C1", provider: ids.telco, type: ids.transit, tenant: ids.tenant });
+  ids.c2 = await make(api, "/api/circuits/circuits/", { cid: "C2", provider: ids.telco, type: { slug: "transit" } });
+  ids.c3 = await make(api, "/api/circuits/circuits/", { cid: "C3", provider: ids.other, type: ids.transit });
 });
 afterAll(() => api.close());
 
@@ -44,8 +40,8 @@ describe("circuit terminations", () => {
     const side = await api.post(terminations, { circuit: ids.c1, term_side: "B", termination_type: "dcim.site", termination_id: ids.nyc });
     expect(side).toMatchObject({ status: 400, body: { term_side: ['"B" is not a valid choice.'] } });
     // The same side of another circuit is fine, and so is the other side of this one.
-    ids.c2a = await make(terminations, { circuit: ids.c2, term_side: "A", termination_type: "dcim.location", termination_id: ids.cage });
-    ids.c1z = await make(terminations, { circuit: ids.c1, term_side: "Z", termination_type: "circuits.providernetwork", termination_id: ids.cloud });
+    ids.c2a = await make(api, terminations, { circuit: ids.c2, term_side: "A", termination_type: "dcim.location", termination_id: ids.cage });
+    ids.c1z = await make(api, terminations, { circuit: ids.c1, term_side: "Z", termination_type: "circuits.providernetwork", termination_id: ids.cloud });
     const moved = await api.patch(`${terminations}${ids.c2a}/`, { term_side: "A" });
     expect(moved.status, moved.text).toBe(200);
   });
@@ -131,7 +127,7 @@ describe("circuits", () => {
   });
 
   it("keep their account within their provider, and list a provider's accounts", async () => {
-    const account = await make("/api/circuits/provider-accounts/", { provider: ids.telco, account: "ACC-1", name: "Main" });
+    const account = await make(api, "/api/circuits/provider-accounts/", { provider: ids.telco, account: "ACC-1", name: "Main" });
     const provider = (await api.get(`/api/circuits/providers/${ids.telco}/`)).body;
     expect(provider.accounts).toEqual([expect.objectContaining({ id: account, account: "ACC-1", name: "Main", display: "ACC-1 (Main)" })]);
     const foreign = await api.post("/api/circuits/circuits/", { cid: "X1", provider: ids.other, provider_account: account, type: ids.transit });
@@ -146,7 +142,7 @@ describe("circuits", () => {
     // Account names are unique per provider, but any number may have none.
     const named = await api.post("/api/circuits/provider-accounts/", { provider: ids.telco, account: "ACC-2", name: "Main" });
     expect(named).toMatchObject({ status: 400, body: { __all__: ["Provider account with this Provider and Name already exists."] } });
-    for (const account of ["ACC-3", "ACC-4"]) await make("/api/circuits/provider-accounts/", { provider: ids.telco, account });
+    for (const account of ["ACC-3", "ACC-4"]) await make(api, "/api/circuits/provider-accounts/", { provider: ids.telco, account });
     expect((await api.post("/api/circuits/provider-accounts/", { provider: ids.other, account: "ACC-1", name: "Main" })).status).toBe(201);
   });
 
@@ -164,7 +160,7 @@ describe("circuits", () => {
   });
 
   it("belong to groups with a priority, shown on the circuit and counted on the group", async () => {
-    const group = await make("/api/circuits/circuit-groups/", { name: "Ring", slug: "ring" });
+    const group = await make(api, "/api/circuits/circuit-groups/", { name: "Ring", slug: "ring" });
     const assignment = await api.post("/api/circuits/circuit-group-assignments/", { member_type: "circuits.circuit", member_id: ids.c1, group, priority: "primary" });
     expect(assignment.status, assignment.text).toBe(201);
     expect(assignment.body.member).toMatchObject({ id: ids.c1, cid: "C1" });
@@ -183,12 +179,12 @@ describe("circuits", () => {
   });
 
   it("take their terminations with them, and lose those whose object is deleted", async () => {
-    const site = await make("/api/dcim/sites/", { name: "Temp", slug: "temp" });
-    const circuit = await make("/api/circuits/circuits/", { cid: "TMP", provider: ids.telco, type: ids.transit });
-    const term = await make(terminations, { circuit, term_side: "A", termination_type: "dcim.site", termination_id: site });
+    const site = await make(api, "/api/dcim/sites/", { name: "Temp", slug: "temp" });
+    const circuit = await make(api, "/api/circuits/circuits/", { cid: "TMP", provider: ids.telco, type: ids.transit });
+    const term = await make(api, terminations, { circuit, term_side: "A", termination_type: "dcim.site", termination_id: site });
     expect((await api.delete(`/api/dcim/sites/${site}/`)).status).toBe(204);
     expect((await api.get(`${terminations}${term}/`)).status).toBe(404);
-    const again = await make(terminations, { circuit, term_side: "A", termination_type: "dcim.site", termination_id: ids.nyc });
+    const again = await make(api, terminations, { circuit, term_side: "A", termination_type: "dcim.site", termination_id: ids.nyc });
     expect((await api.delete(`/api/circuits/circuits/${circuit}/`)).status).toBe(204);
     expect((await api.get(`${terminations}${again}/`)).status).toBe(404);
   });

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
 const list = async (path: string) => {
   const reply = await api.get(`${path}${path.includes("?") ? "&" : "?"}limit=0`);
   expect(reply.status, reply.text).toBe(200);
@@ -16,20 +12,20 @@ const list = async (path: string) => {
 
 /** A device type with one template of every kind, and front ports mapped to a rear port. */
 async function fullType(slug: string) {
-  const device_type = await make("/api/dcim/device-types/", { manufacturer: ids.maker, model: slug, slug, subdevice_role: "parent" });
-  await make("/api/dcim/console-port-templates/", { device_type, name: "con0", type: "rj-45" });
-  await make("/api/dcim/console-server-port-templates/", { device_type, name: "cs1", type: "rj-45" });
-  const psu = await make("/api/dcim/power-port-templates/", { device_type, name: "PSU1", type: "iec-60320-c14", maximum_draw: 500 });
-  await make("/api/dcim/power-outlet-templates/", { device_type, name: "out1", type: "iec-60320-c13", power_port: psu, feed_leg: "A" });
-  const br = await make("/api/dcim/interface-templates/", { device_type, name: "br0", type: "bridge" });
-  await make("/api/dcim/interface-templates/", { device_type, name: "eth0", type: "1000base-t", mgmt_only: true, bridge: br });
-  const rear = await make("/api/dcim/rear-port-templates/", { device_type, name: "R1", type: "mpo", positions: 2 });
-  await make("/api/dcim/front-port-templates/", { device_type, name: "F1", type: "lc", rear_port: rear, rear_port_position: 1 });
-  await make("/api/dcim/front-port-templates/", { device_type, name: "F2", type: "lc", rear_port: rear, rear_port_position: 2 });
-  await make("/api/dcim/device-bay-templates/", { device_type, name: "bay1" });
-  await make("/api/dcim/module-bay-templates/", { device_type, name: "slot1", position: "1" });
-  const chassis = await make("/api/dcim/inventory-item-templates/", { device_type, name: "chassis", manufacturer: ids.maker });
-  await make("/api/dcim/inventory-item-templates/", {
+  const device_type = await make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model: slug, slug, subdevice_role: "parent" });
+  await make(api, "/api/dcim/console-port-templates/", { device_type, name: "con0", type: "rj-45" });
+  await make(api, "/api/dcim/console-server-port-templates/", { device_type, name: "cs1", type: "rj-45" });
+  const psu = await make(api, "/api/dcim/power-port-templates/", { device_type, name: "PSU1", type: "iec-60320-c14", maximum_draw: 500 });
+  await make(api, "/api/dcim/power-outlet-templates/", { device_type, name: "out1", type: "iec-60320-c13", power_port: psu, feed_leg: "A" });
+  const br = await make(api, "/api/dcim/interface-templates/", { device_type, name: "br0", type: "bridge" });
+  await make(api, "/api/dcim/interface-templates/", { device_type, name: "eth0", type: "1000base-t", mgmt_only: true, bridge: br });
+  const rear = await make(api, "/api/dcim/rear-port-templates/", { device_type, name: "R1", type: "mpo", positions: 2 });
+  await make(api, "/api/dcim/front-port-templates/", { device_type, name: "F1", type: "lc", rear_port: rear, rear_port_position: 1 });
+  await make(api, "/api/dcim/front-port-templates/", { device_type, name: "F2", type: "lc", rear_port: rear, rear_port_position: 2 });
+  await make(api, "/api/dcim/device-bay-templates/", { device_type, name: "bay1" });
+  await make(api, "/api/dcim/module-bay-templates/", { device_type, name: "slot1", position: "1" });
+  const chassis = await make(api, "/api/dcim/inventory-item-templates/", { device_type, name: "chassis", manufacturer: ids.maker });
+  await make(api, "/api/dcim/inventory-item-templates/", {
     device_type, name: "optic", parent: chassis, component_type: "dcim.interfacetemplate", component_id: br,
   });
   return device_type;
@@ -37,9 +33,9 @@ async function fullType(slug: string) {
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.maker = await make("/api/dcim/manufacturers/", { name: "Maker", slug: "maker" });
-  ids.site = await make("/api/dcim/sites/", { name: "DC1", slug: "dc1" });
-  ids.role = await make("/api/dcim/device-roles/", { name: "Core", slug: "core" });
+  ids.maker = await make(api, "/api/dcim/manufacturers/", { name: "Maker", slug: "maker" });
+  ids.site = await make(api, "/api/dcim/sites/", { name: "DC1", slug: "dc1" });
+  ids.role = await make(api, "/api/dcim/device-roles/", { name: "Core", slug: "core" });
   ids.full = await fullType("full");
 });
 afterAll(() => api.close());
@@ -94,7 +90,7 @@ describe("instantiation from device type templates", () => {
   });
 
   it("keeps a bulk create one transaction with a fixed number of statements per template kind, whatever the number of devices", async () => {
-    const bare = await make("/api/dcim/device-types/", { manufacturer: ids.maker, model: "bare", slug: "bare" });
+    const bare = await make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model: "bare", slug: "bare" });
     const create = (n: number, prefix: string, device_type: number) =>
       api.cost(async () => {
         const body = Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, device_type, role: ids.role, site: ids.site }));
@@ -113,14 +109,14 @@ describe("instantiation from device type templates", () => {
 
 describe("modules", () => {
   it("installing a module creates its type's components on the device, {module} replaced by the bay position", async () => {
-    const device = await make("/api/dcim/devices/", { name: "chassis1", device_type: ids.full, role: ids.role, site: ids.site });
+    const device = await make(api, "/api/dcim/devices/", { name: "chassis1", device_type: ids.full, role: ids.role, site: ids.site });
     const [bay] = await list(`/api/dcim/module-bays/?device_id=${device}`);
-    const module_type = await make("/api/dcim/module-types/", { manufacturer: ids.maker, model: "LC-8" });
-    await make("/api/dcim/interface-templates/", { module_type, name: "et-{module}/0", type: "10gbase-x-sfpp", label: "port {module}" });
-    const rear = await make("/api/dcim/rear-port-templates/", { module_type, name: "MR{module}", type: "mpo", positions: 4 });
-    await make("/api/dcim/front-port-templates/", { module_type, name: "MF{module}", type: "lc", rear_port: rear, rear_port_position: 3 });
-    await make("/api/dcim/power-port-templates/", { module_type, name: "PSU-{module}" });
-    await make("/api/dcim/module-bay-templates/", { module_type, name: "sub{module}", position: "{module}.1" });
+    const module_type = await make(api, "/api/dcim/module-types/", { manufacturer: ids.maker, model: "LC-8" });
+    await make(api, "/api/dcim/interface-templates/", { module_type, name: "et-{module}/0", type: "10gbase-x-sfpp", label: "port {module}" });
+    const rear = await make(api, "/api/dcim/rear-port-templates/", { module_type, name: "MR{module}", type: "mpo", positions: 4 });
+    await make(api, "/api/dcim/front-port-templates/", { module_type, name: "MF{module}", type: "lc", rear_port: rear, rear_port_position: 3 });
+    await make(api, "/api/dcim/power-port-templates/", { module_type, name: "PSU-{module}" });
+    await make(api, "/api/dcim/module-bay-templates/", { module_type, name: "sub{module}", position: "{module}.1" });
 
     const reply = await api.post("/api/dcim/modules/", { device, module_bay: bay.id, module_type, serial: "X1" });
     expect(reply.status, reply.text).toBe(201);
@@ -144,15 +140,15 @@ describe("modules", () => {
   });
 
   it("sits in a bay of its own device, one module per bay", async () => {
-    const a = await make("/api/dcim/devices/", { name: "ma", device_type: ids.full, role: ids.role, site: ids.site });
-    const b = await make("/api/dcim/devices/", { name: "mb", device_type: ids.full, role: ids.role, site: ids.site });
+    const a = await make(api, "/api/dcim/devices/", { name: "ma", device_type: ids.full, role: ids.role, site: ids.site });
+    const b = await make(api, "/api/dcim/devices/", { name: "mb", device_type: ids.full, role: ids.role, site: ids.site });
     const [bayB] = await list(`/api/dcim/module-bays/?device_id=${b}`);
-    const module_type = await make("/api/dcim/module-types/", { manufacturer: ids.maker, model: "Blank" });
+    const module_type = await make(api, "/api/dcim/module-types/", { manufacturer: ids.maker, model: "Blank" });
     const wrong = await api.post("/api/dcim/modules/", { device: a, module_bay: bayB.id, module_type });
     expect(wrong).toMatchObject({ status: 400, body: { module_bay: ["Module must be installed within a module bay belonging to the assigned device."] } });
-    const unnamed = await make("/api/dcim/module-bays/", { device: b, name: "unnumbered" });
-    const numbered = await make("/api/dcim/module-types/", { manufacturer: ids.maker, model: "Numbered" });
-    await make("/api/dcim/console-port-templates/", { module_type: numbered, name: "con{module}" });
+    const unnamed = await make(api, "/api/dcim/module-bays/", { device: b, name: "unnumbered" });
+    const numbered = await make(api, "/api/dcim/module-types/", { manufacturer: ids.maker, model: "Numbered" });
+    await make(api, "/api/dcim/console-port-templates/", { module_type: numbered, name: "con{module}" });
     const noPosition = await api.post("/api/dcim/modules/", { device: b, module_bay: unnamed, module_type: numbered });
     expect(noPosition.body).toEqual({ non_field_errors: ["Cannot install module with placeholder values in a module bay with no position defined."] });
     expect((await api.post("/api/dcim/modules/", { device: b, module_bay: unnamed, module_type })).status).toBe(201);
@@ -165,11 +161,11 @@ describe("modules", () => {
 
 describe("device bays", () => {
   it("hold one child device, which shows its parent", async () => {
-    const child = await make("/api/dcim/device-types/", { manufacturer: ids.maker, model: "blade", slug: "blade", subdevice_role: "child" });
-    const plain = await make("/api/dcim/device-types/", { manufacturer: ids.maker, model: "plain", slug: "plain" });
-    const parent = await make("/api/dcim/devices/", { name: "enclosure", device_type: ids.full, role: ids.role, site: ids.site });
-    const blade = await make("/api/dcim/devices/", { name: "blade1", device_type: child, role: ids.role, site: ids.site });
-    const box = await make("/api/dcim/devices/", { name: "box", device_type: plain, role: ids.role, site: ids.site });
+    const child = await make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model: "blade", slug: "blade", subdevice_role: "child" });
+    const plain = await make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model: "plain", slug: "plain" });
+    const parent = await make(api, "/api/dcim/devices/", { name: "enclosure", device_type: ids.full, role: ids.role, site: ids.site });
+    const blade = await make(api, "/api/dcim/devices/", { name: "blade1", device_type: child, role: ids.role, site: ids.site });
+    const box = await make(api, "/api/dcim/devices/", { name: "box", device_type: plain, role: ids.role, site: ids.site });
     const [bay] = await list(`/api/dcim/device-bays/?device_id=${parent}`);
 
     const notChild = await api.patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: box });
@@ -199,10 +195,10 @@ describe("device bays", () => {
 
 describe("port validation", () => {
   it("maps a front port to a position of a rear port on the same device", async () => {
-    const a = await make("/api/dcim/devices/", { name: "pa", device_type: ids.full, role: ids.role, site: ids.site });
-    const b = await make("/api/dcim/devices/", { name: "pb", device_type: ids.full, role: ids.role, site: ids.site });
-    const rearA = await make("/api/dcim/rear-ports/", { device: a, name: "R8", type: "mpo", positions: 4 });
-    const rearB = await make("/api/dcim/rear-ports/", { device: b, name: "R9", type: "mpo", positions: 4 });
+    const a = await make(api, "/api/dcim/devices/", { name: "pa", device_type: ids.full, role: ids.role, site: ids.site });
+    const b = await make(api, "/api/dcim/devices/", { name: "pb", device_type: ids.full, role: ids.role, site: ids.site });
+    const rearA = await make(api, "/api/dcim/rear-ports/", { device: a, name: "R8", type: "mpo", positions: 4 });
+    const rearB = await make(api, "/api/dcim/rear-ports/", { device: b, name: "R9", type: "mpo", positions: 4 });
     const other = await api.post("/api/dcim/front-ports/", { device: a, name: "X", type: "lc", rear_port: rearB });
     expect(other).toMatchObject({ status: 400, body: { rear_port: ["Rear port (R9) must belong to the same device"] } });
     const beyond = await api.post("/api/dcim/front-ports/", { device: a, name: "X", type: "lc", rear_port: { device: a, name: "R1" }, rear_port_position: 3 });
@@ -220,16 +216,16 @@ describe("port validation", () => {
   });
 
   it("feeds a power outlet from a power port of its own device", async () => {
-    const a = await make("/api/dcim/devices/", { name: "qa", device_type: ids.full, role: ids.role, site: ids.site });
-    const b = await make("/api/dcim/devices/", { name: "qb", device_type: ids.full, role: ids.role, site: ids.site });
+    const a = await make(api, "/api/dcim/devices/", { name: "qa", device_type: ids.full, role: ids.role, site: ids.site });
+    const b = await make(api, "/api/dcim/devices/", { name: "qb", device_type: ids.full, role: ids.role, site: ids.site });
     const [psuB] = await list(`/api/dcim/power-ports/?device_id=${b}`);
     const reply = await api.post("/api/dcim/power-outlets/", { device: a, name: "out9", power_port: psuB.id });
     expect(reply).toMatchObject({ status: 400, body: { power_port: ["Parent power port (PSU1) must belong to the same device"] } });
   });
 
   it("nests an inventory item only under an item of the same device", async () => {
-    const a = await make("/api/dcim/devices/", { name: "ia", device_type: ids.full, role: ids.role, site: ids.site });
-    const b = await make("/api/dcim/devices/", { name: "ib", device_type: ids.full, role: ids.role, site: ids.site });
+    const a = await make(api, "/api/dcim/devices/", { name: "ia", device_type: ids.full, role: ids.role, site: ids.site });
+    const b = await make(api, "/api/dcim/devices/", { name: "ib", device_type: ids.full, role: ids.role, site: ids.site });
     const [chassisB] = await list(`/api/dcim/inventory-items/?device_id=${b}&name=chassis`);
     const reply = await api.post("/api/dcim/inventory-items/", { device: a, name: "psu", parent: chassisB.id });
     expect(reply).toMatchObject({ status: 400, body: { parent: ["Parent inventory item does not belong to the same device."] } });
@@ -240,7 +236,7 @@ describe("port validation", () => {
   });
 
   it("attaches a template to a device type or a module type, not both, nor neither", async () => {
-    const module_type = await make("/api/dcim/module-types/", { manufacturer: ids.maker, model: "Both" });
+    const module_type = await make(api, "/api/dcim/module-types/", { manufacturer: ids.maker, model: "Both" });
     const both = await api.post("/api/dcim/console-port-templates/", { device_type: ids.full, module_type, name: "c9" });
     expect(both.body).toEqual({ non_field_errors: ["A component template cannot be associated with both a device type and a module type."] });
     const neither = await api.post("/api/dcim/console-port-templates/", { name: "c9" });

@@ -2,14 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Statement } from "../src/db/database.ts";
 import { deepMerge, mergeLayers } from "../src/models/config-context-field.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
 const CONTEXTS = "/api/extras/config-contexts/";
 const contextOf = async (device: number) => (await api.get(`/api/dcim/devices/${device}/`)).body.config_context;
 /** Removes every config context, so each test starts from none. */
@@ -20,33 +16,33 @@ const clearContexts = async () => {
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.eu = await make("/api/dcim/regions/", { name: "Europe", slug: "eu" });
-  ids.de = await make("/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
-  ids.sgRoot = await make("/api/dcim/site-groups/", { name: "Production", slug: "production" });
-  ids.sgChild = await make("/api/dcim/site-groups/", { name: "Edge", slug: "edge", parent: ids.sgRoot });
-  ids.tgRoot = await make("/api/tenancy/tenant-groups/", { name: "Customers", slug: "customers" });
-  ids.tgChild = await make("/api/tenancy/tenant-groups/", { name: "Banks", slug: "banks", parent: ids.tgRoot });
-  ids.tenant = await make("/api/tenancy/tenants/", { name: "Bank One", slug: "bank-one", group: ids.tgChild });
-  ids.fra = await make("/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de, group: ids.sgChild });
-  ids.nyc = await make("/api/dcim/sites/", { name: "NYC1", slug: "nyc1" });
-  ids.building = await make("/api/dcim/locations/", { name: "Building", slug: "building", site: ids.fra });
-  ids.room = await make("/api/dcim/locations/", { name: "Room", slug: "room", site: ids.fra, parent: ids.building });
-  ids.juniper = await make("/api/dcim/manufacturers/", { name: "Juniper", slug: "juniper" });
-  ids.mx = await make("/api/dcim/device-types/", { manufacturer: ids.juniper, model: "MX204", slug: "mx204" });
-  ids.qfx = await make("/api/dcim/device-types/", { manufacturer: ids.juniper, model: "QFX5120", slug: "qfx5120" });
-  ids.router = await make("/api/dcim/device-roles/", { name: "Router", slug: "router" });
-  ids.switch = await make("/api/dcim/device-roles/", { name: "Switch", slug: "switch" });
-  ids.junos = await make("/api/dcim/platforms/", { name: "Junos", slug: "junos" });
-  ids.clusterType = await make("/api/virtualization/cluster-types/", { name: "Fabric", slug: "fabric" });
-  ids.clusterGroup = await make("/api/virtualization/cluster-groups/", { name: "Core", slug: "core" });
-  ids.cluster = await make("/api/virtualization/clusters/", { name: "fabric-1", type: ids.clusterType, group: ids.clusterGroup });
-  ids.gold = await make("/api/extras/tags/", { name: "Gold", slug: "gold" });
+  ids.eu = await make(api, "/api/dcim/regions/", { name: "Europe", slug: "eu" });
+  ids.de = await make(api, "/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
+  ids.sgRoot = await make(api, "/api/dcim/site-groups/", { name: "Production", slug: "production" });
+  ids.sgChild = await make(api, "/api/dcim/site-groups/", { name: "Edge", slug: "edge", parent: ids.sgRoot });
+  ids.tgRoot = await make(api, "/api/tenancy/tenant-groups/", { name: "Customers", slug: "customers" });
+  ids.tgChild = await make(api, "/api/tenancy/tenant-groups/", { name: "Banks", slug: "banks", parent: ids.tgRoot });
+  ids.tenant = await make(api, "/api/tenancy/tenants/", { name: "Bank One", slug: "bank-one", group: ids.tgChild });
+  ids.fra = await make(api, "/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de, group: ids.sgChild });
+  ids.nyc = await make(api, "/api/dcim/sites/", { name: "NYC1", slug: "nyc1" });
+  ids.building = await make(api, "/api/dcim/locations/", { name: "Building", slug: "building", site: ids.fra });
+  ids.room = await make(api, "/api/dcim/locations/", { name: "Room", slug: "room", site: ids.fra, parent: ids.building });
+  ids.juniper = await make(api, "/api/dcim/manufacturers/", { name: "Juniper", slug: "juniper" });
+  ids.mx = await make(api, "/api/dcim/device-types/", { manufacturer: ids.juniper, model: "MX204", slug: "mx204" });
+  ids.qfx = await make(api, "/api/dcim/device-types/", { manufacturer: ids.juniper, model: "QFX5120", slug: "qfx5120" });
+  ids.router = await make(api, "/api/dcim/device-roles/", { name: "Router", slug: "router" });
+  ids.switch = await make(api, "/api/dcim/device-roles/", { name: "Switch", slug: "switch" });
+  ids.junos = await make(api, "/api/dcim/platforms/", { name: "Junos", slug: "junos" });
+  ids.clusterType = await make(api, "/api/virtualization/cluster-types/", { name: "Fabric", slug: "fabric" });
+  ids.clusterGroup = await make(api, "/api/virtualization/cluster-groups/", { name: "Core", slug: "core" });
+  ids.cluster = await make(api, "/api/virtualization/clusters/", { name: "fabric-1", type: ids.clusterType, group: ids.clusterGroup });
+  ids.gold = await make(api, "/api/extras/tags/", { name: "Gold", slug: "gold" });
   // `full` has a value along every dimension; `bare` only what a device must have.
-  ids.full = await make("/api/dcim/devices/", {
+  ids.full = await make(api, "/api/dcim/devices/", {
     name: "full", site: ids.fra, location: ids.room, device_type: ids.mx, role: ids.router, platform: ids.junos,
     cluster: ids.cluster, tenant: ids.tenant, tags: [ids.gold],
   });
-  ids.bare = await make("/api/dcim/devices/", { name: "bare", site: ids.nyc, device_type: ids.qfx, role: ids.switch });
+  ids.bare = await make(api, "/api/dcim/devices/", { name: "bare", site: ids.nyc, device_type: ids.qfx, role: ids.switch });
 });
 afterAll(() => api.close());
 
@@ -74,8 +70,8 @@ describe("config contexts", () => {
   });
 
   it("filter by their assignments, by id and by slug", async () => {
-    const a = await make(CONTEXTS, { name: "a", data: {}, regions: [ids.eu], roles: [ids.router], tags: ["gold"] });
-    const b = await make(CONTEXTS, { name: "b", data: {}, sites: [ids.nyc], tenant_groups: [ids.tgRoot], is_active: false });
+    const a = await make(api, CONTEXTS, { name: "a", data: {}, regions: [ids.eu], roles: [ids.router], tags: ["gold"] });
+    const b = await make(api, CONTEXTS, { name: "b", data: {}, sites: [ids.nyc], tenant_groups: [ids.tgRoot], is_active: false });
     const names = async (q: string) => (await api.get(`${CONTEXTS}?${q}`)).body.results.map((c: any) => c.name);
     expect(await names("region=eu")).toEqual(["a"]);
     expect(await names(`region_id=${ids.eu}`)).toEqual(["a"]);
@@ -106,12 +102,12 @@ describe("rendered config context", () => {
   });
 
   it("merges contexts by weight then name, nested objects recursively, with local data on top", async () => {
-    await make(CONTEXTS, { name: "b-base", weight: 100, data: { dns: "1.1.1.1", ntp: { servers: ["a"], prefer: "a" }, snmp: { community: "x", v3: { user: "u" } } } });
+    await make(api, CONTEXTS, { name: "b-base", weight: 100, data: { dns: "1.1.1.1", ntp: { servers: ["a"], prefer: "a" }, snmp: { community: "x", v3: { user: "u" } } } });
     // Same weight, earlier name: applied first, so b-base wins where they overlap.
-    await make(CONTEXTS, { name: "a-first", weight: 100, data: { dns: "9.9.9.9", banner: "hello" } });
-    await make(CONTEXTS, { name: "override", weight: 200, data: { ntp: { prefer: "b" }, snmp: { v3: { auth: "sha" } }, banner: null, syslog: {} } });
+    await make(api, CONTEXTS, { name: "a-first", weight: 100, data: { dns: "9.9.9.9", banner: "hello" } });
+    await make(api, CONTEXTS, { name: "override", weight: 200, data: { ntp: { prefer: "b" }, snmp: { v3: { auth: "sha" } }, banner: null, syslog: {} } });
     // Heavier weight applies later even though its name sorts first.
-    await make(CONTEXTS, { name: "0-last", weight: 300, data: { snmp: { community: "y" } } });
+    await make(api, CONTEXTS, { name: "0-last", weight: 300, data: { snmp: { community: "y" } } });
     const rendered = {
       dns: "1.1.1.1", banner: null, ntp: { servers: ["a"], prefer: "b" }, snmp: { community: "y", v3: { user: "u", auth: "sha" } }, syslog: {},
     };
@@ -142,12 +138,12 @@ describe("rendered config context", () => {
     expect(Object.keys(await contextOf(ids.full)).sort()).toEqual(Object.keys(assignments).sort());
     expect(await contextOf(ids.bare)).toEqual({});
     // Every dimension with assignments must match: one that does not keeps the context off.
-    await make(CONTEXTS, { name: "router in Europe", data: { both: true }, regions: [ids.eu], roles: [ids.router] });
-    await make(CONTEXTS, { name: "switch in Europe", data: { mismatch: true }, regions: [ids.eu], roles: [ids.switch] });
+    await make(api, CONTEXTS, { name: "router in Europe", data: { both: true }, regions: [ids.eu], roles: [ids.router] });
+    await make(api, CONTEXTS, { name: "switch in Europe", data: { mismatch: true }, regions: [ids.eu], roles: [ids.switch] });
     // Any of several values in one dimension matches.
-    await make(CONTEXTS, { name: "any role", data: { any: true }, roles: [ids.router, ids.switch] });
+    await make(api, CONTEXTS, { name: "any role", data: { any: true }, roles: [ids.router, ids.switch] });
     // A context on a child region does not apply in its parent's other children.
-    await make(CONTEXTS, { name: "child only", data: { child: true }, regions: [ids.de] });
+    await make(api, CONTEXTS, { name: "child only", data: { child: true }, regions: [ids.de] });
     const full = await contextOf(ids.full);
     expect(full).toMatchObject({ both: true, any: true, child: true });
     expect(full).not.toHaveProperty("mismatch");
@@ -159,14 +155,14 @@ describe("rendered config context", () => {
   });
 
   it("leaves out inactive contexts until they are activated", async () => {
-    const id = await make(CONTEXTS, { name: "dormant", is_active: false, data: { dormant: true } });
+    const id = await make(api, CONTEXTS, { name: "dormant", is_active: false, data: { dormant: true } });
     expect(await contextOf(ids.bare)).toEqual({});
     await api.patch(`${CONTEXTS}${id}/`, { is_active: true });
     expect(await contextOf(ids.bare)).toEqual({ dormant: true });
   });
 
   it("is omitted with exclude=config_context, and its subquery is not sent", async () => {
-    await make(CONTEXTS, { name: "everywhere", data: { everywhere: true } });
+    await make(api, CONTEXTS, { name: "everywhere", data: { everywhere: true } });
     const sent: Statement[] = [];
     const batch = api.db.batch.bind(api.db);
     api.db.batch = (statements, mode) => (sent.push(...statements), batch(statements, mode));
@@ -189,9 +185,9 @@ describe("rendered config context", () => {
   });
 
   it("costs the same statements and one round trip for a page of 10 devices or of 1,000", async () => {
-    await make(CONTEXTS, { name: "site", weight: 10, data: { site: "fra", ntp: { servers: ["s"] } }, sites: [ids.fra] });
-    await make(CONTEXTS, { name: "region", weight: 20, data: { region: "eu", ntp: { prefer: "r" } }, regions: [ids.eu] });
-    await make(CONTEXTS, { name: "tagged", weight: 30, data: { gold: true }, tags: ["gold"] });
+    await make(api, CONTEXTS, { name: "site", weight: 10, data: { site: "fra", ntp: { servers: ["s"] } }, sites: [ids.fra] });
+    await make(api, CONTEXTS, { name: "region", weight: 20, data: { region: "eu", ntp: { prefer: "r" } }, regions: [ids.eu] });
+    await make(api, CONTEXTS, { name: "tagged", weight: 30, data: { gold: true }, tags: ["gold"] });
     const devices = Array.from({ length: 1000 }, (_, i) => ({
       name: `bulk${i}`, site: ids.fra, device_type: ids.mx, role: ids.router, tags: i % 2 ? [ids.gold] : [],
       local_context_data: i % 3 ? null : { mine: i },
@@ -218,13 +214,13 @@ describe("rendered config context on virtual machines", () => {
   afterEach(clearContexts);
 
   it("matches a VM by its cluster, site, role and tenant, with its local data on top", async () => {
-    const cluster = await make("/api/virtualization/clusters/", { name: "vm-cluster", type: ids.clusterType, scope_type: "dcim.site", scope_id: ids.fra });
-    const vm = await make("/api/virtualization/virtual-machines/", {
+    const cluster = await make(api, "/api/virtualization/clusters/", { name: "vm-cluster", type: ids.clusterType, scope_type: "dcim.site", scope_id: ids.fra });
+    const vm = await make(api, "/api/virtualization/virtual-machines/", {
       name: "vm1", cluster, role: ids.router, tenant: ids.tenant, local_context_data: { dns: ["9.9.9.9"] },
     });
-    await make(CONTEXTS, { name: "by-cluster", weight: 100, clusters: [cluster], data: { ntp: ["10.0.0.1"], dns: ["1.1.1.1"] } });
-    await make(CONTEXTS, { name: "by-region", weight: 200, regions: [ids.eu], data: { syslog: "10.0.0.9" } });
-    await make(CONTEXTS, { name: "other-role", roles: [ids.switch], data: { wrong: true } });
+    await make(api, CONTEXTS, { name: "by-cluster", weight: 100, clusters: [cluster], data: { ntp: ["10.0.0.1"], dns: ["1.1.1.1"] } });
+    await make(api, CONTEXTS, { name: "by-region", weight: 200, regions: [ids.eu], data: { syslog: "10.0.0.9" } });
+    await make(api, CONTEXTS, { name: "other-role", roles: [ids.switch], data: { wrong: true } });
     const got = (await api.get(`/api/virtualization/virtual-machines/${vm}/`)).body;
     expect(got.config_context).toEqual({ ntp: ["10.0.0.1"], dns: ["9.9.9.9"], syslog: "10.0.0.9" });
     const lean = (await api.get(`/api/virtualization/virtual-machines/${vm}/?exclude=config_context`)).body;

@@ -1,30 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
-const make = async (path: string, body: Record<string, unknown>, token?: string) => {
-  const reply = await api.post(path, body, token ? { token } : undefined);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
 const assignments = "/api/tenancy/contact-assignments/";
 const journal = "/api/extras/journal-entries/";
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.site = await make("/api/dcim/sites/", { name: "HQ", slug: "hq" });
-  ids.tenant = await make("/api/tenancy/tenants/", { name: "Customer", slug: "customer" });
-  ids.provider = await make("/api/circuits/providers/", { name: "Telco", slug: "telco" });
-  ids.other = await make("/api/circuits/providers/", { name: "Other", slug: "other" });
-  ids.type = await make("/api/circuits/circuit-types/", { name: "Transit", slug: "transit" });
-  ids.circuit = await make("/api/circuits/circuits/", { cid: "C1", provider: ids.provider, type: ids.type });
-  ids.ops = await make("/api/tenancy/contact-groups/", { name: "Operations", slug: "ops" });
-  ids.noc = await make("/api/tenancy/contact-groups/", { name: "NOC", slug: "noc", parent: ids.ops });
-  ids.alice = await make("/api/tenancy/contacts/", { name: "Alice", group: ids.noc, email: "alice@example.com" });
-  ids.bob = await make("/api/tenancy/contacts/", { name: "Bob" });
-  ids.admin = await make("/api/tenancy/contact-roles/", { name: "Admin", slug: "admin" });
-  ids.billing = await make("/api/tenancy/contact-roles/", { name: "Billing", slug: "billing" });
+  ids.site = await make(api, "/api/dcim/sites/", { name: "HQ", slug: "hq" });
+  ids.tenant = await make(api, "/api/tenancy/tenants/", { name: "Customer", slug: "customer" });
+  ids.provider = await make(api, "/api/circuits/providers/", { name: "Telco", slug: "telco" });
+  ids.other = await make(api, "/api/circuits/providers/", { name: "Other", slug: "other" });
+  ids.type = await make(api, "/api/circuits/circuit-types/", { name: "Transit", slug: "transit" });
+  ids.circuit = await make(api, "/api/circuits/circuits/", { cid: "C1", provider: ids.provider, type: ids.type });
+  ids.ops = await make(api, "/api/tenancy/contact-groups/", { name: "Operations", slug: "ops" });
+  ids.noc = await make(api, "/api/tenancy/contact-groups/", { name: "NOC", slug: "noc", parent: ids.ops });
+  ids.alice = await make(api, "/api/tenancy/contacts/", { name: "Alice", group: ids.noc, email: "alice@example.com" });
+  ids.bob = await make(api, "/api/tenancy/contacts/", { name: "Bob" });
+  ids.admin = await make(api, "/api/tenancy/contact-roles/", { name: "Admin", slug: "admin" });
+  ids.billing = await make(api, "/api/tenancy/contact-roles/", { name: "Billing", slug: "billing" });
 });
 afterAll(() => api.close());
 
@@ -36,9 +32,9 @@ describe("contact assignments", () => {
     expect(site.body.display).toBe("Alice (Primary) -> HQ");
     expect(site.body.priority).toEqual({ value: "primary", label: "Primary" });
     ids.a1 = site.body.id;
-    ids.a2 = await make(assignments, { object_type: "tenancy.tenant", object_id: ids.tenant, contact: ids.bob, role: { slug: "billing" } });
-    ids.a3 = await make(assignments, { object_type: "circuits.provider", object_id: ids.provider, contact: ids.alice, role: ids.billing, priority: "secondary" });
-    ids.a4 = await make(assignments, { object_type: "circuits.circuit", object_id: ids.circuit, contact: ids.bob, role: ids.admin });
+    ids.a2 = await make(api, assignments, { object_type: "tenancy.tenant", object_id: ids.tenant, contact: ids.bob, role: { slug: "billing" } });
+    ids.a3 = await make(api, assignments, { object_type: "circuits.provider", object_id: ids.provider, contact: ids.alice, role: ids.billing, priority: "secondary" });
+    ids.a4 = await make(api, assignments, { object_type: "circuits.circuit", object_id: ids.circuit, contact: ids.bob, role: ids.admin });
     const tenant = (await api.get(`${assignments}${ids.a2}/`)).body;
     expect([tenant.priority, tenant.display, tenant.object.slug]).toEqual([null, "Bob -> Customer", "customer"]);
     const brief = (await api.get(`${assignments}${ids.a4}/?brief=1`)).body;
@@ -93,8 +89,8 @@ describe("contact assignments", () => {
   it("keep a contact while assigned, and go with the object they attach to", async () => {
     const blocked = await api.delete(`/api/tenancy/contacts/${ids.bob}/`);
     expect(blocked.status).toBe(409);
-    const site = await make("/api/dcim/sites/", { name: "Temp", slug: "temp" });
-    const assignment = await make(assignments, { object_type: "dcim.site", object_id: site, contact: ids.bob });
+    const site = await make(api, "/api/dcim/sites/", { name: "Temp", slug: "temp" });
+    const assignment = await make(api, assignments, { object_type: "dcim.site", object_id: site, contact: ids.bob });
     expect((await api.delete(`/api/dcim/sites/${site}/`)).status).toBe(204);
     expect((await api.get(`${assignments}${assignment}/`)).status).toBe(404);
     expect((await api.get(`${assignments}${ids.a1}/`)).status).toBe(200);
@@ -136,8 +132,8 @@ describe("journal entries", () => {
   });
 
   it("attach to models of every inventory app, filter, and go with their object", async () => {
-    ids.siteEntry = await make(journal, { assigned_object_type: "dcim.site", assigned_object_id: ids.site, comments: "Power work", kind: "danger" });
-    const group = await make(journal, { assigned_object_type: "tenancy.contactgroup", assigned_object_id: ids.ops, comments: "Reorganised" });
+    ids.siteEntry = await make(api, journal, { assigned_object_type: "dcim.site", assigned_object_id: ids.site, comments: "Power work", kind: "danger" });
+    const group = await make(api, journal, { assigned_object_type: "tenancy.contactgroup", assigned_object_id: ids.ops, comments: "Reorganised" });
     const refused = await api.post(journal, { assigned_object_type: "users.user", assigned_object_id: 1, comments: "no" });
     expect(refused.status).toBe(400);
     expect((await api.post(journal, { assigned_object_type: "dcim.site", assigned_object_id: ids.site, comments: "" })).body).toEqual({ comments: ["This field may not be blank."] });

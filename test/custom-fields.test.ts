@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
-const field = (body: Record<string, unknown>) => make("/api/extras/custom-fields/", body);
+const field = (body: Record<string, unknown>) => make(api, "/api/extras/custom-fields/", body);
 const CF = "/api/extras/custom-fields/";
 const invalid = (name: string, message: string) => ({ status: 400, body: { __all__: [`Invalid value for custom field '${name}': ${message}`] } });
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.colours = await make("/api/extras/custom-field-choice-sets/", { name: "Colours", extra_choices: [["red", "Red"], ["blue", "Blue"], ["green", "Green"]] });
-  ids.acme = await make("/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
-  ids.globex = await make("/api/tenancy/tenants/", { name: "Globex", slug: "globex" });
+  ids.colours = await make(api, "/api/extras/custom-field-choice-sets/", { name: "Colours", extra_choices: [["red", "Red"], ["blue", "Blue"], ["green", "Green"]] });
+  ids.acme = await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
+  ids.globex = await make(api, "/api/tenancy/tenants/", { name: "Globex", slug: "globex" });
 });
 afterAll(() => api.close());
 
@@ -113,7 +109,7 @@ describe("custom field values", () => {
     defs.multiselect = await field({ name: "multiselect", type: "multiselect", ...on, choice_set: ids.colours });
     defs.object = await field({ name: "object", type: "object", ...on, related_object_type: "tenancy.tenant" });
     defs.multiobject = await field({ name: "multiobject", type: "multiobject", ...on, related_object_type: "tenancy.tenant" });
-    site = await make("/api/dcim/sites/", { name: "Values", slug: "values" });
+    site = await make(api, "/api/dcim/sites/", { name: "Values", slug: "values" });
   });
 
   it("list every defined field on read, null when unset", async () => {
@@ -218,7 +214,7 @@ describe("required, unique and default", () => {
 describe("changing definitions", () => {
   it("renames, removes and fills the objects' data as NetBox does", async () => {
     const onSites = { object_types: ["dcim.site"] };
-    const a = await make("/api/dcim/sites/", { name: "D1", slug: "d1" });
+    const a = await make(api, "/api/dcim/sites/", { name: "D1", slug: "d1" });
     const id = await field({ name: "old_name", type: "text", ...onSites });
     await api.patch(`/api/dcim/sites/${a}/`, { custom_fields: { old_name: "kept" } });
     await api.patch(`${CF}${id}/`, { name: "new_name" });
@@ -228,7 +224,7 @@ describe("changing definitions", () => {
     // A new field with a default fills existing objects; one added to another type fills those.
     const later = await field({ name: "later", type: "integer", object_types: ["dcim.site"], default: 7 });
     expect((await api.get(`/api/dcim/sites/${a}/`)).body.custom_fields.later).toBe(7);
-    const tenant = await make("/api/tenancy/tenants/", { name: "Late", slug: "late", custom_fields: { tier: 1 } });
+    const tenant = await make(api, "/api/tenancy/tenants/", { name: "Late", slug: "late", custom_fields: { tier: 1 } });
     await api.patch(`${CF}${later}/`, { object_types: ["dcim.site", "tenancy.tenant"] });
     expect((await api.get(`/api/tenancy/tenants/${tenant}/`)).body.custom_fields.later).toBe(7);
 
@@ -267,10 +263,10 @@ describe("cf_ filters", () => {
     await field({ name: "f_obj", type: "object", ...on, related_object_type: "tenancy.tenant" });
     await field({ name: "f_objs", type: "multiobject", ...on, related_object_type: "tenancy.tenant" });
     await field({ name: "f_off", type: "text", ...on, filter_logic: "disabled" });
-    const manufacturer = await make("/api/dcim/manufacturers/", { name: "M", slug: "m" });
-    const device_type = await make("/api/dcim/device-types/", { manufacturer, model: "X", slug: "x" });
-    const role = await make("/api/dcim/device-roles/", { name: "R", slug: "r" });
-    const site = await make("/api/dcim/sites/", { name: "F", slug: "f" });
+    const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "M", slug: "m" });
+    const device_type = await make(api, "/api/dcim/device-types/", { manufacturer, model: "X", slug: "x" });
+    const role = await make(api, "/api/dcim/device-roles/", { name: "R", slug: "r" });
+    const site = await make(api, "/api/dcim/sites/", { name: "F", slug: "f" });
     const devices = [
       { name: "d1", custom_fields: { f_text: "Core Router", f_exact: "Core", f_int: 5, f_dec: 1.5, f_bool: true, f_date: "2024-01-10", f_time: "2024-01-10 08:00",
         f_url: "https://a.example", f_sel: "red", f_multi: ["red", "blue"], f_obj: ids.acme, f_objs: [ids.acme, ids.globex] } },
@@ -278,7 +274,7 @@ describe("cf_ filters", () => {
         f_sel: "blue", f_multi: ["green"], f_obj: ids.globex, f_objs: [ids.globex] } },
       { name: "d3", custom_fields: { f_text: "", f_multi: [] } },
     ];
-    for (const d of devices) await make("/api/dcim/devices/", { ...d, device_type, role, site });
+    for (const d of devices) await make(api, "/api/dcim/devices/", { ...d, device_type, role, site });
   });
 
   it("match text loosely or exactly, with every text lookup", async () => {

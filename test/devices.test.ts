@@ -1,26 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.eu = await make("/api/dcim/regions/", { name: "Europe", slug: "eu" });
-  ids.de = await make("/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
-  ids.fra = await make("/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de });
-  ids.nyc = await make("/api/dcim/sites/", { name: "NYC1", slug: "nyc1" });
-  ids.juniper = await make("/api/dcim/manufacturers/", { name: "Juniper", slug: "juniper" });
-  ids.cisco = await make("/api/dcim/manufacturers/", { name: "Cisco", slug: "cisco" });
-  ids.mx = await make("/api/dcim/device-types/", { manufacturer: ids.juniper, model: "MX204", slug: "mx204" });
-  ids.nexus = await make("/api/dcim/device-types/", { manufacturer: { slug: "cisco" }, model: "N9K", slug: "n9k" });
-  ids.router = await make("/api/dcim/device-roles/", { name: "Router", slug: "router", color: "ff0000" });
-  ids.switch = await make("/api/dcim/device-roles/", { name: "Switch", slug: "switch" });
+  ids.eu = await make(api, "/api/dcim/regions/", { name: "Europe", slug: "eu" });
+  ids.de = await make(api, "/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
+  ids.fra = await make(api, "/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de });
+  ids.nyc = await make(api, "/api/dcim/sites/", { name: "NYC1", slug: "nyc1" });
+  ids.juniper = await make(api, "/api/dcim/manufacturers/", { name: "Juniper", slug: "juniper" });
+  ids.cisco = await make(api, "/api/dcim/manufacturers/", { name: "Cisco", slug: "cisco" });
+  ids.mx = await make(api, "/api/dcim/device-types/", { manufacturer: ids.juniper, model: "MX204", slug: "mx204" });
+  ids.nexus = await make(api, "/api/dcim/device-types/", { manufacturer: { slug: "cisco" }, model: "N9K", slug: "n9k" });
+  ids.router = await make(api, "/api/dcim/device-roles/", { name: "Router", slug: "router", color: "ff0000" });
+  ids.switch = await make(api, "/api/dcim/device-roles/", { name: "Switch", slug: "switch" });
 });
 afterAll(() => api.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, ORIGIN, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 /**
  * The `generic` field kind end to end, through its first model: a MAC address's
@@ -13,11 +14,6 @@ let device: number;
 let eth0: number;
 let eth1: number;
 
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`fixture ${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
 const assigned = (id: number) => ({ assigned_object_type: "dcim.interface", assigned_object_id: id });
 const idsOf = async (query: string) => {
   const reply = await api.get(`${BASE}?${query}&limit=0`);
@@ -27,13 +23,13 @@ const idsOf = async (query: string) => {
 
 beforeAll(async () => {
   api = await createHarness();
-  const manufacturer = await make("/api/dcim/manufacturers/", { name: "Dell", slug: "dell" });
-  const device_type = await make("/api/dcim/device-types/", { manufacturer, model: "R640", slug: "r640" });
-  const role = await make("/api/dcim/device-roles/", { name: "Server", slug: "server" });
-  const site = await make("/api/dcim/sites/", { name: "DC1", slug: "dc1" });
-  device = await make("/api/dcim/devices/", { name: "srv1", device_type, role, site });
-  eth0 = await make("/api/dcim/interfaces/", { device, name: "eth0", type: "1000base-t" });
-  eth1 = await make("/api/dcim/interfaces/", { device, name: "eth1", type: "1000base-t", description: "backup" });
+  const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "Dell", slug: "dell" });
+  const device_type = await make(api, "/api/dcim/device-types/", { manufacturer, model: "R640", slug: "r640" });
+  const role = await make(api, "/api/dcim/device-roles/", { name: "Server", slug: "server" });
+  const site = await make(api, "/api/dcim/sites/", { name: "DC1", slug: "dc1" });
+  device = await make(api, "/api/dcim/devices/", { name: "srv1", device_type, role, site });
+  eth0 = await make(api, "/api/dcim/interfaces/", { device, name: "eth0", type: "1000base-t" });
+  eth1 = await make(api, "/api/dcim/interfaces/", { device, name: "eth1", type: "1000base-t", description: "backup" });
 });
 afterAll(() => api.close());
 
@@ -185,8 +181,8 @@ describe("deleting the assigned object", () => {
   let doomed: number;
 
   beforeAll(async () => {
-    doomed = await make("/api/dcim/interfaces/", { device, name: "eth9", type: "1000base-t" });
-    mac = await make(BASE, { mac_address: "00:11:22:33:44:99", ...assigned(doomed) });
+    doomed = await make(api, "/api/dcim/interfaces/", { device, name: "eth9", type: "1000base-t" });
+    mac = await make(api, BASE, { mac_address: "00:11:22:33:44:99", ...assigned(doomed) });
     const deleted = await api.delete(`/api/dcim/interfaces/${doomed}/`);
     expect(deleted.status, deleted.text).toBe(204);
   });

@@ -5,6 +5,7 @@ import { registry } from "../src/models/registry.ts";
 import { planFilters, RESERVED } from "../src/rest/filters.ts";
 import { buildOpenApi, operationsOf, type OpenApiDocument } from "../src/rest/openapi.ts";
 import { createHarness, type Harness, type Reply } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 import { allSpecs } from "./support/specs.ts";
 import type { ContractSpec } from "./support/contract.ts";
 
@@ -246,11 +247,6 @@ describe("declared routes' bodies match the document", () => {
     api = await createHarness();
   });
   afterAll(() => api.close());
-  const id = async (path: string, body: unknown) => {
-    const reply = await api.post(path, body);
-    expect(reply.status, reply.text).toBe(201);
-    return reply.body.id as number;
-  };
   /** Sends `body` (checked against the documented request schema) and checks the reply against the response. */
   const call = async (method: "get" | "post", template: string, path: string, body?: unknown) => {
     if (body !== undefined) expectValid(`/paths/${escape(template)}/post/requestBody/content/application~1json/schema`, body, `request to ${path}`);
@@ -261,9 +257,9 @@ describe("declared routes' bodies match the document", () => {
   };
 
   it("available IPs and prefixes, in a VRF and in the global table", async () => {
-    const vrf = await id("/api/ipam/vrfs/", { name: "Blue", rd: "65000:1" });
-    const prefix = await id("/api/ipam/prefixes/", { prefix: "10.9.0.0/29", vrf });
-    const container = await id("/api/ipam/prefixes/", { prefix: "10.10.0.0/16", status: "container" });
+    const vrf = await make(api, "/api/ipam/vrfs/", { name: "Blue", rd: "65000:1" });
+    const prefix = await make(api, "/api/ipam/prefixes/", { prefix: "10.9.0.0/29", vrf });
+    const container = await make(api, "/api/ipam/prefixes/", { prefix: "10.10.0.0/16", status: "container" });
     const ips = "/api/ipam/prefixes/{id}/available-ips/";
     expect((await call("get", ips, `/api/ipam/prefixes/${prefix}/available-ips/`))[0].vrf.name).toBe("Blue");
     await call("post", ips, `/api/ipam/prefixes/${prefix}/available-ips/`, { description: "one", status: "reserved" });
@@ -272,18 +268,18 @@ describe("declared routes' bodies match the document", () => {
     expect((await call("get", prefixes, `/api/ipam/prefixes/${container}/available-prefixes/`))[0].vrf).toBeNull();
     await call("post", prefixes, `/api/ipam/prefixes/${container}/available-prefixes/`, { prefix_length: 24, description: "carved" });
     await call("post", prefixes, `/api/ipam/prefixes/${container}/available-prefixes/`, [{ prefix_length: 26 }, { prefix_length: 28 }]);
-    const range = await id("/api/ipam/ip-ranges/", { start_address: "10.11.0.10/24", end_address: "10.11.0.20/24" });
+    const range = await make(api, "/api/ipam/ip-ranges/", { start_address: "10.11.0.10/24", end_address: "10.11.0.20/24" });
     await call("get", "/api/ipam/ip-ranges/{id}/available-ips/", `/api/ipam/ip-ranges/${range}/available-ips/`);
   });
 
   it("available VLANs and ASNs", async () => {
-    const group = await id("/api/ipam/vlan-groups/", { name: "Campus", slug: "campus" });
+    const group = await make(api, "/api/ipam/vlan-groups/", { name: "Campus", slug: "campus" });
     const vlans = "/api/ipam/vlan-groups/{id}/available-vlans/";
     expect((await call("get", vlans, `/api/ipam/vlan-groups/${group}/available-vlans/`))[0].group.id).toBe(group);
     await call("post", vlans, `/api/ipam/vlan-groups/${group}/available-vlans/`, { name: "users" });
     await call("post", vlans, `/api/ipam/vlan-groups/${group}/available-vlans/`, [{ name: "voice" }, { name: "guests" }]);
-    const rir = await id("/api/ipam/rirs/", { name: "Private", slug: "private" });
-    const range = await id("/api/ipam/asn-ranges/", { name: "Pool", slug: "pool", rir, start: 64512, end: 64520 });
+    const rir = await make(api, "/api/ipam/rirs/", { name: "Private", slug: "private" });
+    const range = await make(api, "/api/ipam/asn-ranges/", { name: "Pool", slug: "pool", rir, start: 64512, end: 64520 });
     const asns = "/api/ipam/asn-ranges/{id}/available-asns/";
     await call("get", asns, `/api/ipam/asn-ranges/${range}/available-asns/`);
     await call("post", asns, `/api/ipam/asn-ranges/${range}/available-asns/`, { description: "edge" });

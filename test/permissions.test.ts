@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 /**
  * Object permissions as a constrained user meets them: what a list shows and counts, what a
@@ -10,28 +11,23 @@ const ids: Record<string, number> = {};
 let alice: string;
 let aliceId: number;
 
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
 
 /** Grants a permission to alice; returns its id. */
 const grant = (object_types: string[], actions: string[], constraints: unknown = null, extra: Record<string, unknown> = {}) =>
-  make("/api/users/permissions/", { name: `p-${Math.random()}`, object_types, actions, constraints, users: [aliceId], ...extra });
+  make(api, "/api/users/permissions/", { name: `p-${Math.random()}`, object_types, actions, constraints, users: [aliceId], ...extra });
 
 const as = (token: string) => ({ token });
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.eu = await make("/api/dcim/regions/", { name: "Europe", slug: "eu" });
-  ids.de = await make("/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
-  ids.us = await make("/api/dcim/regions/", { name: "Americas", slug: "us" });
-  ids.fra = await make("/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de, status: "active" });
-  ids.ams = await make("/api/dcim/sites/", { name: "AMS1", slug: "ams1", region: ids.eu, status: "planned" });
-  ids.nyc = await make("/api/dcim/sites/", { name: "NYC1", slug: "nyc1", region: ids.us, status: "active" });
-  ids.visible = await make("/api/tenancy/tenants/", { name: "Visible", slug: "visible" });
-  ids.hidden = await make("/api/tenancy/tenants/", { name: "Hidden", slug: "hidden" });
+  ids.eu = await make(api, "/api/dcim/regions/", { name: "Europe", slug: "eu" });
+  ids.de = await make(api, "/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
+  ids.us = await make(api, "/api/dcim/regions/", { name: "Americas", slug: "us" });
+  ids.fra = await make(api, "/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de, status: "active" });
+  ids.ams = await make(api, "/api/dcim/sites/", { name: "AMS1", slug: "ams1", region: ids.eu, status: "planned" });
+  ids.nyc = await make(api, "/api/dcim/sites/", { name: "NYC1", slug: "nyc1", region: ids.us, status: "active" });
+  ids.visible = await make(api, "/api/tenancy/tenants/", { name: "Visible", slug: "visible" });
+  ids.hidden = await make(api, "/api/tenancy/tenants/", { name: "Hidden", slug: "hidden" });
   alice = await api.token({ superuser: false, username: "alice" });
   aliceId = (await api.get("/api/users/users/?username=alice")).body.results[0].id;
 });
@@ -121,12 +117,12 @@ describe("object permissions", () => {
   });
 
   it("reach members of a group, and take effect at once when changed", async () => {
-    const team = await make("/api/users/groups/", { name: "Readers" });
+    const team = await make(api, "/api/users/groups/", { name: "Readers" });
     const bob = await api.token({ superuser: false, username: "bob" });
     expect((await api.get("/api/tenancy/tenants/", as(bob))).status).toBe(403);
     const bobId = (await api.get("/api/users/users/?username=bob")).body.results[0].id;
     await api.patch(`/api/users/users/${bobId}/`, { groups: [team] });
-    const perm = await make("/api/users/permissions/", { name: "readers", object_types: ["tenancy.tenant"], actions: ["view"], groups: [team] });
+    const perm = await make(api, "/api/users/permissions/", { name: "readers", object_types: ["tenancy.tenant"], actions: ["view"], groups: [team] });
     expect((await api.get("/api/tenancy/tenants/", as(bob))).body.count).toBe(2);
     await api.patch(`/api/users/permissions/${perm}/`, { constraints: { slug: "hidden" } });
     expect((await api.get("/api/tenancy/tenants/", as(bob))).body.results.map((t: { slug: string }) => t.slug)).toEqual(["hidden"]);
@@ -160,11 +156,11 @@ describe("object permissions", () => {
 describe("tokens for other users", () => {
   it("need users.grant_token, and the granter reads what they created", async () => {
     const carol = await api.token({ superuser: false, username: "carol" });
-    const daveId = await make("/api/users/users/", { username: "dave", password: "Dave-password-1" });
+    const daveId = await make(api, "/api/users/users/", { username: "dave", password: "Dave-password-1" });
     const refused = await api.post("/api/users/tokens/", { user: daveId }, as(carol));
     expect(refused).toMatchObject({ status: 403, body: { detail: "This user does not have permission to create tokens for other users." } });
     const carolId = (await api.get("/api/users/users/?username=carol")).body.results[0].id;
-    await make("/api/users/permissions/", { name: "granter", object_types: ["users.token"], actions: ["grant"], users: [carolId] });
+    await make(api, "/api/users/permissions/", { name: "granter", object_types: ["users.token"], actions: ["grant"], users: [carolId] });
     const granted = await api.post("/api/users/tokens/", { user: daveId, description: "for dave" }, as(carol));
     expect(granted.status, granted.text).toBe(201);
     expect(granted.body).toMatchObject({ user: { id: daveId }, description: "for dave" });

@@ -1,36 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
 let serial = 0;
-const make = async (path: string, body: Record<string, unknown>) => {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id as number;
-};
-const rack = (name: string, extra: Record<string, unknown> = {}) => make("/api/dcim/racks/", { name, site: ids.a, ...extra });
+const rack = (name: string, extra: Record<string, unknown> = {}) => make(api, "/api/dcim/racks/", { name, site: ids.a, ...extra });
 /** A device body of type `type` in site A; `extra` places it. */
 const dev = (type: string, extra: Record<string, unknown> = {}) => ({ name: `d${++serial}`, device_type: ids[type], role: ids.role, site: ids.a, ...extra });
 const post = (body: unknown) => api.post("/api/dcim/devices/", body);
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.eu = await make("/api/dcim/regions/", { name: "Europe", slug: "eu" });
-  ids.a = await make("/api/dcim/sites/", { name: "Alpha", slug: "alpha", region: ids.eu });
-  ids.b = await make("/api/dcim/sites/", { name: "Bravo", slug: "bravo" });
-  ids.building = await make("/api/dcim/locations/", { name: "Building", slug: "building", site: ids.a });
-  ids.room = await make("/api/dcim/locations/", { name: "Room", slug: "room", site: ids.a, parent: ids.building });
-  ids.remote = await make("/api/dcim/locations/", { name: "Remote", slug: "remote", site: ids.b });
-  ids.maker = await make("/api/dcim/manufacturers/", { name: "Maker", slug: "maker" });
-  const type = (model: string, extra: Record<string, unknown>) => make("/api/dcim/device-types/", { manufacturer: ids.maker, model, slug: model.toLowerCase(), ...extra });
+  ids.eu = await make(api, "/api/dcim/regions/", { name: "Europe", slug: "eu" });
+  ids.a = await make(api, "/api/dcim/sites/", { name: "Alpha", slug: "alpha", region: ids.eu });
+  ids.b = await make(api, "/api/dcim/sites/", { name: "Bravo", slug: "bravo" });
+  ids.building = await make(api, "/api/dcim/locations/", { name: "Building", slug: "building", site: ids.a });
+  ids.room = await make(api, "/api/dcim/locations/", { name: "Room", slug: "room", site: ids.a, parent: ids.building });
+  ids.remote = await make(api, "/api/dcim/locations/", { name: "Remote", slug: "remote", site: ids.b });
+  ids.maker = await make(api, "/api/dcim/manufacturers/", { name: "Maker", slug: "maker" });
+  const type = (model: string, extra: Record<string, unknown>) => make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model, slug: model.toLowerCase(), ...extra });
   ids.full1 = await type("Full1", { u_height: 1, is_full_depth: true });
   ids.full2 = await type("Full2", { u_height: 2, is_full_depth: true });
   ids.half1 = await type("Half1", { u_height: 1, is_full_depth: false });
   ids.half05 = await type("Half05", { u_height: 0.5, is_full_depth: false });
   ids.zero = await type("Zero", { u_height: 0 });
   ids.child = await type("Blade", { u_height: 0, subdevice_role: "child" });
-  ids.role = await make("/api/dcim/device-roles/", { name: "Server", slug: "server" });
+  ids.role = await make(api, "/api/dcim/device-roles/", { name: "Server", slug: "server" });
 });
 afterAll(() => api.close());
 
@@ -146,12 +142,12 @@ describe("site, location and rack consistency", () => {
   });
 
   it("moves everything inside a location along when it moves to another site", async () => {
-    const site = await make("/api/dcim/sites/", { name: "Charlie", slug: "charlie" });
-    const wing = await make("/api/dcim/locations/", { name: "Wing", slug: "wing", site: ids.a });
-    const bay = await make("/api/dcim/locations/", { name: "Bay", slug: "bay", site: ids.a, parent: wing });
+    const site = await make(api, "/api/dcim/sites/", { name: "Charlie", slug: "charlie" });
+    const wing = await make(api, "/api/dcim/locations/", { name: "Wing", slug: "wing", site: ids.a });
+    const bay = await make(api, "/api/dcim/locations/", { name: "Bay", slug: "bay", site: ids.a, parent: wing });
     const r = await rack("Bay rack", { location: bay });
     const d = (await post(dev("full1", { rack: r }))).body;
-    const panel = await make("/api/dcim/power-panels/", { site: ids.a, name: "Bay panel", location: bay });
+    const panel = await make(api, "/api/dcim/power-panels/", { site: ids.a, name: "Bay panel", location: bay });
     const moved = await api.patch(`/api/dcim/locations/${wing}/`, { site });
     expect(moved.status, moved.text).toBe(200);
     expect((await api.get(`/api/dcim/locations/${bay}/`)).body.site.id).toBe(site);
@@ -163,8 +159,8 @@ describe("site, location and rack consistency", () => {
 
   it("refuses to shrink a rack or raise its first unit below its devices", async () => {
     const r = await rack("Tall", { u_height: 10 });
-    await make("/api/dcim/devices/", dev("full2", { rack: r, position: 8, face: "front" }));
-    await make("/api/dcim/devices/", dev("full1", { rack: r, position: 2, face: "rear" }));
+    await make(api, "/api/dcim/devices/", dev("full2", { rack: r, position: 8, face: "front" }));
+    await make(api, "/api/dcim/devices/", dev("full1", { rack: r, position: 2, face: "rear" }));
     expect(await api.patch(`/api/dcim/racks/${r}/`, { u_height: 8 })).toMatchObject({
       status: 400, body: { u_height: ["Rack must be at least 9.0U tall to house currently installed devices."] },
     });
@@ -175,10 +171,10 @@ describe("site, location and rack consistency", () => {
   });
 
   it("refuses a taller device type where a mounted instance has no room, and 0U while mounted", async () => {
-    const type = await make("/api/dcim/device-types/", { manufacturer: ids.maker, model: "Grow", slug: "grow", u_height: 1 });
+    const type = await make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model: "Grow", slug: "grow", u_height: 1 });
     const r = await rack("Grow", { u_height: 4 });
     const grower = (await post(dev("full1", { device_type: type, rack: r, position: 1, face: "front" }))).body;
-    await make("/api/dcim/devices/", dev("full1", { rack: r, position: 2, face: "front" }));
+    await make(api, "/api/dcim/devices/", dev("full1", { rack: r, position: 2, face: "front" }));
     expect(await api.patch(`/api/dcim/device-types/${type}/`, { u_height: 2 })).toMatchObject({
       status: 400, body: { u_height: [`Device ${grower.name} in rack Grow does not have sufficient space to accommodate a height of 2.0U`] },
     });
@@ -189,7 +185,7 @@ describe("site, location and rack consistency", () => {
   });
 
   it("copies a rack type's physical attributes to its racks", async () => {
-    const type = await make("/api/dcim/rack-types/", { manufacturer: ids.maker, model: "Cab", slug: "cab", form_factor: "4-post-cabinet", u_height: 24, width: 23, desc_units: true });
+    const type = await make(api, "/api/dcim/rack-types/", { manufacturer: ids.maker, model: "Cab", slug: "cab", form_factor: "4-post-cabinet", u_height: 24, width: 23, desc_units: true });
     const r = await api.post("/api/dcim/racks/", { name: "Typed", site: ids.a, rack_type: type, u_height: 48 });
     expect(r.status, r.text).toBe(201);
     expect(r.body).toMatchObject({ u_height: 24, width: { value: 23, label: "23 inches" }, desc_units: true, form_factor: { value: "4-post-cabinet" } });
@@ -201,18 +197,18 @@ describe("site, location and rack consistency", () => {
 
 describe("counts", () => {
   it("come from SQL: sites, locations (with sub-locations), racks, roles, panels", async () => {
-    const role = await make("/api/dcim/rack-roles/", { name: "Counted", slug: "counted" });
-    const site = await make("/api/dcim/sites/", { name: "Count site", slug: "count-site" });
-    const top = await make("/api/dcim/locations/", { name: "Top", slug: "top", site });
-    const sub = await make("/api/dcim/locations/", { name: "Sub", slug: "sub", site, parent: top });
-    const r1 = await make("/api/dcim/racks/", { name: "C1", site, location: sub, role });
-    await make("/api/dcim/racks/", { name: "C2", site, role });
-    await make("/api/dcim/devices/", dev("full1", { site, rack: r1 }));
-    await make("/api/dcim/devices/", dev("full1", { site, location: top }));
-    await make("/api/dcim/devices/", dev("full1", { site }));
-    const panel = await make("/api/dcim/power-panels/", { site, name: "Panel" });
-    await make("/api/dcim/power-feeds/", { power_panel: panel, name: "A", rack: r1 });
-    await make("/api/dcim/power-feeds/", { power_panel: panel, name: "B" });
+    const role = await make(api, "/api/dcim/rack-roles/", { name: "Counted", slug: "counted" });
+    const site = await make(api, "/api/dcim/sites/", { name: "Count site", slug: "count-site" });
+    const top = await make(api, "/api/dcim/locations/", { name: "Top", slug: "top", site });
+    const sub = await make(api, "/api/dcim/locations/", { name: "Sub", slug: "sub", site, parent: top });
+    const r1 = await make(api, "/api/dcim/racks/", { name: "C1", site, location: sub, role });
+    await make(api, "/api/dcim/racks/", { name: "C2", site, role });
+    await make(api, "/api/dcim/devices/", dev("full1", { site, rack: r1 }));
+    await make(api, "/api/dcim/devices/", dev("full1", { site, location: top }));
+    await make(api, "/api/dcim/devices/", dev("full1", { site }));
+    const panel = await make(api, "/api/dcim/power-panels/", { site, name: "Panel" });
+    await make(api, "/api/dcim/power-feeds/", { power_panel: panel, name: "A", rack: r1 });
+    await make(api, "/api/dcim/power-feeds/", { power_panel: panel, name: "B" });
     expect((await api.get(`/api/dcim/sites/${site}/`)).body).toMatchObject({ rack_count: 2, device_count: 3 });
     expect((await api.get(`/api/dcim/locations/${top}/`)).body).toMatchObject({ rack_count: 1, device_count: 2 });
     expect((await api.get(`/api/dcim/locations/${sub}/?brief=1`)).body).toMatchObject({ rack_count: 1, _depth: 1 });
@@ -289,7 +285,7 @@ describe("rack reservations", () => {
 
 describe("power", () => {
   it("keeps a feed's rack in its panel's site, and AC voltage positive", async () => {
-    const panel = await make("/api/dcim/power-panels/", { site: ids.b, name: "Bravo panel" });
+    const panel = await make(api, "/api/dcim/power-panels/", { site: ids.b, name: "Bravo panel" });
     const feed = await api.post("/api/dcim/power-feeds/", { power_panel: panel, name: "X", rack: ids.r1 });
     expect(feed).toMatchObject({ status: 400, body: { __all__: ["Rack R1 (Alpha) and power panel Bravo panel (Bravo) are in different sites."] } });
     expect(await api.post("/api/dcim/power-feeds/", { power_panel: panel, name: "Y", voltage: -48 })).toMatchObject({

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
-import { make as makeWith } from "./contract/fixtures.ts";
+import { make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const ids: Record<string, number> = {};
-const make = (path: string, body: Record<string, unknown>) => makeWith(api, path, body);
 const VMS = "/api/virtualization/virtual-machines/";
 const IFACES = "/api/virtualization/interfaces/";
 const DISKS = "/api/virtualization/virtual-disks/";
@@ -13,25 +12,25 @@ const vm = (id: number) => `${VMS}${id}/`;
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.eu = await make("/api/dcim/regions/", { name: "Europe", slug: "eu" });
-  ids.de = await make("/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
-  ids.fra = await make("/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de });
-  ids.ams = await make("/api/dcim/sites/", { name: "AMS1", slug: "ams1" });
-  ids.hall = await make("/api/dcim/locations/", { name: "Hall 1", slug: "hall-1", site: ids.ams });
-  ids.hall2 = await make("/api/dcim/locations/", { name: "Hall 2", slug: "hall-2", site: ids.ams });
-  ids.vmware = await make("/api/virtualization/cluster-types/", { name: "VMware", slug: "vmware" });
-  ids.prod = await make("/api/virtualization/cluster-groups/", { name: "Prod", slug: "prod" });
-  ids.fraCluster = await make(CLUSTERS, { name: "fra-c1", type: ids.vmware, group: ids.prod, scope_type: "dcim.site", scope_id: ids.fra });
-  ids.hallCluster = await make(CLUSTERS, { name: "ams-hall1", type: ids.vmware, scope_type: "dcim.location", scope_id: ids.hall });
-  ids.euCluster = await make(CLUSTERS, { name: "eu-wide", type: ids.vmware, scope_type: "dcim.region", scope_id: ids.eu });
-  ids.maker = await make("/api/dcim/manufacturers/", { name: "Dell", slug: "dell" });
-  ids.r640 = await make("/api/dcim/device-types/", { manufacturer: ids.maker, model: "R640", slug: "r640" });
-  ids.hostRole = await make("/api/dcim/device-roles/", { name: "Host", slug: "host", vm_role: false });
-  ids.vmRole = await make("/api/dcim/device-roles/", { name: "Server", slug: "server" });
-  ids.linux = await make("/api/dcim/platforms/", { name: "Linux", slug: "linux" });
-  ids.acme = await make("/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
-  ids.host1 = await make("/api/dcim/devices/", { name: "host1", device_type: ids.r640, role: ids.hostRole, site: ids.fra, cluster: ids.fraCluster });
-  ids.host2 = await make("/api/dcim/devices/", { name: "host2", device_type: ids.r640, role: ids.hostRole, site: ids.fra });
+  ids.eu = await make(api, "/api/dcim/regions/", { name: "Europe", slug: "eu" });
+  ids.de = await make(api, "/api/dcim/regions/", { name: "Germany", slug: "de", parent: ids.eu });
+  ids.fra = await make(api, "/api/dcim/sites/", { name: "FRA1", slug: "fra1", region: ids.de });
+  ids.ams = await make(api, "/api/dcim/sites/", { name: "AMS1", slug: "ams1" });
+  ids.hall = await make(api, "/api/dcim/locations/", { name: "Hall 1", slug: "hall-1", site: ids.ams });
+  ids.hall2 = await make(api, "/api/dcim/locations/", { name: "Hall 2", slug: "hall-2", site: ids.ams });
+  ids.vmware = await make(api, "/api/virtualization/cluster-types/", { name: "VMware", slug: "vmware" });
+  ids.prod = await make(api, "/api/virtualization/cluster-groups/", { name: "Prod", slug: "prod" });
+  ids.fraCluster = await make(api, CLUSTERS, { name: "fra-c1", type: ids.vmware, group: ids.prod, scope_type: "dcim.site", scope_id: ids.fra });
+  ids.hallCluster = await make(api, CLUSTERS, { name: "ams-hall1", type: ids.vmware, scope_type: "dcim.location", scope_id: ids.hall });
+  ids.euCluster = await make(api, CLUSTERS, { name: "eu-wide", type: ids.vmware, scope_type: "dcim.region", scope_id: ids.eu });
+  ids.maker = await make(api, "/api/dcim/manufacturers/", { name: "Dell", slug: "dell" });
+  ids.r640 = await make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model: "R640", slug: "r640" });
+  ids.hostRole = await make(api, "/api/dcim/device-roles/", { name: "Host", slug: "host", vm_role: false });
+  ids.vmRole = await make(api, "/api/dcim/device-roles/", { name: "Server", slug: "server" });
+  ids.linux = await make(api, "/api/dcim/platforms/", { name: "Linux", slug: "linux" });
+  ids.acme = await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
+  ids.host1 = await make(api, "/api/dcim/devices/", { name: "host1", device_type: ids.r640, role: ids.hostRole, site: ids.fra, cluster: ids.fraCluster });
+  ids.host2 = await make(api, "/api/dcim/devices/", { name: "host2", device_type: ids.r640, role: ids.hostRole, site: ids.fra });
 });
 afterAll(() => api.close());
 
@@ -99,13 +98,13 @@ describe("virtual machine placement", () => {
 
 describe("virtual machine names", () => {
   it("are unique per cluster and tenant, whatever their case; VMs without a cluster never collide", async () => {
-    const first = await make(VMS, { name: "db1", cluster: ids.fraCluster });
+    const first = await make(api, VMS, { name: "db1", cluster: ids.fraCluster });
     const twin = await api.post(VMS, { name: "DB1", cluster: ids.fraCluster });
     expect(twin).toMatchObject({ status: 400, body: { __all__: ["Virtual machine name must be unique per cluster."] } });
-    const otherTenant = await make(VMS, { name: "db1", cluster: ids.fraCluster, tenant: ids.acme });
-    const otherCluster = await make(VMS, { name: "db1", cluster: ids.euCluster });
-    const loose = await make(VMS, { name: "db1", site: ids.ams });
-    const loose2 = await make(VMS, { name: "db1", site: ids.ams });
+    const otherTenant = await make(api, VMS, { name: "db1", cluster: ids.fraCluster, tenant: ids.acme });
+    const otherCluster = await make(api, VMS, { name: "db1", cluster: ids.euCluster });
+    const loose = await make(api, VMS, { name: "db1", site: ids.ams });
+    const loose2 = await make(api, VMS, { name: "db1", site: ids.ams });
     await api.delete(VMS, [first, otherTenant, otherCluster, loose, loose2].map((id) => ({ id })));
   });
 });
@@ -126,7 +125,7 @@ describe("vcpus", () => {
 
 describe("cluster and site figures", () => {
   it("count VMs and sum their vcpus, memory and disk, following every create, update and delete", async () => {
-    const cluster = await make(CLUSTERS, { name: "figures", type: ids.vmware, scope_type: "dcim.site", scope_id: ids.ams });
+    const cluster = await make(api, CLUSTERS, { name: "figures", type: ids.vmware, scope_type: "dcim.site", scope_id: ids.ams });
     const figures = async () => {
       const c = (await api.get(`${CLUSTERS}${cluster}/`)).body;
       return [c.virtualmachine_count, c.allocated_vcpus, c.allocated_memory, c.allocated_disk];
@@ -152,7 +151,7 @@ describe("cluster and site figures", () => {
   });
 
   it("count a role's and a platform's VMs", async () => {
-    const made = await make(VMS, { name: "counted", site: ids.fra, role: ids.vmRole, platform: ids.linux });
+    const made = await make(api, VMS, { name: "counted", site: ids.fra, role: ids.vmRole, platform: ids.linux });
     expect((await api.get(`/api/dcim/device-roles/${ids.vmRole}/?brief=1`)).body).toMatchObject({ device_count: 0, virtualmachine_count: 1 });
     expect((await api.get(`/api/dcim/platforms/${ids.linux}/`)).body.virtualmachine_count).toBe(1);
     await api.delete(vm(made));
@@ -161,7 +160,7 @@ describe("cluster and site figures", () => {
 
 describe("virtual disks", () => {
   it("keep the VM's disk at their total size, and a VM's disk must then match it", async () => {
-    const machine = await make(VMS, { name: "disks", site: ids.fra, disk: 999 });
+    const machine = await make(api, VMS, { name: "disks", site: ids.fra, disk: 999 });
     const disks = await api.post(DISKS, [
       { virtual_machine: machine, name: "root", size: 20_000 },
       { virtual_machine: { name: "disks" }, name: "data", size: 100_000 },
@@ -194,13 +193,13 @@ describe("VM interfaces", () => {
   let web: number;
   let other: number;
   beforeAll(async () => {
-    web = await make(VMS, { name: "iface-web", site: ids.fra });
-    other = await make(VMS, { name: "iface-other", site: ids.fra });
+    web = await make(api, VMS, { name: "iface-web", site: ids.fra });
+    other = await make(api, VMS, { name: "iface-other", site: ids.fra });
   });
 
   it("take a parent and a bridge only from the same VM, never themselves", async () => {
-    const bond = await make(IFACES, { virtual_machine: web, name: "bond0" });
-    const foreign = await make(IFACES, { virtual_machine: other, name: "eth0" });
+    const bond = await make(api, IFACES, { virtual_machine: web, name: "bond0" });
+    const foreign = await make(api, IFACES, { virtual_machine: other, name: "eth0" });
     const child = await api.post(IFACES, { virtual_machine: web, name: "bond0.10", parent: bond, bridge: bond, mode: "access" });
     expect(child.status, child.text).toBe(201);
     expect(child.body.parent).toMatchObject({ id: bond, name: "bond0", virtual_machine: { id: web, name: "iface-web" } });
@@ -222,11 +221,11 @@ describe("VM interfaces", () => {
   });
 
   it("show their MAC addresses, and take as primary only one assigned to them", async () => {
-    const eth = await make(IFACES, { virtual_machine: web, name: "eth9" });
+    const eth = await make(api, IFACES, { virtual_machine: web, name: "eth9" });
     const mac = await api.post("/api/dcim/mac-addresses/", { mac_address: "52:54:00:aa:bb:cc", assigned_object_type: "virtualization.vminterface", assigned_object_id: eth });
     expect(mac.status, mac.text).toBe(201);
     expect(mac.body.assigned_object).toMatchObject({ id: eth, name: "eth9", virtual_machine: { id: web } });
-    const loose = await make("/api/dcim/mac-addresses/", { mac_address: "52:54:00:00:00:01" });
+    const loose = await make(api, "/api/dcim/mac-addresses/", { mac_address: "52:54:00:00:00:01" });
     const refused = await api.patch(`${IFACES}${eth}/`, { primary_mac_address: loose });
     expect(refused.body).toEqual({ primary_mac_address: ["MAC address 52:54:00:00:00:01 is not assigned to this interface."] });
     const chosen = await api.patch(`${IFACES}${eth}/`, { primary_mac_address: mac.body.id });
@@ -259,8 +258,8 @@ describe("a device's cluster", () => {
   });
 
   it("keeps a cluster from moving to a scope its host devices are outside of", async () => {
-    const cluster = await make(CLUSTERS, { name: "movable", type: ids.vmware });
-    const host = await make("/api/dcim/devices/", { name: "mover", device_type: ids.r640, role: ids.hostRole, site: ids.ams, location: ids.hall, cluster });
+    const cluster = await make(api, CLUSTERS, { name: "movable", type: ids.vmware });
+    const host = await make(api, "/api/dcim/devices/", { name: "mover", device_type: ids.r640, role: ids.hostRole, site: ids.ams, location: ids.hall, cluster });
     const away = await api.patch(`${CLUSTERS}${cluster}/`, { scope_type: "dcim.site", scope_id: ids.fra });
     expect(away).toMatchObject({ status: 400, body: { scope: ["1 devices are assigned as hosts for this cluster but are not in site FRA1"] } });
     const otherHall = await api.patch(`${CLUSTERS}${cluster}/`, { scope_type: "dcim.location", scope_id: ids.hall2 });
@@ -281,9 +280,9 @@ describe("filters", () => {
     ]);
     expect(made.status, made.text).toBe(201);
     ids.fa = made.body[0].id;
-    await make(IFACES, { virtual_machine: ids.fa, name: "eth0" });
-    await make(IFACES, { virtual_machine: ids.fa, name: "eth1" });
-    await make(DISKS, { virtual_machine: made.body[1].id, name: "root", size: 50 });
+    await make(api, IFACES, { virtual_machine: ids.fa, name: "eth0" });
+    await make(api, IFACES, { virtual_machine: ids.fa, name: "eth1" });
+    await make(api, DISKS, { virtual_machine: made.body[1].id, name: "root", size: 50 });
   });
   const names = async (query: string) => {
     const reply = await api.get(`${VMS}?${query}&name__isw=f-&limit=0`);

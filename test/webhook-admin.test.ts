@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
 import { startReceiver } from "./support/receiver.ts";
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -19,16 +20,10 @@ async function session(username: string, password = "A-password-123") {
   return { token: null, headers: { Cookie: cookie, Accept: "text/html" } };
 }
 
-async function make(path: string, body: unknown): Promise<number> {
-  const reply = await api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.text}`);
-  return reply.body.id;
-}
-
 async function user(username: string, permissions: { actions: string[]; constraints?: unknown }[] = []): Promise<number> {
-  const id = await make("/api/users/users/", { username, password: "A-password-123" });
+  const id = await make(api, "/api/users/users/", { username, password: "A-password-123" });
   for (const p of permissions) {
-    await make("/api/users/permissions/", { name: `${username}-${p.actions.join("-")}`, object_types: ["extras.webhookdelivery"], users: [id], ...p });
+    await make(api, "/api/users/permissions/", { name: `${username}-${p.actions.join("-")}`, object_types: ["extras.webhookdelivery"], users: [id], ...p });
   }
   return id;
 }
@@ -41,21 +36,21 @@ beforeAll(async () => {
   rx = await startReceiver();
   rx.state.status = 500;
   // Two webhooks, each with its own rule: one for sites, one for tenants.
-  ids.siteHook = await make("/api/extras/webhooks/", {
+  ids.siteHook = await make(api, "/api/extras/webhooks/", {
     name: "Sites <hook>", secret: SECRET,
     payload_url: `${rx.url}/sites/{{event}}?api_key=k3y-value&plain=1`,
     additional_headers: "Authorization: Bearer bearer-value\nProxy-Authorization: Basic proxy-value\nCookie: sid=cookie-value\nX-Auth-Token: token-value\nX-Api-Key: key-value\nX-Client-Password: pw-value\nX-Trace: visible-value",
   });
   // Credentials in a URL: fetch refuses to send them, and the run keeps them masked.
   const [host] = rx.url.slice("http://".length).split("/");
-  ids.tenantHook = await make("/api/extras/webhooks/", { name: "Tenants", payload_url: `http://deliver:pa55word@${host}/tenants/`, http_method: "GET" });
+  ids.tenantHook = await make(api, "/api/extras/webhooks/", { name: "Tenants", payload_url: `http://deliver:pa55word@${host}/tenants/`, http_method: "GET" });
   for (const [name, type, hook] of [["Site rule", "dcim.site", ids.siteHook], ["Tenant rule", "tenancy.tenant", ids.tenantHook]] as const) {
-    ids[name] = await make("/api/extras/event-rules/", {
+    ids[name] = await make(api, "/api/extras/event-rules/", {
       name, object_types: [type], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: hook,
     });
   }
-  ids.site = await make("/api/dcim/sites/", { name: "<script>alert(1)</script>", slug: "xss", comments: "c".repeat(6000) });
-  ids.tenant = await make("/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
+  ids.site = await make(api, "/api/dcim/sites/", { name: "<script>alert(1)</script>", slug: "xss", comments: "c".repeat(6000) });
+  ids.tenant = await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
   await api.queue.drain();
   const runs = (await api.get("/api/extras/webhook-deliveries/?limit=0")).body.results;
   ids.siteRun = runs.find((r: any) => r.object_type === "dcim.site").id;
