@@ -7,14 +7,14 @@ import { ApiError } from "../http/errors.ts";
 import { readJson } from "../http/body.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
-import { closedObject, oneOrMany, type RouteDeclaration } from "../models/routes.ts";
+import { closedObject } from "../models/routes.ts";
 import { ref } from "../models/json-schema.ts";
 import { asn, asnRange, rir } from "../models/ipam.ts";
 import { vlan, vlanGroup } from "../models/ipam-vlans.ts";
 import { scopeSql } from "../rest/scope.ts";
 import { nestedJsonSql } from "../rest/select.ts";
 import { objectUrl } from "../rest/serialize.ts";
-import { member, pickSql, withAllocation } from "./allocation-plan.ts";
+import { allocationRoute, member, pickSql, withAllocation } from "./allocation-plan.ts";
 import { importCrud, resultsLimit } from "./allocation.ts";
 import { rangesOf } from "./vlan-rules.ts";
 
@@ -124,33 +124,21 @@ const asnSource: NumberSource = {
 };
 
 /** GET lists the free VIDs of a VLAN group; POST creates VLANs taking them. */
-export const availableVlansRoute: RouteDeclaration = {
+export const availableVlansRoute = allocationRoute({
   name: "available-vlans",
-  detail: true,
   summary: "GET: the group's free VLAN ids; POST: create VLANs taking them.",
-  lists: true,
-  creates: true,
-  methods: ["GET", "POST"],
-  bodies: {
-    GET: { response: { type: "array", items: closedObject({ vid: { type: "integer" }, group: ref("NestedVLANGroup") }) } },
-    POST: { request: oneOrMany(ref("PatchedWritableVLANRequest")), response: oneOrMany(ref("VLAN")) },
-  },
-  permission: () => "view",
+  free: { vid: { type: "integer" }, group: ref("NestedVLANGroup") },
+  takes: ref("PatchedWritableVLANRequest"),
+  creates: "VLAN",
   handler: (ctx, _model, id) => serveNumbers(ctx, vlanSource, id!),
-};
+});
 
 /** GET lists the free AS numbers of an ASN range; POST creates ASNs taking them. */
-export const availableAsnsRoute: RouteDeclaration = {
+export const availableAsnsRoute = allocationRoute({
   name: "available-asns",
-  detail: true,
   summary: "GET: the range's free AS numbers; POST: create ASNs taking them.",
-  lists: true,
-  creates: true,
-  methods: ["GET", "POST"],
-  bodies: {
-    GET: { response: { type: "array", items: closedObject({ rir: closedObject({ id: { type: "integer" }, url: { type: "string", format: "uri" } }), asn: { type: "integer" } }) } },
-    POST: { request: oneOrMany(ref("PatchedWritableASNRequest")), response: oneOrMany(ref("ASN")) },
-  },
-  permission: () => "view",
+  free: { rir: closedObject({ id: { type: "integer" }, url: { type: "string", format: "uri" } }), asn: { type: "integer" } },
+  takes: ref("PatchedWritableASNRequest"),
+  creates: "ASN",
   handler: (ctx, _model, id) => serveNumbers(ctx, asnSource, id!),
-};
+});

@@ -1,6 +1,8 @@
 import { sql, type RawBuilder } from "kysely";
 import type { RequestContext } from "../http/context.ts";
 import type { Network } from "./network.ts";
+import { ref, type JsonSchema } from "../models/json-schema.ts";
+import { closedObject, oneOrMany, type RouteDeclaration } from "../models/routes.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -47,4 +49,40 @@ export const member = (candidate: Sql, key: string): Sql => sql`json_extract(${c
 export function applyAllocation(ctx: RequestContext, items: readonly { columns: Record<string, unknown> }[]): void {
   const plan = plans.get(ctx);
   if (plan) items.forEach((item, i) => Object.assign(item.columns, plan.columns[i]));
+}
+
+/** What differs between the allocation endpoints. */
+interface AllocationRouteOptions {
+  readonly name: string;
+  readonly summary: string;
+  /** The keys of one item of the GET list of free space. */
+  readonly free: Record<string, JsonSchema>;
+  /** What one item of a POST may say (the allocation fills in the rest). */
+  readonly takes: JsonSchema;
+  /** The component name of the objects a POST creates. */
+  readonly creates: string;
+  readonly handler: RouteDeclaration["handler"];
+}
+
+/**
+ * An allocation endpoint below a parent (`available-ips`, `-prefixes`, `-vlans`, `-asns`): GET
+ * lists free space, POST takes one item or a list and creates objects there (201). Viewing the
+ * parent is enough to reach it; creating needs the permission to add the objects, which the
+ * write itself checks.
+ */
+export function allocationRoute(o: AllocationRouteOptions): RouteDeclaration {
+  return {
+    name: o.name,
+    detail: true,
+    summary: o.summary,
+    lists: true,
+    creates: true,
+    methods: ["GET", "POST"],
+    bodies: {
+      GET: { response: { type: "array", items: closedObject(o.free) } },
+      POST: { request: oneOrMany(o.takes), response: oneOrMany(ref(o.creates)) },
+    },
+    permission: () => "view",
+    handler: o.handler,
+  };
 }

@@ -7,7 +7,6 @@ import { ApiError } from "../http/errors.ts";
 import { readJson } from "../http/body.ts";
 import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
-import { closedObject, oneOrMany, type RouteDeclaration } from "../models/routes.ts";
 import { ref } from "../models/json-schema.ts";
 import { ipAddress, prefix, vrf as vrfModel } from "../models/ipam.ts";
 import { scopeSql } from "../rest/scope.ts";
@@ -15,7 +14,7 @@ import { nestedJsonSql } from "../rest/select.ts";
 import { objectUrl } from "../rest/serialize.ts";
 import { bitsOf, blocksBetween, formatAddress, keyOf, lastOf, parseNetwork, usableBounds, firstOf, type Family, type Network } from "./network.ts";
 import { childPrefixStatement, freeBlocks, freeIps, freeIpStatements, freeRanges, type Space } from "./free-space.ts";
-import { member, pickSql, withAllocation } from "./allocation-plan.ts";
+import { allocationRoute, member, pickSql, withAllocation } from "./allocation-plan.ts";
 
 type Out = Record<string, unknown>;
 
@@ -193,38 +192,22 @@ const FAMILY = { type: "integer", enum: [4, 6] };
 const NESTED_VRF = { anyOf: [ref("NestedVRF"), { type: "null" }] };
 
 /** GET lists free addresses (with the parent's mask); POST allocates them. Prefixes and IP ranges. */
-export const availableIpsRoute: RouteDeclaration = {
+export const availableIpsRoute = allocationRoute({
   name: "available-ips",
-  detail: true,
   summary: "GET: free addresses within the object; POST: create addresses taking the next free ones.",
-  lists: true,
-  creates: true,
-  methods: ["GET", "POST"],
-  bodies: {
-    GET: { response: { type: "array", items: closedObject({ family: FAMILY, address: { type: "string" }, vrf: NESTED_VRF }) } },
-    // Any field of an address but `address` and `vrf`, which the allocation sets.
-    POST: { request: oneOrMany(ref("PatchedWritableIPAddressRequest")), response: oneOrMany(ref("IPAddress")) },
-  },
-  // Viewing the parent is enough here; creating the addresses needs the permission to add them.
-  permission: () => "view",
+  free: { family: FAMILY, address: { type: "string" }, vrf: NESTED_VRF },
+  // Any field of an address but `address` and `vrf`, which the allocation sets.
+  takes: ref("PatchedWritableIPAddressRequest"),
+  creates: "IPAddress",
   handler: (ctx, model, id) => availableIps(ctx, model, id!),
-};
+});
 
 /** GET lists free space as the largest aligned prefixes; POST allocates prefixes of given lengths. */
-export const availablePrefixesRoute: RouteDeclaration = {
+export const availablePrefixesRoute = allocationRoute({
   name: "available-prefixes",
-  detail: true,
   summary: "GET: free space as the largest aligned prefixes; POST: create prefixes of the lengths given.",
-  lists: true,
-  creates: true,
-  methods: ["GET", "POST"],
-  bodies: {
-    GET: { response: { type: "array", items: closedObject({ family: FAMILY, prefix: { type: "string" }, vrf: NESTED_VRF }) } },
-    POST: {
-      request: oneOrMany({ allOf: [ref("PatchedWritablePrefixRequest"), { required: ["prefix_length"], properties: { prefix_length: { type: "integer", minimum: 0, maximum: 128 } } }] }),
-      response: oneOrMany(ref("Prefix")),
-    },
-  },
-  permission: () => "view",
+  free: { family: FAMILY, prefix: { type: "string" }, vrf: NESTED_VRF },
+  takes: { allOf: [ref("PatchedWritablePrefixRequest"), { required: ["prefix_length"], properties: { prefix_length: { type: "integer", minimum: 0, maximum: 128 } } }] },
+  creates: "Prefix",
   handler: (ctx, model, id) => availablePrefixes(ctx, model, id!),
-};
+});
