@@ -112,4 +112,42 @@ describe("declared routes", () => {
     expect(reply.headers.get("X-Request-ID")).toBeTruthy();
     expect((await api.get("/api/dcim/sites/nope/")).status).toBe(404);
   });
+
+  it("filter by what inventories select on: primary IP, components, MAC, tenant and cluster groups, local context, bays", async () => {
+    const names = async (q: string) => (await api.get(`/api/dcim/devices/?${q}&limit=0`)).body.results.map((d: any) => d.name).filter(Boolean).sort();
+    const group = await make(api, "/api/tenancy/tenant-groups/", { name: "Customers", slug: "customers" });
+    const tenant = await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme", group });
+    const clusterGroup = await make(api, "/api/virtualization/cluster-groups/", { name: "Edge", slug: "edge" });
+    const clusterType = await make(api, "/api/virtualization/cluster-types/", { name: "KVM", slug: "kvm" });
+    const cluster = await make(api, "/api/virtualization/clusters/", { name: "C1", type: clusterType, group: clusterGroup, scope_type: "dcim.site", scope_id: ids.nyc });
+    const chassis = await make(api, "/api/dcim/device-types/", { manufacturer: ids.cisco, model: "Chassis", slug: "chassis", subdevice_role: "parent" });
+    const blade = await make(api, "/api/dcim/device-types/", { manufacturer: ids.cisco, model: "Blade", slug: "blade", subdevice_role: "child", u_height: 0 });
+    const host = await make(api, "/api/dcim/devices/", {
+      name: "host1", device_type: chassis, role: ids.switch, site: ids.nyc, tenant, cluster, local_context_data: { a: 1 },
+    });
+    const iface = await make(api, "/api/dcim/interfaces/", { device: host, name: "eth0", type: "1000base-t" });
+    const ip = await make(api, "/api/ipam/ip-addresses/", { address: "192.0.2.10/24", assigned_object_type: "dcim.interface", assigned_object_id: iface });
+    expect((await api.patch(`/api/dcim/devices/${host}/`, { primary_ip4: ip })).status).toBe(200);
+    await make(api, "/api/dcim/mac-addresses/", { mac_address: "00:11:22:33:44:55", assigned_object_type: "dcim.interface", assigned_object_id: iface });
+    const bay = await make(api, "/api/dcim/device-bays/", { device: host, name: "bay1" });
+
+    expect(await names("has_primary_ip=true")).toEqual(["host1"]);
+    expect(await names("has_primary_ip=false")).not.toContain("host1");
+    expect(await names("has_oob_ip=true")).toEqual([]);
+    expect(await names("interfaces=true")).toEqual(["host1", "r1", "s1"]);
+    expect(await names("interfaces=false")).toEqual(["edge1"]);
+    expect(await names("device_bays=true")).toEqual(["host1"]);
+    expect(await names("console_ports=true")).toEqual([]);
+    expect(await names("mac_address=00-11-22-33-44-55")).toEqual(["host1"]);
+    expect(await names("tenant_group=customers")).toEqual(["host1"]);
+    expect(await names(`tenant_group_id=${group}`)).toEqual(["host1"]);
+    expect(await names("cluster_group=edge")).toEqual(["host1"]);
+    expect(await names("local_context_data=true")).toEqual(["host1"]);
+    expect(await names("is_full_depth=true")).toContain("host1");
+    expect(await names(`parent_device_id=${host}`)).toEqual([]);
+    const child = await make(api, "/api/dcim/devices/", { name: "blade1", device_type: blade, role: ids.switch, site: ids.nyc });
+    expect((await api.patch(`/api/dcim/device-bays/${bay}/`, { installed_device: child })).status).toBe(200);
+    expect(await names(`parent_device_id=${host}`)).toEqual(["blade1"]);
+    expect(await names(`parent_bay_id=${bay}`)).toEqual(["blade1"]);
+  });
 });

@@ -86,7 +86,9 @@ describe("the OpenAPI document", () => {
     }
     for (const [path, item] of Object.entries(document.paths)) {
       if (!path.includes("{id}")) continue;
-      expect(JSON.stringify(item.parameters), path).toContain("objectId");
+      for (const [method, op] of Object.entries(item as Record<string, any>)) {
+        expect(op.parameters.filter((p: any) => p.in === "path").map((p: any) => p.name), `${method} ${path}`).toEqual(["id"]);
+      }
     }
   });
 
@@ -125,6 +127,29 @@ describe("the OpenAPI document", () => {
     for (const path of ["/api/", "/api/status/", "/api/schema/", "/api/dcim/", "/api/plugins/"]) expect(document.paths[path], path).toBeDefined();
   });
 
+  it("writes every parameter inline in its operation, as NetBox's clients read it (Ansible's inventory: p[\"name\"])", () => {
+    expect(document.components.parameters).toBeUndefined();
+    let detailOps = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      expect((item as any).parameters, path).toBeUndefined();
+      for (const [method, op] of Object.entries(item as Record<string, any>)) {
+        for (const p of op.parameters ?? []) {
+          expect(p.$ref, `${method} ${path}`).toBeUndefined();
+          expect(typeof p.name, `${method} ${path}`).toBe("string");
+          expect(["query", "path"]).toContain(p.in);
+          if (p.schema.type === "array") expect([p.explode, p.style], `${method} ${path} ${p.name}`).toEqual([true, "form"]);
+        }
+        if (path.includes("{id}")) {
+          detailOps++;
+          expect(op.parameters[0], `${method} ${path}`).toMatchObject({ in: "path", name: "id", required: true });
+        }
+      }
+    }
+    expect(detailOps).toBeGreaterThan(300);
+    const deviceFilters = (document.paths["/api/dcim/devices/"] as any).get.parameters.map((p: any) => p.name);
+    for (const name of ["site", "site_id", "role", "tenant", "tag", "status", "platform"]) expect(deviceFilters).toContain(name);
+  });
+
   it("lists every filter the list endpoint accepts, each of which the filter compiler takes", () => {
     const sample = (schema: any): string => {
       const item = schema.type === "array" ? schema.items : schema;
@@ -135,10 +160,9 @@ describe("the OpenAPI document", () => {
       if (item.format === "uuid") return "0b0e0f7e-0000-4000-8000-000000000000";
       return "x";
     };
-    const resolve = (p: any) => (p.$ref ? (document.components.parameters as any)[p.$ref.split("/").pop()] : p);
     let checked = 0;
     for (const model of registry.models) {
-      const params = (document.paths[`/api/${model.app}/${model.path}/`] as any).get.parameters.map(resolve);
+      const params = (document.paths[`/api/${model.app}/${model.path}/`] as any).get.parameters;
       const names = params.map((p: any) => p.name);
       expect(new Set(names).size, model.objectType).toBe(names.length);
       for (const reserved of RESERVED) if (reserved !== "format") expect(names, model.objectType).toContain(reserved);

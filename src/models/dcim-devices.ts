@@ -3,7 +3,8 @@ import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { contactFilters } from "./contacts.ts";
 import { combineHooks } from "./hooks.ts";
-import { comments, description, siteTreeFilters } from "./common.ts";
+import { comments, description, siteTreeFilters, tenantGroupFilters } from "./common.ts";
+import { idList, inJsonList, whether } from "./filter-sql.ts";
 import { tenant } from "./tenancy.ts";
 import { deviceRole, deviceType, location, platform, site } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
@@ -95,11 +96,47 @@ export const device = defineModel({
     manufacturer_id: "device_type__manufacturer__id",
     model: "device_type__slug",
     ...siteTreeFilters("site"),
-    virtual_chassis_member: { sql: (values, t) => sql`(${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL) = ${["true", "True", "1"].includes(values[0]) ? 1 : 0}` },
+    ...tenantGroupFilters(),
+    cluster_group: "cluster__group",
+    cluster_group_id: "cluster__group__id",
+    is_full_depth: "device_type__is_full_depth",
+    virtual_chassis_member: whether((t) => sql`${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL`),
+    // Inventories select managed hosts so (Ansible's `device_query_filters: [has_primary_ip: true]`).
+    has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
+    has_oob_ip: whether((t) => sql`${sql.ref(`${t}.oob_ip_id`)} IS NOT NULL`),
+    local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
+    ...hasComponentFilters(),
+    mac_address: {
+      sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT i.device_id FROM dcim_interface i JOIN dcim_macaddress m
+        ON m.assigned_object_type = 'dcim.interface' AND m.assigned_object_id = i.id
+        WHERE ${inJsonList(sql`m.mac_address`, JSON.stringify(values.map((v) => normalMacAddress(v) ?? v)))})`,
+    },
+    // A child device's bay, and the device that holds it.
+    parent_bay_id: { sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.id`, idList(values))})` },
+    parent_device_id: { sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.device_id`, idList(values))})` },
   },
   // Placement, cluster and primary-IP rules; a new device brings its type's components (dcim-instantiation.ts).
   hooks: combineHooks(devicePlacementHooks(() => device), deviceClusterHooks, { writeStatements: deviceComponentStatements }, deviceIpamHooks),
 });
+
+/**
+ * NetBox's "has components" filters of a device (`interfaces=true`, `console_ports=false`, ...),
+ * by the table each component kind is kept in; pass-through ports are front or rear ports.
+ */
+function hasComponentFilters() {
+  const has = (...tables: string[]) =>
+    whether((t) => sql.join(tables.map((table) => sql`EXISTS (SELECT 1 FROM ${sql.table(table)} c WHERE c.device_id = ${sql.ref(`${t}.id`)})`), sql` OR `));
+  return {
+    console_ports: has("dcim_consoleport"),
+    console_server_ports: has("dcim_consoleserverport"),
+    power_ports: has("dcim_powerport"),
+    power_outlets: has("dcim_poweroutlet"),
+    interfaces: has("dcim_interface"),
+    pass_through_ports: has("dcim_frontport", "dcim_rearport"),
+    device_bays: has("dcim_devicebay"),
+    module_bays: has("dcim_modulebay"),
+  };
+}
 
 export const iface = defineModel({
   app: "dcim", name: "interface",

@@ -11,6 +11,7 @@ import { configContextField, localContextData, VM_CONTEXT_PATHS } from "./config
 import { addressCount, primaryIpFields } from "./ipam-dcim.ts";
 import { primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
 import { combineHooks } from "./hooks.ts";
+import { whether } from "./filter-sql.ts";
 import { checkVirtualMachines, checkVmInterfaces, clusterScopeHooks, virtualMachineProbes, vmInterfaceProbes } from "../virtualization/validation.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
@@ -123,7 +124,6 @@ export const cluster = defineModel({
   },
 });
 
-const TRUE = ["true", "True", "1"];
 
 export const virtualMachine = defineModel({
   app: "virtualization", name: "virtualmachine", verboseName: "virtual machine",
@@ -170,9 +170,8 @@ export const virtualMachine = defineModel({
     ...siteTreeFilters("site"),
     ...tenantGroupFilters(),
     // "Has local config context data".
-    local_context_data: {
-      sql: (values, t) => sql`${sql.ref(`${t}.local_context_data`)} IS ${sql.raw(TRUE.includes(values[0]) ? "NOT NULL" : "NULL")}`,
-    },
+    local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
+    has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
     mac_address: {
       sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT i.virtual_machine_id FROM virtualization_vminterface i
         WHERE i.id IN (${vmInterfaceMacSql(values)}))`,

@@ -40,13 +40,21 @@ function describe(p: FilterParameter): string {
 
 /** The filter parameters of a model's list endpoint: every filter with every lookup it takes. */
 export function filterParametersOf(model: Model): Parameter[] {
-  return filterParameters(model).map((p) => ({ in: "query", name: p.name, description: describe(p), schema: valueSchema(p) }));
+  return filterParameters(model).map((p) => query(p.name, describe(p), valueSchema(p)));
 }
 
-const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ in: "query", name, description, schema });
+/**
+ * A query parameter, written whole as NetBox writes it: a list value repeats the parameter
+ * (`name=a&name=b`), which OpenAPI says with `explode` and `style: form`.
+ */
+function query(name: string, description: string, schema: JsonSchema): Parameter {
+  const p: Parameter = { in: "query", name, description, schema };
+  if (schema.type === "array") Object.assign(p, { explode: true, style: "form" });
+  return p;
+}
 
-/** Parameters every list and detail endpoint shares, as component parameters by name. */
-export const COMMON_PARAMETERS: Record<string, Parameter> = {
+/** Parameters every list and detail endpoint shares, by name. */
+const COMMON_PARAMETERS: Record<string, Parameter> = {
   limit: query("limit", "Objects per page (0: as many as the server allows).", { type: "integer", minimum: 0 }),
   offset: query("offset", "Objects to skip.", { type: "integer", minimum: 0 }),
   ordering: query("ordering", "Fields to sort by, comma-separated; a leading `-` sorts descending.", { type: "string" }),
@@ -61,7 +69,12 @@ export const COMMON_PARAMETERS: Record<string, Parameter> = {
   objectId: { in: "path", name: "id", required: true, description: "The object's id.", schema: { type: "integer" } },
 };
 
-const param = (name: string): Parameter => ({ $ref: `#/components/parameters/${name}` });
+/**
+ * A shared parameter, written inline in each operation: NetBox's clients read `name` of every
+ * entry of an operation's `parameters` (Ansible's inventory plugin learns the device filters so)
+ * and resolve no `$ref` there. A fresh copy each time, so YAML writes no anchors and aliases.
+ */
+const param = (name: string): Parameter => structuredClone(COMMON_PARAMETERS[name]);
 
 /** The parameters of a list GET: filters, then what shapes and pages the list. */
 export const listParameters = (model: Model): Parameter[] => [
@@ -74,37 +87,3 @@ export const listParameters = (model: Model): Parameter[] => [
 export const detailParameters = (): Parameter[] => ["brief", "fields", "omit", "exclude"].map(param);
 
 export const objectIdParameter = (): Parameter => param("objectId");
-
-/**
- * Moves every inline parameter that operations share word for word into `components.parameters`
- * (named after the parameter: `name__ic`, or `name__ic_2` for a second variant), so the same
- * `id__gte` or `tag` is written once.
- */
-export function shareParameters(operations: readonly { parameters?: Parameter[] }[], components: Record<string, Parameter>): void {
-  const texts = new Map<Parameter, string>();
-  const counts = new Map<string, number>();
-  for (const op of operations) {
-    for (const p of op.parameters ?? []) {
-      if (p.$ref) continue;
-      const text = JSON.stringify(p);
-      texts.set(p, text);
-      counts.set(text, (counts.get(text) ?? 0) + 1);
-    }
-  }
-  const names = new Map<string, string>();
-  const shared = [...counts].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1]);
-  for (const [text] of shared) {
-    const p = JSON.parse(text) as Parameter;
-    let name = String(p.name);
-    for (let i = 2; components[name]; i++) name = `${p.name}_${i}`;
-    components[name] = p;
-    names.set(text, name);
-  }
-  for (const op of operations) {
-    if (!op.parameters) continue;
-    op.parameters = op.parameters.map((p) => {
-      const name = names.get(texts.get(p) ?? "");
-      return name ? param(name) : p;
-    });
-  }
-}

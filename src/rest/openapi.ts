@@ -1,10 +1,10 @@
-import { stringify } from "yaml";
 import { encoder, toHex } from "../auth/crypto.ts";
 import { APPS } from "../models/model.ts";
 import type { Registry } from "../models/registry.ts";
 import type { RequestContext } from "../http/context.ts";
 import { componentSchemas } from "./openapi-schemas.ts";
-import { COMMON_PARAMETERS, shareParameters, type Parameter } from "./openapi-parameters.ts";
+import type { Parameter } from "./openapi-parameters.ts";
+import { openApiYaml } from "./openapi-yaml.ts";
 import { ERROR_RESPONSES, modelPaths, rootPaths, type Operation, type PathItem } from "./openapi-paths.ts";
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, PathItem>; components: Record<string, Record<string, unknown>> };
@@ -18,8 +18,7 @@ export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, 
 export function buildOpenApi(registry: Registry, version: string, release: string): OpenApiDocument {
   const paths: Record<string, PathItem> = rootPaths();
   for (const model of registry.models) Object.assign(paths, modelPaths(model));
-  const parameters: Record<string, Parameter> = { ...COMMON_PARAMETERS };
-  shareParameters(operationsOf(paths), parameters);
+  for (const item of Object.values(paths)) inlinePathParameters(item);
   return {
     openapi: "3.1.0",
     info: {
@@ -33,7 +32,6 @@ export function buildOpenApi(registry: Registry, version: string, release: strin
     paths,
     components: {
       schemas: componentSchemas(registry.models),
-      parameters,
       responses: ERROR_RESPONSES,
       securitySchemes: {
         tokenAuth: {
@@ -49,6 +47,20 @@ export function buildOpenApi(registry: Registry, version: string, release: strin
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
+
+/**
+ * Moves a path item's own parameters (the object `id`) into each of its operations, first, as
+ * NetBox's document has them: clients read an operation's `parameters` and nothing above it.
+ */
+function inlinePathParameters(item: PathItem): void {
+  const shared = item.parameters as Parameter[] | undefined;
+  if (!shared) return;
+  delete item.parameters;
+  for (const m of METHODS) {
+    const op = item[m] as Operation | undefined;
+    if (op) op.parameters = [...shared.map((p) => structuredClone(p)), ...(op.parameters ?? [])];
+  }
+}
 
 /** Every operation of the paths, in document order. */
 export function operationsOf(paths: Record<string, PathItem>): Operation[] {
@@ -100,7 +112,7 @@ export async function schemaResponse(ctx: RequestContext, registry: Registry, re
   const json = wantsJson(ctx, forceJson);
   const r = await (json
     ? (b.json ??= rendition(JSON.stringify(b.document)))
-    : (b.yaml ??= rendition(stringify(b.document, { aliasDuplicateObjects: false, lineWidth: 0, version: "1.1" }))));
+    : (b.yaml ??= openApiYaml(b.document).then(rendition)));
   const asked = ctx.request.headers.get("Accept") ?? "";
   const type = json ? (forceJson || /application\/json/.test(asked) ? "application/json" : "application/vnd.oai.openapi+json") : "application/vnd.oai.openapi";
   const headers = {

@@ -1,0 +1,19 @@
+import { sql, type RawBuilder } from "kysely";
+import type { FilterDeclaration } from "./model.ts";
+
+/** The values django-filter's BooleanFilter reads as true; anything else filters for false. */
+const TRUE = ["true", "True", "1"];
+
+/**
+ * A yes/no filter (`has_primary_ip=true`, `interfaces=false`): whether the row's condition,
+ * given as SQL over the row's table alias, holds.
+ */
+export const whether = (condition: (table: string) => RawBuilder<unknown>): FilterDeclaration => ({
+  sql: (values, t) => sql`(CASE WHEN ${condition(t)} THEN 1 ELSE 0 END) = ${TRUE.includes(values[0]) ? 1 : 0}`,
+});
+
+/** The filter values that are ids, as a JSON list for `json_each`. */
+export const idList = (values: readonly string[]): string => JSON.stringify(values.filter((v) => /^\d{1,15}$/.test(v)).map(Number));
+
+/** A row's column among a JSON list of values. */
+export const inJsonList = (column: RawBuilder<unknown>, json: string) => sql`${column} IN (SELECT value FROM json_each(${json}))`;
