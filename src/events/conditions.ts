@@ -62,32 +62,75 @@ export function conditionProblem(ruleset: unknown, depth = 0): string | null {
   return null;
 }
 
-class MissingAttribute extends Error {}
-
-/** The value at a dotted path; a list on the way applies the rest of the path to each element. */
+/**
+ * The value at a dotted path, as NetBox reads it: a list on the way applies the next key to each
+ * element; a key that is absent, or a step through null (or anything else that holds no keys),
+ * gives null for the whole path. The operator and `negate` then apply to that null.
+ */
 function valueAt(data: unknown, path: readonly string[]): unknown {
-  if (path.length === 0) return data;
-  if (Array.isArray(data)) return data.map((x) => valueAt(x, path));
-  if (data === null || typeof data !== "object" || !Object.hasOwn(data, path[0])) throw new MissingAttribute(path[0]);
-  return valueAt((data as Record<string, unknown>)[path[0]], path.slice(1));
+  let value = data;
+  for (const key of path) {
+    const items = Array.isArray(value) ? value.map((item) => keyOf(item, key)) : [keyOf(value, key)];
+    if (items.some((item) => item === ABSENT)) return null;
+    value = Array.isArray(value) ? items : items[0];
+  }
+  return value;
 }
 
-const equal = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const ABSENT = Symbol("absent");
+
+function keyOf(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.hasOwn(value, key)) return ABSENT;
+  return (value as Record<string, unknown>)[key];
+}
+
+/** Python's `==` on JSON values: 1 == 1.0 == True, lists by element, dicts by keys whatever their order. */
+function pyEqual(a: unknown, b: unknown): boolean {
+  const scalar = (x: unknown) => typeof x === "number" || typeof x === "boolean";
+  if (scalar(a) && scalar(b)) return Number(a) === Number(b);
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEqual(x, b[i]));
+  if (a !== null && b !== null && typeof a === "object" && typeof b === "object") {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && pyEqual((a as any)[k], (b as any)[k]));
+  }
+  return a === b;
+}
+
+/**
+ * Python's ordering of two values, or null where Python raises TypeError (None against a number,
+ * a string against a number). NetBox lets that error escape; here the comparison does not hold.
+ */
+function pyCompare(a: unknown, b: unknown): number | null {
+  const numeric = (x: unknown) => typeof x === "number" || typeof x === "boolean";
+  if (numeric(a) && numeric(b)) return Number(a) - Number(b);
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  return null;
+}
+
+/** Python's `needle in haystack`: a substring, a list member, or a dict key; false where Python raises. */
+function pyContains(haystack: unknown, needle: unknown): boolean {
+  if (typeof haystack === "string") return typeof needle === "string" && haystack.includes(needle);
+  if (Array.isArray(haystack)) return haystack.some((v) => pyEqual(v, needle));
+  if (haystack !== null && typeof haystack === "object") return typeof needle === "string" && Object.hasOwn(haystack, needle);
+  return false;
+}
 
 function holds(c: Record<string, unknown>, data: unknown): boolean {
   const actual = valueAt(data, String(c.attr).split("."));
   const value = c.value;
+  const order = (test: (n: number) => boolean) => {
+    const n = pyCompare(actual, value);
+    return n !== null && test(n);
+  };
   let result: boolean;
   switch ((c.op ?? "eq") as Operator) {
-    case "eq": result = equal(actual, value); break;
-    case "gt": result = typeof actual === "number" && actual > (value as number); break;
-    case "gte": result = typeof actual === "number" && actual >= (value as number); break;
-    case "lt": result = typeof actual === "number" && actual < (value as number); break;
-    case "lte": result = typeof actual === "number" && actual <= (value as number); break;
-    case "in": result = Array.isArray(value) && value.some((v) => equal(v, actual)); break;
-    case "contains":
-      result = typeof actual === "string" ? typeof value === "string" && actual.includes(value) : Array.isArray(actual) && actual.some((v) => equal(v, value));
-      break;
+    case "eq": result = pyEqual(actual, value); break;
+    case "gt": result = order((n) => n > 0); break;
+    case "gte": result = order((n) => n >= 0); break;
+    case "lt": result = order((n) => n < 0); break;
+    case "lte": result = order((n) => n <= 0); break;
+    case "in": result = pyContains(value, actual); break;
+    case "contains": result = pyContains(actual, value); break;
     // Python's re.match: anchored at the start only.
     case "regex": result = typeof actual === "string" && new RegExp(`^(?:${String(value)})`).test(actual); break;
   }
@@ -106,14 +149,10 @@ function evaluate(ruleset: Record<string, unknown>, data: unknown): boolean {
 
 /**
  * True when `data` (an object's REST representation) satisfies the ruleset; no ruleset matches
- * everything. A path that names nothing makes the whole rule false, as in NetBox.
+ * everything. A path that names nothing reads as null, so `{"attr": "status.value", "value":
+ * "active", "negate": true}` matches an object without a status, as in NetBox.
  */
 export function conditionsMatch(ruleset: unknown, data: unknown): boolean {
   if (ruleset === null || ruleset === undefined || typeof ruleset !== "object") return true;
-  try {
-    return evaluate(ruleset as Record<string, unknown>, data);
-  } catch (error) {
-    if (error instanceof MissingAttribute) return false;
-    throw error;
-  }
+  return evaluate(ruleset as Record<string, unknown>, data);
 }
