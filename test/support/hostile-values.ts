@@ -84,5 +84,23 @@ export const rawQuerySuffix: fc.Arbitrary<string> = fc.constantFrom(
   "", "", "", "&name=%ED%A0%80", "&q=%00", "&name=%", "&name=%zz", "&=x", "&&&", "&limit=%FF%FE", "&ordering=%C0%AE", "&id=1&id=%00&id=",
 );
 
+/** Garbage for a sweep of every filter parameter: each value fast-check could pick, short enough for a URL. */
+export const HOSTILE_QUERY_TEXTS: readonly string[] = TEXTS.filter((t) => t.length < 1_000);
+
+/** `limit`, `offset` and `ordering` at and past their ends, and SQL where a column name goes. */
+export const PAGINATION_EXTREMES: readonly [string, string][][] = [
+  [["limit", "-1"], ["offset", "-1"]],
+  [["limit", "0"], ["offset", "9223372036854775807"]],
+  [["limit", "9223372036854775808"], ["offset", "18446744073709551616"]],
+  [["limit", "1e20"], ["offset", "1e20"]],
+  [["limit", "NaN"], ["offset", "Infinity"]],
+  [["limit", "1.5"], ["offset", "0x10"]],
+  [["ordering", "name; DROP TABLE dcim_site; --"]],
+  [["ordering", "-id,(SELECT 1)"]],
+  [["ordering", "id DESC, 1=1"]],
+  [["ordering", "-"], ["ordering", ","]],
+  [["ordering", "\u0000"], ["ordering", "\uD800"]],
+];
+
 /** Path ids a detail route is asked for, beyond a real one. */
 export const HOSTILE_IDS = ["0", "-1", "9223372036854775808", "18446744073709551616", "1e20", "999999999999999", "%00", "%ED%A0%80", "%F0%9F%92%A9", "1.5", "0x1", "abc"];
