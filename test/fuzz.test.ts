@@ -271,6 +271,12 @@ describe("fuzzing every operation of the OpenAPI document", () => {
     expect(operations.some((op) => op.method === "GET" && op.query.some((p) => p.name === "name__ic"))).toBe(true);
     expect(operations.filter((op) => op.body).length).toBeGreaterThan(300);
     expect(seeded.size).toBeGreaterThan(50);
+    // Parameters written inline and as `$ref`s read the same (the document is moving to inline ones).
+    const limit = { in: "query", name: "limit", schema: { type: "integer" } };
+    const inline = operationsOf({ paths: { "/api/x/": { get: { parameters: [limit] } } } });
+    const byRef = operationsOf({ paths: { "/api/x/": { get: { parameters: [{ $ref: "#/components/parameters/limit" }] } } }, components: { parameters: { limit } } });
+    expect(byRef).toEqual(inline);
+    expect(inline[0].query).toEqual([{ name: "limit", schema: { type: "integer" } }]);
   });
 
   it("answers hostile requests to every operation without a 5xx, in NetBox's error shapes, changing nothing on a 4xx", async () => {
