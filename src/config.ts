@@ -126,7 +126,7 @@ const ConfigSchema = v.object({
   TRUSTED_PROXIES: networkList,
   /** Seconds a browser session lasts (NetBox's LOGIN_TIMEOUT: two weeks). */
   LOGIN_TIMEOUT: int(1_209_600, 60),
-  /** Failed logins or provisioning attempts per username, and per client address, allowed in a minute. */
+  /** Failed logins or provisioning attempts per (username, client address) allowed in a minute; an address alone may fail five times as often (auth/throttle.ts). */
   LOGIN_FAILURE_LIMIT: int(10, 1),
   /** Passwords set through the API: at least this long ... */
   PASSWORD_MIN_LENGTH: int(12, 1),

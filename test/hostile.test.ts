@@ -205,3 +205,23 @@ describe("writes that cannot half-commit", () => {
     expect(reply).toMatchObject({ status: 403, body: { detail: "Invalid token" } });
   });
 });
+
+describe("names that are Object's own properties", () => {
+  it("name no field in references, filters, ordering and field selection (once a 500)", async () => {
+    const site = await api.post("/api/dcim/sites/", { name: "Proto", slug: "proto" });
+    const panel = await api.post("/api/dcim/power-panels/", { name: "Proto panel", site: site.body.id });
+    expect(panel.status, panel.text).toBe(201);
+    for (const key of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
+      const reply = await api.request("PUT", `/api/dcim/power-panels/${panel.body.id}/`, { body: `{"name": "P", "site": {"${key}": null}}` });
+      expect(reply.status, `${key}: ${reply.text}`).toBe(400);
+      expect(reply.body.site).toBeDefined();
+      expect(await changes(reply.headers.get("X-Request-ID"))).toEqual([]);
+      const nested = await api.post("/api/dcim/power-panels/", { name: "Q", site: { [key]: { slug: "proto" } } });
+      expect(nested.status, `${key}: ${nested.text}`).toBe(400);
+      for (const query of [`${key}=1`, `name__${key}=x`, `site__${key}=x`, `ordering=${key}`, `fields=${key}`, `omit=${key}`, `brief=1&fields=name,${key}`]) {
+        const list = await api.get(`/api/dcim/power-panels/?${query}`);
+        expect(list.status, `${query}: ${list.text}`).toBeLessThan(500);
+      }
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, ORIGIN, type Harness } from "./support/harness.ts";
+import { ADMIN_TOKEN, createHarness, ORIGIN, type Harness } from "./support/harness.ts";
 import { registry } from "../src/models/registry.ts";
 
 let api: Harness;
@@ -63,6 +63,26 @@ describe("request pipeline", () => {
     expect((await api.get("/api/nope/")).status).toBe(404);
   });
 
+  it("lists in every application root every list path the application serves, aliases included, and each answers", async () => {
+    const document = (await api.get("/api/schema/?format=json")).body;
+    const served = new Map<string, Set<string>>();
+    for (const path of Object.keys(document.paths)) {
+      const match = /^\/api\/([^/{]+)\/([^/{]+)\/$/.exec(path);
+      if (match) served.set(match[1], (served.get(match[1]) ?? new Set()).add(match[2]));
+    }
+    const root = (await api.get("/api/")).body as Record<string, string>;
+    for (const [app, url] of Object.entries(root)) {
+      if (app === "status") continue;
+      const listed = (await api.get(new URL(url).pathname)).body as Record<string, string>;
+      expect(Object.keys(listed).sort(), app).toEqual([...(served.get(app) ?? [])].sort());
+      for (const [path, href] of Object.entries(listed)) {
+        expect(href).toBe(`${ORIGIN}/api/${app}/${path}/`);
+        expect((await api.get(`/api/${app}/${path}/?limit=1`)).status, href).toBe(200);
+      }
+    }
+    expect(Object.keys((await api.get("/api/extras/")).body)).toContain("object-changes");
+  });
+
   it("reports status with a netbox-version matching API-Version, to authenticated clients", async () => {
     const reply = await api.get("/api/status/");
     expect(reply.status).toBe(200);
@@ -92,6 +112,26 @@ describe("request pipeline", () => {
     expect(bad.body.detail).toMatch(/^JSON parse error - /);
     const text = await api.post("/api/dcim/sites/", "name=x", { headers: { "Content-Type": "text/plain" } });
     expect(text).toMatchObject({ status: 415, body: { detail: 'Unsupported media type "text/plain" in request.' } });
+  });
+
+  it("decodes a body in the charset it declares, and refuses a charset it cannot decode with 415", async () => {
+    const send = async (bytes: Uint8Array<ArrayBuffer>, contentType: string) => {
+      const response = await api.app.fetch(new Request(`${ORIGIN}/api/tenancy/tenants/`, {
+        method: "POST", body: bytes, headers: { "Content-Type": contentType, Authorization: `Token ${ADMIN_TOKEN}` },
+      }), { db: api.db, clientAddress: "127.0.0.1" });
+      return { status: response.status, body: await response.json() };
+    };
+    const json = (name: string, slug: string) => JSON.stringify({ name, slug });
+    // "Café" in ISO-8859-1 is not valid UTF-8: read as UTF-8 it became "Caf\uFFFD".
+    const latin1 = Uint8Array.from(json("Café", "cafe"), (c) => c.charCodeAt(0));
+    expect(await send(latin1, "application/json; charset=ISO-8859-1")).toMatchObject({ status: 201, body: { name: "Café" } });
+    const utf16 = new Uint8Array(Uint16Array.from(json("Ürün", "urun"), (c) => c.charCodeAt(0)).buffer);
+    expect(await send(utf16, 'application/json; charset="utf-16le"')).toMatchObject({ status: 201, body: { name: "Ürün" } });
+    expect(await send(new TextEncoder().encode(json("Ünï", "uni")), "application/json;charset=utf-8")).toMatchObject({ status: 201, body: { name: "Ünï" } });
+    expect(await send(new TextEncoder().encode(json("x", "x")), "application/json; charset=klingon")).toEqual({
+      status: 415, body: { detail: 'Unsupported media type "application/json; charset=klingon" in request.' },
+    });
+    expect((await api.get("/api/tenancy/tenants/?slug=x")).body.count).toBe(0);
   });
 
   it("reads a JSON body sent as curl -d sends it (form-encoded content type)", async () => {

@@ -3,6 +3,7 @@ import { createHarness, type Harness } from "./support/harness.ts";
 
 let api: Harness;
 let userId: number;
+let secureSlugs = 0;
 
 beforeAll(async () => {
   api = await createHarness({ LOGIN_FAILURE_LIMIT: "5" });
@@ -51,6 +52,53 @@ describe("browser sessions", () => {
     expect((await api.post("/api/tenancy/tenants/", { name: "A", slug: "a" }, withCookie(session, csrf))).status).toBe(201);
     // Token clients never need it.
     expect((await api.post("/api/tenancy/tenants/", { name: "B", slug: "b" })).status).toBe(201);
+  });
+
+  it("refuse cookie-authenticated writes from another origin, even with a valid CSRF token", async () => {
+    const { session, csrf } = await login();
+    const create = (slug: string, extra: Record<string, string>) =>
+      api.post("/api/tenancy/tenants/", { name: slug, slug }, withCookie(session, csrf, extra));
+    const foreign = await create("o1", { Origin: "https://evil.example" });
+    expect(foreign).toMatchObject({ status: 403, body: { detail: "CSRF Failed: Origin checking failed - https://evil.example does not match any trusted origins." } });
+    // Same host, other scheme or port: another origin all the same.
+    expect((await create("o2", { Origin: "https://inventory.test" })).status).toBe(403);
+    expect((await create("o3", { Origin: "http://inventory.test:8080" })).status).toBe(403);
+    expect((await create("o4", { Origin: "null" })).status).toBe(403);
+    // Without Origin, the Referer speaks for the page.
+    const referred = await create("o5", { Referer: "https://evil.example/page" });
+    expect(referred).toMatchObject({ status: 403, body: { detail: "CSRF Failed: Referer checking failed - https://evil.example/page does not match any trusted origins." } });
+    expect((await create("o6", { Referer: "not a url" })).status).toBe(403);
+    // Nor may another site end the session.
+    expect((await api.request("POST", "/logout/", withCookie(session, csrf, { Origin: "https://evil.example" }))).status).toBe(403);
+    expect((await api.get("/api/dcim/sites/", withCookie(session))).status).toBe(200);
+    const refused = await api.get("/api/tenancy/tenants/?slug=o1&slug=o2&slug=o3&slug=o4&slug=o5&slug=o6");
+    expect(refused.body.count).toBe(0);
+    // This origin, by Origin or by Referer, or neither over http (browsers may send neither there).
+    expect((await create("ok1", { Origin: "http://inventory.test" })).status).toBe(201);
+    expect((await create("ok2", { Referer: "http://inventory.test/api/tenancy/tenants/" })).status).toBe(201);
+    expect((await create("ok3", {})).status).toBe(201);
+    // Reads are not checked, and token clients never are.
+    expect((await api.get("/api/tenancy/tenants/", withCookie(session, undefined, { Origin: "https://evil.example" }))).status).toBe(200);
+    expect((await api.post("/api/tenancy/tenants/", { name: "tok", slug: "tok" }, { headers: { Origin: "https://evil.example" } })).status).toBe(201);
+  });
+
+  it("over https, require a same-origin Origin or a secure same-origin Referer", async () => {
+    const { session, csrf } = await login();
+    const post = async (headers: Record<string, string>) => {
+      const response = await api.app.fetch(new Request("https://inventory.test/api/tenancy/tenants/", {
+        method: "POST",
+        body: JSON.stringify({ name: `s${++secureSlugs}`, slug: `s${secureSlugs}` }),
+        headers: { "Content-Type": "application/json", Cookie: `sessionid=${session}; csrftoken=${csrf}`, "X-CSRFToken": csrf, ...headers },
+      }), { db: api.db, clientAddress: "127.0.0.1" });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await post({})).toMatchObject({ status: 403, body: { detail: "CSRF Failed: Referer checking failed - no Referer." } });
+    expect(await post({ Referer: "http://inventory.test/api/" })).toMatchObject({
+      status: 403, body: { detail: "CSRF Failed: Referer checking failed - Referer is insecure while host is secure." },
+    });
+    expect((await post({ Origin: "http://inventory.test" })).status).toBe(403);
+    expect((await post({ Origin: "https://inventory.test" })).status).toBe(201);
+    expect((await post({ Referer: "https://inventory.test/api/tenancy/tenants/" })).status).toBe(201);
   });
 
   it("refuse a forged or tampered cookie", async () => {

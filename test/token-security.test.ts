@@ -42,21 +42,46 @@ describe("provisioning", () => {
     expect((await provision("nobody", "wrong")).body).toEqual({ detail: "Invalid username/password" });
   });
 
-  it("throttles guessing per username and per address, with Retry-After, shared through the database", async () => {
+  it("throttles guessing per username and address, and per address, with Retry-After, shared through the database", async () => {
     await api.post("/api/users/users/", { username: "mallory-target", password: "Target-password-1" });
-    for (let i = 0; i < 3; i++) expect((await provision("mallory-target", `guess${i}`, `198.51.100.${i}`)).status).toBe(403);
-    // The username is now locked, from any address, even with the right password.
-    const locked = await provision("mallory-target", "Target-password-1", "198.51.100.99");
+    for (let i = 0; i < 3; i++) expect((await provision("mallory-target", `guess${i}`, "198.51.100.1")).status).toBe(403);
+    // The guesser is locked out of that account, even with the right password...
+    const locked = await provision("mallory-target", "Target-password-1", "198.51.100.1");
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(locked.body.detail).toMatch(/Too many failed attempts/);
-    // One address guessing many usernames is locked too.
-    for (let i = 0; i < 3; i++) await provision(`user${i}`, "guess", "203.0.113.7");
+    // ...but not the owner, from another address.
+    expect((await provision("mallory-target", "Target-password-1", "198.51.100.2")).status).toBe(201);
+    // One address spraying guesses over many usernames is capped (5 x LOGIN_FAILURE_LIMIT), for every account.
+    for (let i = 0; i < 15; i++) expect((await provision(`user${i % 5}`, `guess${i}`, "203.0.113.7")).status).toBe(403);
     expect((await provision("eve", "Eve-password-1", "203.0.113.7")).status).toBe(429);
     expect((await provision("eve", "Eve-password-1", "203.0.113.8")).status).toBe(201);
+    // An IPv6 client counts by its /64: rotating addresses inside it does not reset the count.
+    for (let i = 0; i < 3; i++) await provision("mallory-target", "guess", `2001:db8:1:2::${i + 1}`);
+    expect((await provision("mallory-target", "Target-password-1", "2001:db8:1:2:ffff::9")).status).toBe(429);
+    expect((await provision("mallory-target", "Target-password-1", "2001:db8:1:3::1")).status).toBe(201);
     // The state is in the database, where every isolate sees it.
     const [rows] = await api.db.batch([{ sql: "SELECT count(*) AS n FROM auth_throttle", parameters: [] }], "read");
     expect(Number(rows.rows[0].n)).toBeGreaterThan(0);
+  });
+
+  it("do not let failures from anywhere lock the administrator out everywhere (login and provisioning)", async () => {
+    const admin = await createHarness();
+    const login = (password: string, clientAddress: string) =>
+      admin.request("POST", "/login/", { token: null, body: { username: "admin", password }, clientAddress });
+    const provisionAdmin = (password: string, clientAddress: string) =>
+      admin.post("/api/users/tokens/provision/", { username: "admin", password }, { token: null, clientAddress });
+    for (let i = 0; i < 5; i++) {
+      expect((await login(`wrong${i}`, "198.51.100.66")).status).toBe(403);
+      expect((await provisionAdmin(`wrong${i}`, "198.51.100.66")).status).toBe(403);
+    }
+    // Ten failures (the default LOGIN_FAILURE_LIMIT): the attacker's address is refused...
+    expect((await login("admin-password", "198.51.100.66")).status).toBe(429);
+    expect((await provisionAdmin("admin-password", "198.51.100.66")).status).toBe(429);
+    // ...and the administrator, elsewhere, is not.
+    expect((await login("admin-password", "192.0.2.1")).status).toBe(200);
+    expect((await provisionAdmin("admin-password", "192.0.2.1")).status).toBe(201);
+    admin.close();
   });
 });
 

@@ -33,10 +33,36 @@ function cookie(ctx: RequestContext, name: string, value: string, maxAge: number
 }
 
 /**
+ * Why a cookie-authenticated unsafe request looks cross-site, in Django's words
+ * (CsrfViewMiddleware), or null. A valid CSRF token is not enough on its own: a token leaked to
+ * another site (or a sibling subdomain that can set cookies) must not let that site write. So, as
+ * Django does, `Origin` must be this service's own origin (scheme, host and port as the service
+ * sees them, the host being one ALLOWED_HOSTS accepts); without Origin, a `Referer` must be on it
+ * too; with neither, https requires a Referer (Django's rule: https pages always send one to
+ * themselves), while plain http allows the request, since browsers there may send neither.
+ */
+function crossSiteProblem(ctx: RequestContext): string | null {
+  const origin = ctx.request.headers.get("Origin");
+  if (origin !== null) {
+    // "null" (a sandboxed frame, a redirect across sites) parses as no origin, hence refused.
+    const same = URL.canParse(origin) && new URL(origin).origin === ctx.origin;
+    return same ? null : `Origin checking failed - ${origin} does not match any trusted origins.`;
+  }
+  const referer = ctx.request.headers.get("Referer");
+  const secure = ctx.url.protocol === "https:";
+  if (referer === null) return secure ? "Referer checking failed - no Referer." : null;
+  if (!URL.canParse(referer)) return "Referer checking failed - Referer is malformed.";
+  const from = new URL(referer);
+  if (secure && from.protocol !== "https:") return "Referer checking failed - Referer is insecure while host is secure.";
+  return from.origin === ctx.origin ? null : `Referer checking failed - ${referer} does not match any trusted origins.`;
+}
+
+/**
  * Authenticates a request by its session cookie (the browsable API), when it carries no token:
  * the signature is checked first, then the session, its user and the user's permissions are read
  * in one statement. A missing, forged, expired or revoked session leaves the request anonymous.
- * Cookie-authenticated unsafe methods need the CSRF token in `X-CSRFToken`; token clients never do.
+ * Cookie-authenticated unsafe methods must come from this origin (crossSiteProblem) and carry the
+ * CSRF token in `X-CSRFToken`; token clients need neither.
  */
 export async function authenticateSession(ctx: RequestContext): Promise<void> {
   const raw = cookies(ctx.request).get(SESSION_COOKIE);
@@ -50,6 +76,8 @@ export async function authenticateSession(ctx: RequestContext): Promise<void> {
   const row = result.rows[0];
   if (!row) return;
   if (UNSAFE.has(ctx.request.method)) {
+    const crossSite = crossSiteProblem(ctx);
+    if (crossSite) throw ApiError.forbidden(`CSRF Failed: ${crossSite}`);
     const given = ctx.request.headers.get(CSRF_HEADER);
     if (!given) throw ApiError.forbidden("CSRF Failed: CSRF token missing.");
     if (!constantTimeEqual(given, String(row.csrf))) throw ApiError.forbidden("CSRF Failed: CSRF token incorrect.");

@@ -5,16 +5,33 @@ const JSON_TYPES = /^(application\/json|application\/[\w.+-]*\+json|application\
 const tooLarge = (maxBytes: number) => ApiError.detail("payload_too_large", `Request body is larger than ${maxBytes} bytes.`);
 
 /**
- * The request body as text, refused with 413 once it is larger than `maxBytes` (MAX_BODY_SIZE):
- * from Content-Length before anything is read, then by counting bytes as the stream arrives, for
+ * The decoder for the charset the body declares (UTF-8 when it declares none). Django decodes a
+ * declared charset it knows, so a body sent as `charset=iso-8859-1` or `utf-16` means what its
+ * sender meant; one this runtime's TextDecoder does not know is refused with 415, not read as
+ * UTF-8 into different text.
+ */
+function decoderFor(request: Request): TextDecoder {
+  const type = request.headers.get("Content-Type") ?? "";
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1];
+  if (charset === undefined) return new TextDecoder();
+  try {
+    return new TextDecoder(charset);
+  } catch {
+    throw ApiError.detail("unsupported_media_type", `Unsupported media type "${type.trim()}" in request.`);
+  }
+}
+
+/**
+ * The request body as text, in its declared charset (decoderFor), refused with 413 once it is
+ * larger than `maxBytes` (MAX_BODY_SIZE): from Content-Length before anything is read, then by counting bytes as the stream arrives, for
  * a body sent without Content-Length or with a wrong one, as Hono's bodyLimit does. Only what has
  * arrived is held, and reading stops at the limit, so a huge upload never sits in memory.
  */
 export async function readText(request: Request, maxBytes: number): Promise<string> {
   if (Number(request.headers.get("Content-Length")) > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return "";
+  const decoder = decoderFor(request);
   const reader = request.body.getReader();
-  const decoder = new TextDecoder();
   let size = 0;
   let text = "";
   for (;;) {

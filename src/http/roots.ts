@@ -18,10 +18,19 @@ export function apiRoot(ctx: RequestContext) {
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** GET /api/<app>/: the app's models, sorted by path, as absolute list URLs. */
+/**
+ * GET /api/<app>/: every list path the app serves, sorted, as absolute URLs: its models' and the
+ * aliases other apps' models are also served under (`extras/object-changes`, NetBox 4.0's path of
+ * core's change records), so a client that walks the root finds everything the app answers.
+ */
 export function appRoot(ctx: RequestContext, registry: Registry, app: string) {
   if (!(APPS as readonly string[]).includes(app)) throw ApiError.notFound();
-  return Object.fromEntries(registry.app(app as AppName).map((m) => [m.path, `${ctx.origin}/api/${m.app}/${m.path}/`]));
+  const paths = registry.models
+    .flatMap((m) => [{ app: m.app, path: m.path }, ...(m.aliases ?? [])])
+    .filter((at) => at.app === (app as AppName))
+    .map((at) => at.path)
+    .sort((a, b) => a.localeCompare(b));
+  return Object.fromEntries(paths.map((path) => [path, `${ctx.origin}/api/${app}/${path}/`]));
 }
 
 /** GET /api/status/: the release this API is compatible with and what is installed. */

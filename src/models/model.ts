@@ -191,7 +191,9 @@ export function defineModel(d: ModelDeclaration): Model {
   const fields = Object.entries(declared).map(
     ([name, o]): Field => ({ ...o, name, ownerType: objectType, column: columnOf(name, o), label: o.label ?? labelOf(name) }),
   );
-  const field = Object.fromEntries(fields.map((x) => [x.name, x]));
+  // Without a prototype: request input (attribute references, filter paths, `ordering`, `fields`)
+  // indexes it by name, and `constructor` or `toString` must name no field, not Object's methods.
+  const field: Record<string, Field> = Object.assign(Object.create(null), Object.fromEntries(fields.map((x) => [x.name, x])));
   const named = [...d.brief, ...(d.search ?? []), ...(d.ordering ?? []).map((o) => o.replace(/^-/, ""))];
   const unknown = named.filter((n) => !field[n] && n !== "id");
   if (unknown.length) throw new Error(`${objectType}: unknown field(s) ${unknown.join(", ")} in brief, search or ordering`);

@@ -54,7 +54,8 @@ const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}/;
 
 /** NetBox's lookup suffixes and Django's, by name, with whether they negate. */
-const LOOKUPS: Record<string, { op: string; negate?: boolean }> = {
+// Without a prototype: a query string names lookups, and `name__constructor` must name none.
+const LOOKUPS: Record<string, { op: string; negate?: boolean }> = Object.assign(Object.create(null), {
   "": { op: "exact" }, exact: { op: "exact" }, in: { op: "exact" }, n: { op: "exact", negate: true },
   ic: { op: "icontains" }, icontains: { op: "icontains" }, nic: { op: "icontains", negate: true },
   isw: { op: "istartswith" }, istartswith: { op: "istartswith" }, nisw: { op: "istartswith", negate: true },
@@ -62,7 +63,7 @@ const LOOKUPS: Record<string, { op: string; negate?: boolean }> = {
   ie: { op: "iexact" }, iexact: { op: "iexact" }, nie: { op: "iexact", negate: true },
   gt: { op: "gt" }, gte: { op: "gte" }, lt: { op: "lt" }, lte: { op: "lte" },
   empty: { op: "empty" }, isnull: { op: "isnull" },
-};
+});
 
 /** The lookups each family accepts. */
 const FAMILY_LOOKUPS: Record<string, string[]> = {
@@ -471,6 +472,9 @@ function customFieldFilter(model: Model, table: string, key: string, values: str
   return known.negate ? exclude(cond) : cond;
 }
 
+/** The change-record filters and the actions each finds. A Map: `__proto__` in a query string must find nothing. */
+const REQUEST_FILTERS = new Map([["created_by_request", ["create", "update"]], ["updated_by_request", ["update"]], ["modified_by_request", ["create", "update"]]]);
+
 /** `q` and the change-record filters every model has. */
 function builtinFilter(model: Model, table: string, key: string, values: string[]): Cond | null {
   const col = (c: string) => sql.ref(`${table}.${c}`);
@@ -479,7 +483,7 @@ function builtinFilter(model: Model, table: string, key: string, values: string[
     if (!q || !model.search.length) return q ? sql`0` : null;
     return or(model.search.map((s) => sql`${col(model.field[s].column!)} LIKE ${`%${likeEscape(q)}%`} ESCAPE '\\'`));
   }
-  const actions = { created_by_request: ["create", "update"], updated_by_request: ["update"], modified_by_request: ["create", "update"] }[key];
+  const actions = REQUEST_FILTERS.get(key);
   if (!actions) return null;
   // SPEC.md 4.3: created_by_request finds objects created *or updated* by the request.
   return sql`${col("id")} IN (SELECT changed_object_id FROM core_objectchange WHERE changed_object_type = ${model.objectType}
