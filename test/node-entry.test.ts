@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
+import { startProcess, stop } from "./support/processes.ts";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -41,26 +41,6 @@ describe("Node entry over a real socket", () => {
     expect(redirect.headers.get("Location")).toBe(`${service.url}/api/dcim/sites/?limit=1`);
   });
 });
-
-/** Runs `node src/node.ts` and resolves with its output once it listens. */
-function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output: string; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["src/node.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)\/api\//.exec(output);
-      // The credentials are printed right after the address; give them a moment to arrive.
-      if (match) setTimeout(() => (clearTimeout(timer), resolve({ child, output, url: match[1] })), 300);
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-}
-
-const stop = (child: ChildProcess) => new Promise<void>((resolve) => (child.once("exit", () => resolve()), child.kill("SIGTERM")));
 
 describe("`node src/node.ts` (what npm start runs)", () => {
   it("creates admin on first start, prints the credentials once, and keeps tokens valid across restarts", async () => {
