@@ -6,11 +6,20 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { nativeConnection, type ConnectionRole, type WireResult, type WireStatement } from "./native-connection.ts";
 
-/** What the port sends: [id, kind, statements or script, deadline in ms since the epoch]. */
+/**
+ * A statement as the port sends it: its SQL's number on this thread, the SQL itself only the
+ * first time (a model's select is tens of kilobytes; copying it to the thread for every request
+ * cost more than the rest of the message), and its parameters.
+ */
+export type SentStatement = readonly [ref: number, sql: string | null, parameters: readonly unknown[]];
+
+/**
+ * What the port sends: [id, kind, statements or script, deadline in ms since the epoch, forget].
+ * `forget`: drop the numbered SQL first (the port numbers afresh, keeping the table bounded).
+ */
 export type ThreadRequest =
-  | readonly [id: number, kind: "read", statements: readonly WireStatement[], deadline: number]
-  | readonly [id: number, kind: "write", statements: readonly WireStatement[], deadline: number]
-  | readonly [id: number, kind: "script", sql: string, deadline: number];
+  | readonly [id: number, kind: "read" | "write", statements: readonly SentStatement[], deadline: number, forget: boolean]
+  | readonly [id: number, kind: "script", sql: string, deadline: number, forget: boolean];
 
 /** What the thread answers: [id, results] or [id, null, error]. */
 export type ThreadResponse =
@@ -35,17 +44,28 @@ try {
   throw error;
 }
 
+/** The SQL of each number the port has sent. */
+const texts = new Map<number, string>();
+
+function resolve([ref, sql, parameters]: SentStatement): WireStatement {
+  if (sql !== null) texts.set(ref, sql);
+  return [sql ?? texts.get(ref)!, parameters];
+}
+
 port.on("message", (request: ThreadRequest | "close") => {
   if (request === "close") {
     connection.close();
     port.close();
     return;
   }
-  const [id, kind, payload, deadline] = request;
+  const [id, kind, payload, deadline, forget] = request;
+  if (forget) texts.clear();
   try {
-    if (kind === "read") port.postMessage([id, connection.read(payload)]);
-    else if (kind === "write") port.postMessage([id, connection.write(payload, deadline)]);
-    else port.postMessage([id, (connection.script(payload, deadline), null)]);
+    if (kind === "script") port.postMessage([id, (connection.script(payload, deadline), null)]);
+    else {
+      const statements = payload.map(resolve);
+      port.postMessage([id, kind === "read" ? connection.read(statements) : connection.write(statements, deadline)]);
+    }
   } catch (error) {
     port.postMessage([id, null, describe(error)]);
   }

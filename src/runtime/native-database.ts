@@ -3,8 +3,8 @@ import { Worker } from "node:worker_threads";
 import { Kysely } from "kysely";
 import { batchDialect } from "../db/batch-dialect.ts";
 import { normalizeDatabaseError, type Database, type Statement, type StatementResult } from "../db/database.ts";
-import type { ConnectionRole, WireResult, WireStatement } from "./native-connection.ts";
-import type { ThreadData, ThreadRequest, ThreadResponse } from "./database-thread.ts";
+import type { ConnectionRole, WireResult } from "./native-connection.ts";
+import type { SentStatement, ThreadData, ThreadRequest, ThreadResponse } from "./database-thread.ts";
 
 export interface NativeDatabaseOptions {
   /** Longest wait for the write lock, counted from when a batch is sent (DATABASE_BUSY_TIMEOUT). */
@@ -21,7 +21,14 @@ interface Thread {
   inFlight: number;
   /** Why the thread cannot serve (it failed to open, or died); later batches fail with it. */
   failed: Error | null;
+  /** The number of each SQL text this thread has been sent (it keeps the text; later, the number goes). */
+  readonly sqlRefs: Map<string, number>;
+  /** The table grew past its bound: the next request tells the thread to forget it. */
+  forget: boolean;
 }
+
+/** SQL texts a thread keeps by number before both sides start afresh (shapes from `?fields=` are many). */
+const SQL_REFS = 2000;
 
 interface Waiter {
   readonly thread: Thread;
@@ -41,7 +48,8 @@ const THREAD_FILE = new URL("./database-thread.ts", import.meta.url);
  * `BEGIN IMMEDIATE ... COMMIT` there) and `readers` reader threads (WAL lets them read while the
  * lock is held, also by another process); a read goes to the reader with the fewest batches
  * waiting. `:memory:` cannot be shared between connections, so it gets one thread that serves both.
- * Each connection keeps its own prepared statements. Statements and rows cross as plain arrays.
+ * Each connection keeps its own prepared statements. Statements and rows cross as plain arrays
+ * and objects, each SQL text only once per thread (then its number).
  * Statistics count on this side, exactly as one call per batch: a round trip is one `batch`.
  */
 export function nativeDatabase(path: string, options: NativeDatabaseOptions = {}): Database {
@@ -54,7 +62,7 @@ export function nativeDatabase(path: string, options: NativeDatabaseOptions = {}
   const start = (role: ConnectionRole): Thread => {
     const workerData: ThreadData = { path, role, busyTimeoutMs };
     const worker = new Worker(THREAD_FILE, { workerData, name: `database ${role}` });
-    const thread: Thread = { worker, role, inFlight: 0, failed: null };
+    const thread: Thread = { worker, role, inFlight: 0, failed: null, sqlRefs: new Map(), forget: false };
     // Idle threads never keep the process alive; a thread with answers awaited does (ref in send).
     worker.unref();
     worker.on("message", (message: ThreadResponse | "ready" | ["open", null, ErrorShape]) => {
@@ -96,24 +104,46 @@ export function nativeDatabase(path: string, options: NativeDatabaseOptions = {}
     return best;
   };
 
-  const send = (thread: Thread, kind: ThreadRequest[1], payload: readonly WireStatement[] | string): Promise<WireResult[] | null> => {
+  /** Statements as the thread is sent them: each SQL text once, then its number. */
+  const encode = (thread: Thread, statements: readonly Statement[]): SentStatement[] =>
+    statements.map((s) => {
+      const ref = thread.sqlRefs.get(s.sql);
+      if (ref !== undefined) return [ref, null, s.parameters];
+      if (thread.sqlRefs.size >= SQL_REFS) {
+        thread.sqlRefs.clear();
+        thread.forget = true;
+      }
+      const fresh = thread.sqlRefs.size;
+      thread.sqlRefs.set(s.sql, fresh);
+      return [fresh, s.sql, s.parameters];
+    });
+
+  const send = (thread: Thread, kind: ThreadRequest[1], payload: readonly Statement[] | string): Promise<WireResult[] | null> => {
     if (closed) return Promise.reject(new Error("the database is closed"));
     if (thread.failed) return Promise.reject(thread.failed);
     const id = nextId++;
+    const body = typeof payload === "string" ? payload : encode(thread, payload);
     // The lock wait is bounded from now, so a write queued behind a waiting one gives up in time too.
-    const request = [id, kind, payload, Date.now() + busyTimeoutMs] as ThreadRequest;
+    const request = [id, kind, body, Date.now() + busyTimeoutMs, thread.forget] as ThreadRequest;
+    thread.forget = false;
     return new Promise((resolve, reject) => {
+      try {
+        thread.worker.postMessage(request);
+      } catch (error) {
+        // Not sent (a parameter that cannot be copied): the texts numbered for it never arrived.
+        thread.sqlRefs.clear();
+        thread.forget = true;
+        return reject(error);
+      }
       waiters.set(id, { thread, resolve, reject });
       if (thread.inFlight++ === 0) thread.worker.ref();
-      thread.worker.postMessage(request);
     });
   };
 
   /** Runs a batch without counting it (the counted path is `batch`; Kysely's ad-hoc queries are not counted). */
   const run = async (statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> => {
-    const wire: WireStatement[] = statements.map((s) => [s.sql, s.parameters]);
     try {
-      const results = await send(mode === "write" ? writer : reader(), mode, wire);
+      const results = await send(mode === "write" ? writer : reader(), mode, statements);
       return results!.map(([rows, rowsAffected]) => ({ rows, rowsAffected }));
     } catch (error) {
       throw normalizeDatabaseError(error);
