@@ -105,18 +105,20 @@ export function nativeDatabase(path: string, options: NativeDatabaseOptions = {}
   };
 
   /** Statements as the thread is sent them: each SQL text once, then its number. */
-  const encode = (thread: Thread, statements: readonly Statement[]): SentStatement[] =>
-    statements.map((s) => {
+  const encode = (thread: Thread, statements: readonly Statement[]): SentStatement[] => {
+    // Start afresh before the batch, never within it: the thread forgets before reading any of it.
+    if (thread.sqlRefs.size + statements.length > SQL_REFS) {
+      thread.sqlRefs.clear();
+      thread.forget = true;
+    }
+    return statements.map((s) => {
       const ref = thread.sqlRefs.get(s.sql);
       if (ref !== undefined) return [ref, null, s.parameters];
-      if (thread.sqlRefs.size >= SQL_REFS) {
-        thread.sqlRefs.clear();
-        thread.forget = true;
-      }
       const fresh = thread.sqlRefs.size;
       thread.sqlRefs.set(s.sql, fresh);
       return [fresh, s.sql, s.parameters];
     });
+  };
 
   const send = (thread: Thread, kind: ThreadRequest[1], payload: readonly Statement[] | string): Promise<WireResult[] | null> => {
     if (closed) return Promise.reject(new Error("the database is closed"));
