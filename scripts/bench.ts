@@ -1,6 +1,7 @@
 /**
  * Benchmarks the Node service on this machine over loopback and prints numbers; asserts nothing.
  *   npm run bench [-- --seconds 3 --concurrency 8 --sites 1000] [-- --webhooks (the webhook figures only)]
+ *                 [-- --database-only 1 (the contended-database figures only, scripts/bench-database.ts)]
  * Starts the service on a temporary embedded database, fills it, then measures each scenario for
  * a fixed time with a fixed number of keep-alive connections. Traffic goes to 127.0.0.1 only.
  */
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { startNodeService } from "../src/runtime/node-service.ts";
 import { apiClient, arg, BENCH_TOKEN, fillSites, runLoad } from "./bench-client.ts";
 import { benchIpam } from "./bench-ipam.ts";
+import { benchDatabase, printDatabase } from "./bench-database.ts";
 
 const SECONDS = arg("seconds", 3);
 const CONCURRENCY = arg("concurrency", 8);
@@ -19,6 +21,11 @@ const SITES = arg("sites", 1000);
 const WEBHOOKS_ONLY = process.argv.includes("--webhooks");
 /** `--ipam-only 1` runs the IPAM scenarios alone. */
 const IPAM_ONLY = arg("ipam-only", 0) === 1;
+/** `--database-only 1` runs the contended-database scenarios alone (their own service process). */
+const DATABASE_ONLY = arg("database-only", 0) === 1;
+/** Seconds another process holds the write lock, and clients of the mixed load, in that section. */
+const LOCK_SECONDS = arg("lock-seconds", 10);
+const CLIENTS = arg("clients", 50);
 /** The figures of the last run, by area, kept in the repository next to the code they measure. */
 const RESULTS_FILE = new URL("../bench-results.json", import.meta.url);
 
@@ -170,10 +177,20 @@ async function benchEverything() {
   console.log(`  ${webhooks.busy.toFixed(1)} % while the in-process consumer delivers in the same process);`);
   console.log(`  the in-process consumer delivers ${webhooks.rate.toFixed(0)} deliveries/s to a local receiver (target at least 500/s)`);
   keepResults("ipam", await benchIpam(call, measure, once));
+  await benchContendedDatabase();
+}
+
+/** The database section: GET /api/status/ under another process's write lock and beside 50 clients. */
+async function benchContendedDatabase() {
+  console.log("");
+  const figures = await benchDatabase({ lockSeconds: LOCK_SECONDS, loadSeconds: Math.max(3, SECONDS + 2), clients: CLIENTS });
+  printDatabase(figures, LOCK_SECONDS, CLIENTS);
+  keepResults("database", { ...figures });
 }
 
 try {
   if (IPAM_ONLY) keepResults("ipam", await benchIpam(call, measure, once));
+  else if (DATABASE_ONLY) await benchContendedDatabase();
   else await benchEverything();
 } finally {
   call.close();

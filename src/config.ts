@@ -118,6 +118,12 @@ const ConfigSchema = v.object({
   ALLOWED_HOSTS: hostList,
   /** Refuse duplicate prefixes and IP addresses in the global table (VRF null), as NetBox 4.x does by default. */
   ENFORCE_GLOBAL_UNIQUE: bool(true),
+  /**
+   * Milliseconds a write waits for the database's lock while another program (a backup, `sqlite3`,
+   * a second instance, a migration) holds it, counted from when the write is sent; then it is
+   * refused with 503 and Retry-After, having changed nothing. Only a database thread waits.
+   */
+  DATABASE_BUSY_TIMEOUT: int(5000, 0),
   /** Bytes (10 MiB): a larger body is refused with 413 before it is parsed. */
   MAX_BODY_SIZE: int(10 * 1024 * 1024, 1),
   /** The most objects one bulk write may carry; the engine enforces it. */

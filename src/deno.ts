@@ -13,7 +13,8 @@
  * file and a generated `secret_key`; --allow-net for the listener and a remote database.
  *
  * Same defaults as the Node entry: the embedded libSQL file LIBSQL_URL (file:data/inventory.db)
- * through the native `libsql` addon, which Deno loads as a Node addon; remote URLs (Turso, a
+ * through the native `libsql` addon, which Deno loads as a Node addon, on database threads
+ * (node:worker_threads, which Deno provides; the threads inherit these permissions); remote URLs (Turso, a
  * libsql server) through @libsql/client. Set up once at module load; `deno serve` then calls
  * `fetch` with the client's socket address in `info.remoteAddr`.
  *

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startProcess, stopProcess, tempDirs, type ServiceProcess } from "./support/service-process.ts";
+import { startProcess, stop, tempDirs, type ServiceProcess } from "./support/processes.ts";
 
 const ANSIBLE_INVENTORY = ["/usr/bin/ansible-inventory", "/usr/local/bin/ansible-inventory"].find((p) => existsSync(p));
 // CI installs Debian's ansible (.ci/run); a developer machine without it skips these tests, loudly.
@@ -99,7 +99,7 @@ run("Ansible's nb_inventory plugin", () => {
     await patch(`/api/virtualization/virtual-machines/${vm1.id}/`, { primary_ip4: vmIp.id });
   });
   afterAll(async () => {
-    if (service) await stopProcess(service.child);
+    if (service) await stop(service.child);
     dirs.cleanup();
   });
 

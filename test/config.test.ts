@@ -6,6 +6,7 @@ describe("settings", () => {
     expect(parseConfig({})).toMatchObject({
       LIBSQL_URL: "file:data/inventory.db", HOST: "127.0.0.1", PORT: 8787, PAGINATE_COUNT: 50, MAX_PAGE_SIZE: 1000,
       ALLOW_TOKEN_RETRIEVAL: true, EXEMPT_VIEW_PERMISSIONS: [], MAINTENANCE_MODE: false, API_VERSION: "4.2",
+      DATABASE_BUSY_TIMEOUT: 5000,
     });
     expect(Object.keys(parseConfig({}).DEFAULT_PERMISSIONS)).toContain("users.add_token");
   });
@@ -22,13 +23,13 @@ describe("settings", () => {
   it("stop the start with one message naming every bad variable", () => {
     let error: unknown;
     try {
-      parseConfig({ PORT: "http", PAGINATE_COUNT: "0", API_VERSION: "4", SUPERUSER_API_TOKEN: "short", DEFAULT_PERMISSIONS: "[1]", SECRET_KEY: "tiny" });
+      parseConfig({ PORT: "http", PAGINATE_COUNT: "0", API_VERSION: "4", SUPERUSER_API_TOKEN: "short", DEFAULT_PERMISSIONS: "[1]", SECRET_KEY: "tiny", DATABASE_BUSY_TIMEOUT: "5s" });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
-    for (const name of ["PORT", "PAGINATE_COUNT", "API_VERSION", "SUPERUSER_API_TOKEN", "DEFAULT_PERMISSIONS", "SECRET_KEY"]) {
+    for (const name of ["PORT", "PAGINATE_COUNT", "API_VERSION", "SUPERUSER_API_TOKEN", "DEFAULT_PERMISSIONS", "SECRET_KEY", "DATABASE_BUSY_TIMEOUT"]) {
       expect(message).toContain(name);
     }
     expect(message).not.toContain("tiny");

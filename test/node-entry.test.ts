@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
-import { startProcess, stopProcess as stop, tempDirs } from "./support/service-process.ts";
+import { startProcess, stop, tempDirs } from "./support/processes.ts";
 
 const dirs = tempDirs();
 const tempDir = dirs.make;

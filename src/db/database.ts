@@ -49,11 +49,29 @@ export class ConstraintError extends Error {
   }
 }
 
+/**
+ * The database could not be had in time: another connection or program (a backup, `sqlite3`, a
+ * second instance, a migration) held its lock past the busy timeout. The batch changed nothing
+ * (a write batch is one transaction), so the request may simply be sent again; the API answers 503
+ * with Retry-After. Every driver's SQLITE_BUSY becomes this.
+ */
+export class DatabaseBusyError extends Error {}
+
 const CONSTRAINT_MESSAGE = /(UNIQUE|FOREIGN KEY|NOT NULL|CHECK) constraint failed(?::\s*([^\n]*))?/;
 
-/** Turns a driver's constraint failure into a ConstraintError; other errors pass through. */
+/** SQLITE_BUSY as the drivers report it: the native addon's and @libsql/client's `code`, or the message. */
+const BUSY_MESSAGE = /\bdatabase is locked\b|\bSQLITE_BUSY\b/i;
+
+/**
+ * Turns a driver's constraint failure into a ConstraintError and a lock that could not be had
+ * into a DatabaseBusyError; other errors pass through.
+ */
 export function normalizeDatabaseError(error: unknown): unknown {
   const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if ((typeof code === "string" && code.startsWith("SQLITE_BUSY")) || BUSY_MESSAGE.test(message)) {
+    return new DatabaseBusyError(`database is locked: ${message}`, { cause: error });
+  }
   const match = CONSTRAINT_MESSAGE.exec(message);
   if (!match) return error;
   const kinds = { UNIQUE: "unique", "FOREIGN KEY": "foreign_key", "NOT NULL": "not_null", CHECK: "check" } as const;

@@ -1,3 +1,5 @@
+import { DatabaseBusyError } from "../db/database.ts";
+
 /** The error codes the API answers with, and the status of each. */
 const STATUS = {
   invalid: 400,
@@ -58,6 +60,19 @@ export class ApiError extends Error {
   static methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
     return ApiError.detail("method_not_allowed", `Method "${method}" not allowed.`, { Allow: allowed.join(", ") });
   }
+}
+
+/**
+ * The database's lock could not be had in time (another process holds it): 503 with Retry-After,
+ * since nothing was changed and the same request will likely succeed shortly. Other errors pass.
+ */
+export function fromDatabaseError(error: unknown): unknown {
+  if (!(error instanceof DatabaseBusyError)) return error;
+  return ApiError.detail(
+    "service_unavailable",
+    "The database is busy (another process holds its lock); nothing was changed. Please try again.",
+    { "Retry-After": "1" },
+  );
 }
 
 /** Renders a value as Python would print it, because NetBox's related-object messages do. */

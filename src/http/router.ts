@@ -8,7 +8,7 @@ import { authorize, type Action } from "../auth/permissions.ts";
 import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjects } from "../rest/crud.ts";
 import { describeEndpoint } from "../rest/options.ts";
 import type { RequestContext } from "./context.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, fromDatabaseError } from "./errors.ts";
 import { readJson, readText } from "./body.ts";
 import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
@@ -222,7 +222,8 @@ function redirectToSlash(req: IRequest, ctx: RequestContext): Response | undefin
 }
 
 /** The one place an error becomes a response; anything but ApiError is logged and masked. */
-function errorResponse(error: unknown, ctx: RequestContext): Response {
+function errorResponse(thrown: unknown, ctx: RequestContext): Response {
+  const error = fromDatabaseError(thrown);
   if (error instanceof ApiError) return json(error.body, error.status, error.headers);
   console.error(`[${ctx.requestId}] ${ctx.request.method} ${ctx.url.pathname}:`, error);
   return json({ detail: `Server error. Quote request id ${ctx.requestId} when reporting it.` }, 500);

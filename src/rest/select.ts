@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../models/fields.ts";
 import { columnsOf, KINDS, MAX_NESTING, selectKey, type SelectContext } from "../models/kinds.ts";
 import { modelByType, registeredModels, type Model } from "../models/model.ts";
-import { qb } from "../db/query-builder.ts";
+import { frozen, qb } from "../db/query-builder.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -83,6 +83,22 @@ export function nestedJsonSql(model: Model, id: Sql, depth: number): Sql {
  * SQLite), so a page and everything it shows come from one statement.
  */
 export function selectSql(model: Model, fields: readonly Field[], table = model.table): Sql {
+  // Built and compiled once per shape, then reused as text: compiling this select (nested JSON of
+  // every related model) was most of the CPU a detail or list read cost on the thread answering
+  // HTTP. It depends only on the frozen registry and its arguments (its parameters are constants).
+  const key = `${model.objectType} ${table} ${fields.map((field) => `${field.ownerType}.${field.name}`).join(",")}`;
+  let cached = selectCache.get(key);
+  if (!cached) {
+    // `?fields=` makes shapes from the query string: a bound on them bounds the memory.
+    if (selectCache.size >= 1000) selectCache.clear();
+    selectCache.set(key, (cached = frozen(buildSelectSql(model, fields, table))));
+  }
+  return cached;
+}
+
+const selectCache = new Map<string, Sql>();
+
+function buildSelectSql(model: Model, fields: readonly Field[], table: string): Sql {
   const parts: Sql[] = [sql`${sql.table(table)}.*`, sql`${model.displaySql(table)} AS __display`];
   const selected = new Set<string>();
   for (const field of fields) {

@@ -15,7 +15,8 @@ export function localPath(url: string): string | null {
 
 /**
  * Opens LIBSQL_URL: a local file through the native driver (the fast path for the embedded
- * default), anything else (Turso, a libsql server) through @libsql/client.
+ * default, its connections on database threads), anything else (Turso, a libsql server) through
+ * @libsql/client.
  */
 export function openDatabase(config: Config): Database {
   const path = localPath(config.LIBSQL_URL);
@@ -23,5 +24,5 @@ export function openDatabase(config: Config): Database {
     return libsqlClientDatabase(createClient({ url: config.LIBSQL_URL, authToken: config.LIBSQL_AUTH_TOKEN, intMode: "number" }));
   }
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  return nativeDatabase(path);
+  return nativeDatabase(path, { busyTimeoutMs: config.DATABASE_BUSY_TIMEOUT });
 }

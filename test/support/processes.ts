@@ -1,9 +1,10 @@
+/** Real processes for the tests that need them: the service as `npm start` runs it, and a foreign lock holder. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** A service started as `npm start` starts it: `node src/node.ts` in its own process. */
+/** A service started as `npm start` starts it. */
 export interface ServiceProcess {
   readonly child: ChildProcess;
   /** What it printed up to the moment it listened (and the credentials just after). */
@@ -12,7 +13,7 @@ export interface ServiceProcess {
   readonly url: string;
 }
 
-/** Runs `node src/node.ts` with these settings added to the environment; resolves once it listens. */
+/** Runs `node src/node.ts` and resolves with its output once it listens. */
 export function startProcess(env: Record<string, string>): Promise<ServiceProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/node.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
@@ -30,13 +31,42 @@ export function startProcess(env: Record<string, string>): Promise<ServiceProces
   });
 }
 
-/** Stops a started service with SIGTERM and waits for it to exit. */
-export const stopProcess = (child: ChildProcess) =>
+/** Ends a child with `signal` and waits until it has exited. */
+export const stop = (child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+    child.kill(signal);
   });
+
+/** The lock holder: takes the write lock, says so, and on any input commits its (empty) transaction and exits. */
+const HOLDER = `
+const Database = require("libsql");
+const db = new Database(process.argv[1]);
+db.exec("BEGIN IMMEDIATE");
+process.stdout.write("locked\\n");
+process.stdin.once("data", () => { db.exec("COMMIT"); db.close(); process.exit(0); });
+`;
+
+/**
+ * Another program holding the database file's write lock (as a backup, \`sqlite3\` or a second
+ * instance would): a separate Node process that runs BEGIN IMMEDIATE through the libsql addon and
+ * keeps the transaction open until `release()`.
+ */
+export async function holdWriteLock(file: string): Promise<{ release(): Promise<void> }> {
+  const child = spawn(process.execPath, ["-e", HOLDER, file], { stdio: ["pipe", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the lock holder exited with ${code}`)));
+  });
+  return {
+    async release() {
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.stdin!.end("release\n");
+      await exited;
+    },
+  };
+}
 
 /** Temporary folders, removed by `cleanup()` (call it in afterAll). */
 export function tempDirs() {

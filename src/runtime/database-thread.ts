@@ -1,0 +1,81 @@
+/**
+ * The body of a database thread (node:worker_threads, which Deno supports too): one native
+ * connection, fed batches by native-database.ts. Requests are answered in order; a batch's error
+ * travels back as its name, message and SQLite code so the port can classify it (constraint, busy).
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { nativeConnection, type ConnectionRole, type WireResult, type WireStatement } from "./native-connection.ts";
+
+/**
+ * A statement as the port sends it: its SQL's number on this thread, the SQL itself only the
+ * first time (a model's select is tens of kilobytes; copying it to the thread for every request
+ * cost more than the rest of the message), and its parameters.
+ */
+export type SentStatement = readonly [ref: number, sql: string | null, parameters: readonly unknown[]];
+
+/**
+ * What the port sends: [id, kind, statements or script, deadline in ms since the epoch, forget].
+ * `forget`: drop the numbered SQL first (the port numbers afresh, keeping the table bounded).
+ */
+export type ThreadRequest =
+  | readonly [id: number, kind: "read" | "write", statements: readonly SentStatement[], deadline: number, forget: boolean]
+  | readonly [id: number, kind: "script", sql: string, deadline: number, forget: boolean];
+
+/** What the thread answers: [id, results] or [id, null, error]. */
+export type ThreadResponse =
+  | readonly [id: number, results: WireResult[] | null]
+  | readonly [id: number, results: null, error: { name: string; message: string; code?: string }];
+
+export interface ThreadData {
+  readonly path: string;
+  readonly role: ConnectionRole;
+  readonly busyTimeoutMs: number;
+}
+
+const { path, role, busyTimeoutMs } = workerData as ThreadData;
+const port = parentPort!;
+let connection: ReturnType<typeof nativeConnection>;
+try {
+  connection = nativeConnection(path, role, busyTimeoutMs);
+  port.postMessage("ready");
+} catch (error) {
+  // Opening failed (a bad path, a locked file while switching to WAL): the port reports it.
+  port.postMessage(["open", null, describe(error)]);
+  throw error;
+}
+
+/** The SQL of each number the port has sent. */
+const texts = new Map<number, string>();
+
+function resolve([ref, sql, parameters]: SentStatement): WireStatement {
+  if (sql !== null) texts.set(ref, sql);
+  return [sql ?? texts.get(ref)!, parameters];
+}
+
+port.on("message", (request: ThreadRequest | "close") => {
+  if (request === "close") {
+    connection.close();
+    port.close();
+    return;
+  }
+  const [id, kind, payload, deadline, forget] = request;
+  if (forget) texts.clear();
+  try {
+    if (kind === "script") port.postMessage([id, (connection.script(payload, deadline), null)]);
+    else {
+      const statements = payload.map(resolve);
+      port.postMessage([id, kind === "read" ? connection.read(statements) : connection.write(statements, deadline)]);
+    }
+  } catch (error) {
+    port.postMessage([id, null, describe(error)]);
+  }
+});
+
+function describe(error: unknown) {
+  const e = error as { name?: unknown; message?: unknown; code?: unknown };
+  return {
+    name: String(e?.name ?? "Error"),
+    message: String(e?.message ?? error),
+    ...(typeof e?.code === "string" ? { code: e.code } : {}),
+  };
+}

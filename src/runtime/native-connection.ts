@@ -1,0 +1,128 @@
+import NativeDatabase from "libsql";
+import type { Row } from "../db/database.ts";
+
+/** The part of a native prepared statement a connection uses (the addon's own types are generic). */
+interface Prepared {
+  readonly reader: boolean;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number | bigint };
+}
+
+/** One statement as it travels between threads: SQL text and positional parameters. */
+export type WireStatement = readonly [sql: string, parameters: readonly unknown[]];
+
+/** One statement's outcome as it travels back: rows and changed-row count. */
+export type WireResult = readonly [rows: Row[], rowsAffected: number];
+
+/** What a connection is for: "writer" takes write batches, "reader" only reads, "both" (`:memory:`) everything. */
+export type ConnectionRole = "writer" | "reader" | "both";
+
+/**
+ * One synchronous SQLite connection through the native `libsql` addon, with its own cache of
+ * prepared statements. It runs on a database thread (database-thread.ts), never on the thread
+ * that answers HTTP, so its blocking calls, a wait for the write lock included, stall no request
+ * but those queued behind it on this connection.
+ */
+export function nativeConnection(path: string, role: ConnectionRole, busyTimeoutMs: number) {
+  const db = new NativeDatabase(path);
+  // Opening waits for the lock like any statement: the threads of one database open at once.
+  db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  // WAL (kept in the file once set) lets readers read while a writer, here or elsewhere, holds the lock.
+  if (role === "writer") db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL");
+  // The writer waits for the lock in `begin`, with each batch's own deadline, so its connection
+  // never waits on its own (a wait there would not know how long the batch has already queued).
+  // Readers rarely meet a lock in WAL mode (recovery, a checkpoint restarting the log): they wait.
+  if (role === "writer") db.exec("PRAGMA busy_timeout = 0");
+  // A reader is read-only, so a write sent as a read fails loudly instead of escaping the writer's
+  // transaction and lock order.
+  if (role === "reader") db.exec("PRAGMA query_only = ON");
+
+  const cache = new Map<string, Prepared>();
+  const prepare = (sql: string): Prepared => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql) as unknown as Prepared;
+      if (cache.size > 500) cache.clear();
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+
+  const run = ([sql, parameters]: WireStatement): WireResult => {
+    const stmt = prepare(sql);
+    const args = parameters.map(toArg);
+    if (stmt.reader) return [stmt.all(...args) as Row[], 0];
+    return [[], Number(stmt.run(...args).changes)];
+  };
+
+  /**
+   * BEGIN IMMEDIATE, waiting for the write lock at most until `deadline` (ms since the epoch, set
+   * when the batch was sent, so time spent queued behind other writes counts). The first attempt
+   * does not wait: that is the common case and costs no extra statement.
+   */
+  const begin = (deadline: number) => {
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      return;
+    } catch (error) {
+      const left = Math.floor(deadline - Date.now());
+      if (!isBusy(error) || left <= 0 || role !== "writer") throw error;
+      db.exec(`PRAGMA busy_timeout = ${left}`);
+      try {
+        db.exec("BEGIN IMMEDIATE");
+      } finally {
+        db.exec("PRAGMA busy_timeout = 0");
+      }
+    }
+  };
+
+  const inTransaction = <T>(deadline: number, fn: () => T): T => {
+    begin(deadline);
+    try {
+      const result = fn();
+      db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (db.inTransaction) db.exec("ROLLBACK");
+      throw error;
+    }
+  };
+
+  return {
+    /** A read batch sees one snapshot (a deferred transaction) when it has several statements. */
+    read(statements: readonly WireStatement[]): WireResult[] {
+      // A `:memory:` connection serves writes on the same thread, so nothing can commit in between.
+      if (statements.length === 1 || role === "both") return statements.map(run);
+      db.exec("BEGIN");
+      try {
+        return statements.map(run);
+      } finally {
+        if (db.inTransaction) db.exec("COMMIT");
+      }
+    },
+    /** A write batch is one `BEGIN IMMEDIATE ... COMMIT`: all or none. */
+    write(statements: readonly WireStatement[], deadline: number): WireResult[] {
+      return inTransaction(deadline, () => statements.map(run));
+    },
+    /** A migration script: several `;`-separated statements in one transaction. */
+    script(sql: string, deadline: number): void {
+      inTransaction(deadline, () => db.exec(sql));
+    },
+    close: () => db.close(),
+  };
+}
+
+export type NativeConnection = ReturnType<typeof nativeConnection>;
+
+/** SQLITE_BUSY from the addon ("database is locked"). */
+function isBusy(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === "SQLITE_BUSY" || /database is locked/i.test(String(e?.message ?? ""));
+}
+
+function toArg(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
+}
