@@ -1,6 +1,7 @@
 /**
  * Benchmarks the Node service on this machine over loopback and prints numbers; asserts nothing.
  *   npm run bench [-- --seconds 3 --concurrency 8 --sites 1000] [-- --webhooks (the webhook figures only)]
+ *   npm run bench -- --hostile-render 1 (status latency while a hostile webhook renders, alone)
  * Starts the service on a temporary embedded database, fills it, then measures each scenario for
  * a fixed time with a fixed number of keep-alive connections. Traffic goes to 127.0.0.1 only.
  */
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { startNodeService } from "../src/runtime/node-service.ts";
 import { apiClient, arg, BENCH_TOKEN, fillSites, runLoad } from "./bench-client.ts";
 import { benchIpam } from "./bench-ipam.ts";
+import { benchHostileRender } from "./bench-hostile-render.ts";
 
 const SECONDS = arg("seconds", 3);
 const CONCURRENCY = arg("concurrency", 8);
@@ -19,6 +21,8 @@ const SITES = arg("sites", 1000);
 const WEBHOOKS_ONLY = process.argv.includes("--webhooks");
 /** `--ipam-only 1` runs the IPAM scenarios alone. */
 const IPAM_ONLY = arg("ipam-only", 0) === 1;
+/** `--hostile-render 1`: `/api/status/` latency while the consumer renders a hostile webhook, alone. */
+const HOSTILE_ONLY = arg("hostile-render", 0) === 1;
 /** The figures of the last run, by area, kept in the repository next to the code they measure. */
 const RESULTS_FILE = new URL("../bench-results.json", import.meta.url);
 
@@ -174,6 +178,7 @@ async function benchEverything() {
 
 try {
   if (IPAM_ONLY) keepResults("ipam", await benchIpam(call, measure, once));
+  else if (HOSTILE_ONLY) await benchHostileRender(service, call);
   else await benchEverything();
 } finally {
   call.close();

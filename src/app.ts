@@ -9,7 +9,7 @@ import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { createAuthCache } from "./auth/authenticate.ts";
 import { registry } from "./models/registry.ts";
-import { createDeliverer, sweep, type Deliverer, type Outcome } from "./events/deliver.ts";
+import { createDeliverer, sweep, type Deliverer, type DeliveryDependencies, type Outcome } from "./events/deliver.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
 
 /** The release of this service, reported by /api/status/. */
@@ -31,11 +31,11 @@ export interface RequestEnvironment {
   readonly assets?: AssetSource;
 }
 
-/** How a deliverer sends: the runtime's fetch unless given, and a fetch without TLS verification where one exists. */
-export interface DeliveryOptions {
-  readonly fetch?: typeof fetch;
-  readonly insecureFetch?: typeof fetch;
-}
+/**
+ * How a deliverer sends: the runtime's fetch unless given, a fetch without TLS verification where
+ * one exists, and where templates are rendered (inline unless given).
+ */
+export type DeliveryOptions = Pick<DeliveryDependencies, "fetch" | "insecureFetch" | "render">;
 
 /** The portable application: a fetch handler over web-standard APIs, and its set-up. */
 export interface App {

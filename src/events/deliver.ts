@@ -7,7 +7,7 @@ import { conditionsMatch } from "./conditions.ts";
 import type { Data } from "./event-data.ts";
 import { claimRuns, recordResults, settleRuns, type Attempt, type Result } from "./runs.ts";
 import { destinationProblem } from "./destination.ts";
-import { bodyEscaping, renderHeaders, renderTemplate } from "./render.ts";
+import { renderRequest, type Rendered, type RenderJob } from "./render.ts";
 import { signatureHeaders } from "./sign.ts";
 import { batcher } from "./batcher.ts";
 import { sentRequest } from "./sent-request.ts";
@@ -26,6 +26,12 @@ export interface DeliveryDependencies {
   readonly fetch?: typeof fetch;
   /** A fetch that skips TLS verification, where the runtime allows one (Node); else verification stays on. */
   readonly insecureFetch?: typeof fetch;
+  /**
+   * Renders a request's templates: off the thread that answers HTTP where the runtime can (a
+   * worker thread on Node and Deno, with a time limit); inline by default (Workers, whose
+   * consumer runs in its own invocation), always within WEBHOOK_RENDER_MAX_SIZE.
+   */
+  readonly render?: (job: RenderJob) => Promise<Rendered>;
 }
 
 /** The part of a response kept on the delivery. */
@@ -126,6 +132,8 @@ export function createDeliverer(deps: DeliveryDependencies): Deliverer {
   };
 }
 
+const renderInline = async (job: RenderJob): Promise<Rendered> => renderRequest(job);
+
 /** One attempt at one delivery, from a fresh deliverer (tests, one-off calls). */
 export function deliver(deps: DeliveryDependencies, id: number): Promise<Outcome> {
   return createDeliverer(deps).deliver(id);
@@ -145,12 +153,13 @@ async function send(
     data,
     snapshots: { prechange: JSON.parse(String(d.prechange_data ?? "null")), postchange: JSON.parse(String(d.postchange_data ?? "null")) },
   };
+  const job: RenderJob = {
+    payloadUrl: String(w.payload_url), bodyTemplate: String(w.body_template ?? ""), additionalHeaders: String(w.additional_headers ?? ""),
+    contentType: String(w.http_content_type), context, maxSize: config.WEBHOOK_RENDER_MAX_SIZE,
+  };
   let url: string, body: string, headers: [string, string][];
   try {
-    url = renderTemplate(String(w.payload_url), context, "url");
-    const template = String(w.body_template ?? "");
-    body = template.trim() ? renderTemplate(template, context, bodyEscaping(String(w.http_content_type))) : JSON.stringify(context);
-    headers = renderHeaders(String(w.additional_headers ?? ""), context);
+    ({ url, body, headers } = await (deps.render ?? renderInline)(job));
   } catch (error) {
     return record(d, { error: `template error: ${(error as Error).message}` }, false);
   }

@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import type { Database } from "../db/database.ts";
 import { createLocalQueue, type LocalQueue } from "../events/local-queue.ts";
 import { insecureFetch } from "./insecure-fetch.ts";
+import { renderThread } from "./render-thread.ts";
 
 /**
  * Work a response leaves running (token last-use updates), for the long-lived Node and Deno
@@ -22,10 +23,13 @@ export function backgroundTasks() {
 
 /**
  * The in-process webhook consumer of a Node or Deno server: fed after each commit, swept at start
- * (whatever a previous run left queued) and every WEBHOOK_SWEEP_INTERVAL seconds.
+ * (whatever a previous run left queued) and every WEBHOOK_SWEEP_INTERVAL seconds. Templates render
+ * on a worker thread, each within WEBHOOK_TIMEOUT (the time an attempt's request gets), so a
+ * hostile one never holds up the API's answers; stopping the queue ends the thread.
  */
 export function localDeliveryQueue(app: App, db: Database): LocalQueue {
-  const deliverer = app.deliverer(db, { insecureFetch });
+  const renderer = renderThread({ timeLimitMs: app.config.WEBHOOK_TIMEOUT * 1000 });
+  const deliverer = app.deliverer(db, { insecureFetch, render: renderer.render });
   const queue = createLocalQueue({
     deliver: deliverer.deliver,
     sweep: () => app.sweep(db),
@@ -33,5 +37,11 @@ export function localDeliveryQueue(app: App, db: Database): LocalQueue {
     sweepIntervalMs: app.config.WEBHOOK_SWEEP_INTERVAL * 1000,
   });
   void queue.sweepNow();
-  return queue;
+  return {
+    ...queue,
+    async stop() {
+      await queue.stop();
+      await renderer.close();
+    },
+  };
 }
