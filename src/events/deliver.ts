@@ -5,7 +5,7 @@ import { qb } from "../db/query-builder.ts";
 import type { Secrets } from "../auth/secrets.ts";
 import { conditionsMatch } from "./conditions.ts";
 import type { Data } from "./event-data.ts";
-import { claimRuns, recordResults, settleRuns, type Attempt, type Result } from "./runs.ts";
+import { claimHolders, claimRuns, recordResults, releaseClaims, settleRuns, type Attempt, type Result } from "./runs.ts";
 import { destinationProblem } from "./destination.ts";
 import { renderRequest, type Rendered, type RenderJob } from "./render.ts";
 import { signatureHeaders } from "./sign.ts";
@@ -32,6 +32,8 @@ export interface DeliveryDependencies {
    * consumer runs in its own invocation), always within WEBHOOK_RENDER_MAX_SIZE.
    */
   readonly render?: (job: RenderJob) => Promise<Rendered>;
+  /** Who claims (a Node or Deno process, see src/runtime/claimer.ts); none on Workers, whose claims only expire. */
+  readonly claimer?: string;
 }
 
 /** The part of a response kept on the delivery. */
@@ -192,12 +194,12 @@ async function send(
 
 /**
  * The sweep, run by the cron trigger on Workers and by a timer in process: finds runs left
- * `queued` (or `pending`) past their due time by WEBHOOK_SWEEP_AFTER and not held by a consumer (a lost queue
- * message, a crash mid-delivery), so they are enqueued again; and deletes change records older
- * than CHANGELOG_RETENTION days. One round trip.
+ * `queued` (or `pending`) past their due time by `after` seconds (WEBHOOK_SWEEP_AFTER) and not
+ * held by a consumer (a lost queue message, a crash mid-delivery), so they are enqueued again; and
+ * deletes change records older than CHANGELOG_RETENTION days. One round trip.
  */
-export async function sweep(db: Database, config: Config, now = new Date()): Promise<number[]> {
-  const cutoff = new Date(now.getTime() - config.WEBHOOK_SWEEP_AFTER * 1000).toISOString();
+export async function sweep(db: Database, config: Config, now = new Date(), after = config.WEBHOOK_SWEEP_AFTER): Promise<number[]> {
+  const cutoff = new Date(now.getTime() - after * 1000).toISOString();
   const statements = [
     sql`SELECT id FROM extras_webhookdelivery WHERE status IN ('queued', 'pending') AND next_attempt <= ${cutoff}
       AND (lease_until IS NULL OR lease_until < ${now.toISOString()}) ORDER BY id LIMIT 1000`.compile(qb),
@@ -208,4 +210,16 @@ export async function sweep(db: Database, config: Config, now = new Date()): Pro
   }
   const [due] = await db.batch(statements, "write");
   return due.rows.map((r) => Number(r.id));
+}
+
+/**
+ * What a starting in-process consumer sends first: it ends the claims of claimers `isDead` says
+ * are gone (its own previous run, killed mid-delivery), then takes every run that is due and not
+ * held, however recently queued: whatever a dead process had waiting is nobody's now, and should
+ * a live process on the same database have it waiting too, only one of them claims it.
+ */
+export async function recover(db: Database, config: Config, isDead: (claimer: string) => boolean, now = new Date()): Promise<number[]> {
+  const dead = (await claimHolders(db, now)).filter(isDead);
+  await releaseClaims(db, dead, now);
+  return sweep(db, config, now, 0);
 }
