@@ -195,14 +195,17 @@ async function send(
 /**
  * The sweep, run by the cron trigger on Workers and by a timer in process: finds runs left
  * `queued` (or `pending`) past their due time by `after` seconds (WEBHOOK_SWEEP_AFTER) and not
- * held by a consumer (a lost queue message, a crash mid-delivery), so they are enqueued again; and
- * deletes change records older than CHANGELOG_RETENTION days. One round trip.
+ * held by a consumer (a lost queue message, a crash mid-delivery), at most `limit` of them, so
+ * they are enqueued again; and deletes change records older than CHANGELOG_RETENTION days. One
+ * round trip.
  */
-export async function sweep(db: Database, config: Config, now = new Date(), after = config.WEBHOOK_SWEEP_AFTER): Promise<number[]> {
+export async function sweep(
+  db: Database, config: Config, now = new Date(), { after = config.WEBHOOK_SWEEP_AFTER, limit = 1000 } = {},
+): Promise<number[]> {
   const cutoff = new Date(now.getTime() - after * 1000).toISOString();
   const statements = [
     sql`SELECT id FROM extras_webhookdelivery WHERE status IN ('queued', 'pending') AND next_attempt <= ${cutoff}
-      AND (lease_until IS NULL OR lease_until < ${now.toISOString()}) ORDER BY id LIMIT 1000`.compile(qb),
+      AND (lease_until IS NULL OR lease_until < ${now.toISOString()}) ORDER BY id LIMIT ${limit}`.compile(qb),
   ];
   if (config.CHANGELOG_RETENTION > 0) {
     const oldest = new Date(now.getTime() - config.CHANGELOG_RETENTION * 86_400_000).toISOString();
@@ -221,5 +224,6 @@ export async function sweep(db: Database, config: Config, now = new Date(), afte
 export async function recover(db: Database, config: Config, isDead: (claimer: string) => boolean, now = new Date()): Promise<number[]> {
   const dead = (await claimHolders(db, now)).filter(isDead);
   await releaseClaims(db, dead, now);
-  return sweep(db, config, now, 0);
+  // All of them: the in-process queue holds ids, not rows, so even a large backlog is small.
+  return sweep(db, config, now, { after: 0, limit: 1_000_000 });
 }
