@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createHarness, type Harness } from "./support/harness.ts";
 import { startReceiver } from "./support/receiver.ts";
 import { startServiceProcess, type ServiceProcess } from "./support/service-process.ts";
+import { renderThread } from "../src/runtime/render-thread.ts";
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -134,5 +135,24 @@ describe("rendering off the thread that answers HTTP (node src/node.ts)", () => 
     expect(rx.received).toEqual([]);
     expect(latencies.length).toBeGreaterThan(5);
     expect(slowest).toBeLessThan(1000);
+  });
+});
+
+describe("the render thread", () => {
+  it("terminates a render past its time limit, fails that job alone, and renders the next on a fresh thread", async () => {
+    const thread = renderThread({ timeLimitMs: 500 });
+    try {
+      const job = (bodyTemplate: string, list: number[]) => ({
+        payloadUrl: "http://127.0.0.1/{{event}}", bodyTemplate, additionalHeaders: "X-Event: {{event}}", contentType: "application/json",
+        context: { event: "created", data: { custom_fields: { items: list } } }, maxSize: 1 << 30,
+      });
+      const stuck = thread.render(job(nested("x"), items(300)));
+      const behind = thread.render(job('{"event": "{{event}}"}', []));
+      await expect(stuck).rejects.toThrow("rendering took longer than 0.5 s");
+      await expect(behind).resolves.toEqual({ url: "http://127.0.0.1/created", headers: [["X-Event", "created"]], body: '{"event": "created"}' });
+      await expect(thread.render(job("{{#data.custom_fields.items}}{{.}}{{/data.custom_fields.items}}", items(3)))).resolves.toMatchObject({ body: "012" });
+    } finally {
+      await thread.close();
+    }
   });
 });

@@ -9,3 +9,5 @@ parentPort!.on("message", ({ id, job }: { id: number; job: RenderJob }) => {
     parentPort!.postMessage({ id, ok: false, error: (error as Error).message });
   }
 });
+
+parentPort!.postMessage("ready");
