@@ -2,6 +2,7 @@
  * Benchmarks the Node service on this machine over loopback and prints numbers; asserts nothing.
  *   npm run bench [-- --seconds 3 --concurrency 8 --sites 1000] [-- --webhooks (the webhook figures only)]
  *                 [-- --database-only 1 (the contended-database figures only, scripts/bench-database.ts)]
+ *   npm run bench -- --hostile-render 1 (status latency while a hostile webhook renders, alone)
  * Starts the service on a temporary embedded database, fills it, then measures each scenario for
  * a fixed time with a fixed number of keep-alive connections. Traffic goes to 127.0.0.1 only.
  */
@@ -14,6 +15,7 @@ import { startNodeService } from "../src/runtime/node-service.ts";
 import { apiClient, arg, BENCH_TOKEN, fillSites, runLoad } from "./bench-client.ts";
 import { benchIpam } from "./bench-ipam.ts";
 import { benchDatabase, printDatabase } from "./bench-database.ts";
+import { benchHostileRender } from "./bench-hostile-render.ts";
 
 const SECONDS = arg("seconds", 3);
 const CONCURRENCY = arg("concurrency", 8);
@@ -26,6 +28,8 @@ const DATABASE_ONLY = arg("database-only", 0) === 1;
 /** Seconds another process holds the write lock, and clients of the mixed load, in that section. */
 const LOCK_SECONDS = arg("lock-seconds", 10);
 const CLIENTS = arg("clients", 50);
+/** `--hostile-render 1`: `/api/status/` latency while the consumer renders a hostile webhook, alone. */
+const HOSTILE_ONLY = arg("hostile-render", 0) === 1;
 /** The figures of the last run, by area, kept in the repository next to the code they measure. */
 const RESULTS_FILE = new URL("../bench-results.json", import.meta.url);
 
@@ -191,6 +195,7 @@ async function benchContendedDatabase() {
 try {
   if (IPAM_ONLY) keepResults("ipam", await benchIpam(call, measure, once));
   else if (DATABASE_ONLY) await benchContendedDatabase();
+  else if (HOSTILE_ONLY) await benchHostileRender(service, call);
   else await benchEverything();
 } finally {
   call.close();

@@ -9,7 +9,7 @@ import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { createAuthCache } from "./auth/authenticate.ts";
 import { registry } from "./models/registry.ts";
-import { createDeliverer, sweep, type Deliverer, type Outcome } from "./events/deliver.ts";
+import { createDeliverer, recover, sweep, type Deliverer, type DeliveryDependencies, type Outcome } from "./events/deliver.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
 
 /** The release of this service, reported by /api/status/. */
@@ -31,11 +31,11 @@ export interface RequestEnvironment {
   readonly assets?: AssetSource;
 }
 
-/** How a deliverer sends: the runtime's fetch unless given, and a fetch without TLS verification where one exists. */
-export interface DeliveryOptions {
-  readonly fetch?: typeof fetch;
-  readonly insecureFetch?: typeof fetch;
-}
+/**
+ * How a deliverer sends: the runtime's fetch unless given, a fetch without TLS verification where
+ * one exists, where templates are rendered (inline unless given), and who it claims runs as.
+ */
+export type DeliveryOptions = Pick<DeliveryDependencies, "fetch" | "insecureFetch" | "render" | "claimer">;
 
 /** The portable application: a fetch handler over web-standard APIs, and its set-up. */
 export interface App {
@@ -54,6 +54,8 @@ export interface App {
   deliver(db: Database, id: number, options?: DeliveryOptions): Promise<Outcome>;
   /** The ids of deliveries to enqueue again (lost messages, crashed consumers); prunes old change records. */
   sweep(db: Database, now?: Date): Promise<number[]>;
+  /** At the start of an in-process consumer: frees the claims of dead claimers, and returns every due run to enqueue. */
+  recover(db: Database, isDead: (claimer: string) => boolean): Promise<number[]>;
   readonly config: Config;
   readonly secrets: Secrets;
 }
@@ -79,6 +81,7 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
     deliverer: (db, options = {}) => createDeliverer({ db, config, secrets, ...options }),
     deliver: (db, id, options = {}) => createDeliverer({ db, config, secrets, ...options }).deliver(id),
     sweep: (db, now) => sweep(db, config, now),
+    recover: (db, isDead) => recover(db, config, isDead),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
       return ensureSuperuser(db, config, secrets, generateAdmin);

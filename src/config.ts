@@ -155,6 +155,13 @@ const ConfigSchema = v.object({
   WEBHOOK_SWEEP_INTERVAL: int(60, 1),
   /** Deliveries the in-process consumer sends at once. */
   WEBHOOK_CONCURRENCY: int(16, 1),
+  /** Bytes a webhook's `payload_url`, `additional_headers` or `body_template` may hold; a longer one is refused on save. */
+  WEBHOOK_TEMPLATE_MAX_SIZE: int(64 * 1024, 1),
+  /**
+   * Bytes a delivery's rendered URL, headers and body may reach together; rendering stops there
+   * (and after four times as many template steps) and the run fails without sending.
+   */
+  WEBHOOK_RENDER_MAX_SIZE: int(1024 * 1024, 1),
   /** URL schemes a rendered webhook URL may use. */
   WEBHOOK_ALLOWED_SCHEMES: list(["http", "https"]),
   /** Networks a webhook may never reach: link-local and the cloud metadata addresses by default. */

@@ -26,6 +26,7 @@ import webhookEventData from "../migrations/0014_webhook_event_data.sql";
 import ipam from "../migrations/0015_ipam.sql";
 import vmPrimaryIps from "../migrations/0016_vm_primary_ips.sql";
 import webhookDeliveryRequest from "../migrations/0017_webhook_delivery_request.sql";
+import webhookDeliveryClaimer from "../migrations/0018_webhook_delivery_claimer.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0015_ipam.sql", sql: ipam },
   { name: "0016_vm_primary_ips.sql", sql: vmPrimaryIps },
   { name: "0017_webhook_delivery_request.sql", sql: webhookDeliveryRequest },
+  { name: "0018_webhook_delivery_claimer.sql", sql: webhookDeliveryClaimer },
 ];
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */

@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startReceiver } from "./support/receiver.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DENO = join(ROOT, "node_modules", ".bin", "deno");
@@ -194,5 +195,33 @@ describe("deno serve src/deno.ts", () => {
     const refused = await api("GET", "/api/dcim/sites/", { token: elsewhere });
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toContain("Source IP 127.0.0.1 is not permitted");
+  });
+
+  it("renders webhooks on the render thread (node:worker_threads under Deno)", async () => {
+    const rx = await startReceiver();
+    try {
+      const hook = async (name: string, body_template: string) => {
+        const webhook = await api("POST", "/api/extras/webhooks/", { body: { name, payload_url: `${rx.url}/${name}`, body_template } });
+        expect(webhook.status, webhook.text).toBe(201);
+        const rule = await api("POST", "/api/extras/event-rules/", {
+          body: { name, object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id },
+        });
+        expect(rule.status, rule.text).toBe(201);
+      };
+      await hook("plain", '{"site": "{{data.name}}"}');
+      await hook("wide", "{{data.name}}".repeat(4000));
+      expect((await api("POST", "/api/dcim/sites/", { body: { name: "Rendered", slug: "rendered" } })).status).toBe(201);
+      let runs: any[] = [];
+      for (let i = 0; i < 100; i++) {
+        runs = (await api("GET", "/api/extras/webhook-deliveries/?object_type=dcim.site")).body.results;
+        if (runs.length === 2 && runs.every((r) => r.status.value !== "queued")) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(runs.map((r) => r.status.value)).toEqual(["succeeded", "succeeded"]);
+      expect(rx.received.find((r) => r.path === "/plain")?.body).toBe('{"site": "Rendered"}');
+      expect(rx.received.find((r) => r.path === "/wide")?.body).toBe("Rendered".repeat(4000));
+    } finally {
+      await rx.close();
+    }
   });
 });

@@ -5,9 +5,9 @@ import { qb } from "../db/query-builder.ts";
 import type { Secrets } from "../auth/secrets.ts";
 import { conditionsMatch } from "./conditions.ts";
 import type { Data } from "./event-data.ts";
-import { claimRuns, recordResults, settleRuns, type Attempt, type Result } from "./runs.ts";
+import { claimHolders, claimRuns, recordResults, releaseClaims, settleRuns, type Attempt, type Result } from "./runs.ts";
 import { destinationProblem } from "./destination.ts";
-import { bodyEscaping, renderHeaders, renderTemplate } from "./render.ts";
+import { renderRequest, type Rendered, type RenderJob } from "./render.ts";
 import { signatureHeaders } from "./sign.ts";
 import { batcher } from "./batcher.ts";
 import { sentRequest } from "./sent-request.ts";
@@ -26,6 +26,14 @@ export interface DeliveryDependencies {
   readonly fetch?: typeof fetch;
   /** A fetch that skips TLS verification, where the runtime allows one (Node); else verification stays on. */
   readonly insecureFetch?: typeof fetch;
+  /**
+   * Renders a request's templates: off the thread that answers HTTP where the runtime can (a
+   * worker thread on Node and Deno, with a time limit); inline by default (Workers, whose
+   * consumer runs in its own invocation), always within WEBHOOK_RENDER_MAX_SIZE.
+   */
+  readonly render?: (job: RenderJob) => Promise<Rendered>;
+  /** Who claims (a Node or Deno process, see src/runtime/claimer.ts); none on Workers, whose claims only expire. */
+  readonly claimer?: string;
 }
 
 /** The part of a response kept on the delivery. */
@@ -126,6 +134,8 @@ export function createDeliverer(deps: DeliveryDependencies): Deliverer {
   };
 }
 
+const renderInline = async (job: RenderJob): Promise<Rendered> => renderRequest(job);
+
 /** One attempt at one delivery, from a fresh deliverer (tests, one-off calls). */
 export function deliver(deps: DeliveryDependencies, id: number): Promise<Outcome> {
   return createDeliverer(deps).deliver(id);
@@ -145,12 +155,13 @@ async function send(
     data,
     snapshots: { prechange: JSON.parse(String(d.prechange_data ?? "null")), postchange: JSON.parse(String(d.postchange_data ?? "null")) },
   };
+  const job: RenderJob = {
+    payloadUrl: String(w.payload_url), bodyTemplate: String(w.body_template ?? ""), additionalHeaders: String(w.additional_headers ?? ""),
+    contentType: String(w.http_content_type), context, maxSize: config.WEBHOOK_RENDER_MAX_SIZE,
+  };
   let url: string, body: string, headers: [string, string][];
   try {
-    url = renderTemplate(String(w.payload_url), context, "url");
-    const template = String(w.body_template ?? "");
-    body = template.trim() ? renderTemplate(template, context, bodyEscaping(String(w.http_content_type))) : JSON.stringify(context);
-    headers = renderHeaders(String(w.additional_headers ?? ""), context);
+    ({ url, body, headers } = await (deps.render ?? renderInline)(job));
   } catch (error) {
     return record(d, { error: `template error: ${(error as Error).message}` }, false);
   }
@@ -183,15 +194,18 @@ async function send(
 
 /**
  * The sweep, run by the cron trigger on Workers and by a timer in process: finds runs left
- * `queued` (or `pending`) past their due time by WEBHOOK_SWEEP_AFTER and not held by a consumer (a lost queue
- * message, a crash mid-delivery), so they are enqueued again; and deletes change records older
- * than CHANGELOG_RETENTION days. One round trip.
+ * `queued` (or `pending`) past their due time by `after` seconds (WEBHOOK_SWEEP_AFTER) and not
+ * held by a consumer (a lost queue message, a crash mid-delivery), at most `limit` of them, so
+ * they are enqueued again; and deletes change records older than CHANGELOG_RETENTION days. One
+ * round trip.
  */
-export async function sweep(db: Database, config: Config, now = new Date()): Promise<number[]> {
-  const cutoff = new Date(now.getTime() - config.WEBHOOK_SWEEP_AFTER * 1000).toISOString();
+export async function sweep(
+  db: Database, config: Config, now = new Date(), { after = config.WEBHOOK_SWEEP_AFTER, limit = 1000 } = {},
+): Promise<number[]> {
+  const cutoff = new Date(now.getTime() - after * 1000).toISOString();
   const statements = [
     sql`SELECT id FROM extras_webhookdelivery WHERE status IN ('queued', 'pending') AND next_attempt <= ${cutoff}
-      AND (lease_until IS NULL OR lease_until < ${now.toISOString()}) ORDER BY id LIMIT 1000`.compile(qb),
+      AND (lease_until IS NULL OR lease_until < ${now.toISOString()}) ORDER BY id LIMIT ${limit}`.compile(qb),
   ];
   if (config.CHANGELOG_RETENTION > 0) {
     const oldest = new Date(now.getTime() - config.CHANGELOG_RETENTION * 86_400_000).toISOString();
@@ -199,4 +213,17 @@ export async function sweep(db: Database, config: Config, now = new Date()): Pro
   }
   const [due] = await db.batch(statements, "write");
   return due.rows.map((r) => Number(r.id));
+}
+
+/**
+ * What a starting in-process consumer sends first: it ends the claims of claimers `isDead` says
+ * are gone (its own previous run, killed mid-delivery), then takes every run that is due and not
+ * held, however recently queued: whatever a dead process had waiting is nobody's now, and should
+ * a live process on the same database have it waiting too, only one of them claims it.
+ */
+export async function recover(db: Database, config: Config, isDead: (claimer: string) => boolean, now = new Date()): Promise<number[]> {
+  const dead = (await claimHolders(db, now)).filter(isDead);
+  await releaseClaims(db, dead, now);
+  // All of them: the in-process queue holds ids, not rows, so even a large backlog is small.
+  return sweep(db, config, now, { after: 0, limit: 1_000_000 });
 }

@@ -1,5 +1,6 @@
 import ipaddr from "ipaddr.js";
 import type { Config } from "../config.ts";
+import { embeddedIPv4 } from "./embedded-ipv4.ts";
 
 /**
  * The destination policy, checked on the rendered URL before anything is sent: an allowed scheme,
@@ -19,15 +20,25 @@ export function destinationProblem(config: Config, raw: string): string | null {
   if (!config.WEBHOOK_ALLOWED_SCHEMES.includes(scheme)) return `scheme ${scheme} is not allowed (WEBHOOK_ALLOWED_SCHEMES)`;
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (ipaddr.isValid(host)) {
-    const address = ipaddr.process(host);
-    for (const network of config.WEBHOOK_BLOCKED_NETWORKS) {
-      const [base, bits] = network.includes("/") ? ipaddr.parseCIDR(network) : [ipaddr.parse(network), network.includes(":") ? 128 : 32];
-      if (base.kind() === address.kind() && address.match(base, bits)) return `address ${host} is in a blocked network (${network}, WEBHOOK_BLOCKED_NETWORKS)`;
-    }
+    const blocked = blockedNetwork(config, ipaddr.parse(host));
+    if (blocked) return `address ${host} is in a blocked network (${blocked}, WEBHOOK_BLOCKED_NETWORKS)`;
   }
   const allowed = config.WEBHOOK_ALLOWED_HOSTS;
   if (allowed.length && !allowed.some((h) => (h.startsWith(".") ? host.endsWith(h) || host === h.slice(1) : host === h.toLowerCase()))) {
     return `host ${host} is not in WEBHOOK_ALLOWED_HOSTS`;
+  }
+  return null;
+}
+
+/**
+ * The blocked network the address is in, or null: the address itself and, for IPv6, every IPv4
+ * address written inside it (`embeddedIPv4`), which reaches the same host through a translator.
+ */
+function blockedNetwork(config: Config, address: ipaddr.IPv4 | ipaddr.IPv6): string | null {
+  const candidates = address.kind() === "ipv6" ? [address, ...embeddedIPv4(address as ipaddr.IPv6)] : [address];
+  for (const network of config.WEBHOOK_BLOCKED_NETWORKS) {
+    const [base, bits] = network.includes("/") ? ipaddr.parseCIDR(network) : [ipaddr.parse(network), network.includes(":") ? 128 : 32];
+    if (candidates.some((a) => a.kind() === base.kind() && a.match(base, bits))) return network;
   }
   return null;
 }

@@ -18,17 +18,26 @@ function conditionErrors(item: WriteItem): void {
   if (problem) item.errors.conditions = [problem];
 }
 
-/** Templates are parsed when the webhook is saved: a syntax error is a 400 naming the field. */
-function templateErrors(item: WriteItem): void {
+/**
+ * Templates are checked when the webhook is saved, each a 400 naming the field: no larger than
+ * WEBHOOK_TEMPLATE_MAX_SIZE (checked first: parsing is work too), and free of syntax errors.
+ */
+function templateErrors(item: WriteItem, maxSize: number): void {
   for (const name of ["payload_url", "additional_headers", "body_template"]) {
     const value = item.values[name];
-    const problem = typeof value === "string" ? templateProblem(value) : null;
+    if (typeof value !== "string") continue;
+    const size = encoder.encode(value).length;
+    const problem = size > maxSize
+      ? `Ensure this template has at most ${maxSize} bytes (it has ${size}; WEBHOOK_TEMPLATE_MAX_SIZE).`
+      : templateProblem(value);
     if (problem) item.errors[name] = [problem];
   }
 }
 
+const encoder = new TextEncoder();
+
 export const webhookHooks: ModelHooks = {
-  prepareWrite(_ctx, items) {
+  prepareWrite(ctx, items) {
     for (const item of items) {
       // NetBox 3.x clients send `content_types`; it is stored as `object_types`.
       const legacy = item.values.content_types as string[] | undefined;
@@ -36,7 +45,7 @@ export const webhookHooks: ModelHooks = {
       delete item.values.content_types;
       objectTypeErrors(item, "object_types");
       conditionErrors(item);
-      templateErrors(item);
+      templateErrors(item, ctx.config.WEBHOOK_TEMPLATE_MAX_SIZE);
       const verify = item.values.ssl_verification ?? (item.current ? Boolean(item.current.ssl_verification) : true);
       const ca = item.values.ca_file_path !== undefined ? item.values.ca_file_path : (item.current?.ca_file_path ?? null);
       if (!verify && ca) item.errors.ca_file_path = ["Do not specify a CA certificate file if SSL verification is disabled."];

@@ -33,9 +33,57 @@ function plain(value: unknown): unknown {
   return out;
 }
 
+/**
+ * Where a render stops, shared by the URL, the headers and the body of one request: at most
+ * `maxSize` characters of output (`WEBHOOK_RENDER_MAX_SIZE`), and at most four times as many
+ * template tokens visited (a visit costs about what a few characters of output do), so nested
+ * loops over data a writer controls stop early whether they print much (27 MB from three loops
+ * over 300 items) or nothing at all (27 million empty iterations).
+ */
+export class RenderBudget {
+  private output = 0;
+  private steps = 0;
+  private readonly maxSize: number;
+  constructor(maxSize: number) {
+    this.maxSize = maxSize;
+  }
+
+  spend(characters: number, steps: number): void {
+    this.output += characters;
+    this.steps += steps;
+    if (this.output > this.maxSize) throw new Error(`the rendered request passes WEBHOOK_RENDER_MAX_SIZE (${this.maxSize} bytes); rendering stopped, nothing sent`);
+    if (this.steps > 4 * this.maxSize) throw new Error(`the templates take more than ${4 * this.maxSize} steps (4 x WEBHOOK_RENDER_MAX_SIZE); rendering stopped, nothing sent`);
+  }
+}
+
+/**
+ * A mustache writer that spends the budget as it goes: every piece of output passes through one
+ * of three methods (text, escaped and unescaped values; no partials or lambdas reach plain data),
+ * and every list of tokens through `renderTokens`, so the render throws as soon as either cap is
+ * passed instead of building the whole text first.
+ */
+function budgetedWriter(budget: RenderBudget): Mustache.Writer {
+  const writer = new Mustache.Writer();
+  const counted = <A extends unknown[]>(f: (...args: A) => unknown) => (...args: A) => {
+    const value = f.apply(writer, args);
+    if (value != null) budget.spend(String(value).length, 0);
+    return value;
+  };
+  writer.rawValue = counted(writer.rawValue) as typeof writer.rawValue;
+  writer.escapedValue = counted(writer.escapedValue) as typeof writer.escapedValue;
+  writer.unescapedValue = counted(writer.unescapedValue) as typeof writer.unescapedValue;
+  const renderTokens = writer.renderTokens;
+  writer.renderTokens = function (tokens, ...rest) {
+    // An empty section still costs its iteration.
+    budget.spend(0, Math.max(1, tokens.length));
+    return renderTokens.call(this, tokens, ...rest);
+  };
+  return writer;
+}
+
 /** Renders a mustache template over the context with the given escaping (mustache is logic-less: no code runs). */
-export function renderTemplate(template: string, context: Record<string, unknown>, escaping: Escaping): string {
-  return Mustache.render(template, plain(context), undefined, { escape: ESCAPES[escaping] });
+export function renderTemplate(template: string, context: Record<string, unknown>, escaping: Escaping, budget = new RenderBudget(Infinity)): string {
+  return budgetedWriter(budget).render(template, plain(context), undefined, { escape: ESCAPES[escaping] });
 }
 
 /** The template's syntax error, or null when it parses. */
@@ -53,14 +101,56 @@ export function templateProblem(template: string): string | null {
  * without escaping; CR and LF never reach a header value, and lines without a colon are ignored,
  * as NetBox ignores them.
  */
-export function renderHeaders(template: string, context: Record<string, unknown>): [string, string][] {
+export function renderHeaders(template: string, context: Record<string, unknown>, budget = new RenderBudget(Infinity)): [string, string][] {
   const out: [string, string][] = [];
   for (const line of template.split(/\r?\n/)) {
     const i = line.indexOf(":");
     if (i <= 0) continue;
     const name = line.slice(0, i).trim();
-    const value = renderTemplate(line.slice(i + 1), context, "none").replace(/[\r\n]/g, "").trim();
+    const value = renderTemplate(line.slice(i + 1), context, "none", budget).replace(/[\r\n]/g, "").trim();
     if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out.push([name, value]);
   }
   return out;
 }
+
+/** A webhook's templates and an event's context: what rendering one request needs (a plain, cloneable object). */
+export interface RenderJob {
+  readonly payloadUrl: string;
+  readonly bodyTemplate: string;
+  readonly additionalHeaders: string;
+  readonly contentType: string;
+  readonly context: Record<string, unknown>;
+  /** WEBHOOK_RENDER_MAX_SIZE. */
+  readonly maxSize: number;
+}
+
+/** One request as rendered. */
+export interface Rendered {
+  readonly url: string;
+  readonly headers: [string, string][];
+  readonly body: string;
+}
+
+/**
+ * Renders URL, headers and body of one request within one budget; throws when a template fails
+ * or the budget runs out. A blank body template sends the event as JSON (SPEC.md 6.2), also
+ * within the cap. Pure and synchronous: Node and Deno run it on a worker thread
+ * (src/runtime/render-thread.ts), Workers inline.
+ */
+export function renderRequest(job: RenderJob): Rendered {
+  const budget = new RenderBudget(job.maxSize);
+  const url = renderTemplate(job.payloadUrl, job.context, "url", budget);
+  const headers = renderHeaders(job.additionalHeaders, job.context, budget);
+  let body: string;
+  if (job.bodyTemplate.trim()) body = renderTemplate(job.bodyTemplate, job.context, bodyEscaping(job.contentType), budget);
+  else {
+    body = JSON.stringify(job.context);
+    budget.spend(body.length, 0);
+  }
+  // Characters were counted as they came; a character may take up to 3 bytes on the wire.
+  const size = encoder.encode(url).length + encoder.encode(body).length + headers.reduce((n, [k, v]) => n + encoder.encode(k).length + encoder.encode(v).length, 0);
+  if (size > job.maxSize) throw new Error(`the rendered request passes WEBHOOK_RENDER_MAX_SIZE (${job.maxSize} bytes): ${size} bytes; nothing sent`);
+  return { url, headers, body };
+}
+
+const encoder = new TextEncoder();

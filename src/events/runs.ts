@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import type { Row } from "../db/database.ts";
+import type { Database, Row } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { DeliveryDependencies } from "./deliver.ts";
 import { eventData, type Data } from "./event-data.ts";
@@ -21,7 +21,8 @@ export interface Claimed {
  * Claims runs, one statement for the whole group: only a `queued` (or `pending`) run that no other
  * consumer holds and that is due; anything else, such as a redelivered message for a run that
  * already succeeded, is not claimed (null) and sends nothing. Reads their webhooks in the same
- * round trip.
+ * round trip. The claim names its claimer (`deps.claimer`), so a restart can tell its dead
+ * predecessor's claims from a live process's (`releaseClaims`).
  */
 export async function claimRuns(deps: DeliveryDependencies, ids: readonly number[]): Promise<(Claimed | null)[]> {
   const now = new Date();
@@ -32,7 +33,7 @@ export async function claimRuns(deps: DeliveryDependencies, ids: readonly number
   const list = JSON.stringify([...new Set(ids)]);
   const [claimed, hooks] = await deps.db.batch([
     sql`UPDATE extras_webhookdelivery SET attempts = attempts + 1, run_attempts = run_attempts + 1, started = ${iso}, lease_until = ${lease},
-        last_updated = ${iso}
+        last_updated = ${iso}, claimed_by = ${deps.claimer ?? null}
       WHERE id IN (SELECT value FROM json_each(${list})) AND status IN ('queued', 'pending')
         AND (lease_until IS NULL OR lease_until < ${iso}) AND (next_attempt IS NULL OR next_attempt <= ${due})
       RETURNING *`.compile(qb),
@@ -102,4 +103,30 @@ export async function recordResults(deps: DeliveryDependencies, results: readonl
       WHERE extras_webhookdelivery.id = r.r_id AND extras_webhookdelivery.lease_until = r.r_lease`.compile(qb),
   ], "write");
   return results.map(() => undefined);
+}
+
+/** The claimers holding runs now (their lease not yet out): a starting consumer tells the dead from the live. */
+export async function claimHolders(db: Database, now: Date): Promise<string[]> {
+  const [rows] = await db.batch([
+    sql`SELECT DISTINCT claimed_by FROM extras_webhookdelivery WHERE status IN ('queued', 'pending') AND claimed_by IS NOT NULL
+      AND lease_until >= ${now.toISOString()}`.compile(qb),
+  ], "read");
+  return rows.rows.map((r) => String(r.claimed_by));
+}
+
+/**
+ * Ends the claims of dead claimers: their runs are free to claim again at once (the lease is what
+ * kept them), and each run's log says its attempt was interrupted. A run may have reached its
+ * receiver before the crash: it goes again with the same `webhook-id`, for the receiver to
+ * de-duplicate (at least once).
+ */
+export async function releaseClaims(db: Database, claimers: readonly string[], now: Date): Promise<void> {
+  if (!claimers.length) return;
+  const iso = now.toISOString();
+  await db.batch([
+    sql`UPDATE extras_webhookdelivery SET lease_until = NULL, last_updated = ${iso},
+        error_log = error_log || ${iso} || ' attempt ' || attempts || ': interrupted (the process sending it stopped); sending again' || char(10)
+      WHERE claimed_by IN (SELECT value FROM json_each(${JSON.stringify(claimers)})) AND status IN ('queued', 'pending')
+        AND lease_until IS NOT NULL`.compile(qb),
+  ], "write");
 }

@@ -131,6 +131,8 @@ export const webhookDelivery = defineModel({
     run_attempts: "INTEGER NOT NULL DEFAULT 0",
     // While a consumer holds the run, no other takes it; a crashed holder's lease runs out.
     lease_until: "TEXT",
+    // Who holds it (a Node or Deno process), so a restart takes back a dead process's claims at once.
+    claimed_by: "TEXT",
     // The event as of the commit: the object's representation (as `selectSql` reads it) for a
     // create or update, and the rule's conditions while they wait to be evaluated.
     data: "TEXT",

@@ -2,6 +2,8 @@ import type { App } from "../app.ts";
 import type { Database } from "../db/database.ts";
 import { createLocalQueue, type LocalQueue } from "../events/local-queue.ts";
 import { insecureFetch } from "./insecure-fetch.ts";
+import { renderThread } from "./render-thread.ts";
+import { claimerIsDead, processClaimer } from "./claimer.ts";
 
 /**
  * Work a response leaves running (token last-use updates), for the long-lived Node and Deno
@@ -21,17 +23,29 @@ export function backgroundTasks() {
 }
 
 /**
- * The in-process webhook consumer of a Node or Deno server: fed after each commit, swept at start
- * (whatever a previous run left queued) and every WEBHOOK_SWEEP_INTERVAL seconds.
+ * The in-process webhook consumer of a Node or Deno server: fed after each commit, and at start
+ * with every due run, once the claims of a dead predecessor (killed mid-delivery) are taken back,
+ * so a restart resends them at once rather than after their leases; then swept every
+ * WEBHOOK_SWEEP_INTERVAL seconds. Templates render on a worker thread, each within WEBHOOK_TIMEOUT
+ * (the time an attempt's request gets), so a hostile one never holds up the API's answers;
+ * stopping the queue ends the thread.
  */
 export function localDeliveryQueue(app: App, db: Database): LocalQueue {
-  const deliverer = app.deliverer(db, { insecureFetch });
+  const renderer = renderThread({ timeLimitMs: app.config.WEBHOOK_TIMEOUT * 1000 });
+  const claimer = processClaimer();
+  const deliverer = app.deliverer(db, { insecureFetch, render: renderer.render, claimer });
   const queue = createLocalQueue({
     deliver: deliverer.deliver,
     sweep: () => app.sweep(db),
     concurrency: app.config.WEBHOOK_CONCURRENCY,
     sweepIntervalMs: app.config.WEBHOOK_SWEEP_INTERVAL * 1000,
   });
-  void queue.sweepNow();
-  return queue;
+  app.recover(db, (other) => claimerIsDead(other, claimer)).then(queue.push, (error) => console.error("webhook recovery at start failed:", error));
+  return {
+    ...queue,
+    async stop() {
+      await queue.stop();
+      await renderer.close();
+    },
+  };
 }

@@ -11,18 +11,22 @@ export interface Received {
 
 /**
  * A real HTTP receiver on 127.0.0.1 for webhook tests: records every request and answers with
- * `status` (default 200); `hang` keeps requests open until the receiver closes.
+ * `status` (default 200), after `delayMs` (a slow receiver); `hang` keeps requests open until the
+ * receiver closes.
  */
 export async function startReceiver() {
   const received: Received[] = [];
-  const state = { status: 200, hang: false };
+  const state = { status: 200, hang: false, delayMs: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       received.push({ method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
       if (state.hang) return;
-      res.writeHead(state.status, { "Content-Type": "text/plain" }).end(state.status < 300 ? "ok" : `receiver says no ${"x".repeat(3000)}`);
+      const status = state.status;
+      const answer = () => res.writeHead(status, { "Content-Type": "text/plain" }).end(status < 300 ? "ok" : `receiver says no ${"x".repeat(3000)}`);
+      if (state.delayMs) setTimeout(answer, state.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
