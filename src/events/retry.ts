@@ -81,7 +81,7 @@ export const retryManyRoute: RouteDeclaration = {
   permission: null,
   handler: async (ctx, model) => {
     authorizeRetry(ctx, model);
-    const ids = bulkIds(ctx, asList(await readJson(ctx.request, ctx.config.MAX_BODY_SIZE)));
+    const ids = bulkIds(ctx, asList(await readJson(ctx)));
     if (new Set(ids).size !== ids.length) throw ApiError.invalid({ non_field_errors: ["Each delivery may be listed once."] });
     return json(ids.length ? await retryDeliveries(ctx, model, ids, true) : []);
   },
