@@ -10,13 +10,22 @@ import type { Model } from "../models/model.ts";
 import { attributeCondition, flattenAttributes } from "./filters.ts";
 import type { Probe } from "./probes.ts";
 import { idList } from "./select.ts";
-import { scopeSql } from "./scope.ts";
+import { scopeSql, unrestricted } from "./scope.ts";
 
-/** An id expression for a ref: the literal id, or the subquery its attributes select (NULL if none). */
+/**
+ * An id expression for a ref, among the objects the requester may view: the id itself when they
+ * may view every object of the target, else the subquery that keeps it only within their view,
+ * or the subquery its attributes select (NULL if none). The checks that read the referenced row
+ * (uniqueness, same-device rules) then learn nothing about an object the writer may not see.
+ */
 export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | null): RawBuilder<unknown> {
   if (ref === null) return sql`NULL`;
-  if (typeof ref === "number") return sql`${ref}`;
-  if (ref.ref === "id") return sql`${ref.id}`;
+  const id = typeof ref === "number" ? ref : ref.ref === "id" ? ref.id : null;
+  if (id !== null) {
+    if (unrestricted(ctx, target, "view")) return sql`${id}`;
+    return sql`(SELECT id FROM ${sql.table(target.table)} WHERE id = ${id} AND ${scopeSql(ctx, target, "view")})`;
+  }
+  if (typeof ref === "number" || ref.ref === "id") return sql`NULL`;
   const cond = isPermitted(ctx, target, "view") ? attributeCondition(target, ref.attrs) : null;
   return cond ? sql`(SELECT id FROM ${sql.table(target.table)} WHERE ${cond} AND ${scopeSql(ctx, target, "view")} LIMIT 1)` : sql`NULL`;
 }
@@ -24,8 +33,11 @@ export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | n
 /**
  * Probes that resolve every related reference of `items` (fks, m2m sets and generic relations),
  * grouped so that all ids of one model cost one statement and each distinct attribute object one
- * more. A reference by attributes may use only fields the target can be filtered on, and only on
- * objects the requester may read; otherwise it matches nothing, so it cannot probe hidden data.
+ * more. A reference, by id, by attributes or as a generic pair, finds only objects the requester
+ * may view (their view scope joins the probe's WHERE, so it costs no statement of its own); one
+ * outside it gets the very message a missing one gets, so a write cannot tell which ids exist or
+ * show the names of objects hidden from the writer. Attributes may use only fields the target can
+ * be filtered on.
  * When settled, each ref in `values` is replaced by its id, or an error names the field.
  */
 export function referenceProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[]): Probe[] {
@@ -54,7 +66,7 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
   const byAttrs = new Map<string, number[]>();
   for (const [target, ids] of idRefs) {
     probes.push({
-      statement: sql`SELECT id FROM ${sql.table(target.table)} WHERE id IN ${idList(ids)}`.compile(qb),
+      statement: sql`SELECT id FROM ${sql.table(target.table)} WHERE id IN ${idList(ids)} AND ${scopeSql(ctx, target, "view")}`.compile(qb),
       settle: (r) => existing.set(target, new Set(r.rows.map((row) => Number(row.id)))),
     });
   }
