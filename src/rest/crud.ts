@@ -70,7 +70,7 @@ export async function listObjects(ctx: RequestContext, model: Model) {
   const params = ctx.url.searchParams;
   const page = parsePage(ctx.config, params);
   const selection = selectionOf(ctx, model);
-  const plan = planFilters(model, params);
+  const plan = planFilters(model, params, model.table, (related) => scopeSql(ctx, related, "view"));
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
   const where = sql.join([scopeSql(ctx, model, "view"), ...plan.conditions], sql` AND `);
   const table = sql.table(model.table);
@@ -352,8 +352,10 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
         FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
       settle: (r) => r.rows.forEach((row) => current.set(Number(row.id), row)),
     },
+    // The dependents that block the delete, named only when the requester may view them.
     ...protect.map((ref): Probe => ({
-      statement: sql`SELECT id, ${ref.model.displaySql(ref.model.table)} AS __display, count(*) OVER () AS __total FROM ${sql.table(ref.model.table)}
+      statement: sql`SELECT id, ${ref.model.displaySql(ref.model.table)} AS __display, ${scopeSql(ctx, ref.model, "view")} AS __visible,
+        count(*) OVER () AS __total FROM ${sql.table(ref.model.table)}
         WHERE ${sql.ref(ref.field.column!)} IN ${targetIds} ORDER BY id LIMIT 10`.compile(qb),
       settle: (r) => void (r.rows.length && blockers.push({ model: ref.model, rows: r.rows })),
     })),
@@ -364,8 +366,11 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
   if (ids.some((id) => !current.has(id))) throw ApiError.invalid(ids.map((id) => (current.has(id) ? {} : { id: [OBJECT_NOT_FOUND] })));
   if (blockers.length) {
     const total = blockers.reduce((n, b) => n + Number(b.rows[0].__total), 0);
-    const named = blockers.flatMap((b) => b.rows.map((r) => `${r.__display} (${r.id})`));
-    throw ApiError.detail("conflict", `Unable to delete object. ${total} dependent objects were found: ${named.join(", ")}`);
+    const rows = blockers.flatMap((b) => b.rows);
+    const named = rows.filter((r) => Boolean(r.__visible)).map((r) => `${r.__display} (${r.id})`);
+    const unnamed = rows.length - named.length;
+    const listed = [...named, ...(unnamed ? [`${unnamed} that you may not view`] : [])];
+    throw ApiError.detail("conflict", `Unable to delete object. ${total} dependent objects were found: ${listed.join(", ")}`);
   }
   const doomed = [...current.keys()];
   if (doomed.length === 0) return;
