@@ -20,12 +20,11 @@ import { scopeSql, unrestricted } from "./scope.ts";
  */
 export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | null): RawBuilder<unknown> {
   if (ref === null) return sql`NULL`;
-  const id = typeof ref === "number" ? ref : ref.ref === "id" ? ref.id : null;
-  if (id !== null) {
+  if (typeof ref === "number" || ref.ref === "id") {
+    const id = typeof ref === "number" ? ref : ref.id;
     if (unrestricted(ctx, target, "view")) return sql`${id}`;
     return sql`(SELECT id FROM ${sql.table(target.table)} WHERE id = ${id} AND ${scopeSql(ctx, target, "view")})`;
   }
-  if (typeof ref === "number" || ref.ref === "id") return sql`NULL`;
   const cond = isPermitted(ctx, target, "view") ? attributeCondition(target, ref.attrs) : null;
   return cond ? sql`(SELECT id FROM ${sql.table(target.table)} WHERE ${cond} AND ${scopeSql(ctx, target, "view")} LIMIT 1)` : sql`NULL`;
 }
@@ -47,6 +46,14 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
   const attrRefs = new Map<string, { lane: Lane; attrs: Record<string, unknown> }>();
   const attrKey = (lane: Lane, attrs: Record<string, unknown>) => `${lane.key}:${JSON.stringify(attrs)}`;
   const generic = (field: Field, value: GenericRef) => field.targets!().find((m) => m.objectType === value.type)!;
+  // One lane per field and target, built once: its scope SQL is the same for every item.
+  const lanes = new Map<string, Lane>();
+  const laneOf = (field: Field, target: Model): Lane => {
+    const key = `${field.name}/${target.objectType}`;
+    let lane = lanes.get(key);
+    if (!lane) lanes.set(key, (lane = laneFor(ctx, model, field, target)));
+    return lane;
+  };
   const addId = (lane: Lane, id: number) => {
     const entry = idRefs.get(lane.key) ?? { lane, ids: new Set<number>() };
     idRefs.set(lane.key, entry);
@@ -57,11 +64,11 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
       const value = item.values[field.name];
       const refs = field.kind === "fk" && isRef(value) ? [value] : field.kind === "m2m" && Array.isArray(value) ? value.filter(isRef) : [];
       for (const ref of refs) {
-        const lane = laneOf(ctx, model, field, field.target!());
+        const lane = laneOf(field, field.target!());
         if (ref.ref === "id") addId(lane, ref.id);
         else attrRefs.set(attrKey(lane, ref.attrs), { lane, attrs: ref.attrs });
       }
-      if (field.kind === "generic" && value) addId(laneOf(ctx, model, field, generic(field, value as GenericRef)), (value as GenericRef).id);
+      if (field.kind === "generic" && value) addId(laneOf(field, generic(field, value as GenericRef)), (value as GenericRef).id);
     }
   }
 
@@ -91,7 +98,7 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
         const value = item.values[field.name];
         const fail = (message: string) => void (item.errors[field.kind === "generic" ? `${field.name}_id` : field.name] ??= [message]);
         const one = (target: Model, ref: Ref): number | undefined => {
-          const lane = laneOf(ctx, model, field, target);
+          const lane = laneOf(field, target);
           if (ref.ref === "id") {
             if (existing.get(lane.key)?.has(ref.id)) return ref.id;
             return fail(`Related object not found using the provided numeric ID: ${ref.id}`);
@@ -107,7 +114,7 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
         }
         if (field.kind === "generic" && value) {
           const g = value as GenericRef;
-          if (!existing.get(laneOf(ctx, model, field, generic(field, g)).key)?.has(g.id)) fail(`Related object not found using the provided numeric ID: ${g.id}`);
+          if (!existing.get(laneOf(field, generic(field, g)).key)?.has(g.id)) fail(`Related object not found using the provided numeric ID: ${g.id}`);
         }
       }
     }
@@ -135,7 +142,7 @@ interface Lane {
  * model's `referable` hook adds. Fields without such a hook share one lane per target, so all their
  * ids cost one statement.
  */
-function laneOf(ctx: RequestContext, model: Model, field: Field, target: Model): Lane {
+function laneFor(ctx: RequestContext, model: Model, field: Field, target: Model): Lane {
   const view = scopeSql(ctx, target, "view");
   const extra = model.hooks?.referable?.(ctx, field.name, target.table) ?? null;
   if (!extra) return { key: target.objectType, target, scope: view, open: isPermitted(ctx, target, "view") };
