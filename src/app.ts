@@ -1,6 +1,7 @@
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { clientAddressOf } from "./http/client-address.ts";
+import { bodyOnce } from "./http/body.ts";
 import { applyMigrations, type Migration } from "./db/migrate.ts";
 import { deriveSecrets, type Secrets } from "./auth/secrets.ts";
 import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
@@ -92,6 +93,7 @@ export async function createApp({ config, secretKey, runtime }: AppOptions): Pro
       if (url.pathname.startsWith("/static/")) return serveStatic(request, url, env.assets ?? null);
       const ctx: RequestContext = {
         request,
+        body: bodyOnce(request, config.MAX_BODY_SIZE),
         url,
         origin: url.origin,
         requestId: crypto.randomUUID(),

@@ -40,7 +40,7 @@ const valid = new Map<string, Record<string, unknown>[]>();
 /** The headers and token of each way a request may authenticate. */
 const auth: Record<string, { token: string | null; headers: Record<string, string> }> = {};
 
-const stats = { requests: 0, serverErrors: 0, known: 0 };
+const stats = { requests: 0, serverErrors: 0 };
 /** Answers by status, to show the requests reached past the first refusal. */
 const statuses = new Map<number, number>();
 /** Server errors the pipeline logged, by request id (errorResponse logs `[<id>] METHOD path:` and the error). */
@@ -177,20 +177,6 @@ function target(op: Operation, request: FuzzRequest): string {
   return `${op.path.replace("{id}", request.id)}${query ? `?${query}` : ""}`;
 }
 
-/**
- * The 500s that another fix, in progress, removes: a request served twice (a refusal decided on
- * cached auth data is retried, see `fresh` in src/http/router.ts) reads its body stream a second
- * time and fails with "ReadableStream is locked". Known cases only: allocation POSTs with a
- * read-only token, token provisioning with a token header, a detail DELETE after a token change.
- * Remove once that fix is merged.
- */
-function isKnownLockedStream(op: Operation, request: FuzzRequest, error: unknown): boolean {
-  if (!/ReadableStream is locked|body.*(used|locked)/i.test(String((error as Error)?.message ?? error))) return false;
-  if (op.method === "POST" && /\/available-[a-z]+\/$/.test(op.path)) return request.auth === "readOnly";
-  if (op.path === "/api/users/tokens/provision/") return auth[request.auth].token !== null;
-  return op.method === "DELETE" && op.path.endsWith("/{id}/");
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 /** A field's messages: a list of messages (or of nested errors), or a nested object's errors. */
 const isMessages = (v: unknown): boolean => (Array.isArray(v) && v.every((m) => typeof m === "string" || isNested(m))) || isNested(v);
@@ -224,15 +210,10 @@ async function check(op: Operation, request: FuzzRequest): Promise<string | null
     stats.requests++;
   }
   statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-  if (process.env.FUZZ_DEBUG && reply.status === 403 && request.auth === "superuser") console.log("DEBUG403", op.method, target(op, request).slice(0, 100), reply.text.slice(0, 150));
   const requestId = reply.headers.get("X-Request-ID") ?? "";
   const describe = () => `${op.method} ${path} [auth ${request.auth}${request.contentType ? `, Content-Type ${request.contentType}` : ""}] body ${JSON.stringify(request.body?.slice(0, 300))}`;
   if (reply.status >= 500) {
     const error = logged.get(requestId);
-    if (isKnownLockedStream(op, request, error)) {
-      stats.known++;
-      return null;
-    }
     stats.serverErrors++;
     const key = `${op.method} ${op.path} ${reply.status} ${String((error as Error)?.message ?? error).slice(0, 120)}`;
     if (!findings.has(key)) findings.set(key, `${describe()}\n  -> ${reply.status} ${reply.text.slice(0, 300)}\n  ${(error as Error)?.stack ?? error}`);
@@ -355,9 +336,9 @@ describe("fuzzing every operation of the OpenAPI document", () => {
   }, 300_000);
 });
 
-/** What the run did, for the record: requests sent, 5xx seen (known ones apart), the seed to replay it. */
+/** What the run did, for the record: requests sent, 5xx seen, the seed to replay it. */
 function report(stage: string) {
-  console.log(`fuzz (${stage}): ${stats.requests} requests, ${stats.serverErrors} 5xx, ${stats.known} known 5xx skipped (ReadableStream is locked), FUZZ_RUNS=${RUNS}, FUZZ_SEED=${SEED}, FUZZ_DRIVER=${DRIVER}`);
+  console.log(`fuzz (${stage}): ${stats.requests} requests, ${stats.serverErrors} 5xx, FUZZ_RUNS=${RUNS}, FUZZ_SEED=${SEED}, FUZZ_DRIVER=${DRIVER}`);
   console.log(`fuzz statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(", ")}`);
   if (findings.size) console.log(`fuzz findings:\n${[...findings.values()].join("\n\n")}`);
 }

@@ -30,6 +30,8 @@ beforeAll(async () => {
   ids.hidden = await make(api, "/api/tenancy/tenants/", { name: "Hidden", slug: "hidden" });
   alice = await api.token({ superuser: false, username: "alice" });
   aliceId = (await api.get("/api/users/users/?username=alice")).body.results[0].id;
+  // Regions are referenced and filtered on below: a writer names only objects they may view.
+  await grant(["dcim.region"], ["view"]);
 });
 afterAll(() => api.close());
 

@@ -149,6 +149,10 @@ for (const spec of writable) {
     it.skipIf(openByDefault.has(spec.objectType))("refuses a create outside the add constraint, all or none", async () => {
       await freshUser();
       expect((await grant(["add"], { id__in: [0] })).status).toBe(201);
+      // The objects created name fixtures (a tree's, objects of its own model), which a writer
+      // must be able to view to reference.
+      const all = registry.models.map((m) => m.objectType);
+      expect((await api.post("/api/users/permissions/", { name: `view ${Math.random()}`, object_types: all, actions: ["view"], users: [userId] })).status).toBe(201);
       const before = (await api.get(base)).body.count;
       const objects = spec.create(fx).slice(3, 5);
       expect((await api.post(base, objects[0], as(plain))).status).toBe(403);

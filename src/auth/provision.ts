@@ -15,7 +15,7 @@ import { hasPermission } from "./permissions.ts";
  * get the same 403, so the endpoint does not reveal which usernames exist.
  */
 async function provisionToken(ctx: RequestContext, tokenModel: Model): Promise<Response> {
-  const body = await readJson(ctx.request, ctx.config.MAX_BODY_SIZE);
+  const body = await readJson(ctx);
   const input = (body && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const errors: FieldErrors = {};
   for (const name of ["username", "password"]) {

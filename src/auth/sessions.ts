@@ -1,6 +1,5 @@
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
-import { readText } from "../http/body.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError } from "../http/errors.ts";
 import { checkCredentials } from "./credentials.ts";
@@ -95,7 +94,7 @@ export const safeNext = (next: unknown) => (typeof next === "string" && /^\/(?!\
 
 /** What POST /login/ was sent: its fields, and whether they came from a form (else JSON). */
 export async function credentialsOf(ctx: RequestContext): Promise<{ fields: Record<string, unknown>; form: boolean }> {
-  const text = await readText(ctx.request, ctx.config.MAX_BODY_SIZE);
+  const text = await ctx.body();
   const form = (ctx.request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded");
   if (form) return { fields: Object.fromEntries(new URLSearchParams(text)), form };
   try {

@@ -1,7 +1,11 @@
+import { sql } from "kysely";
 import { ApiError } from "../http/errors.ts";
+import { isRef } from "../models/kinds.ts";
 import type { ModelHooks } from "../models/hooks.ts";
 import { randomHex } from "./crypto.ts";
 import { hasPermission, holdsGrant } from "./permissions.ts";
+
+const OTHERS_REFUSED = "This user does not have permission to create tokens for other users.";
 
 /** A new token key: 160 bits from the CSPRNG as 40 hex characters (SPEC.md 5.4). */
 export const generateTokenKey = (): string => randomHex(20);
@@ -15,6 +19,28 @@ export const maskTokenKey = (last6: string): string => "*".repeat(34) + last6;
  * in the response that created it.
  */
 export const tokenHooks: ModelHooks = {
+  /**
+   * Naming another user by id needs `users.grant_token`, decided before that user is looked up, so
+   * the refusal is the same whether the user exists or not (attributes resolve only to the
+   * requester; an update's `user` is checked below).
+   */
+  writeProbes(ctx, items) {
+    if (hasPermission(ctx, "users.grant_token")) return [];
+    const named = (item: (typeof items)[number]) => item.values.user;
+    const other = items.some((item) => {
+      const user = named(item);
+      return item.id === null && isRef(user) && user.ref === "id" && user.id !== ctx.user!.id;
+    });
+    if (other) throw ApiError.forbidden(OTHERS_REFUSED);
+    return [];
+  },
+
+  /** A token names its owner: the requester themselves, or anyone for holders of `users.grant_token`, whatever they may view of users. */
+  referable(ctx, field, table) {
+    if (field !== "user") return null;
+    return hasPermission(ctx, "users.grant_token") ? sql`1` : sql`${sql.ref(`${table}.id`)} = ${ctx.user!.id}`;
+  },
+
   async prepareWrite(ctx, items) {
     const requester = ctx.user!;
     await Promise.all(items.map(async ({ values, current, errors, columns }) => {
@@ -32,7 +58,7 @@ export const tokenHooks: ModelHooks = {
       if (values.user === undefined && !current) values.user = requester.id;
       const owner = values.user ?? current?.user_id;
       if (owner !== requester.id && !hasPermission(ctx, "users.grant_token")) {
-        throw ApiError.forbidden("This user does not have permission to create tokens for other users.");
+        throw ApiError.forbidden(OTHERS_REFUSED);
       }
       if (!current && typeof values.expires === "string" && Date.parse(values.expires) <= ctx.now.getTime()) {
         errors.expires = [`Expiration time must be in the future. Current server time is ${ctx.now.toISOString()} (UTC).`];

@@ -8,7 +8,7 @@ import type { DeliveryDependencies } from "./deliver.ts";
 function renderingContext(deps: DeliveryDependencies, origin: string, requestId: string): RequestContext {
   const url = new URL(origin || "http://localhost");
   return {
-    request: new Request(url), url, origin: url.origin, requestId, now: new Date(),
+    request: new Request(url), body: async () => "", url, origin: url.origin, requestId, now: new Date(),
     // A token's key never leaves in a webhook, whatever ALLOW_TOKEN_RETRIEVAL says.
     config: { ...deps.config, ALLOW_TOKEN_RETRIEVAL: false },
     db: deps.db, secrets: deps.secrets, clientAddress: null,

@@ -10,7 +10,7 @@ import { json } from "../http/responses.ts";
 import type { Model } from "../models/model.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
 import { ref } from "../models/json-schema.ts";
-import { asList, bulkIds } from "../rest/crud.ts";
+import { asList, bulkIds, OBJECT_NOT_FOUND } from "../rest/crud.ts";
 import { idList, selectSql } from "../rest/select.ts";
 import { represent } from "../rest/serialize.ts";
 import { guardStatement } from "../rest/write-statements.ts";
@@ -36,7 +36,7 @@ async function retryDeliveries(ctx: RequestContext, model: Model, ids: readonly 
   const status = new Map(found.rows.map((r) => [Number(r.id), String(r.status)]));
   if (!bulk && !status.has(ids[0])) throw ApiError.notFound(model.className);
   const errors = ids.map((id) => {
-    if (!status.has(id)) return { id: [`No ${model.className} matches the given query.`] };
+    if (!status.has(id)) return { id: [OBJECT_NOT_FOUND] };
     return status.get(id) === "failed" ? {} : { id: [`Only failed deliveries can be retried; this one is ${status.get(id)}.`] };
   });
   if (errors.some((e) => Object.keys(e).length)) throw ApiError.invalid(bulk ? errors : errors[0]);
@@ -81,8 +81,7 @@ export const retryManyRoute: RouteDeclaration = {
   permission: null,
   handler: async (ctx, model) => {
     authorizeRetry(ctx, model);
-    const ids = bulkIds(ctx, asList(await readJson(ctx.request, ctx.config.MAX_BODY_SIZE)));
-    if (new Set(ids).size !== ids.length) throw ApiError.invalid({ non_field_errors: ["Each delivery may be listed once."] });
+    const ids = bulkIds(ctx, asList(await readJson(ctx)));
     return json(ids.length ? await retryDeliveries(ctx, model, ids, true) : []);
   },
 };

@@ -1,4 +1,5 @@
 import { ApiError } from "./errors.ts";
+import type { RequestContext } from "./context.ts";
 
 const JSON_TYPES = /^(application\/json|application\/[\w.+-]*\+json|application\/x-www-form-urlencoded|text\/json)\b/i;
 
@@ -27,7 +28,7 @@ function decoderFor(request: Request): TextDecoder {
  * a body sent without Content-Length or with a wrong one, as Hono's bodyLimit does. Only what has
  * arrived is held, and reading stops at the limit, so a huge upload never sits in memory.
  */
-export async function readText(request: Request, maxBytes: number): Promise<string> {
+async function readText(request: Request, maxBytes: number): Promise<string> {
   if (Number(request.headers.get("Content-Length")) > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return "";
   const decoder = decoderFor(request);
@@ -54,14 +55,26 @@ export async function readText(request: Request, maxBytes: number): Promise<stri
 }
 
 /**
- * The request body as JSON, within `maxBytes` (see readText). A body sent by `curl -d` without a
- * Content-Type (form-encoded) is still read as JSON, because that is what users of this API mean;
- * other types get 415. Returns undefined for an empty body.
+ * The pipeline's reader of a request's body (`RequestContext.body`): the stream is read on the
+ * first call, within `maxBytes`, and every later call answers what that one read (or its 413).
+ * A request served again (stale cached credentials, a cached refusal re-checked) reads the same
+ * body: a stream can be read only once, and a second read answered 500 "ReadableStream is locked".
+ * Lazy, so a body is read only once authentication and permissions let the request that far.
  */
-export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
-  const text = await readText(request, maxBytes);
+export function bodyOnce(request: Request, maxBytes: number): () => Promise<string> {
+  let text: Promise<string> | undefined;
+  return () => (text ??= readText(request, maxBytes));
+}
+
+/**
+ * The request body as JSON (see bodyOnce). A body sent by `curl -d` without a Content-Type
+ * (form-encoded) is still read as JSON, because that is what users of this API mean; other
+ * types get 415. Returns undefined for an empty body.
+ */
+export async function readJson(ctx: RequestContext): Promise<unknown> {
+  const text = await ctx.body();
   if (text.trim() === "") return undefined;
-  const type = request.headers.get("Content-Type");
+  const type = ctx.request.headers.get("Content-Type");
   if (type && !JSON_TYPES.test(type.trim())) {
     throw ApiError.detail("unsupported_media_type", `Unsupported media type "${type.split(";")[0].trim()}" in request.`);
   }

@@ -22,7 +22,14 @@ export interface AuthToken {
 
 /** Everything a handler knows about the request it serves. One per request; never shared. */
 export interface RequestContext {
+  /** The request, for its method and headers; its body is read through `body` only. */
   readonly request: Request;
+  /**
+   * The body as text, read from the stream by the pipeline on the first call (within
+   * MAX_BODY_SIZE, else 413) and the same text on every later one, also when the request is served
+   * again after its cached credentials went stale. Handlers never read the stream themselves.
+   */
+  readonly body: () => Promise<string>;
   readonly url: URL;
   /** `scheme://host` of the request, for absolute URLs in responses. */
   readonly origin: string;

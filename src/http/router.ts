@@ -9,7 +9,7 @@ import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjec
 import { describeEndpoint } from "../rest/options.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError, fromDatabaseError } from "./errors.ts";
-import { readJson, readText } from "./body.ts";
+import { readJson } from "./body.ts";
 import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
@@ -87,6 +87,7 @@ type Handler = (req: IRequest, ctx: RequestContext) => Promise<Response>;
  * went out of date (`StaleAuth`), or the cached data refused the request (a permission granted
  * since it was read), authenticates again from the database and serves it once more.
  * Nothing was written by the first attempt: a write's transaction aborts on the same check.
+ * The second attempt reads the body the first one read (`ctx.body()` is read once per request).
  */
 function fresh(handler: Handler): Handler {
   return async (req, ctx) => {
@@ -136,7 +137,7 @@ function refuseWriteToReadOnly(req: IRequest, model: Model): void {
 async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): Promise<Response> {
   refuseWriteToReadOnly(req, model);
   const allow = { Allow: (model.readOnly ? READ_METHODS : LIST_METHODS).join(", ") };
-  const body = (action: Action) => authorizedBody(req, ctx, model, action);
+  const body = (action: Action) => authorizedBody(ctx, model, action);
   switch (req.method) {
     case "GET":
     case "HEAD":
@@ -174,13 +175,13 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
       return json(describeEndpoint(ctx, model, true), 200, allow);
     case "PUT":
     case "PATCH": {
-      const input = await authorizedBody(req, ctx, model, "change");
+      const input = await authorizedBody(ctx, model, "change");
       const [out] = await writeObjects(ctx, model, [input ?? {}], req.method === "PUT" ? "put" : "patch", [id], false);
       return json(out, 200, allow);
     }
     case "DELETE": {
       authorize(ctx, model, "delete");
-      if ((await readText(req as unknown as Request, ctx.config.MAX_BODY_SIZE)).trim() !== "") {
+      if ((await ctx.body()).trim() !== "") {
         throw ApiError.detail("invalid", "A request body is not accepted when deleting a single object. To delete several objects, send a list of {\"id\": ...} to the list endpoint.");
       }
       await deleteObjects(ctx, model, [id], false);
@@ -195,15 +196,10 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
  * anonymous or read-only client's upload is refused before any of it is read. The engine checks
  * again with the objects in hand.
  */
-function authorizedBody(req: IRequest, ctx: RequestContext, model: Model, action: Action): Promise<unknown> {
+function authorizedBody(ctx: RequestContext, model: Model, action: Action): Promise<unknown> {
   authorize(ctx, model, action);
-  // Read once: a request served again after StaleAuth reuses what the first attempt read.
-  let body = bodies.get(ctx);
-  if (!body) bodies.set(ctx, (body = readJson(req as unknown as Request, ctx.config.MAX_BODY_SIZE)));
-  return body;
+  return readJson(ctx);
 }
-
-const bodies = new WeakMap<RequestContext, Promise<unknown>>();
 
 /**
  * A method no endpoint answers (TRACE, CONNECT, anything unknown) is refused before it is

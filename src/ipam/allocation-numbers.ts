@@ -78,7 +78,7 @@ async function serveNumbers(ctx: RequestContext, source: NumberSource, id: numbe
   };
   if (ctx.request.method === "GET") return json((await find(resultsLimit(ctx))).map((n) => source.item(ctx, brief, parent, n)));
 
-  const body = await readJson(ctx.request, ctx.config.MAX_BODY_SIZE);
+  const body = await readJson(ctx);
   const single = !Array.isArray(body);
   const items = (single ? [body ?? {}] : body) as Out[];
   const { writeObjects } = await importCrud();

@@ -72,7 +72,7 @@ function ipSpaceOf(model: Model, parent: Row): { space: Space; length: number } 
 
 /** The body of an allocation POST: one object or a list; `single` says which came. */
 async function allocationBody(ctx: RequestContext): Promise<{ items: Out[]; single: boolean }> {
-  const body = await readJson(ctx.request, ctx.config.MAX_BODY_SIZE);
+  const body = await readJson(ctx);
   const single = !Array.isArray(body);
   const items = (single ? [body ?? {}] : body) as unknown[];
   if (items.some((x) => typeof x !== "object" || x === null || Array.isArray(x))) {

@@ -5,6 +5,7 @@ import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { FieldErrors } from "../http/errors.ts";
 import { guardStatement } from "../rest/write-statements.ts";
+import { scopeSql } from "../rest/scope.ts";
 import type { Probe } from "../rest/probes.ts";
 import { f, type Choice, type FieldOptions, type SqlScope } from "./fields.ts";
 import type { ModelHooks, WriteItem } from "./hooks.ts";
@@ -120,7 +121,9 @@ function writeProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] 
     if (!model) continue;
     const kind = model.field.type?.column ? sql`, ${sql.ref(model.field.type.column)} AS __kind` : sql``;
     probes.push({
-      statement: sql`SELECT id, mark_connected${kind} FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...ids])}))`.compile(qb),
+      // Only endpoints the writer may view: one outside their view is "not found", as a missing one.
+      statement: sql`SELECT id, mark_connected${kind} FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...ids])}))
+        AND ${scopeSql(ctx, model, "view")}`.compile(qb),
       settle: (r) => r.rows.forEach((row) => result.endpoints.set(`${type}:${row.id}`, row)),
     });
   }

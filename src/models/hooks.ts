@@ -1,3 +1,4 @@
+import type { RawBuilder } from "kysely";
 import type { Row, Statement } from "../db/database.ts";
 import type { FieldErrors } from "../http/errors.ts";
 import type { RequestContext } from "../http/context.ts";
@@ -52,6 +53,11 @@ export interface ModelHooks {
    * constraints say (holders of `users.grant_token` create tokens for anyone).
    */
   widenScope?(ctx: RequestContext, action: string): boolean;
+  /**
+   * Rows of the target of relation `field` (under `table`) a writer may name besides those they
+   * may view, as a condition; null for none (a token's owner names themselves).
+   */
+  referable?(ctx: RequestContext, field: string, table: string): RawBuilder<unknown> | null;
 }
 
 export interface RepresentShape {
@@ -70,6 +76,7 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks {
   const statements = having("writeStatements");
   const represents = having("represent");
   const widens = having("widenScope");
+  const referables = having("referable");
   const shapes = having("representShape");
   return {
     ...(probes.length && { writeProbes: (ctx, items) => probes.flatMap((p) => p(ctx, items)) }),
@@ -77,6 +84,7 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks {
     ...(statements.length && { writeStatements: (ctx, items) => statements.flatMap((s) => s(ctx, items)) }),
     ...(represents.length && { represent: async (ctx, rows, outs) => { for (const r of represents) await r(ctx, rows, outs); } }),
     ...(widens.length && { widenScope: (ctx, action) => widens.some((w) => w(ctx, action)) }),
+    ...(referables.length && { referable: (ctx, field, table) => referables.map((r) => r(ctx, field, table)).find((x) => x !== null) ?? null }),
     ...(shapes.length && {
       representShape: { adds: Object.assign({}, ...shapes.map((x) => x.adds)), mayOmit: shapes.flatMap((x) => x.mayOmit ?? []) },
     }),

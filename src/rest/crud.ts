@@ -70,7 +70,7 @@ export async function listObjects(ctx: RequestContext, model: Model) {
   const params = ctx.url.searchParams;
   const page = parsePage(ctx.config, params);
   const selection = selectionOf(ctx, model);
-  const plan = planFilters(model, params);
+  const plan = planFilters(model, params, model.table, (related) => scopeSql(ctx, related, "view"));
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
   const where = sql.join([scopeSql(ctx, model, "view"), ...plan.conditions], sql` AND `);
   const table = sql.table(model.table);
@@ -116,13 +116,30 @@ export function checkBulkSize(ctx: RequestContext, count: number): void {
   if (count > max) throw ApiError.detail("invalid", `A bulk request may hold at most ${max} objects (MAX_BULK_OBJECTS); this one holds ${count}.`);
 }
 
-/** The `id` of each item of a bulk update or delete; a missing or bad id fails the whole request. */
+/**
+ * What a bulk update or delete says of an id that does not exist or that the requester may not
+ * act on: the same words for both, so a bulk request cannot tell which ids exist (a detail
+ * endpoint answers 404 for both).
+ */
+export const OBJECT_NOT_FOUND = "Object not found.";
+
+/**
+ * The `id` of each item of a bulk update or delete; a missing or bad id fails the whole request,
+ * and so does an id listed twice: which of its items should win is anyone's guess (NetBox keeps
+ * the last for an update, and one for a delete), so the request is refused, aligned with the
+ * later mentions, and nothing is written.
+ */
 export function bulkIds(ctx: RequestContext, items: unknown[]): number[] {
   checkBulkSize(ctx, items.length);
+  const seen = new Set<string>();
   const errors: FieldErrors[] = items.map((item) => {
     const id = (item as Record<string, unknown> | null)?.id;
     if (id === undefined || id === null) return { id: ["This field is required."] };
-    return /^\d{1,15}$/.test(String(id)) ? {} : { id: ["A valid integer is required."] };
+    if (!/^\d{1,15}$/.test(String(id))) return { id: ["A valid integer is required."] };
+    const key = String(Number(id));
+    if (seen.has(key)) return { id: ["This object is listed more than once in the request."] };
+    seen.add(key);
+    return {};
   });
   if (errors.some((e) => Object.keys(e).length)) throw ApiError.invalid(errors);
   return items.map((item) => Number((item as Record<string, unknown>).id));
@@ -165,23 +182,23 @@ export async function writeObjects(
   ];
   await runProbes(ctx, probes);
 
-  // Bulk updates skip ids that do not exist (or are out of scope), as NetBox does.
-  const live = items.map((_, i) => ids[i] === null || current.has(ids[i]!));
-  if (!bulk && !live[0]) throw ApiError.notFound(model.className);
+  // An id that does not exist or is out of scope: 404 for a detail write; in a bulk write, the
+  // whole request fails (all or none), with the same message for both.
+  const missing = items.map((_, i) => ids[i] !== null && !current.has(ids[i]!));
+  if (!bulk && missing[0]) throw ApiError.notFound(model.className);
   const ready = items.map((item, i) => ({ ...item, current: ids[i] === null ? null : (current.get(ids[i]!) ?? null) }));
+  ready.forEach((item, i) => void (missing[i] && (item.errors.id = [OBJECT_NOT_FOUND])));
   customFields.apply(ready);
-  await model.hooks?.prepareWrite?.(ctx, ready.filter((item, i) => live[i] && !Object.keys(item.errors).length));
+  await model.hooks?.prepareWrite?.(ctx, ready.filter((item) => !Object.keys(item.errors).length));
   throwIfInvalid(ready, bulk);
 
   const statements: Statement[] = [];
-  ready.forEach((item, i) => {
-    if (live[i]) statements.push(...objectStatements(ctx, model, item, ids[i], changelogMessage(inputs[i])));
-  });
+  ready.forEach((item, i) => statements.push(...objectStatements(ctx, model, item, ids[i], changelogMessage(inputs[i]))));
   // A moved nested group moves its descendants: their depths are recomputed in the same transaction.
-  if (model.tree && ready.some((item, i) => live[i] && ids[i] !== null && item.values.parent !== undefined)) {
+  if (model.tree && ready.some((item, i) => ids[i] !== null && item.values.parent !== undefined)) {
     statements.push(depthRefreshStatement(model));
   }
-  statements.push(...(model.hooks?.writeStatements?.(ctx, ready.filter((_, i) => live[i])) ?? []));
+  statements.push(...(model.hooks?.writeStatements?.(ctx, ready) ?? []));
   const written = sql`(SELECT changed_object_id FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${model.objectType})`;
   // Every object written must satisfy the requester's constraints after the change too; a
   // constraint that is NULL for a row (a relation cleared) is not satisfied.
@@ -195,7 +212,7 @@ export async function writeObjects(
   const rows = results[results.length - 1].rows;
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   // Creates come back in id order, which is input order; updates in the order they were listed.
-  const ordered = updating.length ? ids.filter((id, i) => live[i] && byId.has(id!)).map((id) => byId.get(id!)!) : rows;
+  const ordered = updating.length ? ids.filter((id) => byId.has(id!)).map((id) => byId.get(id!)!) : rows;
   return represent(ctx, model, ordered, "full");
 }
 
@@ -335,18 +352,25 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
         FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
       settle: (r) => r.rows.forEach((row) => current.set(Number(row.id), row)),
     },
+    // The dependents that block the delete, named only when the requester may view them.
     ...protect.map((ref): Probe => ({
-      statement: sql`SELECT id, ${ref.model.displaySql(ref.model.table)} AS __display, count(*) OVER () AS __total FROM ${sql.table(ref.model.table)}
+      statement: sql`SELECT id, ${ref.model.displaySql(ref.model.table)} AS __display, ${scopeSql(ctx, ref.model, "view")} AS __visible,
+        count(*) OVER () AS __total FROM ${sql.table(ref.model.table)}
         WHERE ${sql.ref(ref.field.column!)} IN ${targetIds} ORDER BY id LIMIT 10`.compile(qb),
       settle: (r) => void (r.rows.length && blockers.push({ model: ref.model, rows: r.rows })),
     })),
   ];
   await runProbes(ctx, probes);
   if (!bulk && !current.has(ids[0])) throw ApiError.notFound(model.className);
+  // All or none: one id missing or out of scope fails the whole bulk delete (see writeObjects).
+  if (ids.some((id) => !current.has(id))) throw ApiError.invalid(ids.map((id) => (current.has(id) ? {} : { id: [OBJECT_NOT_FOUND] })));
   if (blockers.length) {
     const total = blockers.reduce((n, b) => n + Number(b.rows[0].__total), 0);
-    const named = blockers.flatMap((b) => b.rows.map((r) => `${r.__display} (${r.id})`));
-    throw ApiError.detail("conflict", `Unable to delete object. ${total} dependent objects were found: ${named.join(", ")}`);
+    const rows = blockers.flatMap((b) => b.rows);
+    const named = rows.filter((r) => Boolean(r.__visible)).map((r) => `${r.__display} (${r.id})`);
+    const unnamed = rows.length - named.length;
+    const listed = [...named, ...(unnamed ? [`${unnamed} that you may not view`] : [])];
+    throw ApiError.detail("conflict", `Unable to delete object. ${total} dependent objects were found: ${listed.join(", ")}`);
   }
   const doomed = [...current.keys()];
   if (doomed.length === 0) return;

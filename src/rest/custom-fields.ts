@@ -8,6 +8,7 @@ import type { WriteItem } from "../models/hooks.ts";
 import type { Model } from "../models/model.ts";
 import { cfPath, checkValue, isEmptyValue, type CustomFieldDefinition, type CustomFieldType } from "../models/custom-field-types.ts";
 import { attributeCondition } from "./filters.ts";
+import { scopeSql } from "./scope.ts";
 import type { Probe } from "./probes.ts";
 import { nameableModels } from "./select.ts";
 
@@ -24,7 +25,7 @@ type Sql = RawBuilder<unknown>;
 
 /** A definition with what the probe found for this request's items. */
 interface Probed extends CustomFieldDefinition {
-  /** Ids of the related objects that exist, among those the items name. */
+  /** Ids of the related objects that exist and the requester may view, among those the items name. */
   readonly found: ReadonlySet<number>;
   /** Indexes of items whose value another stored object already holds. */
   readonly conflicts: ReadonlySet<number>;
@@ -87,7 +88,8 @@ export function customFieldWrite(ctx: RequestContext, model: Model, items: reado
   const path = sql`('$."' || cf.name || '"')`;
   const found = Object.keys(ids).length
     ? perModel(sql`cf.related_object_type`, (m) =>
-        sql`(SELECT json_group_array(r.id) FROM ${sql.table(m.table)} r WHERE r.id IN (SELECT value FROM json_each((SELECT ids FROM input), ${path})))`)
+        sql`(SELECT json_group_array(r.id) FROM ${sql.table(m.table)} r WHERE r.id IN (SELECT value FROM json_each((SELECT ids FROM input), ${path}))
+          AND ${scopeSql(ctx, m, "view", "r")})`)
     : sql`NULL`;
   // The value an item gives (or, creating, the default it will get), as canonical JSON text.
   const givenPath = sql`('$.data."' || cf.name || '"')`;
@@ -113,7 +115,7 @@ export function customFieldWrite(ctx: RequestContext, model: Model, items: reado
     const type = sql`(SELECT related_object_type FROM extras_customfield WHERE name = ${name})`;
     const hits = perModel(type, (m) => {
       const cond = isPermitted(ctx, m, "view") ? attributeCondition(m, attrs) : null;
-      return cond ? sql`(SELECT json_group_array(id) FROM (SELECT id FROM ${sql.table(m.table)} WHERE ${cond} LIMIT 2))` : null;
+      return cond ? sql`(SELECT json_group_array(id) FROM (SELECT id FROM ${sql.table(m.table)} WHERE ${cond} AND ${scopeSql(ctx, m, "view")} LIMIT 2))` : null;
     });
     probes.push({
       statement: sql`SELECT ${hits} AS hits`.compile(qb),
@@ -126,7 +128,7 @@ export function customFieldWrite(ctx: RequestContext, model: Model, items: reado
     apply(ready) {
       const seen = new Map<string, Map<string, number>>();
       ready.forEach((item, i) => {
-        // Bulk updates skip ids that no longer exist; they are not written.
+        // An id not found is already an error of the item (writeObjects): nothing to check against.
         if (item.id !== null && item.current === null) return;
         if (item.id !== null && item.values.custom_fields === undefined) return;
         const result = checkItem(item, i, field.column!, definitions, attrHits, seen);

@@ -30,6 +30,12 @@ export interface FilterPlan {
   readonly conditions: Cond[];
   readonly checks: RelationCheck[];
   readonly errors: FieldErrors;
+  /**
+   * The rows of a related model the requester may view (their permission scope, from the
+   * caller), so a relation value they may not see fails its check as a value that does not
+   * exist: "not one of the available choices" either way, never an empty 200 that tells it exists.
+   */
+  readonly visible?: (related: Model) => Cond;
 }
 
 /**
@@ -340,7 +346,8 @@ function relationCondition(
     plan.checks.push({
       param,
       values: given,
-      statement: sql`SELECT ${sql.ref(keyColumn)} AS k FROM ${sql.table(related.table)} WHERE ${sql.ref(keyColumn)} IN ${keys}`.compile(qb),
+      statement: sql`SELECT ${sql.ref(keyColumn)} AS k FROM ${sql.table(related.table)}
+        WHERE ${sql.ref(keyColumn)} IN ${keys} AND ${plan.visible?.(related) ?? sql`1`}`.compile(qb),
     });
   }
   if (wantsNull) parts.push(target.related ? sql`NOT EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IS NOT NULL)` : noneCondition(relation, table, via));
@@ -371,10 +378,11 @@ function splitParam(filters: Map<string, Resolved>, key: string): [string, strin
  * Translates a query string into SQL conditions for `model`, NetBox's way: repeated keys OR,
  * different keys AND, lookup suffixes (`name__ic`), relation filters by id (`site_id`) and by
  * natural key (`site`), declared lookup paths, `q`, tags, `created_by_request`. Unknown
- * parameter names are ignored. Pure: nothing here touches the database.
+ * parameter names are ignored. Pure: nothing here touches the database; `visible` gives the
+ * requester's view scope of related models for the relation checks (see FilterPlan).
  */
-export function planFilters(model: Model, params: URLSearchParams, table = model.table): FilterPlan {
-  const plan: FilterPlan = { conditions: [], checks: [], errors: {} };
+export function planFilters(model: Model, params: URLSearchParams, table = model.table, visible?: (related: Model) => Cond): FilterPlan {
+  const plan: FilterPlan = { conditions: [], checks: [], errors: {}, visible };
   const filters = filtersOf(model);
   for (const key of new Set(params.keys())) {
     if (RESERVED.has(key)) continue;

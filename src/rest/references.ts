@@ -10,13 +10,21 @@ import type { Model } from "../models/model.ts";
 import { attributeCondition, flattenAttributes } from "./filters.ts";
 import type { Probe } from "./probes.ts";
 import { idList } from "./select.ts";
-import { scopeSql } from "./scope.ts";
+import { scopeSql, unrestricted } from "./scope.ts";
 
-/** An id expression for a ref: the literal id, or the subquery its attributes select (NULL if none). */
+/**
+ * An id expression for a ref, among the objects the requester may view: the id itself when they
+ * may view every object of the target, else the subquery that keeps it only within their view,
+ * or the subquery its attributes select (NULL if none). The checks that read the referenced row
+ * (uniqueness, same-device rules) then learn nothing about an object the writer may not see.
+ */
 export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | null): RawBuilder<unknown> {
   if (ref === null) return sql`NULL`;
-  if (typeof ref === "number") return sql`${ref}`;
-  if (ref.ref === "id") return sql`${ref.id}`;
+  if (typeof ref === "number" || ref.ref === "id") {
+    const id = typeof ref === "number" ? ref : ref.id;
+    if (unrestricted(ctx, target, "view")) return sql`${id}`;
+    return sql`(SELECT id FROM ${sql.table(target.table)} WHERE id = ${id} AND ${scopeSql(ctx, target, "view")})`;
+  }
   const cond = isPermitted(ctx, target, "view") ? attributeCondition(target, ref.attrs) : null;
   return cond ? sql`(SELECT id FROM ${sql.table(target.table)} WHERE ${cond} AND ${scopeSql(ctx, target, "view")} LIMIT 1)` : sql`NULL`;
 }
@@ -24,48 +32,62 @@ export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | n
 /**
  * Probes that resolve every related reference of `items` (fks, m2m sets and generic relations),
  * grouped so that all ids of one model cost one statement and each distinct attribute object one
- * more. A reference by attributes may use only fields the target can be filtered on, and only on
- * objects the requester may read; otherwise it matches nothing, so it cannot probe hidden data.
+ * more. A reference, by id, by attributes or as a generic pair, finds only objects the requester
+ * may view (their view scope joins the probe's WHERE, so it costs no statement of its own); one
+ * outside it gets the very message a missing one gets, so a write cannot tell which ids exist or
+ * show the names of objects hidden from the writer. Attributes may use only fields the target can
+ * be filtered on. A model may let writers name some rows besides (`referable`: a token's owner
+ * names themselves without any permission on users).
  * When settled, each ref in `values` is replaced by its id, or an error names the field.
  */
 export function referenceProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[]): Probe[] {
   const probes: Probe[] = [];
-  const idRefs = new Map<Model, Set<number>>();
-  const attrRefs = new Map<string, { target: Model; attrs: Record<string, unknown> }>();
-  const attrKey = (target: Model, attrs: Record<string, unknown>) => `${target.objectType}:${JSON.stringify(attrs)}`;
+  const idRefs = new Map<string, { lane: Lane; ids: Set<number> }>();
+  const attrRefs = new Map<string, { lane: Lane; attrs: Record<string, unknown> }>();
+  const attrKey = (lane: Lane, attrs: Record<string, unknown>) => `${lane.key}:${JSON.stringify(attrs)}`;
   const generic = (field: Field, value: GenericRef) => field.targets!().find((m) => m.objectType === value.type)!;
+  // One lane per field and target, built once: its scope SQL is the same for every item.
+  const lanes = new Map<string, Lane>();
+  const laneOf = (field: Field, target: Model): Lane => {
+    const key = `${field.name}/${target.objectType}`;
+    let lane = lanes.get(key);
+    if (!lane) lanes.set(key, (lane = laneFor(ctx, model, field, target)));
+    return lane;
+  };
+  const addId = (lane: Lane, id: number) => {
+    const entry = idRefs.get(lane.key) ?? { lane, ids: new Set<number>() };
+    idRefs.set(lane.key, entry);
+    entry.ids.add(id);
+  };
   for (const item of items) {
     for (const field of model.fields) {
       const value = item.values[field.name];
       const refs = field.kind === "fk" && isRef(value) ? [value] : field.kind === "m2m" && Array.isArray(value) ? value.filter(isRef) : [];
       for (const ref of refs) {
-        const target = field.target!();
-        if (ref.ref === "id") idRefs.set(target, (idRefs.get(target) ?? new Set()).add(ref.id));
-        else attrRefs.set(attrKey(target, ref.attrs), { target, attrs: ref.attrs });
+        const lane = laneOf(field, field.target!());
+        if (ref.ref === "id") addId(lane, ref.id);
+        else attrRefs.set(attrKey(lane, ref.attrs), { lane, attrs: ref.attrs });
       }
-      if (field.kind === "generic" && value) {
-        const g = value as GenericRef;
-        idRefs.set(generic(field, g), (idRefs.get(generic(field, g)) ?? new Set()).add(g.id));
-      }
+      if (field.kind === "generic" && value) addId(laneOf(field, generic(field, value as GenericRef)), (value as GenericRef).id);
     }
   }
 
-  const existing = new Map<Model, Set<number>>();
+  const existing = new Map<string, Set<number>>();
   const byAttrs = new Map<string, number[]>();
-  for (const [target, ids] of idRefs) {
+  for (const [key, { lane, ids }] of idRefs) {
     probes.push({
-      statement: sql`SELECT id FROM ${sql.table(target.table)} WHERE id IN ${idList(ids)}`.compile(qb),
-      settle: (r) => existing.set(target, new Set(r.rows.map((row) => Number(row.id)))),
+      statement: sql`SELECT id FROM ${sql.table(lane.target.table)} WHERE id IN ${idList(ids)} AND ${lane.scope}`.compile(qb),
+      settle: (r) => existing.set(key, new Set(r.rows.map((row) => Number(row.id)))),
     });
   }
-  for (const [key, { target, attrs }] of attrRefs) {
-    const cond = isPermitted(ctx, target, "view") ? attributeCondition(target, attrs) : null;
+  for (const [key, { lane, attrs }] of attrRefs) {
+    const cond = lane.open ? attributeCondition(lane.target, attrs) : null;
     if (!cond) {
       byAttrs.set(key, []);
       continue;
     }
     probes.push({
-      statement: sql`SELECT id FROM ${sql.table(target.table)} WHERE ${cond} AND ${scopeSql(ctx, target, "view")} LIMIT 2`.compile(qb),
+      statement: sql`SELECT id FROM ${sql.table(lane.target.table)} WHERE ${cond} AND ${lane.scope} LIMIT 2`.compile(qb),
       settle: (r) => byAttrs.set(key, r.rows.map((row) => Number(row.id))),
     });
   }
@@ -76,11 +98,12 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
         const value = item.values[field.name];
         const fail = (message: string) => void (item.errors[field.kind === "generic" ? `${field.name}_id` : field.name] ??= [message]);
         const one = (target: Model, ref: Ref): number | undefined => {
+          const lane = laneOf(field, target);
           if (ref.ref === "id") {
-            if (existing.get(target)?.has(ref.id)) return ref.id;
+            if (existing.get(lane.key)?.has(ref.id)) return ref.id;
             return fail(`Related object not found using the provided numeric ID: ${ref.id}`);
           }
-          const hits = byAttrs.get(attrKey(target, ref.attrs)) ?? [];
+          const hits = byAttrs.get(attrKey(lane, ref.attrs)) ?? [];
           if (hits.length === 1) return hits[0];
           const verb = hits.length ? "Multiple objects match" : "Related object not found using";
           return fail(`${verb} the provided attributes: ${pythonRepr(flattenAttributes(ref.attrs))}`);
@@ -91,7 +114,7 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
         }
         if (field.kind === "generic" && value) {
           const g = value as GenericRef;
-          if (!existing.get(generic(field, g))?.has(g.id)) fail(`Related object not found using the provided numeric ID: ${g.id}`);
+          if (!existing.get(laneOf(field, generic(field, g)).key)?.has(g.id)) fail(`Related object not found using the provided numeric ID: ${g.id}`);
         }
       }
     }
@@ -104,4 +127,24 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
   const last = probes[probes.length - 1];
   probes[probes.length - 1] = { statement: last.statement, settle: (r) => (last.settle(r), resolve()) };
   return probes;
+}
+
+/** Where references of one field to one target may point: the rows it selects (`scope`), and whether any may be named at all. */
+interface Lane {
+  readonly key: string;
+  readonly target: Model;
+  readonly scope: RawBuilder<unknown>;
+  readonly open: boolean;
+}
+
+/**
+ * The rows of `target` a writer of `model` may name in `field`: those they may view, and those the
+ * model's `referable` hook adds. Fields without such a hook share one lane per target, so all their
+ * ids cost one statement.
+ */
+function laneFor(ctx: RequestContext, model: Model, field: Field, target: Model): Lane {
+  const view = scopeSql(ctx, target, "view");
+  const extra = model.hooks?.referable?.(ctx, field.name, target.table) ?? null;
+  if (!extra) return { key: target.objectType, target, scope: view, open: isPermitted(ctx, target, "view") };
+  return { key: `${target.objectType}/${field.name}`, target, scope: sql`(${view} OR ${extra})`, open: true };
 }
