@@ -10,10 +10,10 @@ const isMapping = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The document as YAML, written an operation or a component at a time with a pause between
- * slices: the whole document (4 MB) takes seconds to write, which must not stall every other
- * request of the process. A mapping's YAML is its entries' YAML indented under its key, so the
- * slices join into the text one `stringify` of the whole would give. YAML 1.1, as PyYAML reads it
- * (yes/no/on/off stay strings).
+ * slices: the whole document (4 MB) takes seconds to write, which must not stall the other
+ * requests being answered. A mapping's YAML is its entries' YAML indented under its key, so the
+ * slices join into the text one `stringify` of the whole would give. YAML 1.1, as PyYAML reads
+ * it (yes/no/on/off stay strings).
  */
 export async function openApiYaml(document: Record<string, unknown>): Promise<string> {
   const out: string[] = [];
