@@ -1,6 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { ADMITTED, admission, isPriority } from "./admission.ts";
 
 /** A fetch-style handler with the client's socket address. */
 export type NodeHandler = (request: Request, clientAddress: string | null) => Promise<Response>;
@@ -22,7 +23,11 @@ export function listen(handler: NodeHandler, host: string, port: number): Promis
       return Response.json({ detail: "Server error." }, { status: 500 });
     }
   };
-  const server = createServer(async (req, res) => send(res, await answer(req)));
+  const admit = admission(ADMITTED);
+  const server = createServer((req, res) => {
+    const serve = async () => send(res, await answer(req));
+    return isPriority(req.method, req.url) ? serve() : admit(serve);
+  });
   // node:http hands CONNECT to this event, not to the request listener, and drops the connection
   // when nobody listens: answer it through the app too (405), then close, as no tunnel follows.
   server.on("connect", async (req: IncomingMessage, socket: Duplex) => {
