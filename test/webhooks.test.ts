@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "./support/harness.ts";
+import { createHarness, ORIGIN, type Harness } from "./support/harness.ts";
 import { startReceiver } from "./support/receiver.ts";
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -69,7 +69,12 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     const body = JSON.parse(first.body);
     expect(Object.keys(body).sort()).toEqual(["data", "event", "model", "request_id", "snapshots", "timestamp", "username"]);
     expect(body).toMatchObject({ event: "created", model: "site", username: "admin", request_id: requestId, snapshots: { prechange: null } });
-    expect(body.data).toMatchObject({ id: created.body.id, name: "Hooked", url: created.body.url, status: { value: "active" } });
+    // URLs in `data` are relative, as NetBox renders them without a request.
+    expect(body.data).toMatchObject({ id: created.body.id, name: "Hooked", url: `/api/dcim/sites/${created.body.id}/`, status: { value: "active" } });
+    expect(body.data).toEqual(relative(created.body));
+    // NetBox's (Python's isoformat) timestamp: microseconds and +00:00, not Z.
+    expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+    expect(Math.abs(Date.parse(body.timestamp) - Date.now())).toBeLessThan(60_000);
     expect(body.snapshots.postchange).toMatchObject({ name: "Hooked" });
     expect(JSON.parse(second.body).snapshots.prechange.description).toBe("");
     expect(JSON.parse(third.body)).toMatchObject({ event: "deleted", data: { id: created.body.id, name: "Hooked" }, snapshots: { postchange: null } });
@@ -205,7 +210,7 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     const bodies = rx.received.map((r) => JSON.parse(r.body));
     expect(bodies.map((b) => b.event)).toEqual(["created", "updated", "deleted"]);
     // The created event is the response of the create, not the object as it stood when sent (gone).
-    expect(bodies[0].data).toEqual(site.body);
+    expect(bodies[0].data).toEqual(relative(site.body));
     expect(bodies[0].snapshots).toMatchObject({ prechange: null, postchange: { name: "Frozen", status: "planned" } });
     expect(bodies[1].data).toMatchObject({ id: site.body.id, name: "Thawed", status: { value: "active", label: "Active" } });
     expect(bodies[1].snapshots.prechange).toMatchObject({ name: "Frozen" });
@@ -290,3 +295,8 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     expect(failed.error_log).toContain("blocked network");
   });
 });
+
+/** A response as a webhook's `data` holds it: every URL into the API without the origin. */
+function relative(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value).replaceAll(`"${ORIGIN}/`, '"/'));
+}

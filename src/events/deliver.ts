@@ -148,7 +148,7 @@ async function send(
   const { config } = deps;
   const context = {
     event: d.event,
-    timestamp: String(d.created),
+    timestamp: pythonIsoTime(String(d.created)),
     model: String(d.object_type).split(".")[1],
     username: d.username,
     request_id: d.request_id,
@@ -226,4 +226,14 @@ export async function recover(db: Database, config: Config, isDead: (claimer: st
   await releaseClaims(db, dead, now);
   // All of them: the in-process queue holds ids, not rows, so even a large backlog is small.
   return sweep(db, config, now, { after: 0, limit: 1_000_000 });
+}
+
+/**
+ * An ISO 8601 time as Python's `datetime.isoformat()` writes it, the form of NetBox's webhook
+ * `timestamp`: microseconds and `+00:00` (`2026-11-24T09:34:33.072000+00:00`), which receivers on
+ * Python 3.10 parse with `datetime.fromisoformat` (it refuses a `Z`).
+ */
+export function pythonIsoTime(iso: string): string {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?Z$/.exec(iso);
+  return m ? `${m[1]}.${(m[2] ?? "").padEnd(6, "0")}+00:00` : iso;
 }

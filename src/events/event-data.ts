@@ -4,11 +4,15 @@ import { registry } from "../models/registry.ts";
 import { objectUrl, represent } from "../rest/serialize.ts";
 import type { DeliveryDependencies } from "./deliver.ts";
 
-/** A context for rendering an object outside a request: its URLs on the origin the change came through. */
+/**
+ * A context for rendering an object outside a request. Its URLs are relative (`/api/dcim/sites/7/`),
+ * as NetBox's webhooks send them, rendered without a request: receivers join them to the base URL
+ * they know the service by.
+ */
 function renderingContext(deps: DeliveryDependencies, origin: string, requestId: string): RequestContext {
   const url = new URL(origin || "http://localhost");
   return {
-    request: new Request(url), body: async () => "", url, origin: url.origin, requestId, now: new Date(),
+    request: new Request(url), body: async () => "", url, origin: "", requestId, now: new Date(),
     // A token's key never leaves in a webhook, whatever ALLOW_TOKEN_RETRIEVAL says.
     config: { ...deps.config, ALLOW_TOKEN_RETRIEVAL: false },
     db: deps.db, secrets: deps.secrets, clientAddress: null,
