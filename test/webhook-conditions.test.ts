@@ -115,3 +115,37 @@ describe("a negated condition on an attribute the object lacks, end to end", () 
     expect(rx.received.map((r) => JSON.parse(r.body).data.name).sort()).toEqual(["Acme", "Later"]);
   });
 });
+
+describe("conditions on a deleted object's data", () => {
+  let api: Harness;
+  let rx: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    api = await createHarness();
+    rx = await startReceiver();
+  });
+  afterAll(async () => {
+    api.close();
+    await rx.close();
+  });
+
+  it("match fields of the representation (status.value, a nested region's slug), read before the rows went", async () => {
+    const webhook = await api.post("/api/extras/webhooks/", { name: "deletes", payload_url: `${rx.url}/hook` });
+    const rule = await api.post("/api/extras/event-rules/", {
+      name: "active-eu-deletes", object_types: ["dcim.site"], event_types: ["object_deleted"],
+      action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+      conditions: { and: [{ attr: "status.value", value: "active" }, { attr: "region.slug", value: "eu" }] },
+    });
+    expect(rule.status, rule.text).toBe(201);
+    const region = await api.post("/api/dcim/regions/", { name: "Europe", slug: "eu" });
+    const sites = await api.post("/api/dcim/sites/", [
+      { name: "Gone", slug: "gone", region: region.body.id },
+      { name: "Planned", slug: "planned", region: region.body.id, status: "planned" },
+      { name: "Elsewhere", slug: "elsewhere" },
+    ]);
+    await api.delete("/api/dcim/sites/", sites.body.map((s: any) => ({ id: s.id })));
+    await api.queue.drain();
+    const bodies = rx.received.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => [b.event, b.data.name])).toEqual([["deleted", "Gone"]]);
+    expect(bodies[0].data).toMatchObject({ status: { value: "active", label: "Active" }, region: { slug: "eu", url: `/api/dcim/regions/${region.body.id}/` } });
+  });
+});

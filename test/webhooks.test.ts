@@ -56,6 +56,7 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     const [queued] = await deliveries(`request_id=${requestId}`);
     expect(queued).toMatchObject({ event: { value: "created" }, object_type: "dcim.site", object_id: created.body.id, webhook: { id: webhook.id } });
     await api.patch(`/api/dcim/sites/${created.body.id}/`, { description: "changed" });
+    const beforeDelete = await api.get(`/api/dcim/sites/${created.body.id}/`);
     await api.delete(`/api/dcim/sites/${created.body.id}/`);
     await api.queue.drain();
 
@@ -78,6 +79,8 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     expect(body.snapshots.postchange).toMatchObject({ name: "Hooked" });
     expect(JSON.parse(second.body).snapshots.prechange.description).toBe("");
     expect(JSON.parse(third.body)).toMatchObject({ event: "deleted", data: { id: created.body.id, name: "Hooked" }, snapshots: { postchange: null } });
+    // A deleted object's data is the object as its GET showed it before the delete, as NetBox sends it.
+    expect(JSON.parse(third.body).data).toEqual(relative(beforeDelete.body));
 
     // NetBox's signature over the exact body, and the Standard Webhooks one over id.timestamp.body.
     expect(first.headers["x-hook-signature"]).toBe(createHmac("sha512", secret).update(first.body).digest("hex"));

@@ -7,7 +7,7 @@ import { ApiError } from "../http/errors.ts";
 import { constantTimeEqual } from "./crypto.ts";
 import { grantsSql, parseGrants } from "./permissions.ts";
 import { authenticateSession } from "./sessions.ts";
-import { eventDataStatement, freezeEventDataStatement, outboxStatement } from "../events/outbox.ts";
+import { deletedDataStatement, eventDataStatement, freezeDeletedDataStatement, freezeEventDataStatement, outboxStatement } from "../events/outbox.ts";
 import type { Model } from "../models/model.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
@@ -160,27 +160,43 @@ export async function readBatch(ctx: RequestContext, statements: readonly Statem
  * the transaction wrote, whose ids go to the queue once it has committed; their events keep the
  * full representation of the objects of the `represented` models the transaction created or updated.
  */
-export async function writeBatch(ctx: RequestContext, statements: readonly Statement[], represented: readonly Model[] = []): Promise<StatementResult[]> {
+export async function writeBatch(
+  ctx: RequestContext, statements: readonly Statement[], represented: readonly Model[] = [], deleted?: DeletedObjects,
+): Promise<StatementResult[]> {
   const guard = ctx.auth
     ? [sql`INSERT INTO engine_guard (stale) SELECT 1 WHERE (SELECT version FROM auth_state) IS NOT ${ctx.auth.version}`.compile(qb)]
     : [];
+  // A deleted object's representation is read before its rows go.
+  const before = deleted ? [deletedDataStatement(ctx, deleted.model, deleted.ids)] : [];
   let results: StatementResult[];
   try {
     const events = [outboxStatement(ctx), ...represented.map((model) => eventDataStatement(ctx, model))];
-    results = await ctx.db.batch([...guard, ...statements, ...events], "write");
+    results = await ctx.db.batch([...guard, ...before, ...statements, ...events], "write");
   } catch (error) {
     if (error instanceof ConstraintError && error.columns.includes("guard_auth_changed")) throw staleAuth(ctx);
     throw error;
   }
-  const outbox = guard.length + statements.length;
+  const first = guard.length + before.length;
+  const outbox = first + statements.length;
   const deliveries = results[outbox].rows.map((row) => Number(row.id));
   // The response never waits for delivery (SPEC.md 6.3.1); a lost enqueue is healed by the sweep.
   if (deliveries.length) {
-    const freeze = freezeEventDataStatement(results.slice(outbox + 1).flatMap((r) => r.rows));
-    const keep = freeze ? ctx.db.batch([freeze], "write").catch((e) => console.error(`[${ctx.requestId}] could not keep event data:`, (e as Error).message)) : Promise.resolve();
+    const freeze = [
+      freezeEventDataStatement(results.slice(outbox + 1).flatMap((r) => r.rows)),
+      deleted ? freezeDeletedDataStatement(ctx, deleted.model, results[guard.length].rows) : null,
+    ].filter((statement): statement is Statement => statement !== null);
+    const keep = freeze.length
+      ? ctx.db.batch(freeze, "write").catch((e) => console.error(`[${ctx.requestId}] could not keep event data:`, (e as Error).message))
+      : Promise.resolve();
     ctx.waitUntil(keep.then(() => ctx.enqueue(deliveries)));
   }
-  return results.slice(guard.length, outbox);
+  return results.slice(first, outbox);
+}
+
+/** The objects a write deletes (not those its cascade removes), whose events carry their representation. */
+export interface DeletedObjects {
+  readonly model: Model;
+  readonly ids: readonly number[];
 }
 
 function staleAuth(ctx: RequestContext): StaleAuth {

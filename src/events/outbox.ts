@@ -55,6 +55,46 @@ export function eventDataStatement(ctx: RequestContext, model: Model): Statement
   return bind(ctx, template);
 }
 
+const deletedTemplates = new Map<Model, Statement>();
+
+/**
+ * Reads, inside the deleting transaction and before its deletes, the representation of the
+ * objects about to go, as NetBox sends a deleted object's `data`: the object as its GET showed it
+ * (choices as value and label, related objects nested), not a snapshot. Reads nothing unless an
+ * enabled rule or webhook sends deletes of this model. `freezeDeletedDataStatement` keeps it on
+ * the runs once the outbox has written them.
+ */
+export function deletedDataStatement(ctx: RequestContext, model: Model, ids: readonly number[]): Statement {
+  let template = deletedTemplates.get(model);
+  if (!template) {
+    const table = sql.table(model.table);
+    const type = sql.lit(model.objectType);
+    template = sql`SELECT ${sql.ref(`${model.table}.id`)} AS __object, ${selectSql(model, model.readableFields)} FROM ${table}
+      WHERE ${sql.ref(`${model.table}.id`)} IN (SELECT value FROM json_each(${SLOTS.ids}))
+      AND (EXISTS (SELECT 1 FROM extras_eventrule r JOIN extras_webhook w ON w.id = r.action_object_id
+          WHERE r.enabled = 1 AND w.enabled = 1 AND r.action_type = 'webhook' AND r.action_object_type = 'extras.webhook'
+          AND EXISTS (SELECT 1 FROM json_each(r.object_types) WHERE value = ${type})
+          AND EXISTS (SELECT 1 FROM json_each(r.event_types) WHERE value = 'object_deleted'))
+        OR EXISTS (SELECT 1 FROM extras_webhook w WHERE w.enabled = 1 AND w.type_delete
+          AND EXISTS (SELECT 1 FROM json_each(w.object_types) WHERE value = ${type})))`.compile(qb);
+    deletedTemplates.set(model, template);
+  }
+  const bound = bind(ctx, template);
+  return { sql: bound.sql, parameters: bound.parameters.map((p) => (p === SLOTS.ids ? JSON.stringify(ids) : p)) };
+}
+
+/** Keeps the representations `deletedDataStatement` read on the request's `deleted` runs of the model. */
+export function freezeDeletedDataStatement(ctx: RequestContext, model: Model, rows: readonly Row[]): Statement | null {
+  if (!rows.length) return null;
+  const data = JSON.stringify(rows.map((row) => {
+    const { __object, ...representation } = row;
+    return [Number(__object), JSON.stringify(representation)];
+  }));
+  return sql`UPDATE extras_webhookdelivery SET data = (SELECT j.value ->> 1 FROM json_each(${data}) j WHERE j.value ->> 0 = extras_webhookdelivery.object_id)
+    WHERE request_id = ${ctx.requestId} AND event = 'deleted' AND object_type = ${model.objectType}
+    AND object_id IN (SELECT j.value ->> 0 FROM json_each(${data}) j)`.compile(qb);
+}
+
 /**
  * Keeps the data `eventDataStatement` read on the runs, after commit and before they are
  * enqueued (one statement). Should it be lost (a crash in between), the consumer falls back to the
@@ -74,7 +114,7 @@ export function freezeEventDataStatement(rows: readonly Row[]): Statement | null
  * Placeholders for the request's values in the statements built once (the outbox INSERT, and the
  * event-data SELECT per model, whose representation SQL would cost more to build than to run).
  */
-const SLOTS = { requestId: "\u0000request_id", now: "\u0000now", username: "\u0000username", origin: "\u0000origin" } as const;
+const SLOTS = { requestId: "\u0000request_id", now: "\u0000now", username: "\u0000username", origin: "\u0000origin", ids: "\u0000ids" } as const;
 let outbox: Statement | null = null;
 
 function outboxTemplate(): Statement {

@@ -262,10 +262,10 @@ function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteIte
  * a clear 400, or 409 for a delete that dependents now block.
  */
 async function executeWrite(
-  ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean, deleting = false, represented: readonly Model[] = [model],
+  ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean, deleting: readonly number[] | null = null, represented: readonly Model[] = [model],
 ) {
   try {
-    return await writeBatch(ctx, statements, represented);
+    return await writeBatch(ctx, statements, represented, deleting ? { model, ids: deleting } : undefined);
   } catch (error) {
     if (!(error instanceof ConstraintError)) throw error;
     if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
@@ -388,5 +388,5 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     ...(model.hooks?.deleteStatements?.(ctx, doomed.map((id) => current.get(id)!)) ?? []),
     ...afterDeleteStatements(model),
   ];
-  await executeWrite(ctx, model, statements, bulk, true, [...new Set([...cleared.models, ...dangling.models])]);
+  await executeWrite(ctx, model, statements, bulk, doomed, [...new Set([...cleared.models, ...dangling.models])]);
 }
