@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { sql, type RawBuilder } from "kysely";
+import { idList, inJsonList } from "./filter-sql.ts";
 import type { Row, Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
@@ -253,9 +254,6 @@ const cableHooks: ModelHooks = {
 // ---------------------------------------------------------------------------------------------
 // Filters: by what the cable's ends attach to.
 
-const ints = (values: readonly string[]) => JSON.stringify(values.filter((x) => /^\d{1,15}$/.test(x)).map(Number));
-const inJson = (column: Sql, json: string) => sql`${column} IN (SELECT value FROM json_each(${json}))`;
-
 /** Cables with an end termination matching `where` (over `ct`). */
 const cablesWhere = (table: string, where: Sql) =>
   sql`${sql.ref(`${table}.id`)} IN (SELECT ct.cable_id FROM ${sql.table(TERMINATIONS)} ct WHERE ${where})`;
@@ -281,7 +279,7 @@ function deviceRelation(field: string, byId: boolean): FilterDeclaration {
       const relation = device.field[field];
       if (!relation || relation.kind !== "fk") return sql`0`;
       const column = sql.ref(`d.${relation.column}`);
-      if (byId) return byDevice(table, inJson(column, ints(values)));
+      if (byId) return byDevice(table, inJsonList(column, idList(values)));
       const target = relation.target!();
       const keyColumn = sql.ref(target.field[target.naturalKey]?.column ?? "id");
       return byDevice(table, sql`${column} IN (SELECT id FROM ${sql.table(target.table)} WHERE ${keyColumn} IN (SELECT value FROM json_each(${JSON.stringify(values)})))`);
@@ -291,14 +289,14 @@ function deviceRelation(field: string, byId: boolean): FilterDeclaration {
 
 const endFilter = (end: End, part: "type" | "id"): FilterDeclaration => ({
   sql: (values, table) =>
-    cablesWhere(table, sql`ct.cable_end = ${end} AND ${part === "type" ? inJson(sql`ct.termination_type`, JSON.stringify(values)) : inJson(sql`ct.termination_id`, ints(values))}`),
+    cablesWhere(table, sql`ct.cable_end = ${end} AND ${part === "type" ? inJsonList(sql`ct.termination_type`, JSON.stringify(values)) : inJsonList(sql`ct.termination_id`, idList(values))}`),
 });
 
 /** `interface_id`, `frontport_id`, ...: cables with an end on one of those objects. */
 const perTypeFilters = Object.fromEntries(
   Object.keys(COMPATIBLE_ENDS).map((type): [string, FilterDeclaration] => [
     `${type.split(".")[1]}_id`,
-    { sql: (values, table) => cablesWhere(table, sql`ct.termination_type = ${type} AND ${inJson(sql`ct.termination_id`, ints(values))}`) },
+    { sql: (values, table) => cablesWhere(table, sql`ct.termination_type = ${type} AND ${inJsonList(sql`ct.termination_id`, idList(values))}`) },
   ]),
 );
 
@@ -327,8 +325,8 @@ export const cable = defineModel({
   ordering: ["id"],
   hooks: cableHooks,
   filters: {
-    device_id: { sql: (values, table) => byDevice(table, inJson(sql`d.id`, ints(values))) },
-    device: { sql: (values, table) => byDevice(table, inJson(sql`d.name`, JSON.stringify(values))) },
+    device_id: { sql: (values, table) => byDevice(table, inJsonList(sql`d.id`, idList(values))) },
+    device: { sql: (values, table) => byDevice(table, inJsonList(sql`d.name`, JSON.stringify(values))) },
     site_id: deviceRelation("site", true),
     site: deviceRelation("site", false),
     location_id: deviceRelation("location", true),
