@@ -124,6 +124,16 @@ const ConfigSchema = v.object({
    * refused with 503 and Retry-After, having changed nothing. Only a database thread waits.
    */
   DATABASE_BUSY_TIMEOUT: int(5000, 0),
+  /**
+   * Threads the Node server runs the application on (default: one per core), behind the one
+   * thread that answers HTTP; 0 serves requests on that thread. A `:memory:` database always has 0.
+   */
+  WORKERS: v.pipe(
+    v.optional(v.string()),
+    v.transform((s) => (s === undefined || s.trim() === "" ? undefined : s.trim())),
+    v.check((s) => s === undefined || /^\d+$/.test(s), "must be a whole number"),
+    v.transform((s) => (s === undefined ? undefined : Number(s))),
+  ),
   /** Bytes (10 MiB): a larger body is refused with 413 before it is parsed. */
   MAX_BODY_SIZE: int(10 * 1024 * 1024, 1),
   /** The most objects one bulk write may carry; the engine enforces it. */

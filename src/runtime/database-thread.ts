@@ -2,8 +2,12 @@
  * The body of a database thread (node:worker_threads, which Deno supports too): one native
  * connection, fed batches by native-database.ts. Requests are answered in order; a batch's error
  * travels back as its name, message and SQLite code so the port can classify it (constraint, busy).
+ *
+ * Besides its parent, the thread serves every MessagePort its parent hands it (`["port", port]`):
+ * the writer thread of a file takes the writes of every app thread (app-threads.ts) that way, so a
+ * process still has one writer connection, and writes queue here in the order they arrive.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { nativeConnection, type ConnectionRole, type WireResult, type WireStatement } from "./native-connection.ts";
 
 /**
@@ -33,42 +37,51 @@ export interface ThreadData {
 }
 
 const { path, role, busyTimeoutMs } = workerData as ThreadData;
-const port = parentPort!;
+const parent = parentPort!;
 let connection: ReturnType<typeof nativeConnection>;
 try {
   connection = nativeConnection(path, role, busyTimeoutMs);
-  port.postMessage("ready");
+  parent.postMessage("ready");
 } catch (error) {
   // Opening failed (a bad path, a locked file while switching to WAL): the port reports it.
-  port.postMessage(["open", null, describe(error)]);
+  parent.postMessage(["open", null, describe(error)]);
   throw error;
 }
 
-/** The SQL of each number the port has sent. */
-const texts = new Map<number, string>();
+const served: MessagePort[] = [];
 
-function resolve([ref, sql, parameters]: SentStatement): WireStatement {
-  if (sql !== null) texts.set(ref, sql);
-  return [sql ?? texts.get(ref)!, parameters];
+/** Answers the batches of one port; each port numbers its own SQL texts. */
+function serve(port: MessagePort | typeof parent, onClose?: () => void) {
+  const texts = new Map<number, string>();
+  const resolve = ([ref, sql, parameters]: SentStatement): WireStatement => {
+    if (sql !== null) texts.set(ref, sql);
+    return [sql ?? texts.get(ref)!, parameters];
+  };
+  port.on("message", (request: ThreadRequest | "close" | readonly ["port", MessagePort]) => {
+    if (request === "close") return onClose?.();
+    if (request[0] === "port") {
+      const other = request[1] as MessagePort;
+      served.push(other);
+      return serve(other);
+    }
+    const [id, kind, payload, deadline, forget] = request as ThreadRequest;
+    if (forget) texts.clear();
+    try {
+      if (kind === "script") port.postMessage([id, (connection.script(payload, deadline), null)]);
+      else {
+        const statements = payload.map(resolve);
+        port.postMessage([id, kind === "read" ? connection.read(statements) : connection.write(statements, deadline)]);
+      }
+    } catch (error) {
+      port.postMessage([id, null, describe(error)]);
+    }
+  });
 }
 
-port.on("message", (request: ThreadRequest | "close") => {
-  if (request === "close") {
-    connection.close();
-    port.close();
-    return;
-  }
-  const [id, kind, payload, deadline, forget] = request;
-  if (forget) texts.clear();
-  try {
-    if (kind === "script") port.postMessage([id, (connection.script(payload, deadline), null)]);
-    else {
-      const statements = payload.map(resolve);
-      port.postMessage([id, kind === "read" ? connection.read(statements) : connection.write(statements, deadline)]);
-    }
-  } catch (error) {
-    port.postMessage([id, null, describe(error)]);
-  }
+serve(parent, () => {
+  connection.close();
+  for (const port of served) port.close();
+  parent.close();
 });
 
 function describe(error: unknown) {

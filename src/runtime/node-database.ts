@@ -4,7 +4,7 @@ import { createClient } from "@libsql/client";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import { libsqlClientDatabase } from "../db/libsql-client.ts";
-import { nativeDatabase } from "./native-database.ts";
+import { nativeDatabase, type NativeDatabaseOptions } from "./native-database.ts";
 
 /** The local file path of a `file:` URL (or `:memory:`), or null for a remote database. */
 export function localPath(url: string): string | null {
@@ -18,11 +18,11 @@ export function localPath(url: string): string | null {
  * default, its connections on database threads), anything else (Turso, a libsql server) through
  * @libsql/client.
  */
-export function openDatabase(config: Config): Database {
+export function openDatabase(config: Config, options: Pick<NativeDatabaseOptions, "readers"> = {}): Database {
   const path = localPath(config.LIBSQL_URL);
   if (path === null) {
     return libsqlClientDatabase(createClient({ url: config.LIBSQL_URL, authToken: config.LIBSQL_AUTH_TOKEN, intMode: "number" }));
   }
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  return nativeDatabase(path, { busyTimeoutMs: config.DATABASE_BUSY_TIMEOUT });
+  return nativeDatabase(path, { ...options, busyTimeoutMs: config.DATABASE_BUSY_TIMEOUT });
 }

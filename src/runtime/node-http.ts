@@ -1,46 +1,49 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { ADMITTED, admission, isPriority } from "./admission.ts";
 
-/** A fetch-style handler with the client's socket address. */
-export type NodeHandler = (request: Request, clientAddress: string | null) => Promise<Response>;
+/** A response as node:http writes it: what an app thread sends back, or a web Response converted. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[]>;
+  readonly body: Uint8Array | null;
+}
+
+/** Serves one request: `url` is the listen address joined with the request's path (see `targetUrl`). */
+export type NodeHandler = (req: IncomingMessage, url: string) => Promise<Answer>;
 
 /** Methods the Fetch API's `new Request` refuses to carry. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
+const SERVER_ERROR: Answer = {
+  status: 500,
+  headers: { "content-type": "application/json" },
+  body: new TextEncoder().encode(JSON.stringify({ detail: "Server error." })),
+};
+
 /**
- * Serves a fetch handler on node:http. Written here rather than taken from a generic adapter
+ * Serves a handler on node:http. Written here rather than taken from a generic adapter
  * because node:http with a thin conversion is 2-3x faster than those adapters (STACK.md).
  */
 export function listen(handler: NodeHandler, host: string, port: number): Promise<{ server: Server; url: string }> {
   let origin = "";
-  const answer = async (req: IncomingMessage): Promise<Response> => {
+  const answer = async (req: IncomingMessage): Promise<Answer> => {
     try {
-      return await handler(toRequest(req, origin), req.socket.remoteAddress ?? null);
+      return await handler(req, `${origin}${targetPath(req.url)}`);
     } catch (error) {
       console.error("unhandled error serving a request:", error);
-      return Response.json({ detail: "Server error." }, { status: 500 });
+      return SERVER_ERROR;
     }
   };
-  const admit = admission(ADMITTED);
-  const server = createServer((req, res) => {
-    const serve = async () => send(res, await answer(req));
-    return isPriority(req.method, req.url) ? serve() : admit(serve);
-  });
+  const server = createServer(async (req, res) => send(res, await answer(req)));
   // node:http hands CONNECT to this event, not to the request listener, and drops the connection
   // when nobody listens: answer it through the app too (405), then close, as no tunnel follows.
   server.on("connect", async (req: IncomingMessage, socket: Duplex) => {
     socket.on("error", () => socket.destroy());
-    try {
-      const response = await answer(req);
-      const body = Buffer.from(await response.arrayBuffer());
-      const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}`, ...[...response.headers].map(([k, v]) => `${k}: ${v}`)];
-      socket.end(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`), body]));
-    } catch (error) {
-      console.error("unhandled error answering CONNECT:", error);
-      socket.destroy();
-    }
+    const { status, headers, body } = await answer(req);
+    const lines = Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}: ${x}`));
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...lines, `Content-Length: ${body?.byteLength ?? 0}`, "Connection: close"];
+    socket.end(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body ?? new Uint8Array()]));
   });
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
@@ -54,37 +57,49 @@ export function listen(handler: NodeHandler, host: string, port: number): Promis
   });
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+function send(res: ServerResponse, { status, headers, body }: Answer): void {
   try {
-    const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-    const headers: Record<string, string | string[]> = Object.fromEntries(response.headers);
-    // Each cookie is its own Set-Cookie line (a session and its CSRF token); fromEntries would keep only the last.
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length) headers["set-cookie"] = cookies;
-    res.writeHead(response.status, headers);
+    res.writeHead(status, headers);
     res.end(body);
   } catch (error) {
     console.error("unhandled error writing a response:", error);
     if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ detail: "Server error." }));
+    res.end(SERVER_ERROR.body);
   }
 }
 
+/** A web Response as node:http writes it. */
+export async function toAnswer(response: Response): Promise<Answer> {
+  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  const headers: Record<string, string | string[]> = Object.fromEntries(response.headers);
+  // Each cookie is its own Set-Cookie line (a session and its CSRF token); fromEntries would keep only the last.
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  return { status: response.status, headers, body };
+}
+
+/** Whether a request of this method carries no body for the app (Fetch cannot give it one). */
+export const bodiless = (method: string): boolean => method === "GET" || method === "HEAD" || FORBIDDEN_METHODS.has(method);
+
 /**
- * The web Request for a node:http request. Its URL is the listen address and the request's path,
- * never the Host header, so no Host can make `new Request` throw; the Host header is passed along
- * and the app validates it (src/http/host.ts) before building any URL from it.
+ * The web Request for a request. Its URL is the listen address and the request's path, never the
+ * Host header, so no Host can make `new Request` throw; the Host header is passed along and the
+ * app validates it (src/http/host.ts) before building any URL from it.
  */
-function toRequest(req: IncomingMessage, origin: string): Request {
+export function webRequest(method: string, url: string, rawHeaders: readonly string[], body: BodyInit | null): Request {
   const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  const url = `${origin}${targetPath(req.url)}`;
-  const method = req.method ?? "GET";
-  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers });
+  for (let i = 0; i < rawHeaders.length; i += 2) headers.append(rawHeaders[i], rawHeaders[i + 1]);
   // Fetch refuses TRACE and CONNECT in `new Request`; they reach the app bodiless, reporting the
   // method the client sent, so the pipeline answers them with its 405.
   if (FORBIDDEN_METHODS.has(method)) return Object.defineProperty(new Request(url, { headers }), "method", { value: method });
-  return new Request(url, { method, headers, body: bodyStream(req), duplex: "half" } as RequestInit);
+  if (bodiless(method)) return new Request(url, { method, headers });
+  return new Request(url, { method, headers, body, duplex: "half" } as RequestInit);
+}
+
+/** The web Request for a node:http request, its body streamed from the socket as the app reads it. */
+export function toRequest(req: IncomingMessage, url: string): Request {
+  const method = req.method ?? "GET";
+  return webRequest(method, url, req.rawHeaders, bodiless(method) ? null : bodyStream(req));
 }
 
 /** A request target's path and query: origin-form as sent, absolute-form's path, else `/`. */
@@ -125,4 +140,41 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
+}
+
+/**
+ * The body of a request bound for an app thread, read whole (a thread gets it in one message),
+ * but never more than `maxBytes` + 1: past that the app answers 413 from what it was given, as it
+ * would from a stream, and the rest is discarded. A body announced larger by Content-Length is not
+ * read at all. Copied into a buffer of its own, so it can be transferred to the thread.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array | null> {
+  const method = req.method ?? "GET";
+  if (bodiless(method) || Number(req.headers["content-length"]) > maxBytes) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.removeListener("data", onData);
+      const body = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) {
+        body.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      resolve(body);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        req.removeListener("end", done);
+        done();
+        req.resume(); // discard the rest, keeping the connection usable for the 413
+      }
+    };
+    req.on("data", onData);
+    req.once("end", done);
+    req.once("error", reject);
+  });
 }

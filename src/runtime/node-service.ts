@@ -1,48 +1,81 @@
-import type { Server } from "node:http";
+import { availableParallelism } from "node:os";
+import type { IncomingMessage, Server } from "node:http";
 import { createApp, type App } from "../app.ts";
 import { parseConfig, type Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Bootstrap } from "../auth/bootstrap.ts";
 import { backgroundTasks, localDeliveryQueue } from "./background.ts";
-import { listen } from "./node-http.ts";
-import { openDatabase } from "./node-database.ts";
+import { listen, toAnswer, toRequest, type NodeHandler } from "./node-http.ts";
+import { localPath, openDatabase } from "./node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./local-files.ts";
 import type { LocalQueue } from "../events/local-queue.ts";
 import { packageAssets } from "./package-assets.ts";
+import { appThreads } from "./app-threads.ts";
+import { ADMITTED, admission, isPriority, PER_THREAD } from "./admission.ts";
+import type { NativeDatabase } from "./native-database.ts";
 
 /** A running service on Node: its address, what the first start created, and how to stop it. */
 export interface NodeService {
   readonly url: string;
   readonly app: App;
+  /** The HTTP thread's database (the webhook consumer's; app threads have connections of their own). */
   readonly db: Database;
   readonly config: Config;
   readonly bootstrap: Bootstrap | null;
   readonly secretKeyFile: string | null;
   /** The in-process webhook consumer (the benchmark pauses it to time the request path alone). */
   readonly deliveries: LocalQueue;
+  /** App threads serving requests (WORKERS); 0 when the HTTP thread serves them itself. */
+  readonly workers: number;
   close(): Promise<void>;
 }
 
-/** Starts the service from environment variables: database, migrations, superuser, listener. */
+/**
+ * Starts the service from environment variables: database, migrations, superuser, then the app
+ * on WORKERS threads (default: one per core) behind one HTTP thread. With WORKERS=0, or a
+ * `:memory:` database (which one connection alone can hold), the HTTP thread serves requests itself.
+ */
 export async function startNodeService(env: Record<string, string | undefined>): Promise<NodeService> {
   const config = parseConfig(env);
   const { key, generated } = resolveSecretKey(config);
-  const db = openDatabase(config);
-  const app = await createApp({ config, secretKey: key, runtime: `node ${process.versions.node}` });
+  const path = localPath(config.LIBSQL_URL);
+  const workers = path === null || path === ":memory:" ? 0 : (config.WORKERS ?? availableParallelism());
+  // With app threads, this side reads only for the webhook consumer and the status check.
+  const db = openDatabase(config, workers > 0 ? { readers: 1 } : {});
+  const runtime = `node ${process.versions.node}`;
+  const app = await createApp({ config, secretKey: key, runtime });
   const bootstrap = await app.prepare(db, loadMigrations());
   const background = backgroundTasks();
   const waitUntil = background.waitUntil;
   const deliveries = localDeliveryQueue(app, db);
   const enqueue = deliveries.push;
-  const { server, url } = await listen(
-    (request, clientAddress) => app.fetch(request, { db, clientAddress, waitUntil, enqueue, assets: packageAssets }),
-    config.HOST,
-    config.PORT,
-  );
+
+  const here: NodeHandler = async (req, url) =>
+    toAnswer(await app.fetch(toRequest(req, url), { db, clientAddress: req.socket.remoteAddress ?? null, waitUntil, enqueue, assets: packageAssets }));
+  const pool = workers > 0
+    ? appThreads({
+        count: workers, perThread: PER_THREAD, env: { ...env }, secretKey: key, runtime, path: path!,
+        maxBodySize: config.MAX_BODY_SIZE, db: db as NativeDatabase, enqueue,
+      })
+    : null;
+  let handler: NodeHandler;
+  if (pool) {
+    await pool.ready().catch(async (error) => {
+      await pool.close();
+      db.close();
+      throw error;
+    });
+    handler = (req, url) => (isPriority(req.method, req.url) ? here(req, url) : pool.serve(req, url));
+  } else {
+    const admit = admission(ADMITTED);
+    handler = (req: IncomingMessage, url) => (isPriority(req.method, req.url) ? here(req, url) : admit(() => here(req, url)));
+  }
+  const { server, url } = await listen(handler, config.HOST, config.PORT);
   return {
-    url, app, db, config, bootstrap, secretKeyFile: generated, deliveries,
+    url, app, db, config, bootstrap, secretKeyFile: generated, deliveries, workers,
     async close() {
       await new Promise<void>((resolve) => (server as Server).close(() => resolve()));
+      await pool?.close();
       await background.settled();
       await deliveries.stop();
       db.close();

@@ -1,0 +1,73 @@
+/**
+ * The body of an app thread (app-threads.ts starts one per WORKERS): the whole application, on a
+ * thread that never answers a socket. It reads through a connection of its own, synchronously
+ * (a read costs no hop to another thread), and writes through the process's one writer thread,
+ * whose port it was given; webhook deliveries it commits go to the HTTP thread's consumer.
+ */
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
+import { createApp } from "../app.ts";
+import { parseConfig } from "../config.ts";
+import { portDatabase } from "./native-database.ts";
+import { nativeConnection } from "./native-connection.ts";
+import { threadClient } from "./thread-client.ts";
+import { backgroundTasks } from "./background.ts";
+import { packageAssets } from "./package-assets.ts";
+import { toAnswer, webRequest, type Answer } from "./node-http.ts";
+
+export interface AppThreadData {
+  readonly env: Record<string, string | undefined>;
+  readonly secretKey: string;
+  readonly runtime: string;
+  /** The database file (never `:memory:`, which one connection alone can hold). */
+  readonly path: string;
+  readonly writer: MessagePort;
+}
+
+/** What the HTTP thread sends: a request, or "close" (finish what runs, then end). */
+export type AppThreadRequest =
+  | readonly [id: number, method: string, url: string, rawHeaders: readonly string[], clientAddress: string | null, body: Uint8Array | null]
+  | "close";
+
+/** What the thread sends back: "ready", an answer, or delivery ids to enqueue. */
+export type AppThreadMessage = "ready" | readonly ["answer", id: number, answer: Answer] | readonly ["enqueue", ids: readonly number[]];
+
+const { env, secretKey, runtime, path, writer } = workerData as AppThreadData;
+const parent = parentPort!;
+const config = parseConfig(env);
+const reader = nativeConnection(path, "reader", config.DATABASE_BUSY_TIMEOUT);
+const writes = threadClient(writer, config.DATABASE_BUSY_TIMEOUT);
+const db = portDatabase({
+  send: (kind, payload) =>
+    kind === "read" ? reader.read((payload as { sql: string; parameters: unknown[] }[]).map((s) => [s.sql, s.parameters])) : writes.send(kind, payload),
+  close() {
+    reader.close();
+    writer.close();
+  },
+});
+const app = await createApp({ config, secretKey, runtime });
+const background = backgroundTasks();
+const waitUntil = background.waitUntil;
+const enqueue = async (ids: readonly number[]) => parent.postMessage(["enqueue", ids]);
+
+const SERVER_ERROR = Response.json({ detail: "Server error." }, { status: 500 });
+
+parent.on("message", async (message: AppThreadRequest) => {
+  if (message === "close") {
+    await background.settled();
+    db.close();
+    parent.close();
+    return;
+  }
+  const [id, method, url, rawHeaders, clientAddress, body] = message;
+  let response: Response;
+  try {
+    const request = webRequest(method, url, rawHeaders, body as Uint8Array<ArrayBuffer> | null);
+    response = await app.fetch(request, { db, clientAddress, waitUntil, enqueue, assets: packageAssets });
+  } catch (error) {
+    console.error("unhandled error serving a request:", error);
+    response = SERVER_ERROR.clone();
+  }
+  const answer = await toAnswer(response);
+  parent.postMessage(["answer", id, answer], answer.body ? [answer.body.buffer as ArrayBuffer] : []);
+});
+parent.postMessage("ready");

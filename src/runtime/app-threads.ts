@@ -1,0 +1,132 @@
+import type { IncomingMessage } from "node:http";
+import { Worker } from "node:worker_threads";
+import type { AppThreadData, AppThreadMessage, AppThreadRequest } from "./app-thread.ts";
+import { readBody, type Answer } from "./node-http.ts";
+import type { NativeDatabase } from "./native-database.ts";
+
+export interface AppThreadsOptions {
+  /** How many app threads (WORKERS). */
+  readonly count: number;
+  /** Requests one thread works on at once; the rest wait here, first come, first served. */
+  readonly perThread: number;
+  readonly env: Record<string, string | undefined>;
+  readonly secretKey: string;
+  readonly runtime: string;
+  readonly path: string;
+  readonly maxBodySize: number;
+  /** The database whose writer thread the app threads write through. */
+  readonly db: NativeDatabase;
+  /** Takes the webhook deliveries an app thread committed (the HTTP thread's consumer). */
+  readonly enqueue: (ids: readonly number[]) => unknown;
+}
+
+interface AppThread {
+  worker: Worker;
+  readonly ready: Promise<void>;
+  readonly waiting: Map<number, (answer: Answer) => void>;
+}
+
+const THREAD_FILE = new URL("./app-thread.ts", import.meta.url);
+
+const json = (status: number, detail: string): Answer => ({
+  status,
+  headers: { "content-type": "application/json" },
+  body: new TextEncoder().encode(JSON.stringify({ detail })),
+});
+
+/**
+ * The application on `count` threads, fed by the thread that answers HTTP, which then does
+ * nothing but read requests and write answers (and serve the few requests that read nothing):
+ * a request's work, its reads included, never delays another thread's, nor the HTTP thread. A
+ * request goes to the thread with the fewest requests in hand, at most `perThread` each; beyond
+ * that it waits here. A thread that dies answers its requests 500 and is replaced.
+ */
+export function appThreads(options: AppThreadsOptions) {
+  const threads: AppThread[] = [];
+  const queue: (() => void)[] = [];
+  let nextId = 1;
+  let closing = false;
+
+  const start = (index: number): AppThread => {
+    const writer = options.db.writerPort();
+    if (!writer) throw new Error("app threads need a database file");
+    const workerData: AppThreadData = { env: options.env, secretKey: options.secretKey, runtime: options.runtime, path: options.path, writer };
+    const worker = new Worker(THREAD_FILE, { workerData, transferList: [writer], name: `app ${index + 1}` });
+    let ready!: () => void;
+    let failed!: (error: Error) => void;
+    const thread: AppThread = { worker, ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))), waiting: new Map() };
+    worker.on("message", (message: AppThreadMessage) => {
+      if (message === "ready") return ready();
+      if (message[0] === "enqueue") return void options.enqueue(message[1]);
+      const [, id, answer] = message;
+      const resolve = thread.waiting.get(id);
+      thread.waiting.delete(id);
+      resolve?.(answer);
+    });
+    worker.on("error", (error) => {
+      failed(error);
+      console.error(`app thread ${index + 1} failed:`, error);
+    });
+    worker.on("exit", () => {
+      for (const resolve of thread.waiting.values()) resolve(json(500, "Server error."));
+      thread.waiting.clear();
+      if (!closing) threads[index] = start(index);
+    });
+    return thread;
+  };
+  for (let i = 0; i < options.count; i++) threads.push(start(i));
+
+  /** The thread with the fewest requests in hand, if one has room. */
+  const free = (): AppThread | null => {
+    let best: AppThread | null = null;
+    for (const t of threads) if (t.waiting.size < options.perThread && (!best || t.waiting.size < best.waiting.size)) best = t;
+    return best;
+  };
+
+  const release = () => queue.shift()?.();
+
+  return {
+    /** Resolves once every thread has built its app (or rejects with the first that could not). */
+    ready: (): Promise<unknown> => Promise.all(threads.map((t) => t.ready)),
+
+    async serve(req: IncomingMessage, url: string): Promise<Answer> {
+      let body: Uint8Array | null;
+      try {
+        body = await readBody(req, options.maxBodySize);
+      } catch {
+        // The client went away mid-upload: its fault, not the server's, and no one reads the answer.
+        return json(400, "The request body was not received in full.");
+      }
+      let thread = queue.length ? null : free();
+      // Woken but overtaken by a newcomer: back to the head of the line, not its end.
+      for (let first = true; !thread; first = false) {
+        await new Promise<void>((resolve) => (first ? queue.push(resolve) : queue.unshift(resolve)));
+        thread = free();
+      }
+      const id = nextId++;
+      const target = thread;
+      const answered = new Promise<Answer>((resolve) => target.waiting.set(id, resolve));
+      const request: AppThreadRequest = [id, req.method ?? "GET", url, req.rawHeaders, req.socket.remoteAddress ?? null, body];
+      target.worker.postMessage(request, body ? [body.buffer as ArrayBuffer] : []);
+      try {
+        return await answered;
+      } finally {
+        release();
+      }
+    },
+
+    /** Lets each thread finish its requests and background work, then ends it. */
+    async close(): Promise<void> {
+      closing = true;
+      await Promise.all(
+        threads.map(async (t) => {
+          const exited = new Promise((resolve) => t.worker.once("exit", resolve));
+          t.worker.postMessage("close");
+          const timer = setTimeout(() => void t.worker.terminate(), 5000);
+          await exited;
+          clearTimeout(timer);
+        }),
+      );
+    },
+  };
+}
