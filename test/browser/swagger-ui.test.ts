@@ -16,7 +16,7 @@ describe("Swagger UI in a real browser", () => {
   });
 
   // Swagger UI takes seconds to lay out a document of 800+ operations on a small machine.
-  it("renders every application's operations from our own assets and runs an authorized GET", { timeout: 120_000 }, async () => {
+  it("renders every application's operations from our own assets and runs an authorized GET", { timeout: 240_000 }, async () => {
     const page = await browser.newPage();
     page.setDefaultTimeout(45_000);
     const errors = pageErrors(page);
@@ -45,7 +45,8 @@ describe("Swagger UI in a real browser", () => {
     await page.goto("about:blank");
     await page.goto(`${service.url}/api/schema/swagger-ui/#/dcim/dcim_sites_retrieve`);
     const operation = page.locator("#operations-dcim-dcim_sites_retrieve");
-    await operation.locator(".opblock-body").waitFor();
+    // Laying the document out again takes the browser half a minute on a busy two-core machine.
+    await operation.locator(".opblock-body").waitFor({ timeout: 120_000 });
 
     // Try the site operation out.
     await operation.locator("button.try-out__btn").click();
