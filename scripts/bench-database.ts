@@ -40,11 +40,11 @@ export interface DatabaseFigures {
   load_500: number;
 }
 
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sequential GET /api/status/ on one connection until `until()`; each latency in ms. */
-async function probeStatus(call: ReturnType<typeof apiClient>, until: () => boolean, into: number[]) {
+export async function probeStatus(call: ReturnType<typeof apiClient>, until: () => boolean, into: number[]) {
   while (!until()) {
     const t = performance.now();
     const reply = await call("GET", "/api/status/");
@@ -54,11 +54,12 @@ async function probeStatus(call: ReturnType<typeof apiClient>, until: () => bool
   }
 }
 
-function startService(root: string, file: string): Promise<{ child: ChildProcess; url: string }> {
+/** `node src/node.ts` of `root` on a free port over `file`, with the benchmark's superuser and `env` besides. */
+export function startService(root: string, file: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/node.ts"], {
       cwd: root,
-      env: { ...process.env, LIBSQL_URL: `file:${file}`, PORT: "0", SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: "1000" },
+      env: { ...process.env, ...env, LIBSQL_URL: `file:${file}`, PORT: "0", SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: "1000" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";

@@ -2,6 +2,7 @@
  * Benchmarks the Node service on this machine over loopback and prints numbers; asserts nothing.
  *   npm run bench [-- --seconds 3 --concurrency 8 --sites 1000] [-- --webhooks (the webhook figures only)]
  *                 [-- --database-only 1 (the contended-database figures only, scripts/bench-database.ts)]
+ *                 [-- --workers-only 1 (reads by WORKERS setting only, scripts/bench-workers.ts)]
  *   npm run bench -- --hostile-render 1 (status latency while a hostile webhook renders, alone)
  * Starts the service on a temporary embedded database, fills it, then measures each scenario for
  * a fixed time with a fixed number of keep-alive connections. Traffic goes to 127.0.0.1 only.
@@ -16,6 +17,7 @@ import { apiClient, arg, BENCH_TOKEN, fillSites, runLoad } from "./bench-client.
 import { benchIpam } from "./bench-ipam.ts";
 import { benchDatabase, printDatabase } from "./bench-database.ts";
 import { benchHostileRender } from "./bench-hostile-render.ts";
+import { benchWorkers, printWorkers } from "./bench-workers.ts";
 
 const SECONDS = arg("seconds", 3);
 const CONCURRENCY = arg("concurrency", 8);
@@ -25,6 +27,8 @@ const WEBHOOKS_ONLY = process.argv.includes("--webhooks");
 const IPAM_ONLY = arg("ipam-only", 0) === 1;
 /** `--database-only 1` runs the contended-database scenarios alone (their own service process). */
 const DATABASE_ONLY = arg("database-only", 0) === 1;
+/** `--workers-only 1` runs the reads by WORKERS setting alone (a service process per setting). */
+const WORKERS_ONLY = arg("workers-only", 0) === 1;
 /** Seconds another process holds the write lock, and clients of the mixed load, in that section. */
 const LOCK_SECONDS = arg("lock-seconds", 10);
 const CLIENTS = arg("clients", 50);
@@ -182,6 +186,15 @@ async function benchEverything() {
   console.log(`  the in-process consumer delivers ${webhooks.rate.toFixed(0)} deliveries/s to a local receiver (target at least 500/s)`);
   keepResults("ipam", await benchIpam(call, measure, once));
   await benchContendedDatabase();
+  await benchWorkerSettings();
+}
+
+/** Reads with WORKERS=0, 1 and one per core, each on its own service process. */
+async function benchWorkerSettings() {
+  console.log("");
+  const figures = await benchWorkers({ seconds: SECONDS });
+  printWorkers(figures);
+  keepResults("workers", Object.fromEntries(figures.flatMap((f) => Object.entries(f).map(([k, v]) => [`w${f.workers}_${k}`, v]))));
 }
 
 /** The database section: GET /api/status/ under another process's write lock and beside 50 clients. */
@@ -195,6 +208,7 @@ async function benchContendedDatabase() {
 try {
   if (IPAM_ONLY) keepResults("ipam", await benchIpam(call, measure, once));
   else if (DATABASE_ONLY) await benchContendedDatabase();
+  else if (WORKERS_ONLY) await benchWorkerSettings();
   else if (HOSTILE_ONLY) await benchHostileRender(service, call);
   else await benchEverything();
 } finally {
