@@ -6,49 +6,12 @@
 import { createClient } from "@libsql/client/web";
 import { createApp, type App } from "./app.ts";
 import { ConfigError, parseConfig } from "./config.ts";
-import type { Migration } from "./db/migrate.ts";
+import { MIGRATIONS } from "./db/migration-files.ts";
 import { libsqlClientDatabase } from "./db/libsql-client.ts";
 import { json } from "./http/responses.ts";
-import initial from "../migrations/0001_initial.sql";
-import engine from "../migrations/0002_engine.sql";
-import macAddresses from "../migrations/0003_mac_addresses.sql";
-import sharedInventory from "../migrations/0004_shared_inventory.sql";
-import racks from "../migrations/0005_racks.sql";
-import components from "../migrations/0006_components.sql";
-import cables from "../migrations/0007_cables.sql";
-import virtualization from "../migrations/0008_virtualization.sql";
-import circuitsContacts from "../migrations/0009_circuits_contacts.sql";
-import customFields from "../migrations/0010_custom_fields.sql";
-import configContexts from "../migrations/0011_config_contexts.sql";
-import webhooks from "../migrations/0012_webhooks.sql";
-import permissions from "../migrations/0013_permissions.sql";
-import webhookEventData from "../migrations/0014_webhook_event_data.sql";
-import ipam from "../migrations/0015_ipam.sql";
-import vmPrimaryIps from "../migrations/0016_vm_primary_ips.sql";
-import webhookDeliveryRequest from "../migrations/0017_webhook_delivery_request.sql";
-import webhookDeliveryClaimer from "../migrations/0018_webhook_delivery_claimer.sql";
 
-/** Every migration file, in order; a test checks this list against migrations/. */
-export const MIGRATIONS: readonly Migration[] = [
-  { name: "0001_initial.sql", sql: initial },
-  { name: "0002_engine.sql", sql: engine },
-  { name: "0003_mac_addresses.sql", sql: macAddresses },
-  { name: "0004_shared_inventory.sql", sql: sharedInventory },
-  { name: "0005_racks.sql", sql: racks },
-  { name: "0006_components.sql", sql: components },
-  { name: "0007_cables.sql", sql: cables },
-  { name: "0008_virtualization.sql", sql: virtualization },
-  { name: "0009_circuits_contacts.sql", sql: circuitsContacts },
-  { name: "0010_custom_fields.sql", sql: customFields },
-  { name: "0011_config_contexts.sql", sql: configContexts },
-  { name: "0012_webhooks.sql", sql: webhooks },
-  { name: "0013_permissions.sql", sql: permissions },
-  { name: "0014_webhook_event_data.sql", sql: webhookEventData },
-  { name: "0015_ipam.sql", sql: ipam },
-  { name: "0016_vm_primary_ips.sql", sql: vmPrimaryIps },
-  { name: "0017_webhook_delivery_request.sql", sql: webhookDeliveryRequest },
-  { name: "0018_webhook_delivery_claimer.sql", sql: webhookDeliveryClaimer },
-];
+/** Every migration file, in order (generated: `npm run list-migrations`); a test checks it against migrations/. */
+export { MIGRATIONS };
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */
 export interface DeliveryMessage {
