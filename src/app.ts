@@ -3,7 +3,7 @@ import type { Database } from "./db/database.ts";
 import { clientAddressOf } from "./http/client-address.ts";
 import { bodyOnce } from "./http/body.ts";
 import { applyMigrations, type Migration } from "./db/migrate.ts";
-import { deriveSecrets, type Secrets } from "./auth/secrets.ts";
+import { deriveSecrets, type HmacSha256, type Secrets } from "./auth/secrets.ts";
 import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
 import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
@@ -67,11 +67,13 @@ export interface AppOptions {
   readonly secretKey: string;
   /** Names the runtime in /api/status/: "node", "workerd", "deno". */
   readonly runtime: string;
+  /** A faster HMAC for token digests where the runtime has one (Node's); Web Crypto otherwise. */
+  readonly hmac?: HmacSha256;
 }
 
 /** Builds the application once per process or isolate; requests then share nothing mutable. */
-export async function createApp({ config, secretKey, runtime }: AppOptions): Promise<App> {
-  const secrets = await deriveSecrets(secretKey);
+export async function createApp({ config, secretKey, runtime, hmac }: AppOptions): Promise<App> {
+  const secrets = await deriveSecrets(secretKey, hmac);
   const router = createRouter({ registry, runtime, release: RELEASE });
   const authCache = createAuthCache();
   const background = (promise: Promise<unknown>) => void promise.catch((e) => console.error("background task failed:", e));

@@ -27,6 +27,7 @@ import { openDatabase } from "./runtime/node-database.ts";
 import { loadMigrations, resolveSecretKey } from "./runtime/local-files.ts";
 import { backgroundTasks, localDeliveryQueue } from "./runtime/background.ts";
 import { packageAssets } from "./runtime/package-assets.ts";
+import { nodeHmac } from "./runtime/node-hmac.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
@@ -51,7 +52,7 @@ function setUp() {
 const config = setUp();
 const { key, generated } = resolveSecretKey(config);
 const db = openDatabase(config);
-const app = await createApp({ config, secretKey: key, runtime: `deno ${Deno.version.deno}` });
+const app = await createApp({ config, secretKey: key, runtime: `deno ${Deno.version.deno}`, hmac: nodeHmac });
 const bootstrap = await app.prepare(db, loadMigrations());
 
 /** Printed once listening: the address, and what the first start created (shown only once). */

@@ -49,3 +49,18 @@ for (const retrieval of ["true", "false"]) {
     });
   });
 }
+
+describe("token digests", () => {
+  it("are the same through Web Crypto and through the runtime's HMAC (node:crypto), so either reads the other's tokens", async () => {
+    const { deriveSecrets } = await import("../src/auth/secrets.ts");
+    const { nodeHmac } = await import("../src/runtime/node-hmac.ts");
+    const key = "k".repeat(40);
+    const [web, node, other] = await Promise.all([deriveSecrets(key), deriveSecrets(key, nodeHmac), deriveSecrets("o".repeat(40), nodeHmac)]);
+    for (const token of ["0123456789abcdef0123456789abcdef01234567", "session:abc", ""]) {
+      const digest = await web.tokenDigest(token);
+      expect(digest).toMatch(/^[0-9a-f]{64}$/);
+      expect(await node.tokenDigest(token)).toBe(digest);
+      expect(await other.tokenDigest(token)).not.toBe(digest);
+    }
+  });
+});

@@ -14,6 +14,7 @@ import { threadClient } from "./thread-client.ts";
 import { backgroundTasks } from "./background.ts";
 import { packageAssets } from "./package-assets.ts";
 import { toAnswer, webRequest, type Answer } from "./node-http.ts";
+import { nodeHmac } from "./node-hmac.ts";
 
 export interface AppThreadData {
   readonly env: Record<string, string | undefined>;
@@ -58,7 +59,7 @@ const db = portDatabase({
     writer.close();
   },
 });
-const app = await createApp({ config, secretKey, runtime });
+const app = await createApp({ config, secretKey, runtime, hmac: nodeHmac });
 const background = backgroundTasks();
 const waitUntil = background.waitUntil;
 const enqueue = async (ids: readonly number[]) => parent.postMessage(["enqueue", ids]);

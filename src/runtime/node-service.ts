@@ -11,6 +11,7 @@ import { loadMigrations, resolveSecretKey } from "./local-files.ts";
 import type { LocalQueue } from "../events/local-queue.ts";
 import { packageAssets } from "./package-assets.ts";
 import { appThreads } from "./app-threads.ts";
+import { nodeHmac } from "./node-hmac.ts";
 import { ADMITTED, admission, isPriority, PER_THREAD } from "./admission.ts";
 import type { NativeDatabase } from "./native-database.ts";
 
@@ -43,7 +44,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
   // With app threads, this side reads only for the webhook consumer and the status check.
   const db = openDatabase(config, workers > 0 ? { readers: 1 } : {});
   const runtime = `node ${process.versions.node}`;
-  const app = await createApp({ config, secretKey: key, runtime });
+  const app = await createApp({ config, secretKey: key, runtime, hmac: nodeHmac });
   const bootstrap = await app.prepare(db, loadMigrations());
   const background = backgroundTasks();
   const waitUntil = background.waitUntil;
