@@ -14,7 +14,7 @@ import { nestedJsonSql } from "../rest/select.ts";
 import { objectUrl } from "../rest/serialize.ts";
 import { bitsOf, blocksBetween, formatAddress, keyOf, lastOf, parseNetwork, usableBounds, firstOf, type Family, type Network } from "./network.ts";
 import { childPrefixStatement, freeBlocks, freeIps, freeIpStatements, freeRanges, type Space } from "./free-space.ts";
-import { allocationRoute, member, pickSql, withAllocation } from "./allocation-plan.ts";
+import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
 
 type Out = Record<string, unknown>;
 
@@ -95,8 +95,8 @@ async function allocate(
     const next = await plan();
     if (!next) throw ApiError.detail("conflict", NO_ROOM);
     try {
-      const out = await withAllocation(ctx, { columns: next.columns, positions: next.positions }, () =>
-        writeObjects(ctx, child, next.inputs, "create", next.inputs.map(() => null), !single));
+      const allocation = { columns: next.columns, positions: next.positions };
+      const out = await writeObjects(ctx, child, next.inputs, "create", next.inputs.map(() => null), !single, allocation);
       return json(single ? out[0] : out, 201);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;

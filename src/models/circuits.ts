@@ -6,9 +6,8 @@ import { tenant } from "./tenancy.ts";
 import { location, region, site, siteGroup } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { pathsRoute } from "./dcim-trace.ts";
-import type { ModelHooks } from "./hooks.ts";
+import type { StatefulHooks } from "./hooks.ts";
 import { isRef } from "./kinds.ts";
-import type { RequestContext } from "../http/context.ts";
 import { qb } from "../db/query-builder.ts";
 import { refSql } from "../rest/references.ts";
 import { CONTACT_PRIORITY, contactFilters } from "./contacts.ts";
@@ -249,16 +248,17 @@ export const circuitTermination = defineModel({
  * provider of every account named and of every account of a provider named; a partial update
  * keeps the stored side it does not change.
  */
-function accountOfProvider(): ModelHooks {
-  const providers = new WeakMap<RequestContext, Map<number, number>>();
+/** Each account's provider, by account id, as the write's probe read them. */
+type AccountProviders = Map<number, number>;
+
+function accountOfProvider(): StatefulHooks<AccountProviders> {
   return {
-    writeProbes: (ctx, items) => {
+    initial: () => new Map(),
+    writeProbes: (ctx, items, seen) => {
       const refs = (name: string, target: Model) =>
         items.map((i) => i.values[name]).filter((v) => v !== undefined && v !== null).map((v) => refSql(ctx, target, isRef(v) ? v : (v as number)));
       const [accounts, named] = [refs("provider_account", providerAccount), refs("provider", provider)];
       if (!accounts.length && !named.length) return [];
-      const seen = new Map<number, number>();
-      providers.set(ctx, seen);
       const none = sql`(NULL)`;
       return [{
         statement: sql`SELECT id, provider_id FROM circuits_provideraccount
@@ -266,8 +266,7 @@ function accountOfProvider(): ModelHooks {
         settle: (r) => r.rows.forEach((row) => seen.set(Number(row.id), Number(row.provider_id))),
       }];
     },
-    prepareWrite: (ctx, items) => {
-      const seen = providers.get(ctx) ?? new Map<number, number>();
+    prepareWrite: (_ctx, items, seen) => {
       for (const { values, current, errors } of items) {
         const account = values.provider_account !== undefined ? values.provider_account : (current?.provider_account_id ?? null);
         const owner = values.provider !== undefined ? values.provider : current?.provider_id;

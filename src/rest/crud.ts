@@ -12,6 +12,7 @@ import { ApiError, type FieldErrors } from "../http/errors.ts";
 import { paginated, parsePage } from "../http/pagination.ts";
 import type { Field } from "../models/fields.ts";
 import type { WriteItem } from "../models/hooks.ts";
+import type { AllocationPlan } from "../ipam/allocation-plan.ts";
 import { isRef } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { registry } from "../models/registry.ts";
@@ -160,10 +161,12 @@ const changelogMessage = (input: unknown): string => {
  * Creates or updates objects, all or none, in two round trips whatever the number of objects:
  * one read batch (current rows, references, uniqueness, hooks' probes), then one transaction
  * that re-checks its preconditions, writes rows, m2m links and change records, and reads back
- * the response's rows with everything they show.
+ * the response's rows with everything they show. `allocation` is the free space an allocation
+ * endpoint fills, which the model's hooks pick from inside the transaction.
  */
 export async function writeObjects(
   ctx: RequestContext, model: Model, inputs: readonly unknown[], mode: Mode, ids: readonly (number | null)[], bulk: boolean,
+  allocation: AllocationPlan | null = null,
 ): Promise<Out[]> {
   authorize(ctx, model, mode === "create" ? "add" : "change");
   checkBulkSize(ctx, inputs.length);
@@ -172,12 +175,14 @@ export async function writeObjects(
   const current = new Map<number, Row>();
   const items: WriteItem[] = parsed.map((p, i) => ({ ...p, id: ids[i], current: null, columns: {}, probed: {} }));
   const customFields = customFieldWrite(ctx, model, items);
+  const hooks = model.hooks;
+  const state = hooks?.initial?.({ allocation });
   const probes: Probe[] = [
     ...(updating.length ? [currentProbe(ctx, model, idList(updating), current)] : []),
     ...referenceProbes(ctx, model, items),
     ...uniquenessProbes(ctx, model, items, ids),
     ...cycleProbes(ctx, model, items, ids),
-    ...(model.hooks?.writeProbes?.(ctx, items) ?? []),
+    ...(hooks?.writeProbes?.(ctx, items, state) ?? []),
     ...customFields.probes,
   ];
   await runProbes(ctx, probes);
@@ -189,7 +194,7 @@ export async function writeObjects(
   const ready = items.map((item, i) => ({ ...item, current: ids[i] === null ? null : (current.get(ids[i]!) ?? null) }));
   ready.forEach((item, i) => void (missing[i] && (item.errors.id = [OBJECT_NOT_FOUND])));
   customFields.apply(ready);
-  await model.hooks?.prepareWrite?.(ctx, ready.filter((item) => !Object.keys(item.errors).length));
+  await hooks?.prepareWrite?.(ctx, ready.filter((item) => !Object.keys(item.errors).length), state);
   throwIfInvalid(ready, bulk);
 
   const statements: Statement[] = [];
@@ -198,7 +203,7 @@ export async function writeObjects(
   if (model.tree && ready.some((item, i) => ids[i] !== null && item.values.parent !== undefined)) {
     statements.push(depthRefreshStatement(model));
   }
-  statements.push(...(model.hooks?.writeStatements?.(ctx, ready) ?? []));
+  statements.push(...(hooks?.writeStatements?.(ctx, ready, state) ?? []));
   const written = sql`(SELECT changed_object_id FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${model.objectType})`;
   // Every object written must satisfy the requester's constraints after the change too; a
   // constraint that is NULL for a row (a relation cleared) is not satisfied.
