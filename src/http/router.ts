@@ -147,17 +147,17 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
     case "POST": {
       const input = await body("add");
       const items = Array.isArray(input) ? input : [input];
-      const out = await writeObjects(ctx, model, items, "create", items.map(() => null), Array.isArray(input));
+      const out = await writeObjects(ctx, model, { inputs: items, mode: "create", ids: items.map(() => null), bulk: Array.isArray(input) });
       return json(Array.isArray(input) ? out : out[0], 201, allow);
     }
     case "PUT":
     case "PATCH": {
       const items = asList(await body("change"));
       const ids = bulkIds(ctx, items);
-      return json(await writeObjects(ctx, model, items, req.method === "PUT" ? "put" : "patch", ids, true), 200, allow);
+      return json(await writeObjects(ctx, model, { inputs: items, mode: req.method === "PUT" ? "put" : "patch", ids, bulk: true }), 200, allow);
     }
     case "DELETE": {
-      await deleteObjects(ctx, model, bulkIds(ctx, asList(await body("delete"))), true);
+      await deleteObjects(ctx, model, { ids: bulkIds(ctx, asList(await body("delete"))), bulk: true });
       return noContent();
     }
   }
@@ -176,7 +176,7 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
     case "PUT":
     case "PATCH": {
       const input = await authorizedBody(ctx, model, "change");
-      const [out] = await writeObjects(ctx, model, [input ?? {}], req.method === "PUT" ? "put" : "patch", [id], false);
+      const [out] = await writeObjects(ctx, model, { inputs: [input ?? {}], mode: req.method === "PUT" ? "put" : "patch", ids: [id], bulk: false });
       return json(out, 200, allow);
     }
     case "DELETE": {
@@ -184,7 +184,7 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
       if ((await ctx.body()).trim() !== "") {
         throw ApiError.detail("invalid", "A request body is not accepted when deleting a single object. To delete several objects, send a list of {\"id\": ...} to the list endpoint.");
       }
-      await deleteObjects(ctx, model, [id], false);
+      await deleteObjects(ctx, model, { ids: [id], bulk: false });
       return noContent();
     }
   }

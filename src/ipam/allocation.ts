@@ -96,7 +96,7 @@ async function allocate(
     if (!next) throw ApiError.detail("conflict", NO_ROOM);
     try {
       const allocation = { columns: next.columns, positions: next.positions };
-      const out = await writeObjects(ctx, child, next.inputs, "create", next.inputs.map(() => null), !single, allocation);
+      const out = await writeObjects(ctx, child, { inputs: next.inputs, mode: "create", ids: next.inputs.map(() => null), bulk: !single, allocation });
       return json(single ? out[0] : out, 201);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;

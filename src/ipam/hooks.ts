@@ -33,11 +33,24 @@ function setFamily(items: readonly WriteItem[], field: string): void {
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
 
-/** SQL for the VRF id an item has after the write (the one given, else the stored one). */
-function vrfAfterSql(ctx: RequestContext, vrfModel: Model, table: string, item: WriteItem, self: number | null): Sql {
+/** SQL for the VRF id an item of `model` has after the write (the one given, else the stored one). */
+function vrfAfterSql(ctx: RequestContext, model: Model, item: WriteItem): Sql {
   const given = item.values.vrf;
-  if (given === undefined) return self === null ? sql`NULL` : sql`(SELECT vrf_id FROM ${sql.table(table)} WHERE id = ${self})`;
+  const self = item.id;
+  if (given === undefined) return self === null ? sql`NULL` : sql`(SELECT vrf_id FROM ${sql.table(model.table)} WHERE id = ${self})`;
+  const vrfModel = model.field.vrf.target!();
   return refSql(ctx, vrfModel, isRef(given) ? (given as Ref) : (given as number | null));
+}
+
+/** What counts as a duplicate of a network field (`address`, `prefix`). */
+interface DuplicateRule {
+  readonly field: string;
+  /** The field's name in the refusal: "IP address", "prefix". */
+  readonly noun: string;
+  /** The same network, as SQL over the row under `alias`. */
+  readonly match: (n: Network, alias: string) => Sql;
+  /** A further condition on the row under `alias`, for the item (default: none). */
+  readonly extra?: (item: WriteItem, alias: string) => Sql;
 }
 
 /**
@@ -47,22 +60,19 @@ function vrfAfterSql(ctx: RequestContext, vrfModel: Model, table: string, item: 
  * the item's table enforces uniqueness, so items of one request are compared with each other too
  * (probes settle in item order).
  */
-function duplicateProbes(
-  ctx: RequestContext, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[],
-  field: string, noun: string, match: (n: Network, alias: string) => Sql, extra: (item: WriteItem, alias: string) => Sql = () => sql`1`,
-): Probe[] {
-  const vrfModel = model.field.vrf.target!();
+function duplicateProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[], rule: DuplicateRule): Probe[] {
+  const { field, noun, match, extra = () => sql`1` } = rule;
   const globalUnique = ctx.config.ENFORCE_GLOBAL_UNIQUE ? 1 : 0;
   const seen = new Set<string>();
   const probes: Probe[] = [];
   const table = sql.table(model.table);
   const stored = (column: string, self: number | null) => sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`;
-  items.forEach((item, i) => {
+  items.forEach((item) => {
     if (item.values[field] === undefined && item.values.vrf === undefined) return;
     if (Object.keys(item.errors).length) return;
-    const self = ids[i];
+    const self = item.id;
     const n = item.values[field] as Network | undefined;
-    const vrf = vrfAfterSql(ctx, vrfModel, model.table, item, self);
+    const vrf = vrfAfterSql(ctx, model, item);
     const x = "x";
     const target = n ? match(n, x) : sql`${sql.ref(`${x}.${field}_start`)} = ${stored(`${field}_start`, self)}
       AND (${field === "prefix" ? sql`${sql.ref(`${x}.${field}_length`)} = ${stored(`${field}_length`, self)}` : sql`1`})`;
@@ -98,7 +108,7 @@ export const prefixHooks: StatefulHooks<AllocationPlan | null> = {
   writeProbes: (ctx, items, allocation) => {
     // An allocation picks free space inside its own transaction; it needs no probe.
     const model = items.length && !allocation ? prefixModel() : null;
-    return model ? duplicateProbes(ctx, model, items, items.map((item) => item.id), "prefix", "prefix", samePrefix("prefix")) : [];
+    return model ? duplicateProbes(ctx, model, items, { field: "prefix", noun: "prefix", match: samePrefix("prefix") }) : [];
   },
   prepareWrite: (_ctx, items, allocation) => {
     setFamily(items, "prefix");
@@ -145,7 +155,7 @@ export const ipRangeHooks: ModelHooks = {
     items.flatMap((item): Probe[] => {
       const [start, end] = [item.values.start_address as Network | undefined, item.values.end_address as Network | undefined];
       if (!start || !end || start.family !== end.family || end.host <= start.host || Object.keys(item.errors).length) return [];
-      const vrf = vrfAfterSql(ctx, ipRangeModel().field.vrf.target!(), "ipam_iprange", item, item.id);
+      const vrf = vrfAfterSql(ctx, ipRangeModel(), item);
       return [{
         statement: sql`SELECT r.start_address || '-' || r.end_address AS found, v.name AS vrf_name FROM ipam_iprange r LEFT JOIN ipam_vrf v ON v.id = r.vrf_id
           WHERE r.start_address_start <= ${keyOf(end.family, end.host)} AND r.end_address_start >= ${keyOf(start.family, start.host)}
@@ -184,7 +194,7 @@ export const ipAddressHooks: StatefulHooks<AllocationPlan | null> = {
     // Duplicates with a shared role (anycast, VRRP, ...) are allowed when this one has one too.
     const shared = (item: WriteItem, x: string) =>
       SHARED_ROLES.includes(String(item.values.role)) ? sql`coalesce(${sql.ref(`${x}.role`)}, '') NOT IN (${sql.join(SHARED_ROLES)})` : sql`1`;
-    return duplicateProbes(ctx, model, items, items.map((item) => item.id), "address", "IP address", sameHost, shared);
+    return duplicateProbes(ctx, model, items, { field: "address", noun: "IP address", match: sameHost, extra: shared });
   },
   prepareWrite: (_ctx, items, allocation) => {
     setFamily(items, "address");

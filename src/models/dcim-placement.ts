@@ -79,13 +79,17 @@ const nameOf = (rows: Map<number, Row> | undefined, id: number | null) => (id ==
 // ---------------------------------------------------------------------------------------------
 // Rack space.
 
-/** A device's footprint in a rack. */
-interface Footprint {
-  readonly rack: number;
+/** Where a device sits in a rack: its lowest unit, its height, its face, and whether it takes both. */
+interface Placement {
   readonly position: number;
   readonly height: number;
   readonly face: string | null;
   readonly fullDepth: boolean;
+}
+
+/** A device's footprint in a rack. */
+interface Footprint extends Placement {
+  readonly rack: number;
 }
 
 interface RackSpace {
@@ -94,12 +98,10 @@ interface RackSpace {
 }
 
 /**
- * True when a device of `height` fits at `position` of `rack`: every half unit it covers exists,
- * and no other footprint on the same face (or any face, when either device is full depth) covers
- * one of them.
+ * True when a device placed so fits in `rack`: every half unit it covers exists, and no other
+ * footprint on the same face (or any face, when either device is full depth) covers one of them.
  */
-function fits(rack: RackSpace & { id: number }, position: number, height: number, face: string | null, fullDepth: boolean,
-  others: Iterable<Footprint>): boolean {
+function fits(rack: RackSpace & { id: number }, { position, height, face, fullDepth }: Placement, others: Iterable<Footprint>): boolean {
   const start = Number(rack.starting_unit);
   if (position < start || position + height > start + Number(rack.u_height) || (position * 2) % 1 !== 0) return false;
   for (const o of others) {
@@ -185,7 +187,7 @@ function devicePlacementProblem(item: WriteItem, t: Tables, taken: Map<number | 
     if (child && position) return ["position", "Child device types cannot be assigned to a rack position. This is an attribute of the parent device."];
     const self = item.id ?? item;
     const fullDepth = Boolean(type.is_full_depth);
-    if (position && !fits({ ...(rack as unknown as RackSpace), id: rackId! }, position, height, face, fullDepth, otherThan(taken, self))) {
+    if (position && !fits({ ...(rack as unknown as RackSpace), id: rackId! }, { position, height, face, fullDepth }, otherThan(taken, self))) {
       return ["position", `U${decimal(position)} is already occupied or does not have sufficient space to accommodate this device type: ${type.model} (${decimal(height)}U)`];
     }
     if (position) taken.set(self, { rack: rackId!, position, height, face, fullDepth });
@@ -252,7 +254,8 @@ export const deviceTypeHeightHooks = (device: Lazy): StatefulHooks<Tables> => ({
         const fullDepth = Boolean(after(item, "is_full_depth"));
         for (const d of mounted) {
           const rack = t.racks?.get(Number(d.rack_id));
-          if (!rack || fits({ ...(rack as unknown as RackSpace), id: Number(rack.id) }, Number(d.position), height, fullDepth ? null : (d.face as string), fullDepth, otherThan(taken, Number(d.id)))) continue;
+          const placement = { position: Number(d.position), height, face: fullDepth ? null : (d.face as string), fullDepth };
+          if (!rack || fits({ ...(rack as unknown as RackSpace), id: Number(rack.id) }, placement, otherThan(taken, Number(d.id)))) continue;
           refuse(item, "u_height", `Device ${d.display} in rack ${rackName(rack)} does not have sufficient space to accommodate a height of ${decimal(height)}U`);
           break;
         }
