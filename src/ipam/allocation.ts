@@ -64,7 +64,7 @@ function ipSpaceOf(model: Model, parent: Row): { space: Space; length: number } 
     return { space: { family: start.family, lo: start.host, hi: end.host, vrf, anyVrf: false }, length: start.length };
   }
   const n = parseNetwork(String(parent.prefix))!;
-  const [lo, hi] = usableBounds(n, Boolean(parent.is_pool));
+  const [lo, hi] = usableBounds(n, { pool: Boolean(parent.is_pool) });
   // A container in the global table holds the addresses of every VRF (NetBox's get_child_ips).
   const anyVrf = vrf === null && parent.status === "container";
   return { space: { family: n.family, lo, hi, vrf, anyVrf }, length: n.length };

@@ -66,15 +66,17 @@ const terminationOf = (ct: string, type: string) =>
 function placeFilters(terminations: (t: string) => Sql): Record<string, RelatedFilter> {
   const via = (expr: (ct: string) => Sql) => (t: string) =>
     sql`SELECT ${expr("ct")} AS id FROM circuits_circuittermination ct WHERE ${terminations(t)}`;
-  const pair = (name: string, target: () => Model, expr: (ct: string) => Sql, tree = false): Record<string, RelatedFilter> => ({
+  /** `name_id` and `name`: terminations landing in `target` rows, `expr` naming them (and their descendants with `tree`). */
+  type Place = { readonly target: () => Model; readonly expr: (ct: string) => Sql; readonly tree?: boolean };
+  const pair = (name: string, { target, expr, tree = false }: Place): Record<string, RelatedFilter> => ({
     [`${name}_id`]: { target, tree, byId: true, related: via(expr) },
     [name]: { target, tree, related: via(expr) },
   });
   return {
-    ...pair("site", () => site, terminationSite),
-    ...pair("region", () => region, (ct) => terminationSiteColumn(ct, "region_id", "dcim.region"), true),
-    ...pair("site_group", () => siteGroup, (ct) => terminationSiteColumn(ct, "group_id", "dcim.sitegroup"), true),
-    ...pair("location", () => location, (ct) => terminationOf(ct, "dcim.location"), true),
+    ...pair("site", { target: () => site, expr: terminationSite }),
+    ...pair("region", { target: () => region, expr: (ct) => terminationSiteColumn(ct, "region_id", "dcim.region"), tree: true }),
+    ...pair("site_group", { target: () => siteGroup, expr: (ct) => terminationSiteColumn(ct, "group_id", "dcim.sitegroup"), tree: true }),
+    ...pair("location", { target: () => location, expr: (ct) => terminationOf(ct, "dcim.location"), tree: true }),
     provider_network_id: { target: () => providerNetwork, byId: true, related: via((ct) => terminationOf(ct, "circuits.providernetwork")) },
   };
 }

@@ -267,7 +267,7 @@ function byDevice(table: string, devices: Sql): Sql {
 }
 
 /** A filter on a device attribute, by id (`site_id`) or by natural key (`site`), when devices have it. */
-function deviceRelation(field: string, byId: boolean): FilterDeclaration {
+function deviceRelation(field: string, { byId }: { readonly byId: boolean }): FilterDeclaration {
   return {
     sql: (values, table) => {
       const device = modelByType("dcim.device")!;
@@ -322,12 +322,12 @@ export const cable = defineModel({
   filters: {
     device_id: { sql: (values, table) => byDevice(table, inJsonList(sql`d.id`, idList(values))) },
     device: { sql: (values, table) => byDevice(table, inJsonList(sql`d.name`, JSON.stringify(values))) },
-    site_id: deviceRelation("site", true),
-    site: deviceRelation("site", false),
-    location_id: deviceRelation("location", true),
-    location: deviceRelation("location", false),
-    rack_id: deviceRelation("rack", true),
-    rack: deviceRelation("rack", false),
+    site_id: deviceRelation("site", { byId: true }),
+    site: deviceRelation("site", { byId: false }),
+    location_id: deviceRelation("location", { byId: true }),
+    location: deviceRelation("location", { byId: false }),
+    rack_id: deviceRelation("rack", { byId: true }),
+    rack: deviceRelation("rack", { byId: false }),
     termination_a_type: endFilter("A", "type"),
     termination_a_id: endFilter("A", "id"),
     termination_b_type: endFilter("B", "type"),

@@ -176,7 +176,8 @@ export function templateChecks(self: () => Model, ...more: ModelHooks[]): ModelH
 /** A front port template maps to a position of a rear port template of the same type. */
 export function frontPortTemplateChecks(self: () => Model): ModelHooks {
   return templateChecks(self, {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, { name: "rear_port", touching: ["rear_port", "rear_port_position", ...parentKeys(self())] }),
+    writeProbes: (ctx, items) =>
+      relatedRowsProbe(ctx, self(), items, { name: "rear_port", touching: ["rear_port", "rear_port_position", ...parentKeys(self())] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         const rear = item.probed.rear_port;

@@ -410,7 +410,10 @@ export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bu
     // Every row read must still be there (and in scope), and no descendant may have been added.
     guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
       AND ${scopeSql(ctx, model, "delete")}) <> ${doomed.length}`),
-    ...doomed.map((id) => deletionRecordStatement(ctx, model, { objectId: id, repr: String(current.get(id)!.__display), pre: String(current.get(id)!.__snapshot) })),
+    ...doomed.map((id) => {
+      const row = current.get(id)!;
+      return deletionRecordStatement(ctx, model, { objectId: id, repr: String(row.__display), pre: String(row.__snapshot) });
+    }),
     ...cascadeRecordStatements(ctx, model, idList(doomed)),
     ...cleared.statements,
     ...deleteStatements(model, doomed),
