@@ -245,14 +245,14 @@ export const circuitTermination = defineModel({
   },
 });
 
+/** Each account's provider, by account id, as the write's probe read them. */
+type AccountProviders = Map<number, number>;
+
 /**
  * A circuit's account must be one of its provider's (NetBox's clean()). One probe reads the
  * provider of every account named and of every account of a provider named; a partial update
  * keeps the stored side it does not change.
  */
-/** Each account's provider, by account id, as the write's probe read them. */
-type AccountProviders = Map<number, number>;
-
 function accountOfProvider(): StatefulHooks<AccountProviders> {
   return {
     initial: () => new Map(),
