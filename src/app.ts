@@ -87,7 +87,7 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
     recover: (db, isDead) => recover(db, config, isDead),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
-      return ensureSuperuser(db, config, secrets, generateAdmin);
+      return ensureSuperuser(db, config, secrets, { generateAdmin });
     },
     async fetch(request, env) {
       const url = requestUrl(request, config.ALLOWED_HOSTS);

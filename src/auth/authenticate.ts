@@ -49,7 +49,7 @@ const VERSION = sql`SELECT version FROM auth_state`.compile(qb);
  * scheme) leaves the request anonymous; a bad or refused token is a 403 with a clear `detail`.
  * The key is looked up by its keyed digest and the digest compared in constant time.
  */
-export async function authenticate(ctx: RequestContext, useCache = true): Promise<void> {
+export async function authenticate(ctx: RequestContext, { useCache = true }: { readonly useCache?: boolean } = {}): Promise<void> {
   const header = ctx.request.headers.get("Authorization");
   if (!header) return authenticateSession(ctx);
   const [scheme, ...rest] = header.trim().split(/\s+/);
@@ -75,7 +75,7 @@ export async function authenticate(ctx: RequestContext, useCache = true): Promis
   } catch (error) {
     // A refusal is never decided on cached data alone: the token or user may have changed since.
     if (!cached) throw error;
-    return authenticate(ctx, false);
+    return authenticate(ctx, { useCache: false });
   }
   if (!ctx.config.MAINTENANCE_MODE && ctx.now.getTime() - entry.lastUsed > LAST_USED_INTERVAL_MS) {
     entry.lastUsed = ctx.now.getTime();

@@ -20,7 +20,9 @@ export interface Bootstrap {
  * random password and token, unless `generateAdmin` is false. Existing users and tokens are never
  * changed.
  */
-export async function ensureSuperuser(db: Database, config: Config, secrets: Secrets, generateAdmin = true): Promise<Bootstrap | null> {
+export async function ensureSuperuser(
+  db: Database, config: Config, secrets: Secrets, { generateAdmin = true }: { readonly generateAdmin?: boolean } = {},
+): Promise<Bootstrap | null> {
   const named = config.SUPERUSER_NAME;
   if (!named && !generateAdmin) return null;
   const [existing, anyUser] = await db.batch(

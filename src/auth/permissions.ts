@@ -71,7 +71,7 @@ export function isViewExempt(ctx: RequestContext, model: Model): boolean {
 }
 
 /** The objects of `objectType` the requester may `action`, from their permissions and the defaults. */
-export function scopeOf(ctx: RequestContext, objectType: string, action: Action, exempt = false): Scope {
+export function scopeOf(ctx: RequestContext, objectType: string, action: Action, { exempt = false }: { readonly exempt?: boolean } = {}): Scope {
   if (action === "view" && exempt) return "all";
   const user = ctx.user;
   if (!user) return null;
@@ -90,7 +90,7 @@ export function holdsGrant(ctx: RequestContext, objectType: string, action: Acti
 
 /** The requester's scope for `action` on `model`. */
 export const modelScope = (ctx: RequestContext, model: Model, action: Action): Scope =>
-  scopeOf(ctx, model.objectType, action, isViewExempt(ctx, model));
+  scopeOf(ctx, model.objectType, action, { exempt: isViewExempt(ctx, model) });
 
 /** True when the requester holds `app.action_model` (`users.grant_token`) for at least some objects. */
 export function hasPermission(ctx: RequestContext, permission: string): boolean {

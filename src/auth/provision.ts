@@ -30,7 +30,7 @@ async function provisionToken(ctx: RequestContext, tokenModel: Model): Promise<R
   if (!hasPermission(ctx, "users.add_token")) throw ApiError.forbidden("Invalid username/password");
 
   const { username: _u, password: _p, user: _user, key: _key, ...fields } = input;
-  const [created] = await writeObjects(ctx, tokenModel, [{ write_enabled: true, ...fields }], "create", [null], false);
+  const [created] = await writeObjects(ctx, tokenModel, { inputs: [{ write_enabled: true, ...fields }], mode: "create", ids: [null], bulk: false });
   return json(created, 201);
 }
 

@@ -26,7 +26,16 @@ function cookies(request: Request): Map<string, string> {
   return out;
 }
 
-function cookie(ctx: RequestContext, name: string, value: string, maxAge: number, httpOnly: boolean): string {
+/** A cookie to set: its name, value and lifetime, and whether scripts may not read it. */
+interface CookieSetting {
+  readonly name: string;
+  readonly value: string;
+  /** Seconds; 0 clears it. */
+  readonly maxAge: number;
+  readonly httpOnly: boolean;
+}
+
+function cookie(ctx: RequestContext, { name, value, maxAge, httpOnly }: CookieSetting): string {
   const secure = ctx.url.protocol === "https:" ? "; Secure" : "";
   return `${name}=${value}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? "; HttpOnly" : ""}${secure}`;
 }
@@ -93,7 +102,13 @@ export async function authenticateSession(ctx: RequestContext): Promise<void> {
 export const safeNext = (next: unknown) => (typeof next === "string" && /^\/(?!\/)[^\\\x00-\x1f\x7f]*$/.test(next) ? next : "/api/");
 
 /** What POST /login/ was sent: its fields, and whether they came from a form (else JSON). */
-export async function credentialsOf(ctx: RequestContext): Promise<{ fields: Record<string, unknown>; form: boolean }> {
+/** What a sign-in sent: its fields, and whether they came as a form (answered with a redirect) or as JSON. */
+export interface Credentials {
+  readonly fields: Record<string, unknown>;
+  readonly form: boolean;
+}
+
+export async function credentialsOf(ctx: RequestContext): Promise<Credentials> {
   const text = await ctx.body();
   const form = (ctx.request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded");
   if (form) return { fields: Object.fromEntries(new URLSearchParams(text)), form };
@@ -110,15 +125,14 @@ export async function credentialsOf(ctx: RequestContext): Promise<{ fields: Reco
  * signed HttpOnly cookie and a CSRF token cookie. Guessing is throttled as for provisioning.
  */
 export async function login(ctx: RequestContext): Promise<Response> {
-  const { fields, form } = await credentialsOf(ctx);
-  return signIn(ctx, fields, form);
+  return signIn(ctx, await credentialsOf(ctx));
 }
 
 /**
  * Checks the credentials sent and starts the session: a form is redirected to its `next`, JSON
  * gets JSON. Refusals are thrown (400 missing fields, 403 wrong credentials, 429 throttled).
  */
-export async function signIn(ctx: RequestContext, fields: Record<string, unknown>, form: boolean): Promise<Response> {
+export async function signIn(ctx: RequestContext, { fields, form }: Credentials): Promise<Response> {
   const missing = ["username", "password"].filter((n) => typeof fields[n] !== "string" || fields[n] === "");
   if (missing.length) throw ApiError.invalid(Object.fromEntries(missing.map((n) => [n, ["This field is required."]])));
   const user = await checkCredentials(ctx, String(fields.username), String(fields.password));
@@ -133,8 +147,8 @@ export async function signIn(ctx: RequestContext, fields: Record<string, unknown
     sql`DELETE FROM users_session WHERE expires <= ${ctx.now.toISOString()}`.compile(qb),
   ], "write");
   const headers = new Headers();
-  headers.append("Set-Cookie", cookie(ctx, SESSION_COOKIE, `${key}.${await signature(ctx, key)}`, age, true));
-  headers.append("Set-Cookie", cookie(ctx, CSRF_COOKIE, csrf, age, false));
+  headers.append("Set-Cookie", cookie(ctx, { name: SESSION_COOKIE, value: `${key}.${await signature(ctx, key)}`, maxAge: age, httpOnly: true }));
+  headers.append("Set-Cookie", cookie(ctx, { name: CSRF_COOKIE, value: csrf, maxAge: age, httpOnly: false }));
   if (form) {
     headers.set("Location", safeNext(fields.next ?? ctx.url.searchParams.get("next")));
     return new Response(null, { status: 302, headers });
@@ -150,8 +164,8 @@ export async function logout(ctx: RequestContext): Promise<Response> {
     await ctx.db.batch([sql`DELETE FROM users_session WHERE digest = ${await digestOf(ctx, key)}`.compile(qb)], "write");
   }
   const headers = new Headers({ "Content-Type": "application/json" });
-  headers.append("Set-Cookie", cookie(ctx, SESSION_COOKIE, "", 0, true));
-  headers.append("Set-Cookie", cookie(ctx, CSRF_COOKIE, "", 0, false));
+  headers.append("Set-Cookie", cookie(ctx, { name: SESSION_COOKIE, value: "", maxAge: 0, httpOnly: true }));
+  headers.append("Set-Cookie", cookie(ctx, { name: CSRF_COOKIE, value: "", maxAge: 0, httpOnly: false }));
   return new Response(JSON.stringify({ detail: "Logged out." }), { status: 200, headers });
 }
 

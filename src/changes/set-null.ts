@@ -9,13 +9,23 @@ import { cascadedRows } from "./cascade.ts";
 
 type Sql = RawBuilder<unknown>;
 
+/** References to clear on some rows of a model. */
+export interface Clearing {
+  /** The rows, as a condition over the model's table. */
+  readonly where: Sql;
+  /** The snapshot keys the change records show as null afterwards. */
+  readonly cleared: readonly string[];
+  /** The columns set to NULL. */
+  readonly columns: readonly string[];
+}
+
 /**
  * Clearing references on the rows of `owner` that `where` selects is an update of each of them,
  * as NetBox saves each such row: their change records (pre-change snapshot as they stand, the
  * post-change one with the `cleared` snapshot keys null and `last_updated` moved), then the
  * clearing itself, set-wise, in the transaction of the delete that caused it.
  */
-export function clearingStatements(ctx: RequestContext, owner: Model, where: Sql, cleared: readonly string[], columns: readonly string[]): Statement[] {
+export function clearingStatements(ctx: RequestContext, owner: Model, { where, cleared, columns }: Clearing): Statement[] {
   const now = ctx.now.toISOString();
   const t = owner.table;
   const stamped = Boolean(owner.field.last_updated?.column);
@@ -49,7 +59,7 @@ export function setNullStatements(ctx: RequestContext, model: Model, ids: Sql): 
       const t = owner.table;
       const spared = removed.filter((r) => r.model === owner).map((r) => sql` AND ${sql.ref(`${t}.id`)} NOT IN ${r.ids}`);
       const where = sql`${sql.ref(`${t}.${field.column!}`)} IN ${set.ids}${sql.join(spared, sql``)}`;
-      statements.push(...clearingStatements(ctx, owner, where, [field.name], [field.column!]));
+      statements.push(...clearingStatements(ctx, owner, { where, cleared: [field.name], columns: [field.column!] }));
       models.add(owner);
     }
   }

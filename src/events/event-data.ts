@@ -51,7 +51,7 @@ export async function eventData(deps: DeliveryDependencies, runs: readonly Row[]
     const model = registry.byObjectType(String(group[0].object_type))!;
     try {
       const ctx = renderingContext(deps, String(group[0].origin), String(group[0].request_id));
-      const shaped = await represent(ctx, model, group.map((d) => JSON.parse(String(d.data)) as Row), "full");
+      const shaped = await represent(ctx, model, group.map((d) => JSON.parse(String(d.data)) as Row), { form: "full" });
       group.forEach((d, i) => out.set(Number(d.id), shaped[i]));
     } catch (error) {
       group.forEach((d) => out.set(Number(d.id), error as Error));

@@ -51,7 +51,7 @@ async function retryDeliveries(ctx: RequestContext, model: Model, ids: readonly 
     ]);
     ctx.waitUntil(ctx.enqueue(ids));
     const rows = new Map(results[2].rows.map((r) => [Number(r.id), r]));
-    return represent(ctx, model, ids.map((id) => rows.get(id)!), "full");
+    return represent(ctx, model, ids.map((id) => rows.get(id)!), { form: "full" });
   } catch (error) {
     if (error instanceof ConstraintError && error.columns.includes("guard_object_gone")) {
       throw ApiError.detail("conflict", "The deliveries changed while this request was processed; nothing was retried. Please reload and retry.");

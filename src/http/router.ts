@@ -1,7 +1,6 @@
 import { Router, type IRequest } from "itty-router";
 import type { Registry } from "../models/registry.ts";
 import type { Model } from "../models/model.ts";
-import type { RouteDeclaration } from "../models/routes.ts";
 import { authenticate, StaleAuth } from "../auth/authenticate.ts";
 import { logout } from "../auth/sessions.ts";
 import { authorize, type Action } from "../auth/permissions.ts";
@@ -53,16 +52,11 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/admin/webhook-deliveries/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, null))));
   router.all("/admin/webhook-deliveries/:id/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, req.params.id))));
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
-  router.all("/api/schema/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => schemaResponse(ctx, registry, release)));
+  router.all("/api/schema/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => schemaResponse(ctx, { registry, release })));
   // pynetbox asks here for the document of servers older than NetBox 3.5; a browser goes to Swagger UI.
   router.all("/api/docs/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => ctx.url.searchParams.get("format") === "openapi"
-    ? schemaResponse(ctx, registry, release, true)
+    ? schemaResponse(ctx, { registry, release, forceJson: true })
     : new Response(null, { status: 302, headers: { Location: `${ctx.origin}/api/schema/swagger-ui/` } })));
-  const routeOf = (model: Model, name: string, detail: boolean): RouteDeclaration => {
-    const route = model.routes.find((r) => r.name === name && r.detail === detail);
-    if (!route) throw ApiError.notFound();
-    return route;
-  };
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
 
   router.all("/api/:app/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(appRoot(ctx, registry, req.params.app))));
@@ -70,12 +64,12 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/api/:app/:path/:id/", fresh((req, ctx) => {
     const model = modelOf(req);
     if (isId(req.params.id)) return detailEndpoint(req, ctx, model, Number(req.params.id));
-    return routeEndpoint(req, ctx, model, routeOf(model, req.params.id, false), null);
+    return routeEndpoint(req, ctx, { model, name: req.params.id, id: null });
   }));
   router.all("/api/:app/:path/:id/:action/", fresh((req, ctx) => {
     const model = modelOf(req);
     if (!isId(req.params.id)) throw ApiError.notFound();
-    return routeEndpoint(req, ctx, model, routeOf(model, req.params.action, true), Number(req.params.id));
+    return routeEndpoint(req, ctx, { model, name: req.params.action, id: Number(req.params.id) });
   }));
   return router;
 }
@@ -100,14 +94,23 @@ function fresh(handler: Handler): Handler {
       ctx.user = null;
       ctx.token = null;
       ctx.auth = null;
-      await authenticate(ctx, false);
+      await authenticate(ctx, { useCache: false });
       return handler(req, ctx);
     }
   };
 }
 
+/** A call of a model's declared route: on the list (`id` null) or on one object. */
+interface RouteCall {
+  readonly model: Model;
+  readonly name: string;
+  readonly id: number | null;
+}
+
 /** A declared route: its methods, its permission, then its handler, through the same pipeline. */
-async function routeEndpoint(req: IRequest, ctx: RequestContext, model: Model, route: RouteDeclaration, id: number | null): Promise<Response> {
+async function routeEndpoint(req: IRequest, ctx: RequestContext, { model, name, id }: RouteCall): Promise<Response> {
+  const route = model.routes.find((r) => r.name === name && r.detail === (id !== null));
+  if (!route) throw ApiError.notFound();
   const allow = { Allow: [...route.methods, "OPTIONS"].join(", ") };
   if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: allow });
   if (!route.methods.includes(req.method)) throw ApiError.methodNotAllowed(req.method, [...route.methods, "OPTIONS"]);
@@ -143,21 +146,21 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
     case "HEAD":
       return json(await listObjects(ctx, model), 200, allow);
     case "OPTIONS":
-      return json(describeEndpoint(ctx, model, false), 200, allow);
+      return json(describeEndpoint(ctx, model, { detail: false }), 200, allow);
     case "POST": {
       const input = await body("add");
       const items = Array.isArray(input) ? input : [input];
-      const out = await writeObjects(ctx, model, items, "create", items.map(() => null), Array.isArray(input));
+      const out = await writeObjects(ctx, model, { inputs: items, mode: "create", ids: items.map(() => null), bulk: Array.isArray(input) });
       return json(Array.isArray(input) ? out : out[0], 201, allow);
     }
     case "PUT":
     case "PATCH": {
       const items = asList(await body("change"));
       const ids = bulkIds(ctx, items);
-      return json(await writeObjects(ctx, model, items, req.method === "PUT" ? "put" : "patch", ids, true), 200, allow);
+      return json(await writeObjects(ctx, model, { inputs: items, mode: req.method === "PUT" ? "put" : "patch", ids, bulk: true }), 200, allow);
     }
     case "DELETE": {
-      await deleteObjects(ctx, model, bulkIds(ctx, asList(await body("delete"))), true);
+      await deleteObjects(ctx, model, { ids: bulkIds(ctx, asList(await body("delete"))), bulk: true });
       return noContent();
     }
   }
@@ -172,11 +175,11 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
     case "HEAD":
       return json(await retrieveObject(ctx, model, id), 200, allow);
     case "OPTIONS":
-      return json(describeEndpoint(ctx, model, true), 200, allow);
+      return json(describeEndpoint(ctx, model, { detail: true }), 200, allow);
     case "PUT":
     case "PATCH": {
       const input = await authorizedBody(ctx, model, "change");
-      const [out] = await writeObjects(ctx, model, [input ?? {}], req.method === "PUT" ? "put" : "patch", [id], false);
+      const [out] = await writeObjects(ctx, model, { inputs: [input ?? {}], mode: req.method === "PUT" ? "put" : "patch", ids: [id], bulk: false });
       return json(out, 200, allow);
     }
     case "DELETE": {
@@ -184,7 +187,7 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
       if ((await ctx.body()).trim() !== "") {
         throw ApiError.detail("invalid", "A request body is not accepted when deleting a single object. To delete several objects, send a list of {\"id\": ...} to the list endpoint.");
       }
-      await deleteObjects(ctx, model, [id], false);
+      await deleteObjects(ctx, model, { ids: [id], bulk: false });
       return noContent();
     }
   }

@@ -14,7 +14,7 @@ import { vlan, vlanGroup } from "../models/ipam-vlans.ts";
 import { scopeSql } from "../rest/scope.ts";
 import { nestedJsonSql } from "../rest/select.ts";
 import { objectUrl } from "../rest/serialize.ts";
-import { allocationRoute, member, pickSql, withAllocation } from "./allocation-plan.ts";
+import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
 import { importCrud, resultsLimit } from "./allocation.ts";
 import { rangesOf } from "./vlan-rules.ts";
 
@@ -89,8 +89,8 @@ async function serveNumbers(ctx: RequestContext, source: NumberSource, id: numbe
     const columns = { [source.column]: pickSql(candidates, "n", (c) => source.free(parent, member(c, "n"))) };
     const inputs = items.map((item, i) => ({ ...(item && typeof item === "object" ? item : {}), ...source.fixed(parent, free[i]) }));
     try {
-      const out = await withAllocation(ctx, { columns: inputs.map(() => columns), positions: [] }, () =>
-        writeObjects(ctx, source.child(), inputs, "create", inputs.map(() => null), !single));
+      const allocation = { columns: inputs.map(() => columns), positions: [] };
+      const out = await writeObjects(ctx, source.child(), { inputs, mode: "create", ids: inputs.map(() => null), bulk: !single, allocation });
       return json(single ? out[0] : out, 201);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;

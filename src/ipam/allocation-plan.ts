@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import type { RequestContext } from "../http/context.ts";
+import type { WriteIntent } from "../models/hooks.ts";
 import type { Network } from "./network.ts";
 import { ref, type JsonSchema } from "../models/json-schema.ts";
 import { closedObject, oneOrMany, type RouteDeclaration } from "../models/routes.ts";
@@ -17,20 +17,11 @@ export interface AllocationPlan {
   readonly positions: readonly { vrf: number | null; network: Network }[];
 }
 
-const plans = new WeakMap<RequestContext, AllocationPlan>();
-
-/** The allocation the request is making, if any. */
-export const allocationOf = (ctx: RequestContext): AllocationPlan | undefined => plans.get(ctx);
-
-/** Runs `fn` (the request's writes) with the allocation plan in force. */
-export async function withAllocation<T>(ctx: RequestContext, plan: AllocationPlan, fn: () => Promise<T>): Promise<T> {
-  plans.set(ctx, plan);
-  try {
-    return await fn();
-  } finally {
-    plans.delete(ctx);
-  }
-}
+/**
+ * `initial` for the hooks of a model an allocation creates: their state is the write's plan, so
+ * their probes stand aside and `prepareWrite` hands each item its picking columns.
+ */
+export const allocationState = (write: WriteIntent): AllocationPlan | null => write.allocation;
 
 /**
  * SQL picking `path` of the first candidate (a JSON list of objects, in preference order) for
@@ -46,8 +37,7 @@ export function pickSql(candidates: readonly Record<string, unknown>[], path: st
 export const member = (candidate: Sql, key: string): Sql => sql`json_extract(${candidate}, ${`$.${key}`})`;
 
 /** Gives each item of an allocation its picking columns (items in request order). */
-export function applyAllocation(ctx: RequestContext, items: readonly { columns: Record<string, unknown> }[]): void {
-  const plan = plans.get(ctx);
+export function applyAllocation(plan: AllocationPlan | null, items: readonly { columns: Record<string, unknown> }[]): void {
   if (plan) items.forEach((item, i) => Object.assign(item.columns, plan.columns[i]));
 }
 

@@ -14,7 +14,7 @@ import { nestedJsonSql } from "../rest/select.ts";
 import { objectUrl } from "../rest/serialize.ts";
 import { bitsOf, blocksBetween, formatAddress, keyOf, lastOf, parseNetwork, usableBounds, firstOf, type Family, type Network } from "./network.ts";
 import { childPrefixStatement, freeBlocks, freeIps, freeIpStatements, freeRanges, type Space } from "./free-space.ts";
-import { allocationRoute, member, pickSql, withAllocation } from "./allocation-plan.ts";
+import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
 
 type Out = Record<string, unknown>;
 
@@ -64,7 +64,7 @@ function ipSpaceOf(model: Model, parent: Row): { space: Space; length: number } 
     return { space: { family: start.family, lo: start.host, hi: end.host, vrf, anyVrf: false }, length: start.length };
   }
   const n = parseNetwork(String(parent.prefix))!;
-  const [lo, hi] = usableBounds(n, Boolean(parent.is_pool));
+  const [lo, hi] = usableBounds(n, { pool: Boolean(parent.is_pool) });
   // A container in the global table holds the addresses of every VRF (NetBox's get_child_ips).
   const anyVrf = vrf === null && parent.status === "container";
   return { space: { family: n.family, lo, hi, vrf, anyVrf }, length: n.length };
@@ -95,8 +95,8 @@ async function allocate(
     const next = await plan();
     if (!next) throw ApiError.detail("conflict", NO_ROOM);
     try {
-      const out = await withAllocation(ctx, { columns: next.columns, positions: next.positions }, () =>
-        writeObjects(ctx, child, next.inputs, "create", next.inputs.map(() => null), !single));
+      const allocation = { columns: next.columns, positions: next.positions };
+      const out = await writeObjects(ctx, child, { inputs: next.inputs, mode: "create", ids: next.inputs.map(() => null), bulk: !single, allocation });
       return json(single ? out[0] : out, 201);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;

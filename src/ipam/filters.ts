@@ -18,7 +18,7 @@ const networks = (values: readonly string[]) => values.map((v) => parseNetwork(v
 const range = (n: Network) => [keyOf(n.family, firstOf(n)), keyOf(n.family, lastOf(n))] as const;
 
 /** Rows whose network (field `f`) lies inside a value's network; strictly (a longer mask) unless `include`. */
-const inside = (f: string, include: boolean) => (values: readonly string[], t: string) =>
+const inside = (f: string, { include }: { readonly include: boolean }) => (values: readonly string[], t: string) =>
   or(networks(values).map((n) => {
     const [s, e] = range(n);
     return sql`(${col(t, `${f}_start`)} BETWEEN ${s} AND ${e} AND ${col(t, `${f}_end`)} <= ${e} AND ${col(t, `${f}_length`)} ${sql.raw(include ? ">=" : ">")} ${n.length})`;
@@ -69,8 +69,8 @@ const sqlFilter = (f: (values: readonly string[], table: string) => Cond): SqlFi
 /** Filters of models holding one network field `f` (prefixes, aggregates). */
 const networkFilters = (f: string) => ({
   [f]: sqlFilter(exactPrefix(f)),
-  within: sqlFilter(inside(f, false)),
-  within_include: sqlFilter(inside(f, true)),
+  within: sqlFilter(inside(f, { include: false })),
+  within_include: sqlFilter(inside(f, { include: true })),
   contains: sqlFilter(containing(f)),
   mask_length: sqlFilter(maskLength(f, "=")),
   mask_length__gte: sqlFilter(maskLength(f, ">=")),

@@ -3,7 +3,7 @@ import type { Row, Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { WriteItem } from "../models/hooks.ts";
-import { allocationOf } from "./allocation-plan.ts";
+import type { AllocationPlan } from "./allocation-plan.ts";
 import { ancestorCandidates, keyOf, lastOf, parseNetwork, firstOf, type Network } from "./network.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -74,7 +74,7 @@ export function hierarchyStatement(positions: readonly Position[], written: Sql 
 }
 
 /** After prefixes are written: their old positions (moved away from) and new ones. */
-export function prefixWriteHierarchy(ctx: RequestContext, items: readonly WriteItem[]): Statement[] {
+export function prefixWriteHierarchy(ctx: RequestContext, items: readonly WriteItem[], allocation: AllocationPlan | null): Statement[] {
   const positions: Position[] = [];
   for (const item of items) {
     const moved = item.values.prefix !== undefined || item.values.vrf !== undefined || !item.current;
@@ -86,7 +86,7 @@ export function prefixWriteHierarchy(ctx: RequestContext, items: readonly WriteI
     if (network) positions.push({ vrf, network });
   }
   // An allocated prefix lies at whichever candidate its transaction picks: all are touched.
-  positions.push(...(allocationOf(ctx)?.positions ?? []));
+  positions.push(...(allocation?.positions ?? []));
   if (!positions.length) return [];
   const written = sql`(SELECT changed_object_id FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = 'ipam.prefix')`;
   return [hierarchyStatement(positions, written)!];

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
-import type { ModelHooks, WriteItem } from "../models/hooks.ts";
+import type { ModelHooks, StatefulHooks, WriteItem } from "../models/hooks.ts";
 import { isRef, type GenericRef, type Ref } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import type { Probe } from "../rest/probes.ts";
@@ -11,7 +11,7 @@ import { SHARED_ROLES } from "../models/ipam-choices.ts";
 import { firstOf, formatAddress, keyOf, lastOf, parseNetwork, type Network } from "./network.ts";
 import { ipAddress, ipRange, prefix } from "../models/ipam.ts";
 import { prefixDeleteHierarchy, prefixWriteHierarchy } from "./hierarchy.ts";
-import { allocationOf, applyAllocation } from "./allocation-plan.ts";
+import { allocationState, applyAllocation, type AllocationPlan } from "./allocation-plan.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -33,11 +33,24 @@ function setFamily(items: readonly WriteItem[], field: string): void {
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
 
-/** SQL for the VRF id an item has after the write (the one given, else the stored one). */
-function vrfAfterSql(ctx: RequestContext, vrfModel: Model, table: string, item: WriteItem, self: number | null): Sql {
+/** SQL for the VRF id an item of `model` has after the write (the one given, else the stored one). */
+function vrfAfterSql(ctx: RequestContext, model: Model, item: WriteItem): Sql {
   const given = item.values.vrf;
-  if (given === undefined) return self === null ? sql`NULL` : sql`(SELECT vrf_id FROM ${sql.table(table)} WHERE id = ${self})`;
+  const self = item.id;
+  if (given === undefined) return self === null ? sql`NULL` : sql`(SELECT vrf_id FROM ${sql.table(model.table)} WHERE id = ${self})`;
+  const vrfModel = model.field.vrf.target!();
   return refSql(ctx, vrfModel, isRef(given) ? (given as Ref) : (given as number | null));
+}
+
+/** What counts as a duplicate of a network field (`address`, `prefix`). */
+interface DuplicateRule {
+  readonly field: string;
+  /** The field's name in the refusal: "IP address", "prefix". */
+  readonly noun: string;
+  /** The same network, as SQL over the row under `alias`. */
+  readonly match: (n: Network, alias: string) => Sql;
+  /** A further condition on the row under `alias`, for the item (default: none). */
+  readonly extra?: (item: WriteItem, alias: string) => Sql;
 }
 
 /**
@@ -47,24 +60,19 @@ function vrfAfterSql(ctx: RequestContext, vrfModel: Model, table: string, item: 
  * the item's table enforces uniqueness, so items of one request are compared with each other too
  * (probes settle in item order).
  */
-function duplicateProbes(
-  ctx: RequestContext, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[],
-  field: string, noun: string, match: (n: Network, alias: string) => Sql, extra: (item: WriteItem, alias: string) => Sql = () => sql`1`,
-): Probe[] {
-  const vrfModel = model.field.vrf.target!();
+function duplicateProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[], rule: DuplicateRule): Probe[] {
+  const { field, noun, match, extra = () => sql`1` } = rule;
   const globalUnique = ctx.config.ENFORCE_GLOBAL_UNIQUE ? 1 : 0;
   const seen = new Set<string>();
   const probes: Probe[] = [];
-  // An allocation picks free space inside its own transaction; it needs no probe.
-  if (allocationOf(ctx)) return probes;
   const table = sql.table(model.table);
   const stored = (column: string, self: number | null) => sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`;
-  items.forEach((item, i) => {
+  items.forEach((item) => {
     if (item.values[field] === undefined && item.values.vrf === undefined) return;
     if (Object.keys(item.errors).length) return;
-    const self = ids[i];
+    const self = item.id;
     const n = item.values[field] as Network | undefined;
-    const vrf = vrfAfterSql(ctx, vrfModel, model.table, item, self);
+    const vrf = vrfAfterSql(ctx, model, item);
     const x = "x";
     const target = n ? match(n, x) : sql`${sql.ref(`${x}.${field}_start`)} = ${stored(`${field}_start`, self)}
       AND (${field === "prefix" ? sql`${sql.ref(`${x}.${field}_length`)} = ${stored(`${field}_length`, self)}` : sql`1`})`;
@@ -95,14 +103,16 @@ const formatNet = (n: Network) => `${formatAddress(n.family, n.host)}/${n.length
 const samePrefix = (field: string) => (n: Network, x: string) =>
   sql`${sql.ref(`${x}.${field}_start`)} = ${keyOf(n.family, firstOf(n))} AND ${sql.ref(`${x}.${field}_length`)} = ${n.length}`;
 
-export const prefixHooks: ModelHooks = {
-  writeProbes: (ctx, items, ids = items.map((item) => item.id)) => {
-    const model = items.length ? prefixModel() : null;
-    return model ? duplicateProbes(ctx, model, items, ids, "prefix", "prefix", samePrefix("prefix")) : [];
+export const prefixHooks: StatefulHooks<AllocationPlan | null> = {
+  initial: allocationState,
+  writeProbes: (ctx, items, allocation) => {
+    // An allocation picks free space inside its own transaction; it needs no probe.
+    const model = items.length && !allocation ? prefixModel() : null;
+    return model ? duplicateProbes(ctx, model, items, { field: "prefix", noun: "prefix", match: samePrefix("prefix") }) : [];
   },
-  prepareWrite: (ctx, items) => {
+  prepareWrite: (_ctx, items, allocation) => {
     setFamily(items, "prefix");
-    applyAllocation(ctx, items);
+    applyAllocation(allocation, items);
     for (const item of items) {
       // `site` and a site scope are one fact (NetBox 4.2 caches the scope's site as `_site`).
       const scope = item.values.scope as GenericRef | null | undefined;
@@ -113,19 +123,19 @@ export const prefixHooks: ModelHooks = {
       }
     }
   },
-  writeStatements: (ctx, items) => prefixWriteHierarchy(ctx, items),
+  writeStatements: (ctx, items, allocation) => prefixWriteHierarchy(ctx, items, allocation),
   deleteStatements: (_ctx, rows) => prefixDeleteHierarchy(rows),
 };
 
 export const aggregateHooks: ModelHooks = {
-  writeProbes: (_ctx, items, ids = items.map((item) => item.id)) =>
-    items.flatMap((item, i): Probe[] => {
+  writeProbes: (_ctx, items) =>
+    items.flatMap((item): Probe[] => {
       const n = item.values.prefix as Network | undefined;
       if (!n || Object.keys(item.errors).length) return [];
       const [start, end] = [keyOf(n.family, firstOf(n)), keyOf(n.family, lastOf(n))];
       return [{
         statement: sql`SELECT prefix, prefix_start AS s, prefix_end AS e FROM ipam_aggregate
-          WHERE prefix_start <= ${end} AND prefix_end >= ${start} AND id IS NOT ${ids[i]} LIMIT 1`.compile(qb),
+          WHERE prefix_start <= ${end} AND prefix_end >= ${start} AND id IS NOT ${item.id} LIMIT 1`.compile(qb),
         settle: (r) => {
           const row = r.rows[0];
           if (!row) return;
@@ -141,15 +151,15 @@ export const aggregateHooks: ModelHooks = {
 };
 
 export const ipRangeHooks: ModelHooks = {
-  writeProbes: (ctx, items, ids = items.map((item) => item.id)) =>
-    items.flatMap((item, i): Probe[] => {
+  writeProbes: (ctx, items) =>
+    items.flatMap((item): Probe[] => {
       const [start, end] = [item.values.start_address as Network | undefined, item.values.end_address as Network | undefined];
       if (!start || !end || start.family !== end.family || end.host <= start.host || Object.keys(item.errors).length) return [];
-      const vrf = vrfAfterSql(ctx, ipRangeModel().field.vrf.target!(), "ipam_iprange", item, ids[i]);
+      const vrf = vrfAfterSql(ctx, ipRangeModel(), item);
       return [{
         statement: sql`SELECT r.start_address || '-' || r.end_address AS found, v.name AS vrf_name FROM ipam_iprange r LEFT JOIN ipam_vrf v ON v.id = r.vrf_id
           WHERE r.start_address_start <= ${keyOf(end.family, end.host)} AND r.end_address_start >= ${keyOf(start.family, start.host)}
-            AND r.vrf_id IS ${vrf} AND r.id IS NOT ${ids[i]} LIMIT 1`.compile(qb),
+            AND r.vrf_id IS ${vrf} AND r.id IS NOT ${item.id} LIMIT 1`.compile(qb),
         settle: (r) => {
           const row = r.rows[0];
           if (row) add(item, "__all__", `Defined addresses overlap with range ${row.found} in VRF ${row.vrf_name ?? "None"}`);
@@ -174,19 +184,21 @@ export const ipRangeHooks: ModelHooks = {
   },
 };
 
-export const ipAddressHooks: ModelHooks = {
-  writeProbes: (ctx, items, ids = items.map((item) => item.id)) => {
-    const model = items.length ? ipAddressModel() : null;
+export const ipAddressHooks: StatefulHooks<AllocationPlan | null> = {
+  initial: allocationState,
+  writeProbes: (ctx, items, allocation) => {
+    // As for prefixes, an allocation's transaction picks free space: no duplicate probe.
+    const model = items.length && !allocation ? ipAddressModel() : null;
     if (!model) return [];
     const sameHost = (n: Network, x: string) => sql`${sql.ref(`${x}.address_start`)} = ${keyOf(n.family, n.host)}`;
     // Duplicates with a shared role (anycast, VRRP, ...) are allowed when this one has one too.
     const shared = (item: WriteItem, x: string) =>
       SHARED_ROLES.includes(String(item.values.role)) ? sql`coalesce(${sql.ref(`${x}.role`)}, '') NOT IN (${sql.join(SHARED_ROLES)})` : sql`1`;
-    return duplicateProbes(ctx, model, items, ids, "address", "IP address", sameHost, shared);
+    return duplicateProbes(ctx, model, items, { field: "address", noun: "IP address", match: sameHost, extra: shared });
   },
-  prepareWrite: (ctx, items) => {
+  prepareWrite: (_ctx, items, allocation) => {
     setFamily(items, "address");
-    applyAllocation(ctx, items);
+    applyAllocation(allocation, items);
     for (const item of items) {
       const n = networkAfter(item, "address");
       if (!n) continue;

@@ -81,7 +81,7 @@ export const valueOfKey = (key: string): bigint => BigInt(`0x${key.slice(1)}`);
  * a pool and of IPv4 /31-/32 or IPv6 /127-/128; otherwise not IPv4's network and broadcast, and
  * not IPv6's subnet-router anycast (first) address.
  */
-export function usableBounds(n: Network, pool: boolean): [bigint, bigint] {
+export function usableBounds(n: Network, { pool }: { readonly pool: boolean }): [bigint, bigint] {
   const [first, last] = [firstOf(n), lastOf(n)];
   const max = bitsOf(n.family);
   if (pool || n.length >= max - 1) return [first, last];

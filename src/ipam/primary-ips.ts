@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { Row } from "../db/database.ts";
-import type { ModelHooks, WriteItem } from "../models/hooks.ts";
+import type { StatefulHooks, Values, WriteItem } from "../models/hooks.ts";
 import { isRef } from "../models/kinds.ts";
 
 /** A device's or VM's primary and out-of-band addresses, with the family each needs. */
@@ -9,8 +9,12 @@ export const PRIMARY_FIELDS = [["primary_ip4", 4], ["primary_ip6", 6], ["oob_ip"
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
 
-/** The addresses a probe found, by id: address, family, and the device of the interface they are on. */
-const found = new WeakMap<object, Map<number, Row>>();
+/**
+ * The addresses a write's probes found for each item, by id: address, family, and the device of
+ * the interface they are on. Keyed by the item's values, the one part of an item that the copies
+ * `prepareWrite` receives share with those the probes saw.
+ */
+type Found = Map<Values, Map<number, Row>>;
 
 /** Where the addresses of a device or a VM sit: its interfaces' model and table, and their column naming it. */
 export interface InterfaceHome {
@@ -30,8 +34,9 @@ export const VM_INTERFACES: InterfaceHome = {
  * NetBox's rule: a primary or out-of-band IP must be assigned to an interface of the device (or
  * VM) itself, and a primary IPv4/IPv6 must be of that family.
  */
-export const primaryIpHooks = (home: InterfaceHome): ModelHooks => ({
-  writeProbes: (_ctx, items) =>
+export const primaryIpHooks = (home: InterfaceHome): StatefulHooks<Found> => ({
+  initial: () => new Map(),
+  writeProbes: (_ctx, items, found) =>
     items.flatMap((item) => {
       const ids = PRIMARY_FIELDS.flatMap(([name]) => {
         const v = item.values[name];
@@ -45,7 +50,7 @@ export const primaryIpHooks = (home: InterfaceHome): ModelHooks => ({
         settle: (r) => found.set(item.values, new Map(r.rows.map((row) => [Number(row.id), row]))),
       }];
     }),
-  prepareWrite: (_ctx, items) => {
+  prepareWrite: (_ctx, items, found) => {
     for (const item of items) {
       const rows = found.get(item.values);
       for (const [name, family] of PRIMARY_FIELDS) {

@@ -1,13 +1,13 @@
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { Row } from "../db/database.ts";
-import type { ModelHooks, WriteItem } from "../models/hooks.ts";
+import type { StatefulHooks, Values, WriteItem } from "../models/hooks.ts";
 import { isRef, type Ref } from "../models/kinds.ts";
 import type { Probe } from "../rest/probes.ts";
 import { refSql } from "../rest/references.ts";
 import { vlanGroup } from "../models/ipam-vlans.ts";
 import { device } from "../models/dcim-devices.ts";
-import { allocationOf, applyAllocation } from "./allocation-plan.ts";
+import { allocationState, applyAllocation, type AllocationPlan } from "./allocation-plan.ts";
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
 
@@ -27,13 +27,14 @@ export function vidRangesProblem(value: unknown): string | undefined {
 export const rangesOf = (raw: unknown): [number, number][] => (typeof raw === "string" ? JSON.parse(raw) : [[1, 4094]]);
 
 /** A VLAN in a group must take a VID within the group's ranges. */
-export const vlanHooks: ModelHooks = {
-  prepareWrite: (ctx, items) => applyAllocation(ctx, items),
-  writeProbes: (ctx, items, ids = items.map((item) => item.id)) => {
+export const vlanHooks: StatefulHooks<AllocationPlan | null> = {
+  initial: allocationState,
+  prepareWrite: (_ctx, items, allocation) => applyAllocation(allocation, items),
+  writeProbes: (ctx, items, allocation) => {
     const groupModel = vlanGroup;
-    return items.flatMap((item, i): Probe[] => {
-      if ((item.values.vid === undefined && item.values.group === undefined) || allocationOf(ctx)) return [];
-      const self = ids[i];
+    return items.flatMap((item): Probe[] => {
+      if ((item.values.vid === undefined && item.values.group === undefined) || allocation) return [];
+      const self = item.id;
       const given = item.values.group;
       const group = given === undefined ? sql`(SELECT group_id FROM ipam_vlan WHERE id = ${self})` : refSql(ctx, groupModel, isRef(given) ? (given as Ref) : (given as number | null));
       const vid = item.values.vid === undefined ? sql`(SELECT vid FROM ipam_vlan WHERE id = ${self})` : sql`${item.values.vid as number}`;
@@ -53,24 +54,29 @@ export const vlanHooks: ModelHooks = {
   },
 };
 
-/** What an interface's VLAN probe found: each VLAN's site, and the site of the interface's device. */
-const found = new WeakMap<object, { vlans: Map<number, Row>; deviceSite: unknown }>();
+/**
+ * What a write's VLAN probes found for each interface: each VLAN's site, and the site of the
+ * interface's device. Keyed by the item's values, the one part of an item that the copies
+ * `prepareWrite` receives share with those the probes saw.
+ */
+type Found = Map<Values, { vlans: Map<number, Row>; deviceSite: unknown }>;
 
 /**
  * An interface's 802.1Q rules (NetBox's): tagged VLANs only in tagged mode, an untagged VLAN only
  * with a mode, and every VLAN global or of the device's site. Leaving tagged mode drops the tagged
  * VLANs, leaving 802.1Q altogether the untagged one too, as NetBox's save does.
  */
-export const interfaceVlanHooks: ModelHooks = {
-  writeProbes: (ctx, items, ids = items.map((item) => item.id)) => {
+export const interfaceVlanHooks: StatefulHooks<Found> = {
+  initial: () => new Map(),
+  writeProbes: (ctx, items, found) => {
     const deviceModel = device;
-    return items.flatMap((item, i): Probe[] => {
+    return items.flatMap((item): Probe[] => {
       const tagged = (item.values.tagged_vlans as unknown[] | undefined) ?? [];
       const untagged = item.values.untagged_vlan;
       const vlanIds = [...tagged, untagged].flatMap((v) => (isRef(v) && v.ref === "id" ? [v.id] : typeof v === "number" ? [v] : []));
       if (!vlanIds.length) return [];
       const given = item.values.device;
-      const device = given === undefined ? sql`(SELECT device_id FROM dcim_interface WHERE id = ${ids[i]})` : refSql(ctx, deviceModel, isRef(given) ? (given as Ref) : (given as number));
+      const device = given === undefined ? sql`(SELECT device_id FROM dcim_interface WHERE id = ${item.id})` : refSql(ctx, deviceModel, isRef(given) ? (given as Ref) : (given as number));
       return [{
         statement: sql`SELECT v.id, v.site_id, v.name, v.vid, (SELECT site_id FROM dcim_device WHERE id = ${device}) AS device_site
           FROM ipam_vlan v WHERE v.id IN (SELECT value FROM json_each(${JSON.stringify(vlanIds)}))`.compile(qb),
@@ -78,7 +84,7 @@ export const interfaceVlanHooks: ModelHooks = {
       }];
     });
   },
-  prepareWrite: (_ctx, items) => {
+  prepareWrite: (_ctx, items, found) => {
     for (const item of items) {
       const mode = item.values.mode !== undefined ? item.values.mode : (item.current?.mode ?? null);
       const tagged = item.values.tagged_vlans as number[] | undefined;

@@ -6,9 +6,8 @@ import { tenant } from "./tenancy.ts";
 import { location, region, site, siteGroup } from "./dcim.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { pathsRoute } from "./dcim-trace.ts";
-import type { ModelHooks } from "./hooks.ts";
+import type { StatefulHooks } from "./hooks.ts";
 import { isRef } from "./kinds.ts";
-import type { RequestContext } from "../http/context.ts";
 import { qb } from "../db/query-builder.ts";
 import { refSql } from "../rest/references.ts";
 import { CONTACT_PRIORITY, contactFilters } from "./contacts.ts";
@@ -67,15 +66,17 @@ const terminationOf = (ct: string, type: string) =>
 function placeFilters(terminations: (t: string) => Sql): Record<string, RelatedFilter> {
   const via = (expr: (ct: string) => Sql) => (t: string) =>
     sql`SELECT ${expr("ct")} AS id FROM circuits_circuittermination ct WHERE ${terminations(t)}`;
-  const pair = (name: string, target: () => Model, expr: (ct: string) => Sql, tree = false): Record<string, RelatedFilter> => ({
+  /** `name_id` and `name`: terminations landing in `target` rows, `expr` naming them (and their descendants with `tree`). */
+  type Place = { readonly target: () => Model; readonly expr: (ct: string) => Sql; readonly tree?: boolean };
+  const pair = (name: string, { target, expr, tree = false }: Place): Record<string, RelatedFilter> => ({
     [`${name}_id`]: { target, tree, byId: true, related: via(expr) },
     [name]: { target, tree, related: via(expr) },
   });
   return {
-    ...pair("site", () => site, terminationSite),
-    ...pair("region", () => region, (ct) => terminationSiteColumn(ct, "region_id", "dcim.region"), true),
-    ...pair("site_group", () => siteGroup, (ct) => terminationSiteColumn(ct, "group_id", "dcim.sitegroup"), true),
-    ...pair("location", () => location, (ct) => terminationOf(ct, "dcim.location"), true),
+    ...pair("site", { target: () => site, expr: terminationSite }),
+    ...pair("region", { target: () => region, expr: (ct) => terminationSiteColumn(ct, "region_id", "dcim.region"), tree: true }),
+    ...pair("site_group", { target: () => siteGroup, expr: (ct) => terminationSiteColumn(ct, "group_id", "dcim.sitegroup"), tree: true }),
+    ...pair("location", { target: () => location, expr: (ct) => terminationOf(ct, "dcim.location"), tree: true }),
     provider_network_id: { target: () => providerNetwork, byId: true, related: via((ct) => terminationOf(ct, "circuits.providernetwork")) },
   };
 }
@@ -244,21 +245,22 @@ export const circuitTermination = defineModel({
   },
 });
 
+/** Each account's provider, by account id, as the write's probe read them. */
+type AccountProviders = Map<number, number>;
+
 /**
  * A circuit's account must be one of its provider's (NetBox's clean()). One probe reads the
  * provider of every account named and of every account of a provider named; a partial update
  * keeps the stored side it does not change.
  */
-function accountOfProvider(): ModelHooks {
-  const providers = new WeakMap<RequestContext, Map<number, number>>();
+function accountOfProvider(): StatefulHooks<AccountProviders> {
   return {
-    writeProbes: (ctx, items) => {
+    initial: () => new Map(),
+    writeProbes: (ctx, items, seen) => {
       const refs = (name: string, target: Model) =>
         items.map((i) => i.values[name]).filter((v) => v !== undefined && v !== null).map((v) => refSql(ctx, target, isRef(v) ? v : (v as number)));
       const [accounts, named] = [refs("provider_account", providerAccount), refs("provider", provider)];
       if (!accounts.length && !named.length) return [];
-      const seen = new Map<number, number>();
-      providers.set(ctx, seen);
       const none = sql`(NULL)`;
       return [{
         statement: sql`SELECT id, provider_id FROM circuits_provideraccount
@@ -266,8 +268,7 @@ function accountOfProvider(): ModelHooks {
         settle: (r) => r.rows.forEach((row) => seen.set(Number(row.id), Number(row.provider_id))),
       }];
     },
-    prepareWrite: (ctx, items) => {
-      const seen = providers.get(ctx) ?? new Map<number, number>();
+    prepareWrite: (_ctx, items, seen) => {
       for (const { values, current, errors } of items) {
         const account = values.provider_account !== undefined ? values.provider_account : (current?.provider_account_id ?? null);
         const owner = values.provider !== undefined ? values.provider : current?.provider_id;

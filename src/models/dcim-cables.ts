@@ -9,7 +9,7 @@ import { guardStatement } from "../rest/write-statements.ts";
 import { scopeSql } from "../rest/scope.ts";
 import type { Probe } from "../rest/probes.ts";
 import { f, type Choice, type FieldOptions, type SqlScope } from "./fields.ts";
-import type { ModelHooks, WriteItem } from "./hooks.ts";
+import type { StatefulHooks, WriteItem } from "./hooks.ts";
 import { pyType } from "./kinds.ts";
 import { defineModel, modelByType, type FilterDeclaration, type Model } from "./model.ts";
 import { comments, description } from "./common.ts";
@@ -98,24 +98,19 @@ const terminationsField = (end: End): FieldOptions =>
 // ---------------------------------------------------------------------------------------------
 // Writes: validate both ends set-wise, then replace the written ends' rows in one statement each.
 
-/** What the probes found: endpoints by `type:id`, and the cable ends they or the updated cables hold. */
+/** What a write's probes found: endpoints by `type:id`, and the cable ends they or the updated cables hold. */
 interface Found {
   readonly endpoints: Map<string, Row>;
   readonly ends: Row[];
 }
 
-/** What each write's probes found, kept for its later hooks (the engine passes them the request). */
-const found = new WeakMap<RequestContext, Found>();
-
-function writeProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] {
+function writeProbes(ctx: RequestContext, items: readonly WriteItem[], found: Found): Probe[] {
   const byType = new Map<string, Set<number>>();
   for (const item of items) {
     for (const end of ENDS) {
       for (const r of (item.values[FIELD_OF[end]] as EndRef[] | undefined) ?? []) byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
     }
   }
-  const result: Found = { endpoints: new Map(), ends: [] };
-  found.set(ctx, result);
   const probes: Probe[] = [];
   for (const [type, ids] of byType) {
     const model = modelByType(type);
@@ -125,7 +120,7 @@ function writeProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] 
       // Only endpoints the writer may view: one outside their view is "not found", as a missing one.
       statement: sql`SELECT id, mark_connected${kind} FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...ids])}))
         AND ${scopeSql(ctx, model, "view")}`.compile(qb),
-      settle: (r) => r.rows.forEach((row) => result.endpoints.set(`${type}:${row.id}`, row)),
+      settle: (r) => r.rows.forEach((row) => found.endpoints.set(`${type}:${row.id}`, row)),
     });
   }
   const pairs = [...byType].flatMap(([type, ids]) => [...ids].map((id) => [type, id]));
@@ -135,7 +130,7 @@ function writeProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] 
       statement: sql`SELECT cable_id, cable_end, termination_type, termination_id FROM ${sql.table(TERMINATIONS)}
         WHERE cable_id IN (SELECT value FROM json_each(${JSON.stringify(updating)}))
         OR (termination_type, termination_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(pairs)}))`.compile(qb),
-      settle: (r) => void result.ends.push(...r.rows),
+      settle: (r) => void found.ends.push(...r.rows),
     });
   }
   return probes;
@@ -162,8 +157,7 @@ function endProblem(refs: readonly EndRef[], item: WriteItem, f: Found, claimed:
 }
 
 /** The ends a write leaves a cable with (written ones, else the stored ones), checked together. */
-function prepareWrite(ctx: RequestContext, items: readonly WriteItem[]): void {
-  const f = found.get(ctx) ?? { endpoints: new Map(), ends: [] };
+function prepareWrite(items: readonly WriteItem[], f: Found): void {
   const claimed = new Map<string, WriteItem>();
   for (const item of items) {
     const ends = {} as Record<End, EndRef[]>;
@@ -245,9 +239,10 @@ function writeStatements(items: readonly WriteItem[]): Statement[] {
   return out;
 }
 
-const cableHooks: ModelHooks = {
+const cableHooks: StatefulHooks<Found> = {
+  initial: () => ({ endpoints: new Map(), ends: [] }),
   writeProbes,
-  prepareWrite,
+  prepareWrite: (_ctx, items, found) => prepareWrite(items, found),
   writeStatements: (_ctx, items) => writeStatements(items),
 };
 
@@ -272,7 +267,7 @@ function byDevice(table: string, devices: Sql): Sql {
 }
 
 /** A filter on a device attribute, by id (`site_id`) or by natural key (`site`), when devices have it. */
-function deviceRelation(field: string, byId: boolean): FilterDeclaration {
+function deviceRelation(field: string, { byId }: { readonly byId: boolean }): FilterDeclaration {
   return {
     sql: (values, table) => {
       const device = modelByType("dcim.device")!;
@@ -327,12 +322,12 @@ export const cable = defineModel({
   filters: {
     device_id: { sql: (values, table) => byDevice(table, inJsonList(sql`d.id`, idList(values))) },
     device: { sql: (values, table) => byDevice(table, inJsonList(sql`d.name`, JSON.stringify(values))) },
-    site_id: deviceRelation("site", true),
-    site: deviceRelation("site", false),
-    location_id: deviceRelation("location", true),
-    location: deviceRelation("location", false),
-    rack_id: deviceRelation("rack", true),
-    rack: deviceRelation("rack", false),
+    site_id: deviceRelation("site", { byId: true }),
+    site: deviceRelation("site", { byId: false }),
+    location_id: deviceRelation("location", { byId: true }),
+    location: deviceRelation("location", { byId: false }),
+    rack_id: deviceRelation("rack", { byId: true }),
+    rack: deviceRelation("rack", { byId: false }),
     termination_a_type: endFilter("A", "type"),
     termination_a_id: endFilter("A", "id"),
     termination_b_type: endFilter("B", "type"),

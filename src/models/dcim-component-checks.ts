@@ -23,7 +23,7 @@ function sameDevice(model: Model, item: WriteItem, name: string): boolean {
 /** Every modular component: the module it belongs to is installed in its own device. */
 export function componentChecks(self: () => Model): ModelHooks {
   return {
-    writeProbes: (ctx, items) => (self().field.module ? relatedRowsProbe(ctx, self(), items, "module", { touching: ["module", "device"] }) : []),
+    writeProbes: (ctx, items) => (self().field.module ? relatedRowsProbe(ctx, self(), items, { name: "module", touching: ["module", "device"] }) : []),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "module")) fail(item, "module", "The module must be installed in the component's device.");
@@ -35,7 +35,7 @@ export function componentChecks(self: () => Model): ModelHooks {
 /** A front port maps to a position of a rear port on the same device. */
 export function frontPortChecks(self: () => Model): ModelHooks {
   return combineHooks(componentChecks(self), {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "rear_port", { touching: ["rear_port", "rear_port_position", "device"] }),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, { name: "rear_port", touching: ["rear_port", "rear_port_position", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         const rear = item.probed.rear_port;
@@ -56,7 +56,7 @@ export function frontPortChecks(self: () => Model): ModelHooks {
 /** A power outlet is fed by a power port of its own device. */
 export function powerOutletChecks(self: () => Model): ModelHooks {
   return combineHooks(componentChecks(self), {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "power_port", { touching: ["power_port", "device"] }),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, { name: "power_port", touching: ["power_port", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "power_port")) {
@@ -74,8 +74,9 @@ export function powerOutletChecks(self: () => Model): ModelHooks {
 export function deviceBayChecks(self: () => Model): ModelHooks {
   return {
     writeProbes: (ctx, items) => [
-      ...relatedRowsProbe(ctx, self(), items, "device", { touching: ["device"], extra: { __role: typeRole, __type: typeName } }),
-      ...relatedRowsProbe(ctx, self(), items, "installed_device", {
+      ...relatedRowsProbe(ctx, self(), items, { name: "device", touching: ["device"], extra: { __role: typeRole, __type: typeName } }),
+      ...relatedRowsProbe(ctx, self(), items, {
+        name: "installed_device",
         touching: ["installed_device", "device"],
         extra: {
           __role: typeRole,
@@ -107,7 +108,7 @@ export function deviceBayChecks(self: () => Model): ModelHooks {
 /** An inventory item's parent is an item of the same device. */
 export function inventoryItemChecks(self: () => Model): ModelHooks {
   return {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "parent", { touching: ["parent", "device"] }),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, { name: "parent", touching: ["parent", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "parent")) fail(item, "parent", "Parent inventory item does not belong to the same device.");
@@ -131,8 +132,8 @@ const placeholders = (r: string) => sql`(${sql.join(MODULAR_TEMPLATE_TABLES.map(
 export function moduleChecks(self: () => Model): ModelHooks {
   return {
     writeProbes: (ctx, items) => [
-      ...relatedRowsProbe(ctx, self(), items, "module_bay", { touching: ["module_bay", "device", "module_type"] }),
-      ...relatedRowsProbe(ctx, self(), items, "module_type", { touching: ["module_bay", "module_type"], extra: { __placeholders: placeholders } }),
+      ...relatedRowsProbe(ctx, self(), items, { name: "module_bay", touching: ["module_bay", "device", "module_type"] }),
+      ...relatedRowsProbe(ctx, self(), items, { name: "module_type", touching: ["module_bay", "module_type"], extra: { __placeholders: placeholders } }),
     ],
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
@@ -175,7 +176,8 @@ export function templateChecks(self: () => Model, ...more: ModelHooks[]): ModelH
 /** A front port template maps to a position of a rear port template of the same type. */
 export function frontPortTemplateChecks(self: () => Model): ModelHooks {
   return templateChecks(self, {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "rear_port", { touching: ["rear_port", "rear_port_position", ...parentKeys(self())] }),
+    writeProbes: (ctx, items) =>
+      relatedRowsProbe(ctx, self(), items, { name: "rear_port", touching: ["rear_port", "rear_port_position", ...parentKeys(self())] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         const rear = item.probed.rear_port;
@@ -196,7 +198,7 @@ export function frontPortTemplateChecks(self: () => Model): ModelHooks {
 /** A power outlet template is fed by a power port template of the same type. */
 export function powerOutletTemplateChecks(self: () => Model): ModelHooks {
   return templateChecks(self, {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "power_port", { touching: ["power_port", ...parentKeys(self())] }),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, { name: "power_port", touching: ["power_port", ...parentKeys(self())] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameParent(self(), item, "power_port")) {
@@ -210,7 +212,7 @@ export function powerOutletTemplateChecks(self: () => Model): ModelHooks {
 /** Device bay templates only on a parent device type: only parents hold child devices. */
 export function deviceBayTemplateChecks(self: () => Model): ModelHooks {
   return {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, "device_type"),
+    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, { name: "device_type" }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         const type = item.probed.device_type;

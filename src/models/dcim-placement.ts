@@ -4,7 +4,7 @@ import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
 import { isRef } from "./kinds.ts";
 import type { Model } from "./model.ts";
-import type { ModelHooks, WriteItem } from "./hooks.ts";
+import type { ModelHooks, StatefulHooks, WriteItem } from "./hooks.ts";
 import { refSql } from "../rest/references.ts";
 import { idList } from "../rest/select.ts";
 import type { Probe } from "../rest/probes.ts";
@@ -23,24 +23,15 @@ type Sql = RawBuilder<unknown>;
 type Tables = Record<string, Map<number, Row>>;
 type Lazy = () => Model;
 
-/** What the probes of one write read, by request and model, until its `prepareWrite` runs. */
-const probed = new WeakMap<RequestContext, Map<string, Tables>>();
+/** A fresh set of tables for one write's probes to fill and its `prepareWrite` to read. */
+const initial = (): Tables => ({});
 
-function tablesOf(ctx: RequestContext, objectType: string): Tables {
-  let byModel = probed.get(ctx);
-  if (!byModel) probed.set(ctx, (byModel = new Map()));
-  let tables = byModel.get(objectType);
-  if (!tables) byModel.set(objectType, (tables = {}));
-  return tables;
-}
-
-/** A probe whose rows land in `tablesOf(ctx, objectType)[name]`, by `key`. */
-function rowsProbe(ctx: RequestContext, objectType: string, name: string, statement: Sql, key = "id"): Probe {
-  const tables = tablesOf(ctx, objectType);
-  tables[name] = new Map();
+/** A probe whose rows land in `tables[name]`, by `key`. */
+function rowsProbe(tables: Tables, name: string, statement: Sql, key = "id"): Probe {
+  const rows = (tables[name] = new Map<number, Row>());
   return {
     statement: statement.compile(qb),
-    settle: (r) => r.rows.forEach((row) => tables[name].set(Number(row[key]), row)),
+    settle: (r) => r.rows.forEach((row) => rows.set(Number(row[key]), row)),
   };
 }
 
@@ -88,13 +79,17 @@ const nameOf = (rows: Map<number, Row> | undefined, id: number | null) => (id ==
 // ---------------------------------------------------------------------------------------------
 // Rack space.
 
-/** A device's footprint in a rack. */
-interface Footprint {
-  readonly rack: number;
+/** Where a device sits in a rack: its lowest unit, its height, its face, and whether it takes both. */
+interface Placement {
   readonly position: number;
   readonly height: number;
   readonly face: string | null;
   readonly fullDepth: boolean;
+}
+
+/** A device's footprint in a rack. */
+interface Footprint extends Placement {
+  readonly rack: number;
 }
 
 interface RackSpace {
@@ -103,12 +98,10 @@ interface RackSpace {
 }
 
 /**
- * True when a device of `height` fits at `position` of `rack`: every half unit it covers exists,
- * and no other footprint on the same face (or any face, when either device is full depth) covers
- * one of them.
+ * True when a device placed so fits in `rack`: every half unit it covers exists, and no other
+ * footprint on the same face (or any face, when either device is full depth) covers one of them.
  */
-function fits(rack: RackSpace & { id: number }, position: number, height: number, face: string | null, fullDepth: boolean,
-  others: Iterable<Footprint>): boolean {
+function fits(rack: RackSpace & { id: number }, { position, height, face, fullDepth }: Placement, others: Iterable<Footprint>): boolean {
   const start = Number(rack.starting_unit);
   if (position < start || position + height > start + Number(rack.u_height) || (position * 2) % 1 !== 0) return false;
   for (const o of others) {
@@ -134,25 +127,24 @@ const otherThan = (all: Map<number | WriteItem, Footprint>, self: number | Write
 // ---------------------------------------------------------------------------------------------
 // Devices.
 
-const DEVICE = "dcim.device";
 const DEVICE_PLACEMENT = ["site", "location", "rack", "position", "face", "device_type", "virtual_chassis", "vc_position"];
 
 /** The columns of the stored devices that occupy units of the racks `racks`. */
 const occupantsSql = (racks: Sql) => sql`SELECT d.id, d.rack_id, d.position, d.face, dt.u_height, dt.is_full_depth
   FROM dcim_device d JOIN dcim_devicetype dt ON dt.id = d.device_type_id WHERE d.position IS NOT NULL AND d.rack_id IN ${racks}`;
 
-function deviceProbes(ctx: RequestContext, items: readonly WriteItem[], device: Model): Probe[] {
+function deviceProbes(ctx: RequestContext, items: readonly WriteItem[], device: Model, t: Tables): Probe[] {
   const relevant = items.filter((i) => (i.id === null ? ["rack", "location", "virtual_chassis"].some((n) => i.values[n] != null) : touches(i, DEVICE_PLACEMENT)));
   if (!relevant.length) return [];
   const racks = namedIds(ctx, device, items, "rack");
   const updating = items.flatMap((i) => (i.id === null ? [] : [i.id]));
   return [
-    rowsProbe(ctx, DEVICE, "racks", sql`SELECT id, name, facility_id, site_id, location_id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
-    rowsProbe(ctx, DEVICE, "occupants", occupantsSql(racks)),
-    rowsProbe(ctx, DEVICE, "types", sql`SELECT id, model, u_height, is_full_depth, subdevice_role FROM dcim_devicetype WHERE id IN ${namedIds(ctx, device, items, "device_type")}`),
-    rowsProbe(ctx, DEVICE, "locations", sql`SELECT id, name, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, device, items, "location")}`),
-    rowsProbe(ctx, DEVICE, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, device, items, "site")}`),
-    rowsProbe(ctx, DEVICE, "mastering", sql`SELECT id, name, master_id FROM dcim_virtualchassis WHERE master_id IN ${idList(updating)}`, "master_id"),
+    rowsProbe(t, "racks", sql`SELECT id, name, facility_id, site_id, location_id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
+    rowsProbe(t, "occupants", occupantsSql(racks)),
+    rowsProbe(t, "types", sql`SELECT id, model, u_height, is_full_depth, subdevice_role FROM dcim_devicetype WHERE id IN ${namedIds(ctx, device, items, "device_type")}`),
+    rowsProbe(t, "locations", sql`SELECT id, name, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, device, items, "location")}`),
+    rowsProbe(t, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, device, items, "site")}`),
+    rowsProbe(t, "mastering", sql`SELECT id, name, master_id FROM dcim_virtualchassis WHERE master_id IN ${idList(updating)}`, "master_id"),
   ];
 }
 
@@ -195,7 +187,7 @@ function devicePlacementProblem(item: WriteItem, t: Tables, taken: Map<number | 
     if (child && position) return ["position", "Child device types cannot be assigned to a rack position. This is an attribute of the parent device."];
     const self = item.id ?? item;
     const fullDepth = Boolean(type.is_full_depth);
-    if (position && !fits({ ...(rack as unknown as RackSpace), id: rackId! }, position, height, face, fullDepth, otherThan(taken, self))) {
+    if (position && !fits({ ...(rack as unknown as RackSpace), id: rackId! }, { position, height, face, fullDepth }, otherThan(taken, self))) {
       return ["position", `U${decimal(position)} is already occupied or does not have sufficient space to accommodate this device type: ${type.model} (${decimal(height)}U)`];
     }
     if (position) taken.set(self, { rack: rackId!, position, height, face, fullDepth });
@@ -221,10 +213,10 @@ function deviceChassisProblem(item: WriteItem, t: Tables, seats: Set<string>): [
   return null;
 }
 
-export const devicePlacementHooks = (device: Lazy): ModelHooks => ({
-  writeProbes: (ctx, items) => deviceProbes(ctx, items, device()),
-  prepareWrite: (ctx, items) => {
-    const t = tablesOf(ctx, DEVICE);
+export const devicePlacementHooks = (device: Lazy): StatefulHooks<Tables> => ({
+  initial,
+  writeProbes: (ctx, items, t) => deviceProbes(ctx, items, device(), t),
+  prepareWrite: (_ctx, items, t) => {
     const taken = footprints(t.occupants);
     const seats = new Set<string>();
     for (const item of items) {
@@ -238,22 +230,20 @@ export const devicePlacementHooks = (device: Lazy): ModelHooks => ({
 // ---------------------------------------------------------------------------------------------
 // Device types: a taller type must still fit wherever it is mounted.
 
-const DEVICE_TYPE = "dcim.devicetype";
-
 /** `device` gives the display of a device that would no longer fit. */
-export const deviceTypeHeightHooks = (device: Lazy): ModelHooks => ({
-  writeProbes: (ctx, items) => {
+export const deviceTypeHeightHooks = (device: Lazy): StatefulHooks<Tables> => ({
+  initial,
+  writeProbes: (ctx, items, t) => {
     const changed = items.flatMap((i) => (i.id !== null && i.values.u_height !== undefined ? [i.id] : []));
     if (!changed.length) return [];
     const racks = sql`(SELECT rack_id FROM dcim_device WHERE device_type_id IN ${idList(changed)} AND position IS NOT NULL)`;
     return [
-      rowsProbe(ctx, DEVICE_TYPE, "racks", sql`SELECT id, name, facility_id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
-      rowsProbe(ctx, DEVICE_TYPE, "occupants", sql`SELECT o.*, d.device_type_id, ${device().displaySql("d")} AS display
+      rowsProbe(t, "racks", sql`SELECT id, name, facility_id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
+      rowsProbe(t, "occupants", sql`SELECT o.*, d.device_type_id, ${device().displaySql("d")} AS display
         FROM (${occupantsSql(racks)}) o JOIN dcim_device d ON d.id = o.id`),
     ];
   },
-  prepareWrite: (ctx, items) => {
-    const t = tablesOf(ctx, DEVICE_TYPE);
+  prepareWrite: (_ctx, items, t) => {
     const taken = footprints(t.occupants);
     for (const item of items) {
       if (item.id === null || item.values.u_height === undefined || !item.current) continue;
@@ -264,7 +254,8 @@ export const deviceTypeHeightHooks = (device: Lazy): ModelHooks => ({
         const fullDepth = Boolean(after(item, "is_full_depth"));
         for (const d of mounted) {
           const rack = t.racks?.get(Number(d.rack_id));
-          if (!rack || fits({ ...(rack as unknown as RackSpace), id: Number(rack.id) }, Number(d.position), height, fullDepth ? null : (d.face as string), fullDepth, otherThan(taken, Number(d.id)))) continue;
+          const placement = { position: Number(d.position), height, face: fullDepth ? null : (d.face as string), fullDepth };
+          if (!rack || fits({ ...(rack as unknown as RackSpace), id: Number(rack.id) }, placement, otherThan(taken, Number(d.id)))) continue;
           refuse(item, "u_height", `Device ${d.display} in rack ${rackName(rack)} does not have sufficient space to accommodate a height of ${decimal(height)}U`);
           break;
         }
@@ -278,19 +269,17 @@ export const deviceTypeHeightHooks = (device: Lazy): ModelHooks => ({
 // ---------------------------------------------------------------------------------------------
 // Locations: a parent in the same site; a move to another site takes everything inside along.
 
-const LOCATION = "dcim.location";
-
-export const locationHooks = (locationModel: Lazy): ModelHooks => ({
-  writeProbes: (ctx, items) => {
+export const locationHooks = (locationModel: Lazy): StatefulHooks<Tables> => ({
+  initial,
+  writeProbes: (ctx, items, t) => {
     if (!items.some((i) => (i.id === null ? i.values.parent != null : touches(i, ["site", "parent"])))) return [];
     const location = locationModel();
     return [
-      rowsProbe(ctx, LOCATION, "parents", sql`SELECT id, name, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, location, items, "parent")}`),
-      rowsProbe(ctx, LOCATION, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, location, items, "site")}`),
+      rowsProbe(t, "parents", sql`SELECT id, name, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, location, items, "parent")}`),
+      rowsProbe(t, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, location, items, "site")}`),
     ];
   },
-  prepareWrite: (ctx, items) => {
-    const t = tablesOf(ctx, LOCATION);
+  prepareWrite: (_ctx, items, t) => {
     for (const item of items) {
       if (!touches(item, ["site", "parent"])) continue;
       const parent = t.parents?.get(fkAfter(item, "parent") ?? -1);
@@ -318,8 +307,6 @@ export const locationHooks = (locationModel: Lazy): ModelHooks => ({
 
 // ---------------------------------------------------------------------------------------------
 // Rack types and racks.
-
-const RACK = "dcim.rack";
 
 /** The unit checks racks and rack types share (NetBox's RackBase and weight rules). */
 function physicalProblem(item: WriteItem): string | null {
@@ -351,21 +338,21 @@ const RACK_TYPE_ATTRIBUTES = [
   "weight", "max_weight", "weight_unit",
 ];
 
-export const rackHooks = (rackModel: Lazy): ModelHooks => ({
-  writeProbes: (ctx, items) => {
+export const rackHooks = (rackModel: Lazy): StatefulHooks<Tables> => ({
+  initial,
+  writeProbes: (ctx, items, t) => {
     const rack = rackModel();
     const updating = items.flatMap((i) => (i.id === null ? [] : [i.id]));
     return [
-      rowsProbe(ctx, RACK, "types", sql`SELECT * FROM dcim_racktype WHERE id IN ${namedIds(ctx, rack, items, "rack_type")}`),
-      rowsProbe(ctx, RACK, "locations", sql`SELECT id, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, rack, items, "location")}`),
-      rowsProbe(ctx, RACK, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, rack, items, "site")}`),
-      rowsProbe(ctx, RACK, "mounted", sql`SELECT d.rack_id, min(d.position) AS lowest, max(d.position + dt.u_height) AS top
+      rowsProbe(t, "types", sql`SELECT * FROM dcim_racktype WHERE id IN ${namedIds(ctx, rack, items, "rack_type")}`),
+      rowsProbe(t, "locations", sql`SELECT id, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, rack, items, "location")}`),
+      rowsProbe(t, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, rack, items, "site")}`),
+      rowsProbe(t, "mounted", sql`SELECT d.rack_id, min(d.position) AS lowest, max(d.position + dt.u_height) AS top
         FROM dcim_device d JOIN dcim_devicetype dt ON dt.id = d.device_type_id
         WHERE d.rack_id IN ${idList(updating)} AND d.position IS NOT NULL GROUP BY d.rack_id`, "rack_id"),
     ];
   },
-  prepareWrite: (ctx, items) => {
-    const t = tablesOf(ctx, RACK);
+  prepareWrite: (_ctx, items, t) => {
     for (const item of items) {
       const type = t.types?.get(fkAfter(item, "rack_type") ?? -1);
       if (type) {
@@ -405,18 +392,16 @@ export const rackHooks = (rackModel: Lazy): ModelHooks => ({
 // ---------------------------------------------------------------------------------------------
 // Rack reservations: units the rack has, not reserved twice.
 
-const RESERVATION = "dcim.rackreservation";
-
-export const rackReservationHooks = (reservation: Lazy): ModelHooks => ({
-  writeProbes: (ctx, items) => {
+export const rackReservationHooks = (reservation: Lazy): StatefulHooks<Tables> => ({
+  initial,
+  writeProbes: (ctx, items, t) => {
     const racks = namedIds(ctx, reservation(), items, "rack");
     return [
-      rowsProbe(ctx, RESERVATION, "racks", sql`SELECT id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
-      rowsProbe(ctx, RESERVATION, "reservations", sql`SELECT id, rack_id, units FROM dcim_rackreservation WHERE rack_id IN ${racks}`),
+      rowsProbe(t, "racks", sql`SELECT id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
+      rowsProbe(t, "reservations", sql`SELECT id, rack_id, units FROM dcim_rackreservation WHERE rack_id IN ${racks}`),
     ];
   },
-  prepareWrite: (ctx, items) => {
-    const t = tablesOf(ctx, RESERVATION);
+  prepareWrite: (_ctx, items, t) => {
     const held = new Map<number | WriteItem, { rack: number; units: number[] }>();
     for (const [id, r] of t.reservations ?? []) held.set(id, { rack: Number(r.rack_id), units: JSON.parse(String(r.units)) });
     for (const item of items) {
@@ -445,15 +430,13 @@ export const rackReservationHooks = (reservation: Lazy): ModelHooks => ({
 // ---------------------------------------------------------------------------------------------
 // Virtual chassis: the master is a member; a new chassis takes its master in as member 1.
 
-const CHASSIS = "dcim.virtualchassis";
-
-export const virtualChassisHooks = (chassis: Lazy): ModelHooks => ({
-  writeProbes: (ctx, items) => [
-    rowsProbe(ctx, CHASSIS, "masters", sql`SELECT id, virtual_chassis_id, ${chassis().field.master.target!().displaySql("dcim_device")} AS display
+export const virtualChassisHooks = (chassis: Lazy): StatefulHooks<Tables> => ({
+  initial,
+  writeProbes: (ctx, items, t) => [
+    rowsProbe(t, "masters", sql`SELECT id, virtual_chassis_id, ${chassis().field.master.target!().displaySql("dcim_device")} AS display
       FROM dcim_device WHERE id IN ${namedIds(ctx, chassis(), items, "master")}`),
   ],
-  prepareWrite: (ctx, items) => {
-    const t = tablesOf(ctx, CHASSIS);
+  prepareWrite: (_ctx, items, t) => {
     for (const item of items) {
       const master = t.masters?.get(fkAfter(item, "master") ?? -1);
       if (item.id !== null && master && Number(master.virtual_chassis_id ?? 0) !== item.id) {
@@ -472,20 +455,17 @@ export const virtualChassisHooks = (chassis: Lazy): ModelHooks => ({
 // ---------------------------------------------------------------------------------------------
 // Power panels and feeds: in one site.
 
-const PANEL = "dcim.powerpanel";
-const FEED = "dcim.powerfeed";
-
-export const powerPanelHooks = (panelModel: Lazy): ModelHooks => ({
-  writeProbes: (ctx, items) => {
+export const powerPanelHooks = (panelModel: Lazy): StatefulHooks<Tables> => ({
+  initial,
+  writeProbes: (ctx, items, t) => {
     const panel = panelModel();
     return [
-      rowsProbe(ctx, PANEL, "locations", sql`SELECT l.id, l.name, l.site_id, s.name AS site_name FROM dcim_location l JOIN dcim_site s ON s.id = l.site_id
+      rowsProbe(t, "locations", sql`SELECT l.id, l.name, l.site_id, s.name AS site_name FROM dcim_location l JOIN dcim_site s ON s.id = l.site_id
         WHERE l.id IN ${namedIds(ctx, panel, items, "location")}`),
-      rowsProbe(ctx, PANEL, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, panel, items, "site")}`),
+      rowsProbe(t, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, panel, items, "site")}`),
     ];
   },
-  prepareWrite: (ctx, items) => {
-    const t = tablesOf(ctx, PANEL);
+  prepareWrite: (_ctx, items, t) => {
     for (const item of items) {
       const location = t.locations?.get(fkAfter(item, "location") ?? -1);
       const site = fkAfter(item, "site");
@@ -496,18 +476,18 @@ export const powerPanelHooks = (panelModel: Lazy): ModelHooks => ({
   },
 });
 
-export const powerFeedHooks = (feedModel: Lazy): ModelHooks => ({
-  writeProbes: (ctx, items) => {
+export const powerFeedHooks = (feedModel: Lazy): StatefulHooks<Tables> => ({
+  initial,
+  writeProbes: (ctx, items, t) => {
     const feed = feedModel();
     return [
-      rowsProbe(ctx, FEED, "panels", sql`SELECT p.id, p.name, p.site_id, s.name AS site_name FROM dcim_powerpanel p JOIN dcim_site s ON s.id = p.site_id
+      rowsProbe(t, "panels", sql`SELECT p.id, p.name, p.site_id, s.name AS site_name FROM dcim_powerpanel p JOIN dcim_site s ON s.id = p.site_id
         WHERE p.id IN ${namedIds(ctx, feed, items, "power_panel")}`),
-      rowsProbe(ctx, FEED, "racks", sql`SELECT r.id, r.name, r.facility_id, r.site_id, s.name AS site_name FROM dcim_rack r JOIN dcim_site s ON s.id = r.site_id
+      rowsProbe(t, "racks", sql`SELECT r.id, r.name, r.facility_id, r.site_id, s.name AS site_name FROM dcim_rack r JOIN dcim_site s ON s.id = r.site_id
         WHERE r.id IN ${namedIds(ctx, feed, items, "rack")}`),
     ];
   },
-  prepareWrite: (ctx, items) => {
-    const t = tablesOf(ctx, FEED);
+  prepareWrite: (_ctx, items, t) => {
     for (const item of items) {
       const panel = t.panels?.get(fkAfter(item, "power_panel") ?? -1);
       const rack = t.racks?.get(fkAfter(item, "rack") ?? -1);

@@ -54,7 +54,7 @@ async function rackElevation(ctx: RequestContext, rackModel: Model, device: Mode
   for (let u = start; u < start + Number(rack.u_height); u += 0.5) units.push(u);
   if (!rack.desc_units) units.reverse();
   const visible = isPermitted(ctx, device, "view");
-  const briefs = visible ? await represent(ctx, device, devices.rows, "brief") : [];
+  const briefs = visible ? await represent(ctx, device, devices.rows, { form: "brief" }) : [];
   const elevation = new Map(units.map((u) => [u, { id: u, name: unitName(u), face: { value: face, label: FACES[face] }, device: null as unknown, occupied: false, display: unitName(u) }]));
   devices.rows.forEach((row: Row, i) => {
     const position = Number(row.position);

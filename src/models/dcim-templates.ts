@@ -29,7 +29,8 @@ const templateFields = (modular = true): Record<string, FieldOptions> => ({
   label: f.string({ maxLength: 64, blank: true, helpText: "Physical label" }),
 });
 
-const templateUnique = (verbose: string, modular = true): UniqueTogether[] => [
+/** A template's name is unique per device type, and (unless not `modular`) per module type. */
+const templateUnique = (verbose: string, { modular = true }: { readonly modular?: boolean } = {}): UniqueTogether[] => [
   { fields: ["device_type", "name"], nullsDistinct: ["device_type"], message: `${verbose} with this Device type and Name already exists.` },
   ...(modular ? [{ fields: ["module_type", "name"], nullsDistinct: ["module_type"], message: `${verbose} with this Module type and Name already exists.` }] : []),
 ];
@@ -135,7 +136,7 @@ export const frontPortTemplate = defineModel({
 export const deviceBayTemplate = defineModel({
   app: "dcim", name: "devicebaytemplate", verboseName: "device bay template",
   fields: { ...templateFields(false), description },
-  uniqueTogether: templateUnique("Device bay template", false),
+  uniqueTogether: templateUnique("Device bay template", { modular: false }),
   ...deviceOnly,
   hooks: deviceBayTemplateChecks(() => deviceBayTemplate),
 });

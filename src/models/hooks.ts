@@ -3,6 +3,7 @@ import type { Row, Statement } from "../db/database.ts";
 import type { FieldErrors } from "../http/errors.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { Probe } from "../rest/probes.ts";
+import type { AllocationPlan } from "../ipam/allocation-plan.ts";
 
 /** Validated input of one object: field name to value (fk as id, m2m as id list). */
 export type Values = Record<string, unknown>;
@@ -23,18 +24,31 @@ export interface WriteItem {
   readonly probed: Record<string, Row>;
 }
 
+/** What the caller of a write says of it besides its items, for the hooks' `initial`. */
+export interface WriteIntent {
+  /** The free space an allocation endpoint (`available-ips`, ...) fills, or null for a plain write. */
+  readonly allocation: AllocationPlan | null;
+}
+
 /**
  * Special behaviour a model hangs off its declaration, so the generic handlers stay generic.
  * Every hook is set-wise: it sees the whole page or every item of a write at once and adds
  * statements to the same batch, never a query per row. Every hook is optional.
+ *
+ * A write runs its hooks in phases (probes, then prepare, then statements), and what an earlier
+ * phase learns (the rows its probes read) a later one judges: that is the hook set's `State`,
+ * made by `initial` once per write and handed to each of that write's phases, so nothing is kept
+ * between phases outside the write itself.
  */
-export interface ModelHooks {
+export interface ModelHooks<State = unknown> {
+  /** A fresh state for one write; without it, the write phases receive undefined. */
+  initial?(write: WriteIntent): State;
   /** Reads the write needs, added to its first round trip (the read batch). */
-  writeProbes?(ctx: RequestContext, items: readonly WriteItem[]): Probe[];
+  writeProbes?(ctx: RequestContext, items: readonly WriteItem[], state: State): Probe[];
   /** After validation and reference resolution: fills defaults, refuses, adds stored columns. */
-  prepareWrite?(ctx: RequestContext, items: readonly WriteItem[]): Promise<void> | void;
+  prepareWrite?(ctx: RequestContext, items: readonly WriteItem[], state: State): Promise<void> | void;
   /** Statements added to the write transaction after the objects' own (component creation). */
-  writeStatements?(ctx: RequestContext, items: readonly WriteItem[]): Statement[];
+  writeStatements?(ctx: RequestContext, items: readonly WriteItem[], state: State): Statement[];
   /**
    * Statements added to a delete's transaction after the rows are gone, given the rows deleted (`id`,
    * `__snapshot`, and every stored column: a prefix's ancestors and descendants recount their depth and children).
@@ -60,6 +74,11 @@ export interface ModelHooks {
   referable?(ctx: RequestContext, field: string, table: string): RawBuilder<unknown> | null;
 }
 
+/** Hooks whose write phases share a state: `initial` is then required, so the state is never missing. */
+export interface StatefulHooks<State> extends ModelHooks<State> {
+  initial(write: WriteIntent): State;
+}
+
 export interface RepresentShape {
   readonly adds?: Readonly<Record<string, string>>;
   readonly mayOmit?: readonly string[];
@@ -67,21 +86,25 @@ export interface RepresentShape {
 
 /**
  * Several concerns' hooks on one model (a device's placement, cluster and component rules), as
- * one: probes and statements concatenated in the order given, the other hooks run in turn.
+ * one: probes and statements concatenated in the order given, the other hooks run in turn. The
+ * combined state is the list of the parts' states, each part receiving its own.
  */
-export function combineHooks(...all: readonly ModelHooks[]): ModelHooks {
+export function combineHooks(...all: readonly ModelHooks[]): ModelHooks<readonly unknown[] | undefined> {
   const having = <K extends keyof ModelHooks>(k: K) => all.filter((h) => h[k]).map((h) => h[k]!) as NonNullable<ModelHooks[K]>[];
-  const probes = having("writeProbes");
-  const prepares = having("prepareWrite");
-  const statements = having("writeStatements");
+  const has = (k: keyof ModelHooks) => all.some((h) => h[k]);
   const represents = having("represent");
   const widens = having("widenScope");
   const referables = having("referable");
   const shapes = having("representShape");
   return {
-    ...(probes.length && { writeProbes: (ctx, items) => probes.flatMap((p) => p(ctx, items)) }),
-    ...(prepares.length && { prepareWrite: async (ctx, items) => { for (const p of prepares) await p(ctx, items); } }),
-    ...(statements.length && { writeStatements: (ctx, items) => statements.flatMap((s) => s(ctx, items)) }),
+    ...(has("initial") && { initial: (write) => all.map((h) => h.initial?.(write)) }),
+    ...(has("writeProbes") && { writeProbes: (ctx, items, states) => all.flatMap((h, i) => h.writeProbes?.(ctx, items, states?.[i]) ?? []) }),
+    ...(has("prepareWrite") && {
+      prepareWrite: async (ctx, items, states) => {
+        for (const [i, h] of all.entries()) await h.prepareWrite?.(ctx, items, states?.[i]);
+      },
+    }),
+    ...(has("writeStatements") && { writeStatements: (ctx, items, states) => all.flatMap((h, i) => h.writeStatements?.(ctx, items, states?.[i]) ?? []) }),
     ...(represents.length && { represent: async (ctx, rows, outs) => { for (const r of represents) await r(ctx, rows, outs); } }),
     ...(widens.length && { widenScope: (ctx, action) => widens.some((w) => w(ctx, action)) }),
     ...(referables.length && { referable: (ctx, field, table) => referables.map((r) => r(ctx, field, table)).find((x) => x !== null) ?? null }),

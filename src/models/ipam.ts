@@ -9,10 +9,11 @@ import { FAMILY, IP_ADDRESS_ROLE, IP_ADDRESS_STATUS, IP_RANGE_STATUS, PREFIX_STA
 import { fhrpGroup } from "./ipam-services.ts";
 import { vlan } from "./ipam-vlans.ts";
 import { aggregateHooks, ipAddressHooks, ipRangeHooks, prefixHooks } from "../ipam/hooks.ts";
+import type { StatefulHooks } from "./hooks.ts";
 import { aggregateFilters, ipAddressFilters, ipRangeFilters, prefixFilters } from "../ipam/filters.ts";
 import { availableIpsRoute, availablePrefixesRoute } from "../ipam/allocation.ts";
 import { availableAsnsRoute } from "../ipam/allocation-numbers.ts";
-import { applyAllocation } from "../ipam/allocation-plan.ts";
+import { allocationState, applyAllocation, type AllocationPlan } from "../ipam/allocation-plan.ts";
 import { vmInterface } from "./virtualization.ts";
 
 /** The models an IP address can be assigned to. */
@@ -73,7 +74,10 @@ export const asn = defineModel({
   naturalKey: "asn",
   search: ["description", "comments"],
   ordering: ["asn"],
-  hooks: { prepareWrite: (ctx, items) => applyAllocation(ctx, items) },
+  hooks: {
+    initial: allocationState,
+    prepareWrite: (_ctx, items, allocation) => applyAllocation(allocation, items),
+  } satisfies StatefulHooks<AllocationPlan | null>,
 });
 
 export const asnRange = defineModel({

@@ -51,7 +51,7 @@ export function stringInput(field: Field): JsonSchema {
     type: "string",
     ...(field.blank || field.kind === "password" ? {} : { minLength: 1 }),
     ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
-    ...(field.pattern ? { pattern: patternOf(field.pattern.regex, Boolean(field.blank)) } : {}),
+    ...(field.pattern ? { pattern: patternOf(field.pattern.regex, { blank: Boolean(field.blank) }) } : {}),
     ...(field.writeOnly ? { writeOnly: true } : {}),
   };
 }
@@ -61,7 +61,7 @@ export function stringInput(field: Field): JsonSchema {
  * cases), and an empty string allowed where the field may be blank, as the input schema checks
  * only non-empty values against it.
  */
-function patternOf(regex: RegExp, blank: boolean): string {
+function patternOf(regex: RegExp, { blank }: { readonly blank: boolean }): string {
   const source = regex.flags.includes("i") ? caseless(regex.source) : regex.source;
   return blank ? `^$|(?:${source})` : source;
 }

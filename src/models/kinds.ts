@@ -402,10 +402,19 @@ const COMPUTED_SCHEMAS: Record<NonNullable<Field["returns"]> | "scalar", JsonSch
   scalar: { type: ["string", "number"] },
 };
 
+/** What distinguishes one scalar kind from another. */
+interface ScalarKind {
+  readonly sqlType: "TEXT" | "INTEGER" | "REAL";
+  /** The input schema of a field of the kind. */
+  readonly schema: (field: Field) => v.GenericSchema;
+  readonly lookups: LookupFamily;
+  /** The `type` OPTIONS gives its fields. */
+  readonly optionsType: string;
+  readonly openapi: OpenApiFacet;
+}
+
 /** A scalar kind: one column, rendered as stored. */
-function scalar(
-  sqlType: "TEXT" | "INTEGER" | "REAL", schema: (field: Field) => v.GenericSchema, lookups: LookupFamily, optionsType: string, openapi: OpenApiFacet,
-): KindDescriptor {
+function scalar({ sqlType, schema, lookups, optionsType, openapi }: ScalarKind): KindDescriptor {
   return {
     sqlType,
     inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
@@ -523,20 +532,35 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     openapi: scalarApi(() => ({ type: "string" }), () => ({ type: "string", minLength: 1 })),
     snapshot: scalarSnapshot,
   },
-  string: scalar("TEXT", stringSchema, "text", "string", TEXT_API),
-  text: scalar("TEXT", stringSchema, "text", "string", TEXT_API),
-  slug: scalar("TEXT", stringSchema, "text", "slug", TEXT_API),
-  integer: scalar("INTEGER", numberSchema, "number", "integer", scalarApi(() => ({ type: "integer" }), (f) => numberInput(f, "integer"))),
-  float: scalar("REAL", numberSchema, "number", "float", scalarApi(() => ({ type: "number" }), (f) => numberInput(f, "number"))),
-  date: scalar("TEXT", () => dateSchema, "number", "date", scalarApi(() => ({ type: "string", format: "date" }))),
-  datetime: scalar("TEXT", () => datetimeSchema, "number", "datetime", scalarApi(() => ({ type: "string", format: "date-time" }))),
+  string: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "string", openapi: TEXT_API }),
+  text: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "string", openapi: TEXT_API }),
+  slug: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "slug", openapi: TEXT_API }),
+  integer: scalar({
+    sqlType: "INTEGER", schema: numberSchema, lookups: "number", optionsType: "integer",
+    openapi: scalarApi(() => ({ type: "integer" }), (f) => numberInput(f, "integer")),
+  }),
+  float: scalar({
+    sqlType: "REAL", schema: numberSchema, lookups: "number", optionsType: "float",
+    openapi: scalarApi(() => ({ type: "number" }), (f) => numberInput(f, "number")),
+  }),
+  date: scalar({
+    sqlType: "TEXT", schema: () => dateSchema, lookups: "number", optionsType: "date",
+    openapi: scalarApi(() => ({ type: "string", format: "date" })),
+  }),
+  datetime: scalar({
+    sqlType: "TEXT", schema: () => datetimeSchema, lookups: "number", optionsType: "datetime",
+    openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
+  }),
   password: {
-    ...scalar("TEXT", stringSchema, null, "string", { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f)) }) }),
+    ...scalar({
+      sqlType: "TEXT", schema: stringSchema, lookups: null, optionsType: "string",
+      openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f)) }) },
+    }),
     render: () => undefined,
     snapshot: none,
   },
   boolean: {
-    ...scalar("INTEGER", () => booleanSchema, "boolean", "boolean", scalarApi(() => ({ type: "boolean" }))),
+    ...scalar({ sqlType: "INTEGER", schema: () => booleanSchema, lookups: "boolean", optionsType: "boolean", openapi: scalarApi(() => ({ type: "boolean" })) }),
     store: (field, value, columns) => void columns.set(field.column!, value === null || value === undefined ? null : value ? 1 : 0),
     render: (field, row, out) => {
       const raw = readValue(field, row);

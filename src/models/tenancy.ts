@@ -6,7 +6,7 @@ import { circuit } from "./circuits.ts";
 
 export const tenantGroup = defineModel({
   app: "tenancy", name: "tenantgroup", verboseName: "tenant group", tree: true,
-  fields: nestedGroupFields(() => tenantGroup, { tenant_count: f.count(() => tenant, "group", { cumulative: true }) }, true),
+  fields: nestedGroupFields(() => tenantGroup, { tenant_count: f.count(() => tenant, "group", { cumulative: true }) }, { unique: true }),
   brief: ["name", "slug", "description", "tenant_count", "_depth"],
 });
 

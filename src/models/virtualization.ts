@@ -82,7 +82,7 @@ export const clusterGroup = defineModel({
 });
 
 /** The sum of one column of a cluster's virtual machines, null when none has it (as Django's Sum). */
-const allocated = (column: string, round = false) => (t: string) => {
+const allocated = (column: string, { round = false }: { readonly round?: boolean } = {}) => (t: string) => {
   const total = sql`sum(vm.${sql.ref(column)})`;
   return sql`(SELECT ${round ? sql`round(${total}, 2)` : total} FROM virtualization_virtualmachine vm WHERE vm.cluster_id = ${sql.ref(`${t}.id`)})`;
 };
@@ -101,7 +101,7 @@ export const cluster = defineModel({
     comments,
     device_count: f.count(() => device, "cluster"),
     virtualmachine_count: f.count(() => virtualMachine, "cluster"),
-    allocated_vcpus: f.computed(allocated("vcpus", true), { returns: "number" }),
+    allocated_vcpus: f.computed(allocated("vcpus", { round: true }), { returns: "number" }),
     allocated_memory: f.computed(allocated("memory"), { returns: "integer" }),
     allocated_disk: f.computed(allocated("disk"), { returns: "integer" }),
   },

@@ -12,6 +12,7 @@ import { ApiError, type FieldErrors } from "../http/errors.ts";
 import { paginated, parsePage } from "../http/pagination.ts";
 import type { Field } from "../models/fields.ts";
 import type { WriteItem } from "../models/hooks.ts";
+import type { AllocationPlan } from "../ipam/allocation-plan.ts";
 import { isRef } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { registry } from "../models/registry.ts";
@@ -58,7 +59,7 @@ export function selectionOf(ctx: RequestContext, model: Model): Selection {
 
 /** The selected representation of rows read with `selectSql(model, selection.fields)`. */
 async function render(ctx: RequestContext, model: Model, rows: readonly Row[], selection: Selection): Promise<Out[]> {
-  const outs = await represent(ctx, model, rows, selection.form, selection.fields);
+  const outs = await represent(ctx, model, rows, selection);
   if (!selection.keys) return outs;
   return outs.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => selection.keys!.has(k))));
 }
@@ -146,7 +147,7 @@ export function bulkIds(ctx: RequestContext, items: unknown[]): number[] {
 }
 
 /** Throws the collected errors: one object for a single write, a list aligned with a bulk input. */
-function throwIfInvalid(items: readonly WriteItem[], bulk: boolean): void {
+function throwIfInvalid(items: readonly WriteItem[], { bulk }: { readonly bulk: boolean }): void {
   if (!items.some((i) => Object.keys(i.errors).length)) return;
   throw ApiError.invalid(bulk ? items.map((i) => i.errors) : items[0].errors);
 }
@@ -156,15 +157,27 @@ const changelogMessage = (input: unknown): string => {
   return typeof m === "string" ? m.slice(0, 200) : "";
 };
 
+/** What a create or update asks for. */
+export interface WriteRequest {
+  /** The request's objects, as sent. */
+  readonly inputs: readonly unknown[];
+  readonly mode: Mode;
+  /** The id each input updates, or null where it creates. */
+  readonly ids: readonly (number | null)[];
+  /** A list body: errors come back as a list aligned with it, and an unknown id fails it whole (no 404). */
+  readonly bulk: boolean;
+  /** The free space an allocation endpoint fills, which the model's hooks pick from inside the transaction. */
+  readonly allocation?: AllocationPlan | null;
+}
+
 /**
  * Creates or updates objects, all or none, in two round trips whatever the number of objects:
  * one read batch (current rows, references, uniqueness, hooks' probes), then one transaction
  * that re-checks its preconditions, writes rows, m2m links and change records, and reads back
  * the response's rows with everything they show.
  */
-export async function writeObjects(
-  ctx: RequestContext, model: Model, inputs: readonly unknown[], mode: Mode, ids: readonly (number | null)[], bulk: boolean,
-): Promise<Out[]> {
+export async function writeObjects(ctx: RequestContext, model: Model, request: WriteRequest): Promise<Out[]> {
+  const { inputs, mode, ids, bulk, allocation = null } = request;
   authorize(ctx, model, mode === "create" ? "add" : "change");
   checkBulkSize(ctx, inputs.length);
   const parsed = inputs.map((input) => parseInput(model, input, mode));
@@ -172,12 +185,14 @@ export async function writeObjects(
   const current = new Map<number, Row>();
   const items: WriteItem[] = parsed.map((p, i) => ({ ...p, id: ids[i], current: null, columns: {}, probed: {} }));
   const customFields = customFieldWrite(ctx, model, items);
+  const hooks = model.hooks;
+  const state = hooks?.initial?.({ allocation });
   const probes: Probe[] = [
     ...(updating.length ? [currentProbe(ctx, model, idList(updating), current)] : []),
     ...referenceProbes(ctx, model, items),
     ...uniquenessProbes(ctx, model, items, ids),
     ...cycleProbes(ctx, model, items, ids),
-    ...(model.hooks?.writeProbes?.(ctx, items) ?? []),
+    ...(hooks?.writeProbes?.(ctx, items, state) ?? []),
     ...customFields.probes,
   ];
   await runProbes(ctx, probes);
@@ -189,16 +204,16 @@ export async function writeObjects(
   const ready = items.map((item, i) => ({ ...item, current: ids[i] === null ? null : (current.get(ids[i]!) ?? null) }));
   ready.forEach((item, i) => void (missing[i] && (item.errors.id = [OBJECT_NOT_FOUND])));
   customFields.apply(ready);
-  await model.hooks?.prepareWrite?.(ctx, ready.filter((item) => !Object.keys(item.errors).length));
-  throwIfInvalid(ready, bulk);
+  await hooks?.prepareWrite?.(ctx, ready.filter((item) => !Object.keys(item.errors).length), state);
+  throwIfInvalid(ready, { bulk });
 
   const statements: Statement[] = [];
-  ready.forEach((item, i) => statements.push(...objectStatements(ctx, model, item, ids[i], changelogMessage(inputs[i]))));
+  ready.forEach((item, i) => statements.push(...objectStatements(ctx, model, item, changelogMessage(inputs[i]))));
   // A moved nested group moves its descendants: their depths are recomputed in the same transaction.
   if (model.tree && ready.some((item, i) => ids[i] !== null && item.values.parent !== undefined)) {
     statements.push(depthRefreshStatement(model));
   }
-  statements.push(...(model.hooks?.writeStatements?.(ctx, ready) ?? []));
+  statements.push(...(hooks?.writeStatements?.(ctx, ready, state) ?? []));
   const written = sql`(SELECT changed_object_id FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${model.objectType})`;
   // Every object written must satisfy the requester's constraints after the change too; a
   // constraint that is NULL for a row (a relation cleared) is not satisfied.
@@ -208,21 +223,21 @@ export async function writeObjects(
   }
   // The response's rows, read inside the transaction: every object this request wrote.
   statements.push(sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN ${written} ORDER BY id`.compile(qb));
-  const results = await executeWrite(ctx, model, statements, bulk);
+  const results = await executeWrite(ctx, model, statements, { bulk });
   const rows = results[results.length - 1].rows;
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   // Creates come back in id order, which is input order; updates in the order they were listed.
   const ordered = updating.length ? ids.filter((id) => byId.has(id!)).map((id) => byId.get(id!)!) : rows;
-  return represent(ctx, model, ordered, "full");
+  return represent(ctx, model, ordered, { form: "full" });
 }
 
 /**
  * The statements writing one object: a guard that the row is still there and in scope (an
  * update), its INSERT or UPDATE, its m2m links, then its change record.
  */
-function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, id: number | null, message: string): Statement[] {
-  const pre = item.current;
-  const columns = storedColumns(ctx, model, item.values, id === null, item.columns);
+function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, message: string): Statement[] {
+  const { id, current: pre } = item;
+  const columns = storedColumns(ctx, model, item);
   const objectId = id ?? insertedId(model);
   const out: Statement[] = [];
   if (id === null) out.push(insertStatement(model, columns));
@@ -233,9 +248,9 @@ function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, id
   }
   for (const field of model.fields.filter((x) => x.kind === "m2m")) {
     const chosen = item.values[field.name] as number[] | undefined;
-    if (chosen !== undefined) out.push(...m2mStatements(model, field, objectId, chosen, id !== null));
+    if (chosen !== undefined) out.push(...m2mStatements(model, field, { objectId, ids: chosen, replacing: id !== null }));
   }
-  out.push(changeRecordStatement(ctx, model, pre ? "update" : "create", objectId, pre ? String(pre.__snapshot) : null, message));
+  out.push(changeRecordStatement(ctx, model, { action: pre ? "update" : "create", objectId, pre: pre ? String(pre.__snapshot) : null, message }));
   return out;
 }
 
@@ -256,14 +271,23 @@ function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteIte
   });
 }
 
+/** How a write transaction runs and what its failures say. */
+interface Execution {
+  /** Errors as a list aligned with a bulk input. */
+  readonly bulk: boolean;
+  /** The ids a delete removes (its foreign-key failures are a 409), or absent for a create or update. */
+  readonly deleting?: readonly number[];
+  /** The models whose created or updated rows the events represent in full (default: the model itself). */
+  readonly represented?: readonly Model[];
+}
+
 /**
  * Runs a write transaction. A failed guard (a row deleted or moved out of scope since it was
  * read) aborts it whole with a 404; a constraint that fires anyway (a concurrent writer) becomes
  * a clear 400, or 409 for a delete that dependents now block.
  */
-async function executeWrite(
-  ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean, deleting: readonly number[] | null = null, represented: readonly Model[] = [model],
-) {
+async function executeWrite(ctx: RequestContext, model: Model, statements: Statement[], execution: Execution) {
+  const { bulk, deleting, represented = [model] } = execution;
   try {
     return await writeBatch(ctx, statements, represented, deleting ? { model, ids: deleting } : undefined);
   } catch (error) {
@@ -325,7 +349,7 @@ function danglingGenericStatements(ctx: RequestContext, model: Model): { stateme
     if (owner.readOnly) return [sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)];
     models.add(owner);
     const columns = [`${field.name}_type`, `${field.name}_id`];
-    return clearingStatements(ctx, owner, orphaned, columns, columns);
+    return clearingStatements(ctx, owner, { where: orphaned, cleared: columns, columns });
   });
   return { statements, models: [...models] };
 }
@@ -337,8 +361,14 @@ function afterDeleteStatements(model: Model): Statement[] {
   );
 }
 
+/** What a delete asks for: the ids, and whether they came as a list (an unknown id then fails it whole, no 404). */
+export interface DeleteRequest {
+  readonly ids: readonly number[];
+  readonly bulk: boolean;
+}
+
 /** Deletes objects (with a tree's descendants), all or none; dependents that protect them give 409. */
-export async function deleteObjects(ctx: RequestContext, model: Model, ids: readonly number[], bulk: boolean): Promise<void> {
+export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bulk }: DeleteRequest): Promise<void> {
   authorize(ctx, model, "delete");
   checkBulkSize(ctx, ids.length);
   if (ids.length === 0) return;
@@ -380,7 +410,10 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     // Every row read must still be there (and in scope), and no descendant may have been added.
     guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
       AND ${scopeSql(ctx, model, "delete")}) <> ${doomed.length}`),
-    ...doomed.map((id) => deletionRecordStatement(ctx, model, id, String(current.get(id)!.__display), String(current.get(id)!.__snapshot))),
+    ...doomed.map((id) => {
+      const row = current.get(id)!;
+      return deletionRecordStatement(ctx, model, { objectId: id, repr: String(row.__display), pre: String(row.__snapshot) });
+    }),
     ...cascadeRecordStatements(ctx, model, idList(doomed)),
     ...cleared.statements,
     ...deleteStatements(model, doomed),
@@ -388,5 +421,5 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     ...(model.hooks?.deleteStatements?.(ctx, doomed.map((id) => current.get(id)!)) ?? []),
     ...afterDeleteStatements(model),
   ];
-  await executeWrite(ctx, model, statements, bulk, doomed, [...new Set([...cleared.models, ...dangling.models])]);
+  await executeWrite(ctx, model, statements, { bulk, deleting: doomed, represented: [...new Set([...cleared.models, ...dangling.models])] });
 }

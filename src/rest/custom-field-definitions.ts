@@ -9,7 +9,7 @@ import { json } from "../http/responses.ts";
 import { readBatch } from "../auth/authenticate.ts";
 import type { RouteDeclaration } from "../models/routes.ts";
 import { isRef, pyType } from "../models/kinds.ts";
-import type { ModelHooks, WriteItem } from "../models/hooks.ts";
+import type { ModelHooks, StatefulHooks, WriteItem } from "../models/hooks.ts";
 import { registeredModels, type Model } from "../models/model.ts";
 import {
   cfPath, checkValue, compileRegex, CUSTOM_FIELD_TYPES, type CustomFieldDefinition, type CustomFieldType,
@@ -90,8 +90,8 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 // ---------------------------------------------------------------------------------------------
 // Custom fields.
 
-/** The choice sets a request's definitions name, read in its first round trip. */
-const choiceSetsOf = new WeakMap<RequestContext, Map<number, { name: string; values: string[] }>>();
+/** The choice sets a write's definitions name (their values), by id, read in its first round trip. */
+type ChoiceSets = Map<number, { name: string; values: string[] }>;
 
 const NUMERIC: readonly string[] = ["integer", "decimal"];
 const TEXTUAL: readonly string[] = ["text", "longtext", "url"];
@@ -100,7 +100,7 @@ const OBJECT: readonly string[] = ["object", "multiobject"];
 const typeLabel = (type: string) => CUSTOM_FIELD_TYPES.find((c) => c.value === type)?.label ?? type;
 
 /** One definition's problems, by field, as NetBox's `CustomField.clean()` reports them. */
-function definitionErrors(ctx: RequestContext, item: WriteItem): Record<string, string[]> {
+function definitionErrors(item: WriteItem, choiceSets: ChoiceSets): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const fail = (field: string, message: string) => void (errors[field] ??= [message]);
   const type = merged(item, "type") as CustomFieldType;
@@ -139,7 +139,7 @@ function definitionErrors(ctx: RequestContext, item: WriteItem): Record<string, 
     const def: CustomFieldDefinition = {
       name, type, relatedObjectType: related as string | null, required: false, unique: false, default: null,
       minimum: merged(item, "validation_minimum") as number | null, maximum: merged(item, "validation_maximum") as number | null,
-      regex, choiceSet: choiceSetId ? (choiceSetsOf.get(ctx)?.get(choiceSetId) ?? null) : null,
+      regex, choiceSet: choiceSetId ? (choiceSets.get(choiceSetId) ?? null) : null,
     };
     const checked = checkValue(def, value);
     if ("error" in checked) fail("default", `Invalid default value "${typeof value === "string" ? value : pythonRepr(value)}": ${checked.error}`);
@@ -193,9 +193,10 @@ function removalStatements(hosts: Map<string, Model>, type: string, names: reado
     (d) => sql`(${sql.join(paths.map((p) => sql`json_type(${d}, ${p}) IS NOT NULL`), sql` OR `)})`);
 }
 
-export const customFieldHooks: ModelHooks = {
+export const customFieldHooks: StatefulHooks<ChoiceSets> = {
+  initial: () => new Map(),
   // The choice sets named (by reference, or kept from the stored definition), to check defaults.
-  writeProbes(ctx, items) {
+  writeProbes(ctx, items, choiceSets) {
     const wanted: RawBuilder<unknown>[] = [];
     for (const item of items) {
       const given = item.values.choice_set;
@@ -206,15 +207,14 @@ export const customFieldHooks: ModelHooks = {
     return [{
       statement: sql`SELECT id, name, extra_choices FROM extras_customfieldchoiceset WHERE id IN (${sql.join(wanted)})`.compile(qb),
       settle: (r) => {
-        const sets = new Map(r.rows.map((row) => [
-          Number(row.id), { name: String(row.name), values: ((parsed(row.extra_choices) ?? []) as string[][]).map((pair) => pair[0]) },
-        ]));
-        choiceSetsOf.set(ctx, sets);
+        for (const row of r.rows) {
+          choiceSets.set(Number(row.id), { name: String(row.name), values: ((parsed(row.extra_choices) ?? []) as string[][]).map((pair) => pair[0]) });
+        }
       },
     }];
   },
-  prepareWrite(ctx, items) {
-    for (const item of items) Object.assign(item.errors, definitionErrors(ctx, item));
+  prepareWrite(_ctx, items, choiceSets) {
+    for (const item of items) Object.assign(item.errors, definitionErrors(item, choiceSets));
   },
   writeStatements: (_ctx, items) => items.flatMap(dataStatements),
   // A deleted field's values leave every object, as NetBox removes stale data.

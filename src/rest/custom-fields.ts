@@ -126,12 +126,12 @@ export function customFieldWrite(ctx: RequestContext, model: Model, items: reado
   return {
     probes,
     apply(ready) {
-      const seen = new Map<string, Map<string, number>>();
+      const check: ItemCheck = { column: field.column!, definitions, attrHits, seen: new Map() };
       ready.forEach((item, i) => {
         // An id not found is already an error of the item (writeObjects): nothing to check against.
         if (item.id !== null && item.current === null) return;
         if (item.id !== null && item.values.custom_fields === undefined) return;
-        const result = checkItem(item, i, field.column!, definitions, attrHits, seen);
+        const result = checkItem(item, i, check);
         if ("errors" in result) Object.assign(item.errors, result.errors);
         else item.values.custom_fields = result.data;
       });
@@ -174,9 +174,19 @@ function resolveObjects(def: Probed, value: unknown, attrHits: ReadonlyMap<strin
   return resolved.includes(undefined) ? undefined : [...new Set(resolved)];
 }
 
-function checkItem(
-  item: WriteItem, index: number, column: string, definitions: readonly Probed[], attrHits: ReadonlyMap<string, number[]>, seen: Map<string, Map<string, number>>,
-): { data: Out } | { errors: Out } {
+/** What checking each item of a write needs, made once for all of them. */
+interface ItemCheck {
+  /** The model's custom field data column. */
+  readonly column: string;
+  /** The definitions the probe read for the model. */
+  readonly definitions: readonly Probed[];
+  /** The objects values named by attributes matched, by `attrKey`. */
+  readonly attrHits: ReadonlyMap<string, number[]>;
+  /** The unique values items already took, by field, with the index of the item that took each. */
+  readonly seen: Map<string, Map<string, number>>;
+}
+
+function checkItem(item: WriteItem, index: number, { column, definitions, attrHits, seen }: ItemCheck): { data: Out } | { errors: Out } {
   const given = (item.values.custom_fields ?? {}) as Out;
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const unknown = Object.keys(given).filter((name) => !byName.has(name));

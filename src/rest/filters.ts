@@ -204,23 +204,33 @@ export function resolvePath(model: Model, segments: readonly string[]): { target
   return null;
 }
 
-/** Compiles one filter with one lookup and its values; reports problems through `fail`. */
-function compile(
-  model: Model, table: string, target: Resolved, lookup: string, values: string[], param: string, plan: FilterPlan,
-): Cond | null {
+/** A query parameter being compiled: its name (its problems are reported under it) and its values. */
+interface ParamValues {
+  readonly param: string;
+  readonly values: string[];
+}
+
+/** One filter use: the filter a parameter names, its lookup suffix (`""`, `n`, `ic`, ...), and the values. */
+interface FilterUse extends ParamValues {
+  readonly target: Resolved;
+  readonly lookup: string;
+}
+
+/** Compiles one filter use on the rows under `table`; problems go to `plan.errors`. */
+function compile({ target, lookup, values, param }: FilterUse, table: string, plan: FilterPlan): Cond | null {
   const fail = (message: string): null => (((plan.errors[param] ??= []) as string[]).push(message), null);
   if (!acceptsLookup(target, lookup)) return null;
   if ("sql" in target) return target.sql(values, table);
   const known = LOOKUPS[lookup];
   if ("relation" in target) {
-    const cond = relationCondition(target, table, values, param, plan, known.op === "isnull");
+    const cond = relationCondition(target, { param, values, isnull: known.op === "isnull" }, table, plan);
     return cond && known.negate ? exclude(cond) : cond;
   }
   const field = target.field;
   const family = familyOf(field);
   const cond = through(target.via, table, (alias) => {
     const column = field === "id" ? sql.ref(`${alias}.id`) : filterColumn(field, alias);
-    return scalarCondition(field, family, column, known.op, values, fail);
+    return scalarCondition(column, { field, family, op: known.op, values }, fail);
   });
   if (Object.keys(plan.errors).includes(param)) return null;
   return known.negate ? exclude(cond) : cond;
@@ -277,7 +287,15 @@ export function filterParameters(model: Model): FilterParameter[] {
 /** Filters every model has besides its own: `q` and the change-record ones. */
 export const BUILTIN_FILTERS = ["q", "created_by_request", "updated_by_request", "modified_by_request"] as const;
 
-function scalarCondition(field: Field | "id", family: string, column: Cond, op: string, values: string[], fail: (m: string) => null): Cond {
+/** A comparison of a field's column: the field, its lookup family, the lookup's operator and the values. */
+interface ScalarTest {
+  readonly field: Field | "id";
+  readonly family: string;
+  readonly op: string;
+  readonly values: string[];
+}
+
+function scalarCondition(column: Cond, { field, family, op, values }: ScalarTest, fail: (m: string) => null): Cond {
   const like = (pattern: (v: string) => string) => or(values.map((v) => sql`${column} LIKE ${pattern(likeEscape(v))} ESCAPE '\\'`));
   if (op === "empty" || op === "isnull") {
     if (!BOOLEAN.includes(values[0])) return fail(invalidChoice(values[0])) ?? sql`1`;
@@ -310,9 +328,9 @@ function scalarCondition(field: Field | "id", family: string, column: Cond, op: 
   return typed.length > 20 ? sql`${column} IN ${idList(typed)}` : sql`${column} IN (${sql.join(typed)})`;
 }
 
-/** A relation matched by natural key or id (`null` for none), descendants of tree targets included. */
+/** A relation matched by natural key or id (`null` for none, or `__isnull`), descendants of tree targets included. */
 function relationCondition(
-  target: Extract<Resolved, { relation: Field }>, table: string, values: string[], param: string, plan: FilterPlan, isnull: boolean,
+  target: Extract<Resolved, { relation: Field }>, { param, values, isnull }: ParamValues & { readonly isnull: boolean }, table: string, plan: FilterPlan,
 ): Cond | null {
   const { relation, byId, tree, via } = target;
   const related = relation.target!();
@@ -396,12 +414,12 @@ export function planFilters(model: Model, params: URLSearchParams, table = model
     const split = splitParam(filters, key);
     if (!split) {
       if (key.startsWith("cf_") && model.field.custom_fields?.column) {
-        const cond = customFieldFilter(model, table, key, values, plan);
+        const cond = customFieldFilter(model, { param: key, values }, table, plan);
         if (cond) plan.conditions.push(cond);
       }
       continue;
     }
-    const cond = compile(model, table, filters.get(split[0])!, split[1], values, key, plan);
+    const cond = compile({ target: filters.get(split[0])!, lookup: split[1], values, param: key }, table, plan);
     if (cond) plan.conditions.push(cond);
   }
   return plan;
@@ -416,7 +434,7 @@ const SHORT_LOOKUP: Record<string, string> = { exact: "", in: "", icontains: "ic
  * of the same batch: a name not defined for the model, a lookup the type lacks or a value of the
  * wrong type is a 400, never a silently unfiltered list.
  */
-function customFieldFilter(model: Model, table: string, key: string, values: string[], plan: FilterPlan): Cond | null {
+function customFieldFilter(model: Model, { param: key, values }: ParamValues, table: string, plan: FilterPlan): Cond | null {
   const fail = (message: string): null => (((plan.errors[key] ??= []) as string[]).push(message), null);
   const split = key.slice(3).lastIndexOf("__");
   const name = split > 0 ? key.slice(3, 3 + split) : key.slice(3);
@@ -512,7 +530,7 @@ export function attributeCondition(model: Model, attrs: Record<string, unknown>,
     const lookup = value === null ? "isnull" : "";
     const text = value === null ? "true" : typeof value === "boolean" ? String(value) : typeof value === "object" ? null : String(value);
     if (text === null) return null;
-    const cond = compile(model, table, target as Resolved, lookup, [text], key, plan);
+    const cond = compile({ target: target as Resolved, lookup, values: [text], param: key }, table, plan);
     if (!cond || Object.keys(plan.errors).length) return null;
     plan.conditions.push(cond);
   }
@@ -537,7 +555,7 @@ export function constraintCondition(model: Model, constraint: Record<string, unk
     if (raw === null && (lookup === "" || lookup === "exact")) [lookup, values] = ["isnull", ["true"]];
     else values = (Array.isArray(raw) ? raw : [raw]).map((v) => String(user(v)));
     if (Array.isArray(raw) && lookup !== "in") throw new Error(`${key}: a list needs the "__in" lookup.`);
-    const cond = compile(model, table, target as Resolved, lookup, values, key, plan);
+    const cond = compile({ target: target as Resolved, lookup, values, param: key }, table, plan);
     const problem = (plan.errors[key] as string[] | undefined)?.[0];
     if (!cond || problem) throw new Error(`${key}: ${problem ?? `unsupported lookup "${lookup}".`}`);
     plan.conditions.push(cond);

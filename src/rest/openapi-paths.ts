@@ -18,7 +18,7 @@ export type PathItem = Record<string, Operation | Parameter[]>;
 
 const jsonContent = (schema: JsonSchema) => ({ "application/json": { schema } });
 const ok = (schema: JsonSchema, description = "OK") => ({ description, content: jsonContent(schema) });
-const body = (schema: JsonSchema, required = true) => ({ required, content: jsonContent(schema) });
+const body = (schema: JsonSchema, { required = true }: { readonly required?: boolean } = {}) => ({ required, content: jsonContent(schema) });
 const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const listOf = (schema: JsonSchema): JsonSchema => ({ type: "array", items: schema });
 const withId = (name: string): JsonSchema => ({ allOf: [ref(name), ref("ObjectId")] });
@@ -92,7 +92,7 @@ export function modelPaths(model: Model): Record<string, PathItem> {
           responses: { 200: ok(ref(x)), ...writeErrors, 404: response("NotFound") },
         }),
         patch: op("partial_update", `Change a ${noun} object.`, {
-          requestBody: body(ref(`PatchedWritable${x}Request`), false),
+          requestBody: body(ref(`PatchedWritable${x}Request`), { required: false }),
           responses: { 200: ok(ref(x)), ...writeErrors, 404: response("NotFound") },
         }),
         delete: op("destroy", `Delete a ${noun} object.`, {
@@ -125,7 +125,7 @@ function routePath(route: RouteDeclaration, opId: string, model: Model): PathIte
       operationId: `${opId}_${suffix}`,
       description: summary,
       tags: [model.app],
-      ...(write ? { requestBody: body(bodies.request ?? {}, bodies.request !== undefined) } : {}),
+      ...(write ? { requestBody: body(bodies.request ?? {}, { required: bodies.request !== undefined }) } : {}),
       ...(route.permission === null ? { security: OPEN } : {}),
       responses: {
         [method === "POST" && route.creates ? 201 : 200]: ok(bodies.response ?? {}),

@@ -78,8 +78,8 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
     add(`Paginated${x}List`, paginated(x));
     add(`PaginatedBrief${x}List`, paginated(`Brief${x}`));
     if (model.readOnly) continue;
-    add(`Writable${x}Request`, requestSchema(model, false));
-    add(`PatchedWritable${x}Request`, requestSchema(model, true));
+    add(`Writable${x}Request`, requestSchema(model, { patched: false }));
+    add(`PatchedWritable${x}Request`, requestSchema(model, { patched: true }));
   }
   return mergeVariants(schemas, models);
 }
@@ -155,7 +155,7 @@ const paginated = (item: string): JsonSchema => ({
  * keys, required as the input schema requires them. Unknown keys are ignored by the API, so the
  * object stays open.
  */
-function requestSchema(model: Model, patched: boolean): JsonSchema {
+function requestSchema(model: Model, { patched }: { readonly patched: boolean }): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const sibling = (name: string) => model.field[name];

@@ -94,12 +94,18 @@ async function rendition(text: string): Promise<Rendition> {
 }
 
 /** JSON when the query or Accept asks for it (pynetbox sends `Accept: application/json`), else YAML as NetBox does. */
-function wantsJson(ctx: RequestContext, forced: boolean): boolean {
-  if (forced) return true;
+function wantsJson(ctx: RequestContext): boolean {
   const format = ctx.url.searchParams.get("format");
   if (format) return format === "json" || format === "openapi";
   const accept = ctx.request.headers.get("Accept") ?? "";
   return /application\/(vnd\.oai\.openapi\+)?json/.test(accept) && !/application\/(vnd\.oai\.openapi|yaml)(?![+\w])/.test(accept);
+}
+
+/** Which document `schemaResponse` serves: of the registry's API at a release, and in JSON whatever was asked (`forceJson`). */
+export interface SchemaRequest {
+  readonly registry: Registry;
+  readonly release: string;
+  readonly forceJson?: boolean;
 }
 
 /**
@@ -107,9 +113,9 @@ function wantsJson(ctx: RequestContext, forced: boolean): boolean {
  * form, with an ETag; `If-None-Match` gets a 304. It answers anyone, as `/api/` does: it holds no
  * data, only what the API accepts.
  */
-export async function schemaResponse(ctx: RequestContext, registry: Registry, release: string, forceJson = false): Promise<Response> {
+export async function schemaResponse(ctx: RequestContext, { registry, release, forceJson = false }: SchemaRequest): Promise<Response> {
   const b = builtFor(registry, ctx.config.API_VERSION, release);
-  const json = wantsJson(ctx, forceJson);
+  const json = forceJson || wantsJson(ctx);
   const r = await (json
     ? (b.json ??= rendition(JSON.stringify(b.document)))
     : (b.yaml ??= openApiYaml(b.document).then(rendition)));

@@ -8,7 +8,7 @@ import { KINDS } from "../models/kinds.ts";
  * description. `actions` (POST on a list, PUT on an object) appears only when the requester may
  * add or change; its choice fields list `{value, display_name}`, which Ansible's modules read.
  */
-export function describeEndpoint(ctx: RequestContext, model: Model, detail: boolean) {
+export function describeEndpoint(ctx: RequestContext, model: Model, { detail }: { readonly detail: boolean }) {
   authorize(ctx, model, "view");
   const fields: Record<string, unknown> = {
     id: { type: "integer", required: false, read_only: true, label: "ID" },

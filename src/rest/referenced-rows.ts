@@ -21,6 +21,16 @@ export function effective(model: Model, item: WriteItem, name: string): unknown 
   return item.current?.[column] ?? null;
 }
 
+/** Which related rows `relatedRowsProbe` reads. */
+export interface RelatedRows {
+  /** The relation. */
+  readonly name: string;
+  /** The fields whose writing makes the check run (default: the relation itself). */
+  readonly touching?: readonly string[];
+  /** Columns computed from the related row under the alias `r`, by name. */
+  readonly extra?: Readonly<Record<string, (r: string) => Sql>>;
+}
+
 /**
  * The stored row each item's relation `name` points to (the object written, or the one an update
  * keeps), for checks comparing an object with what it references (a front port's rear port must
@@ -29,10 +39,8 @@ export function effective(model: Model, item: WriteItem, name: string): unknown 
  * that leave the checked fields alone cost nothing. `extra` adds columns computed from the related
  * row under the alias `r`. Each found row lands in the item's `probed[name]`.
  */
-export function relatedRowsProbe(
-  ctx: RequestContext, model: Model, items: readonly WriteItem[], name: string,
-  options: { readonly touching?: readonly string[]; readonly extra?: Readonly<Record<string, (r: string) => Sql>> } = {},
-): Probe[] {
+export function relatedRowsProbe(ctx: RequestContext, model: Model, items: readonly WriteItem[], options: RelatedRows): Probe[] {
+  const { name } = options;
   const field = model.field[name];
   const target = field.target!();
   const touching = options.touching ?? [name];

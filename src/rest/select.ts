@@ -14,10 +14,10 @@ export const idList = (ids: Iterable<unknown>): Sql => sql`(SELECT value FROM js
  * objects are built in chunks; `json_insert` (unlike `json_patch`) keeps null members.
  */
 export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
-  const args = (chunk: readonly [string, Sql][], path: boolean) =>
-    sql.join(chunk.flatMap(([k, x]) => [sql.lit(path ? `$."${k}"` : k), x]));
-  let out = sql`json_object(${args(pairs.slice(0, 60), false)})`;
-  for (let i = 60; i < pairs.length; i += 60) out = sql`json_insert(${out}, ${args(pairs.slice(i, i + 60), true)})`;
+  // json_object takes keys, json_insert paths.
+  const args = (chunk: readonly [string, Sql][], key: (k: string) => string) => sql.join(chunk.flatMap(([k, x]) => [sql.lit(key(k)), x]));
+  let out = sql`json_object(${args(pairs.slice(0, 60), (k) => k)})`;
+  for (let i = 60; i < pairs.length; i += 60) out = sql`json_insert(${out}, ${args(pairs.slice(i, i + 60), (k) => `$."${k}"`)})`;
   return out;
 }
 

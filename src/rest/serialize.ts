@@ -11,28 +11,39 @@ export function objectUrl(ctx: RequestContext, model: Model, id?: unknown): stri
   return `${ctx.origin}/api/${model.app}/${model.path}/${id === undefined ? "" : `${id}/`}`;
 }
 
+/** Which representation to give: the full or brief form, of all its fields or of those named. */
+export interface Representation {
+  readonly form: "full" | "brief";
+  /** The fields shown (default: all of the form's). */
+  readonly fields?: readonly Field[];
+}
+
 /**
  * Shapes rows read with `selectSql` into the full or brief representation. The rows already carry
  * every related object as nested JSON (built by SQLite in the same statement), so this costs no
  * query; the model's `represent` hook then sees the whole page at once.
  */
-export async function represent(
-  ctx: RequestContext, model: Model, rows: readonly Row[], form: "full" | "brief", fields?: readonly Field[],
-): Promise<Out[]> {
+export async function represent(ctx: RequestContext, model: Model, rows: readonly Row[], { form, fields }: Representation): Promise<Out[]> {
   const chosen = fields ?? (form === "brief" ? model.briefFields : model.readableFields);
   const rc = renderContext(ctx, form);
-  const outs = rows.map((row) => shape(ctx, model, row, chosen, rc));
+  const outs = rows.map((row) => shape(model, row, chosen, rc));
   if (outs.length) await model.hooks?.represent?.(ctx, rows, outs);
   return outs;
 }
 
-function renderContext(ctx: RequestContext, form: Form): RenderContext {
-  const nestedContext: RenderContext = {
+/** A render context that also carries the request, whose origin every object's `url` starts with. */
+interface Shaping extends RenderContext {
+  readonly ctx: RequestContext;
+}
+
+function renderContext(ctx: RequestContext, form: Form): Shaping {
+  const nestedContext: Shaping = {
+    ctx,
     form: "nested",
-    nested: (target, raw, fields) => shape(ctx, target, raw, fields ?? target.nestedFields, nestedContext),
+    nested: (target, raw, fields) => shape(target, raw, fields ?? target.nestedFields, nestedContext),
     nestedOf: (objectType, raw) => {
       const target = modelByType(objectType);
-      return target ? shape(ctx, target, raw, target.nestedFields, nestedContext) : null;
+      return target ? shape(target, raw, target.nestedFields, nestedContext) : null;
     },
   };
   return form === "nested" ? nestedContext : { ...nestedContext, form };
@@ -43,8 +54,8 @@ export function nestedForm(ctx: RequestContext, objectType: string, raw: Out): O
   return renderContext(ctx, "nested").nestedOf(objectType, raw);
 }
 
-function shape(ctx: RequestContext, model: Model, row: Out, fields: readonly Field[], rc: RenderContext): Out {
-  const out: Out = { id: row.id, url: objectUrl(ctx, model, row.id), display: String(row.__display ?? row.id) };
+function shape(model: Model, row: Out, fields: readonly Field[], rc: Shaping): Out {
+  const out: Out = { id: row.id, url: objectUrl(rc.ctx, model, row.id), display: String(row.__display ?? row.id) };
   for (const field of fields) KINDS[field.kind].render(field, row, out, rc);
   return out;
 }

@@ -17,10 +17,18 @@ type Sql = RawBuilder<unknown>;
  */
 export const insertedId = (model: Model): Sql => sql`(SELECT seq FROM sqlite_sequence WHERE name = ${model.table})`;
 
+/** An object being written, as far as its stored columns go. */
+export interface StoredObject {
+  /** Its id, or null for a create. */
+  readonly id: number | null;
+  readonly values: Values;
+  /** Stored columns beyond the fields' own (hooks' columns), written as given. */
+  readonly columns: Readonly<Record<string, unknown>>;
+}
+
 /** Column to value for the stored fields `values` sets, plus engine-set times and hook columns. */
-export function storedColumns(
-  ctx: RequestContext, model: Model, values: Values, creating: boolean, extra: Record<string, unknown> = {},
-): Map<string, unknown> {
+export function storedColumns(ctx: RequestContext, model: Model, { id, values, columns: extra }: StoredObject): Map<string, unknown> {
+  const creating = id === null;
   const columns = new Map<string, unknown>();
   for (const field of model.fields) {
     if (field.autoNow === "always" || (field.autoNow === "create" && creating)) columns.set(field.column!, ctx.now.toISOString());
@@ -72,8 +80,15 @@ export function depthRefreshStatement(model: Model): Statement {
     WHERE _depth IS NOT (SELECT depth FROM tree WHERE tree.id = ${sql.ref(`${model.table}.id`)})`.compile(qb);
 }
 
+/** An object's new m2m set: its id (or SQL for a create's), the related ids, and whether a stored set is replaced. */
+export interface M2mSet {
+  readonly objectId: number | Sql;
+  readonly ids: readonly number[];
+  readonly replacing: boolean;
+}
+
 /** Statements replacing an object's m2m set (all of it: `tags: []` clears). */
-export function m2mStatements(model: Model, field: Field, objectId: number | Sql, ids: readonly number[], replacing: boolean): Statement[] {
+export function m2mStatements(model: Model, field: Field, { objectId, ids, replacing }: M2mSet): Statement[] {
   const t = field.through!;
   const typed = t.objectTypeColumn;
   const out: Statement[] = [];

@@ -115,6 +115,7 @@ async function listPage(ctx: RequestContext, registry: Registry): Promise<Respon
   const retry = mayRetry(ctx);
   const rows = list instanceof ApiError ? [] : list.results;
   const failedHere = rows.filter((d) => d.status?.value === "failed");
+  const table: RunsTable = { registry, retry };
   const body = html`<h1>Webhook deliveries</h1>
 ${summary(ctx, queue, failed.count)}
 <div id="admin-message" class="admin-message" role="status" aria-live="polite"></div>
@@ -134,7 +135,7 @@ ${list instanceof ApiError ? html`<p class="admin-message error">${problemText(l
   <th>Created (UTC)</th><th>Last attempt</th><th>Finished</th><th>Response</th><th>Last error</th>${retry ? html`<th></th>` : ""}
 </tr></thead>
 <tbody>
-${rows.length ? rows.map((d) => row(d, registry, retry)) : html`<tr><td colspan="${retry ? 14 : 12}" class="muted">No runs match.</td></tr>`}
+${rows.length ? rows.map((d) => row(d, table)) : html`<tr><td colspan="${retry ? 14 : 12}" class="muted">No runs match.</td></tr>`}
 </tbody>
 </table></div>
 ${list instanceof ApiError ? "" : pager(filters, list.count)}`;
@@ -171,7 +172,13 @@ function filterForm(filters: Filters, webhooks: Delivery[], rules: Delivery[]): 
 </form>`;
 }
 
-function row(d: Delivery, registry: Registry, retry: boolean): SafeHtml {
+/** What every row of the runs table shares: the registry its objects link into, and whether runs can be selected for retry. */
+interface RunsTable {
+  readonly registry: Registry;
+  readonly retry: boolean;
+}
+
+function row(d: Delivery, { registry, retry }: RunsTable): SafeHtml {
   const failed = d.status?.value === "failed";
   return html`<tr data-id="${d.id}">
   ${retry ? html`<td>${failed ? html`<input type="checkbox" class="select-run" value="${d.id}" aria-label="Select run ${d.id}">` : ""}</td>` : ""}
@@ -182,9 +189,9 @@ function row(d: Delivery, registry: Registry, retry: boolean): SafeHtml {
   <td>${d.event_rule ? d.event_rule.display : html`<span class="muted">—</span>`}</td>
   <td>${statusBadge(d)}</td>
   <td>${d.attempts}</td>
-  <td class="nowrap">${time(d.created, "", true)}</td>
-  <td class="nowrap">${time(d.started, "", true)}</td>
-  <td class="nowrap">${time(d.finished, "", true)}</td>
+  <td class="nowrap">${time(d.created, STACKED)}</td>
+  <td class="nowrap">${time(d.started, STACKED)}</td>
+  <td class="nowrap">${time(d.finished, STACKED)}</td>
   <td class="nowrap">${d.last_status_code ?? html`<span class="muted">—</span>`}${d.duration_ms !== null && d.duration_ms !== undefined ? html` <span class="muted">${d.duration_ms} ms</span>` : ""}</td>
   <td class="error-cell">${lastError(d)}</td>
   ${retry ? html`<td>${failed ? html`<button type="button" class="small" data-retry="${d.id}">Retry</button>` : ""}</td>` : ""}
@@ -210,7 +217,15 @@ function objectLink(d: Delivery, registry: Registry): SafeHtml {
 }
 
 /** A timestamp to the second, in UTC as stored (date and time on two lines in the table); the exact value on hover. */
-function time(value: unknown, zone = "", stacked = false): SafeHtml {
+/** How `time` prints: a zone after the time, and date and time on two lines. */
+interface TimeForm {
+  readonly zone?: string;
+  readonly stacked?: boolean;
+}
+const STACKED: TimeForm = { stacked: true };
+const UTC: TimeForm = { zone: " UTC" };
+
+function time(value: unknown, { zone = "", stacked = false }: TimeForm): SafeHtml {
   if (!value) return html`<span class="muted">—</span>`;
   const text = String(value);
   const [date, clock] = text.replace(/(\.\d+)?Z$/, "").split("T");
@@ -288,10 +303,10 @@ async function detailPage(ctx: RequestContext, registry: Registry, id: number): 
   <dt>Event rule</dt><dd>${d.event_rule ? html`<a href="${BASE}?event_rule_id=${d.event_rule.id}">${d.event_rule.display}</a>` : html`<span class="muted">—</span>`}</dd>
   <dt>Triggered by</dt><dd>${d.username || html`<span class="muted">—</span>`} <span class="muted">request ${d.request_id}</span></dd>
   <dt>Attempts</dt><dd>${d.attempts}</dd>
-  <dt>Created</dt><dd>${time(d.created, " UTC")}</dd>
-  <dt>Last attempt</dt><dd>${time(d.started, " UTC")}</dd>
-  <dt>Finished</dt><dd>${time(d.finished, " UTC")}</dd>
-  <dt>Next attempt</dt><dd>${time(d.next_attempt, " UTC")}</dd>
+  <dt>Created</dt><dd>${time(d.created, UTC)}</dd>
+  <dt>Last attempt</dt><dd>${time(d.started, UTC)}</dd>
+  <dt>Finished</dt><dd>${time(d.finished, UTC)}</dd>
+  <dt>Next attempt</dt><dd>${time(d.next_attempt, UTC)}</dd>
 </dl>
 <section class="panel" id="response">
   <h2>Response</h2>

@@ -171,8 +171,8 @@ function filters(model: Model): SafeHtml {
 type FieldInfo = { type?: string; required?: boolean; read_only?: boolean; label?: string; choices?: { value: unknown }[] };
 
 /** The writable fields OPTIONS describes for the requester, or null when it may not write. */
-function writableFields(ctx: RequestContext, model: Model, detail: boolean): [string, FieldInfo][] | null {
-  const actions = (describeEndpoint(ctx, model, detail) as { actions?: Record<string, Record<string, FieldInfo>> }).actions;
+function writableFields(ctx: RequestContext, model: Model, { detail }: { readonly detail: boolean }): [string, FieldInfo][] | null {
+  const actions = (describeEndpoint(ctx, model, { detail }) as { actions?: Record<string, Record<string, FieldInfo>> }).actions;
   const fields = actions?.[detail ? "PUT" : "POST"];
   return fields ? Object.entries(fields).filter(([, info]) => !info.read_only) : null;
 }
@@ -204,7 +204,7 @@ function writeForms(ctx: RequestContext, endpoint: Endpoint, body: unknown): Saf
   const model = endpoint.model!;
   if (!ctx.user || ctx.token || model.readOnly || (endpoint.kind !== "list" && endpoint.kind !== "detail")) return null;
   const detail = endpoint.kind === "detail";
-  const fields = writableFields(ctx, model, detail);
+  const fields = writableFields(ctx, model, { detail });
   const canDelete = detail && isPermitted(ctx, model, "delete");
   if (!fields && !canDelete) return null;
   const url = ctx.url.pathname;

@@ -59,7 +59,8 @@ const CROSS_SITE = "A login from another site was refused.";
  */
 export async function loginEndpoint(ctx: RequestContext): Promise<Response> {
   if (ctx.request.method !== "POST") return loginPage(ctx);
-  const { fields, form } = await credentialsOf(ctx);
+  const credentials = await credentialsOf(ctx);
+  const { fields, form } = credentials;
   const state = {
     username: typeof fields.username === "string" ? fields.username : "",
     next: typeof fields.next === "string" ? fields.next : undefined,
@@ -69,9 +70,9 @@ export async function loginEndpoint(ctx: RequestContext): Promise<Response> {
     if (!form) throw ApiError.forbidden(CROSS_SITE);
     return loginPage(ctx, { ...state, error: CROSS_SITE, status: 403 });
   }
-  if (!form) return signIn(ctx, fields, false);
+  if (!form) return signIn(ctx, credentials);
   try {
-    return await signIn(ctx, fields, true);
+    return await signIn(ctx, credentials);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return loginPage(ctx, { ...state, error: messageOf(error), status: error.status, headers: error.headers });

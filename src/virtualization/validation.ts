@@ -40,10 +40,10 @@ export function virtualMachineProbes(ctx: RequestContext, items: readonly WriteI
   const touching = { touching: VM_FIELDS };
   const updating = todo.filter((i) => i.id !== null && VM_FIELDS.some((name) => i.values[name] !== undefined));
   return [
-    ...relatedRowsProbe(ctx, model, todo, "cluster", { ...touching, extra: clusterScope }),
-    ...relatedRowsProbe(ctx, model, todo, "site", touching),
-    ...relatedRowsProbe(ctx, model, todo, "device", { ...touching, extra: { __display: (r) => device.displaySql(r) } }),
-    ...relatedRowsProbe(ctx, model, todo, "role", touching),
+    ...relatedRowsProbe(ctx, model, todo, { name: "cluster", ...touching, extra: clusterScope }),
+    ...relatedRowsProbe(ctx, model, todo, { name: "site", ...touching }),
+    ...relatedRowsProbe(ctx, model, todo, { name: "device", ...touching, extra: { __display: (r) => device.displaySql(r) } }),
+    ...relatedRowsProbe(ctx, model, todo, { name: "role", ...touching }),
     ...(updating.length ? [{
       statement: sql`SELECT virtual_machine_id AS id, sum(size) AS total FROM virtualization_virtualdisk
         WHERE virtual_machine_id IN ${idList(updating.map((i) => i.id!))} GROUP BY virtual_machine_id`.compile(qb),
@@ -98,9 +98,9 @@ export function vmInterfaceProbes(ctx: RequestContext, items: readonly WriteItem
   const todo = checkable(items);
   const peer = { touching: VM_INTERFACE_FIELDS, extra: { __vm_name: (r: string) => sql`(SELECT vm.name FROM virtualization_virtualmachine vm WHERE vm.id = ${sql.ref(`${r}.virtual_machine_id`)})` } };
   return [
-    ...relatedRowsProbe(ctx, model, todo, "parent", peer),
-    ...relatedRowsProbe(ctx, model, todo, "bridge", peer),
-    ...relatedRowsProbe(ctx, model, todo, "primary_mac_address", { touching: VM_INTERFACE_FIELDS }),
+    ...relatedRowsProbe(ctx, model, todo, { name: "parent", ...peer }),
+    ...relatedRowsProbe(ctx, model, todo, { name: "bridge", ...peer }),
+    ...relatedRowsProbe(ctx, model, todo, { name: "primary_mac_address", touching: VM_INTERFACE_FIELDS }),
   ];
 }
 
@@ -138,7 +138,7 @@ const DEVICE_CLUSTER_FIELDS = ["cluster", "site", "location"];
  */
 export const deviceClusterHooks = {
   writeProbes: (ctx: RequestContext, items: readonly WriteItem[]): Probe[] =>
-    relatedRowsProbe(ctx, device, checkable(items), "cluster", { touching: DEVICE_CLUSTER_FIELDS, extra: clusterScope }),
+    relatedRowsProbe(ctx, device, checkable(items), { name: "cluster", touching: DEVICE_CLUSTER_FIELDS, extra: clusterScope }),
   prepareWrite(_ctx: RequestContext, items: readonly WriteItem[]): void {
     for (const item of checkable(items)) {
       const cluster = item.probed.cluster;
