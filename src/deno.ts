@@ -30,6 +30,7 @@ import { packageAssets } from "./runtime/package-assets.ts";
 import { nodeHmac } from "./runtime/node-hmac.ts";
 
 // deno-lint-ignore no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: Deno's own types are not installed; the entry uses a few of its members
 declare const Deno: any;
 
 /** What `deno serve` passes beside the request (Deno.ServeHandlerInfo). */

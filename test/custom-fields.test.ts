@@ -218,7 +218,7 @@ describe("changing definitions", () => {
     const id = await field({ name: "old_name", type: "text", ...onSites });
     await api.patch(`/api/dcim/sites/${a}/`, { custom_fields: { old_name: "kept" } });
     await api.patch(`${CF}${id}/`, { name: "new_name" });
-    let cf = (await api.get(`/api/dcim/sites/${a}/`)).body.custom_fields;
+    const cf = (await api.get(`/api/dcim/sites/${a}/`)).body.custom_fields;
     expect([cf.new_name, "old_name" in cf]).toEqual(["kept", false]);
 
     // A new field with a default fills existing objects; one added to another type fills those.

@@ -24,7 +24,7 @@ ajv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+
 ajv.addFormat("uuid", /^[0-9a-f-]{36}$/i);
 ajv.addSchema({ ...document, $id: DOC_ID });
 
-const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerEscape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 const validators = new Map<string, ValidateFunction>();
 function validatorAt(pointer: string): ValidateFunction {
   let v = validators.get(pointer);
@@ -48,7 +48,7 @@ function expectDocumented(path: string, method: string, reply: Reply, what = `${
   expect(op, `${method} ${path} is documented`).toBeDefined();
   let response = op.responses[reply.status];
   expect(response, `${what}: status ${reply.status} is documented (${reply.text.slice(0, 300)})`).toBeDefined();
-  let pointer = `/paths/${escape(path)}/${method}/responses/${reply.status}`;
+  let pointer = `/paths/${pointerEscape(path)}/${method}/responses/${reply.status}`;
   if (response.$ref) {
     pointer = response.$ref.slice(1);
     response = (document.components.responses as any)[response.$ref.split("/").pop()];
@@ -273,7 +273,7 @@ describe("declared routes' bodies match the document", () => {
   afterAll(() => api.close());
   /** Sends `body` (checked against the documented request schema) and checks the reply against the response. */
   const call = async (method: "get" | "post", template: string, path: string, body?: unknown) => {
-    if (body !== undefined) expectValid(`/paths/${escape(template)}/post/requestBody/content/application~1json/schema`, body, `request to ${path}`);
+    if (body !== undefined) expectValid(`/paths/${pointerEscape(template)}/post/requestBody/content/application~1json/schema`, body, `request to ${path}`);
     const reply = method === "get" ? await api.get(path) : await api.post(path, body);
     expect(reply.status, reply.text).toBe(method === "get" ? 200 : 201);
     expectDocumented(template, method, reply);
@@ -311,7 +311,7 @@ describe("declared routes' bodies match the document", () => {
 
   it("token provisioning", async () => {
     const body = { username: "admin", password: "admin-password", description: "from a script" };
-    expectValid(`/paths/${escape("/api/users/tokens/provision/")}/post/requestBody/content/application~1json/schema`, body, "provision request");
+    expectValid(`/paths/${pointerEscape("/api/users/tokens/provision/")}/post/requestBody/content/application~1json/schema`, body, "provision request");
     const reply = await api.post("/api/users/tokens/provision/", body, { token: null });
     expect(reply.status, reply.text).toBe(201);
     expectDocumented("/api/users/tokens/provision/", "post", reply);

@@ -99,6 +99,7 @@ export async function authenticateSession(ctx: RequestContext): Promise<void> {
  * A same-site path to go to after login, never another origin: not `//evil.example`, nor
  * `/\t/evil.example`, which a browser reads as `//evil.example` once it drops tabs and newlines.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 export const safeNext = (next: unknown) => (typeof next === "string" && /^\/(?!\/)[^\\\x00-\x1f\x7f]*$/.test(next) ? next : "/api/");
 
 /** What POST /login/ was sent: its fields, and whether they came from a form (else JSON). */

@@ -1,5 +1,9 @@
 import type { Kysely } from "kysely";
 
+/** The schema type of ad-hoc Kysely queries: they name tables the types do not describe. */
+// biome-ignore lint/suspicious/noExplicitAny: the one place ad-hoc queries are untyped
+export type Schemaless = any;
+
 /** A row as returned by the database: column name to value. */
 export type Row = Record<string, unknown>;
 
@@ -31,7 +35,7 @@ export interface Database {
   /** Runs a script of several `;`-separated statements (migrations) in one transaction. */
   executeScript(sql: string): Promise<void>;
   /** A Kysely instance bound to this database, for ad-hoc queries in scripts and tests. */
-  readonly kysely: Kysely<any>;
+  readonly kysely: Kysely<Schemaless>;
   readonly stats: DatabaseStats;
   close(): void;
 }

@@ -1,4 +1,4 @@
-import type { Client, InStatement, ResultSet } from "@libsql/client";
+import type { Client, InStatement, InValue, ResultSet } from "@libsql/client";
 import { Kysely } from "kysely";
 import { LibsqlDialect } from "@libsql/kysely-libsql";
 import {
@@ -6,6 +6,7 @@ import {
   splitScript,
   type Database,
   type Row,
+  type Schemaless,
   type Statement,
   type StatementResult,
 } from "./database.ts";
@@ -16,11 +17,11 @@ import {
  */
 export function libsqlClientDatabase(client: Client): Database {
   const stats = { statements: 0, roundTrips: 0 };
-  const toIn = (s: Statement): InStatement => ({ sql: s.sql, args: s.parameters.map(toArg) as any });
+  const toIn = (s: Statement): InStatement => ({ sql: s.sql, args: s.parameters.map(toArg) as InValue[] });
 
   return {
     stats,
-    kysely: new Kysely<any>({ dialect: new LibsqlDialect({ client }) }),
+    kysely: new Kysely<Schemaless>({ dialect: new LibsqlDialect({ client }) }),
     async batch(statements, mode) {
       if (statements.length === 0) return [];
       stats.statements += statements.length;

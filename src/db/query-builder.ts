@@ -8,6 +8,7 @@ import {
   type Dialect,
   type RawBuilder,
 } from "kysely";
+import type { Schemaless } from "./database.ts";
 
 /**
  * A Kysely instance that only compiles. The engine builds every query with it and sends the
@@ -21,7 +22,7 @@ const compileOnly: Dialect = {
   createQueryCompiler: () => new SqliteQueryCompiler(),
 };
 
-export const qb = new Kysely<any>({ dialect: compileOnly });
+export const qb = new Kysely<Schemaless>({ dialect: compileOnly });
 
 /** Stands for a parameter in `frozen`'s compilation: a text no SQL we build contains. */
 const MARK = "\u0001param\u0001";
@@ -33,7 +34,7 @@ class MarkingCompiler extends SqliteQueryCompiler {
   }
 }
 
-const marking = new Kysely<any>({ dialect: { ...compileOnly, createQueryCompiler: () => new MarkingCompiler() } });
+const marking = new Kysely<Schemaless>({ dialect: { ...compileOnly, createQueryCompiler: () => new MarkingCompiler() } });
 
 /**
  * The same SQL and parameters as `builder`, compiled once: a fragment that depends only on the

@@ -30,7 +30,7 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, body: unknown, headers: Record<string, string> = {}) {
-    super(typeof body === "object" && body && "detail" in body ? String((body as any).detail) : code);
+    super(typeof body === "object" && body && "detail" in body ? String((body as { detail: unknown }).detail) : code);
     this.code = code;
     this.body = body;
     this.headers = headers;

@@ -205,7 +205,7 @@ export const ipAddressHooks: StatefulHooks<AllocationPlan | null> = {
       const status = item.values.status ?? item.current?.status;
       if (status === "slaac" && n.family !== 6) add(item, "status", "Only IPv6 addresses can be assigned SLAAC status");
       const assigned = item.values.assigned_object !== undefined ? (item.values.assigned_object as GenericRef | null) : item.current?.assigned_object_type ? { type: String(item.current.assigned_object_type), id: 0 } : null;
-      if (!assigned || !assigned.type.endsWith("interface")) continue;
+      if (!assigned?.type.endsWith("interface")) continue;
       // NetBox refuses a network ID or (IPv4) broadcast address on an interface, except on /31-/32 and /127-/128.
       const max = n.family === 4 ? 32 : 128;
       if (n.length >= max - 1) continue;

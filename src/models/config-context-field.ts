@@ -24,7 +24,7 @@ export const contextData = (x: unknown) => (isObject(x) ? undefined : OBJECT_FOR
 /** An object's `local_context_data`: NetBox refuses only a non-object that is set (truthy). */
 export const localContextData = (x: unknown) => (truthy(x) && !isObject(x) ? OBJECT_FORM : undefined);
 
-const hasOwn = (o: JsonObject, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+const hasOwn = (o: JsonObject, key: string) => Object.hasOwn(o, key);
 
 /** Sets a key as an own data property, so a "__proto__" key stays data and never reaches a prototype. */
 function setOwn(o: JsonObject, key: string, value: unknown): void {

@@ -272,7 +272,7 @@ function deviceRelation(field: string, { byId }: { readonly byId: boolean }): Fi
     sql: (values, table) => {
       const device = modelByType("dcim.device")!;
       const relation = device.field[field];
-      if (!relation || relation.kind !== "fk") return sql`0`;
+      if (relation?.kind !== "fk") return sql`0`;
       const column = sql.ref(`d.${relation.column}`);
       if (byId) return byDevice(table, inJsonList(column, idList(values)));
       const target = relation.target!();

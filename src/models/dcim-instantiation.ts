@@ -10,7 +10,7 @@ import {
 } from "./dcim-components.ts";
 import { iface } from "./dcim-devices.ts";
 import {
-  consolePortTemplate, consoleServerPortTemplate, deviceBayTemplate, frontPortTemplate, interfaceTemplate, inventoryItemTemplate,
+  consolePortTemplate, consoleServerPortTemplate, deviceBayTemplate, frontPortTemplate, interfaceTemplate, 
   moduleBayTemplate, powerOutletTemplate, powerPortTemplate, rearPortTemplate,
 } from "./dcim-templates.ts";
 

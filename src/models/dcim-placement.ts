@@ -56,6 +56,7 @@ function namedIds(ctx: RequestContext, owner: Model, items: readonly WriteItem[]
 }
 
 /** A field's value after the write: as given, else as stored (`column`), else null. */
+// biome-ignore lint/suspicious/noExplicitAny: a column of any kind; each caller knows the field it asks for
 function after(item: WriteItem, name: string, column = name): any {
   if (item.values[name] !== undefined) return item.values[name];
   return item.current?.[column] ?? null;
@@ -233,7 +234,7 @@ export const devicePlacementHooks = (device: Lazy): StatefulHooks<Tables> => ({
 /** `device` gives the display of a device that would no longer fit. */
 export const deviceTypeHeightHooks = (device: Lazy): StatefulHooks<Tables> => ({
   initial,
-  writeProbes: (ctx, items, t) => {
+  writeProbes: (_ctx, items, t) => {
     const changed = items.flatMap((i) => (i.id !== null && i.values.u_height !== undefined ? [i.id] : []));
     if (!changed.length) return [];
     const racks = sql`(SELECT rack_id FROM dcim_device WHERE device_type_id IN ${idList(changed)} AND position IS NOT NULL)`;

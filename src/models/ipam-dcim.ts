@@ -3,7 +3,7 @@ import { f, type FieldOptions } from "./fields.ts";
 import type { ModelHooks } from "./hooks.ts";
 import { ipAddress, prefix } from "./ipam.ts";
 import { vlan } from "./ipam-vlans.ts";
-import { DEVICE_INTERFACES, primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
+import { DEVICE_INTERFACES, primaryIpHooks, } from "../ipam/primary-ips.ts";
 import { interfaceVlanHooks } from "../ipam/vlan-rules.ts";
 
 /**

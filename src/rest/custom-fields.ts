@@ -6,7 +6,7 @@ import type { RequestContext } from "../http/context.ts";
 import { pythonRepr } from "../http/errors.ts";
 import type { WriteItem } from "../models/hooks.ts";
 import type { Model } from "../models/model.ts";
-import { cfPath, checkValue, isEmptyValue, type CustomFieldDefinition, type CustomFieldType } from "../models/custom-field-types.ts";
+import { checkValue, isEmptyValue, type CustomFieldDefinition, type CustomFieldType } from "../models/custom-field-types.ts";
 import { attributeCondition } from "./filters.ts";
 import { scopeSql } from "./scope.ts";
 import type { Probe } from "./probes.ts";

@@ -127,6 +127,6 @@ export async function schemaResponse(ctx: RequestContext, { registry, release, f
     Vary: "Accept",
   };
   const inm = ctx.request.headers.get("If-None-Match");
-  if (inm && inm.split(",").some((t) => t.trim().replace(/^W\//, "") === r.etag)) return new Response(null, { status: 304, headers });
+  if (inm?.split(",").some((t) => t.trim().replace(/^W\//, "") === r.etag)) return new Response(null, { status: 304, headers });
   return new Response(r.text, { status: 200, headers: { ...headers, "Content-Type": `${type}; charset=utf-8` } });
 }

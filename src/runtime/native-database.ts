@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { Kysely } from "kysely";
 import { batchDialect } from "../db/batch-dialect.ts";
-import { normalizeDatabaseError, type Database, type Statement, type StatementResult } from "../db/database.ts";
+import { normalizeDatabaseError, type Database, type Schemaless, type Statement, type StatementResult } from "../db/database.ts";
 import type { ConnectionRole, WireResult } from "./native-connection.ts";
 import type { ThreadData } from "./database-thread.ts";
 import { threadClient, type ThreadClient } from "./thread-client.ts";
@@ -116,7 +116,7 @@ export function portDatabase(io: DatabaseIo): Database {
   const stats = { statements: 0, roundTrips: 0 };
   return {
     stats,
-    kysely: new Kysely<any>({ dialect: batchDialect(run) }),
+    kysely: new Kysely<Schemaless>({ dialect: batchDialect(run) }),
     async batch(statements, mode) {
       if (statements.length === 0) return [];
       stats.statements += statements.length;

@@ -5,7 +5,7 @@ import type { SentStatement, ThreadRequest } from "./database-thread.ts";
 /** What a database thread is reached through: its Worker, or a MessagePort its parent handed over. */
 export interface ThreadPort {
   postMessage(message: unknown): void;
-  on(event: "message", listener: (message: any) => void): unknown;
+  on(event: "message", listener: (message: unknown) => void): unknown;
   ref(): void;
   unref(): void;
 }

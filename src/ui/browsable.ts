@@ -90,7 +90,7 @@ ${!ok && response.status === 403 && !ctx.user ? html`<p class="notice">You are n
   <pre class="headers"><b class="${ok ? "status ok" : "status failed"}">HTTP ${response.status} ${STATUS_TEXT[response.status] ?? ""}</b>
 ${SHOWN_HEADERS.map((name) => (response.headers.has(name) ? html`<span class="h-name">${name}:</span> ${response.headers.get(name)}\n` : null))}</pre>
   ${list ? pager(list, offset, isLink) : null}
-  ${list && endpoint.model && endpoint.model.search.length ? searchForm(ctx) : null}
+  ${list && endpoint.model?.search.length ? searchForm(ctx) : null}
   <pre class="json">${jsonMarkup(body, isLink)}</pre>
   ${list && (list.next || list.previous) ? pager(list, offset, isLink) : null}
 </section>
