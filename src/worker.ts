@@ -9,6 +9,7 @@ import { ConfigError, parseConfig } from "./config.ts";
 import type { Migration } from "./db/migrate.ts";
 import { libsqlClientDatabase } from "./db/libsql-client.ts";
 import { json } from "./http/responses.ts";
+import { deadLetterRuns } from "./events/runs.ts";
 import initial from "../migrations/0001_initial.sql";
 import engine from "../migrations/0002_engine.sql";
 import macAddresses from "../migrations/0003_mac_addresses.sql";
@@ -27,6 +28,7 @@ import ipam from "../migrations/0015_ipam.sql";
 import vmPrimaryIps from "../migrations/0016_vm_primary_ips.sql";
 import webhookDeliveryRequest from "../migrations/0017_webhook_delivery_request.sql";
 import webhookDeliveryClaimer from "../migrations/0018_webhook_delivery_claimer.sql";
+import webhookDeliveryOrder from "../migrations/0019_webhook_delivery_order.sql";
 
 /** Every migration file, in order; a test checks this list against migrations/. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -48,6 +50,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0016_vm_primary_ips.sql", sql: vmPrimaryIps },
   { name: "0017_webhook_delivery_request.sql", sql: webhookDeliveryRequest },
   { name: "0018_webhook_delivery_claimer.sql", sql: webhookDeliveryClaimer },
+  { name: "0019_webhook_delivery_order.sql", sql: webhookDeliveryOrder },
 ];
 
 /** The webhook queue's message: a delivery id; the row holds everything else. */
@@ -128,6 +131,15 @@ async function enqueueDeliveries(queue: Queue, ids: readonly number[]): Promise<
   for (let i = 0; i < ids.length; i += SEND_BATCH) await queue.sendBatch(ids.slice(i, i + SEND_BATCH).map((id) => ({ body: { id } })));
 }
 
+/**
+ * Enqueues the runs that waited for a run just settled (the same webhook and object, later). Should
+ * that fail, they are not lost: no longer waiting, the cron sweep finds them.
+ */
+async function enqueueNext(env: Env, ids: readonly number[]): Promise<void> {
+  if (!ids.length || !env.WEBHOOK_QUEUE) return;
+  await enqueueDeliveries(env.WEBHOOK_QUEUE, ids).catch((error) => console.error("could not enqueue the next runs:", error));
+}
+
 /** Seconds before a message whose processing threw (the database unreachable) is tried again. */
 const infrastructureBackoff = (attempts: number) => Math.min(3600, 10 * 2 ** Math.max(0, attempts - 1));
 
@@ -143,28 +155,26 @@ async function consume(batch: MessageBatch, env: Env): Promise<void> {
   const db = openDatabase(env);
   try {
     if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) {
-      const ids = batch.messages.map((m) => Number(m.body.id));
-      await db.batch([{
-        sql: `UPDATE extras_webhookdelivery SET status = 'failed', finished = ?, lease_until = NULL,
-          error_log = error_log || ? || ' dead-lettered: the queue gave up on this run' || char(10)
-          WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('queued', 'pending')`,
-        parameters: [new Date().toISOString(), new Date().toISOString(), JSON.stringify(ids)],
-      }], "write");
+      await enqueueNext(env, await deadLetterRuns(db, batch.messages.map((m) => Number(m.body.id)), new Date()));
       batch.messages.forEach((m) => m.ack());
       return;
     }
     // One deliverer for the batch: its claims and results are each one statement.
     const deliverer = app.deliverer(db);
+    // Runs that waited for a run of this batch to settle (the same webhook and object, later).
+    const next: number[] = [];
     await Promise.all(batch.messages.map(async (message) => {
       try {
         const outcome = await deliverer.deliver(Number(message.body.id));
         if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
         else message.ack();
+        if (outcome.kind === "done" && outcome.next !== undefined) next.push(outcome.next);
       } catch (error) {
         console.error(`webhook delivery ${message.body.id} could not be processed:`, error);
         message.retry({ delaySeconds: infrastructureBackoff(message.attempts) });
       }
     }));
+    await enqueueNext(env, next);
   } finally {
     db.close();
   }
