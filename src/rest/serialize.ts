@@ -12,6 +12,15 @@ export function objectUrl(ctx: RequestContext, model: Model, id?: unknown): stri
 }
 
 /**
+ * The absolute URL of an object's page for people, NetBox's `display_url` (`/dcim/sites/7/`, as
+ * NetBox's UI names it; relative in webhooks, whose origin is empty). A browser there is sent on
+ * to the object's browsable API page (`uiRedirect`).
+ */
+export function displayUrl(ctx: RequestContext, model: Model, id: unknown): string {
+  return `${ctx.origin}${model.page}${id}/`;
+}
+
+/**
  * Shapes rows read with `selectSql` into the full or brief representation. The rows already carry
  * every related object as nested JSON (built by SQLite in the same statement), so this costs no
  * query; the model's `represent` hook then sees the whole page at once.
@@ -29,7 +38,7 @@ export async function represent(
 function renderContext(ctx: RequestContext, form: Form): RenderContext {
   const nestedContext: RenderContext = {
     form: "nested",
-    nested: (target, raw, fields) => shape(ctx, target, raw, fields ?? target.nestedFields, nestedContext),
+    nested: (target, raw, fields, page) => shape(ctx, target, raw, fields ?? target.nestedFields, nestedContext, page),
     nestedOf: (objectType, raw) => {
       const target = modelByType(objectType);
       return target ? shape(ctx, target, raw, target.nestedFields, nestedContext) : null;
@@ -43,8 +52,11 @@ export function nestedForm(ctx: RequestContext, objectType: string, raw: Out): O
   return renderContext(ctx, "nested").nestedOf(objectType, raw);
 }
 
-function shape(ctx: RequestContext, model: Model, row: Out, fields: readonly Field[], rc: RenderContext): Out {
-  const out: Out = { id: row.id, url: objectUrl(ctx, model, row.id), display: String(row.__display ?? row.id) };
+/** An object: `id`, `url`, `display_url` (full form, and nested where the relation says so, as NetBox), `display`, then its fields. */
+function shape(ctx: RequestContext, model: Model, row: Out, fields: readonly Field[], rc: RenderContext, page = rc.form === "full"): Out {
+  const out: Out = { id: row.id, url: objectUrl(ctx, model, row.id) };
+  if (page) out.display_url = displayUrl(ctx, model, row.id);
+  out.display = String(row.__display ?? row.id);
   for (const field of fields) KINDS[field.kind].render(field, row, out, rc);
   return out;
 }
