@@ -6,6 +6,7 @@ import { scopeSql, unrestricted } from "./scope.ts";
 import { readBatch, writeBatch } from "../auth/authenticate.ts";
 import { changeRecordStatement, deletionRecordStatement } from "../changes/record.ts";
 import { cascadeRecordStatements } from "../changes/cascade.ts";
+import { deleteRulesProbe, type DeletedObjects } from "../events/outbox.ts";
 import { clearingStatements, setNullStatements } from "../changes/set-null.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError, type FieldErrors } from "../http/errors.ts";
@@ -262,10 +263,10 @@ function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteIte
  * a clear 400, or 409 for a delete that dependents now block.
  */
 async function executeWrite(
-  ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean, deleting: readonly number[] | null = null, represented: readonly Model[] = [model],
+  ctx: RequestContext, model: Model, statements: Statement[], bulk: boolean, deleting: DeletedObjects | null = null, represented: readonly Model[] = [model],
 ) {
   try {
-    return await writeBatch(ctx, statements, represented, deleting ? { model, ids: deleting } : undefined);
+    return await writeBatch(ctx, statements, represented, deleting ?? undefined);
   } catch (error) {
     if (!(error instanceof ConstraintError)) throw error;
     if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
@@ -346,7 +347,10 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
   const blockers: { model: Model; rows: Row[] }[] = [];
   const targetIds = model.tree ? subtreeSql(model, idList(ids)) : idList(ids);
   const protect = registry.referencesTo(model).filter((r) => r.field.onDelete === "protect" && r.model !== model);
+  const sent = new Set<string>();
   const probes: Probe[] = [
+    // Whose deletes rules send: their data is read in the deleting transaction (none read when none do).
+    { statement: deleteRulesProbe(model), settle: (r) => r.rows.forEach((row) => sent.add(String(row.type))) },
     {
       statement: sql`SELECT id, ${model.hooks?.deleteStatements ? sql`${sql.table(model.table)}.*,` : sql``} ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
         FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
@@ -388,5 +392,5 @@ export async function deleteObjects(ctx: RequestContext, model: Model, ids: read
     ...(model.hooks?.deleteStatements?.(ctx, doomed.map((id) => current.get(id)!)) ?? []),
     ...afterDeleteStatements(model),
   ];
-  await executeWrite(ctx, model, statements, bulk, doomed, [...new Set([...cleared.models, ...dangling.models])]);
+  await executeWrite(ctx, model, statements, bulk, { model, ids: doomed, sent }, [...new Set([...cleared.models, ...dangling.models])]);
 }
