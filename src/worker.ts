@@ -9,6 +9,7 @@ import { ConfigError, parseConfig } from "./config.ts";
 import { MIGRATIONS } from "./db/migration-files.ts";
 import { libsqlClientDatabase } from "./db/libsql-client.ts";
 import { json } from "./http/responses.ts";
+import { deadLetterRuns } from "./events/runs.ts";
 
 /** Every migration file, in order (generated: `npm run list-migrations`); a test checks it against migrations/. */
 export { MIGRATIONS };
@@ -91,6 +92,15 @@ async function enqueueDeliveries(queue: Queue, ids: readonly number[]): Promise<
   for (let i = 0; i < ids.length; i += SEND_BATCH) await queue.sendBatch(ids.slice(i, i + SEND_BATCH).map((id) => ({ body: { id } })));
 }
 
+/**
+ * Enqueues the runs that waited for a run just settled (the same webhook and object, later). Should
+ * that fail, they are not lost: no longer waiting, the cron sweep finds them.
+ */
+async function enqueueNext(env: Env, ids: readonly number[]): Promise<void> {
+  if (!ids.length || !env.WEBHOOK_QUEUE) return;
+  await enqueueDeliveries(env.WEBHOOK_QUEUE, ids).catch((error) => console.error("could not enqueue the next runs:", error));
+}
+
 /** Seconds before a message whose processing threw (the database unreachable) is tried again. */
 const infrastructureBackoff = (attempts: number) => Math.min(3600, 10 * 2 ** Math.max(0, attempts - 1));
 
@@ -106,28 +116,26 @@ async function consume(batch: MessageBatch, env: Env): Promise<void> {
   const db = openDatabase(env);
   try {
     if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) {
-      const ids = batch.messages.map((m) => Number(m.body.id));
-      await db.batch([{
-        sql: `UPDATE extras_webhookdelivery SET status = 'failed', finished = ?, lease_until = NULL,
-          error_log = error_log || ? || ' dead-lettered: the queue gave up on this run' || char(10)
-          WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('queued', 'pending')`,
-        parameters: [new Date().toISOString(), new Date().toISOString(), JSON.stringify(ids)],
-      }], "write");
+      await enqueueNext(env, await deadLetterRuns(db, batch.messages.map((m) => Number(m.body.id)), new Date()));
       batch.messages.forEach((m) => m.ack());
       return;
     }
     // One deliverer for the batch: its claims and results are each one statement.
     const deliverer = app.deliverer(db);
+    // Runs that waited for a run of this batch to settle (the same webhook and object, later).
+    const next: number[] = [];
     await Promise.all(batch.messages.map(async (message) => {
       try {
         const outcome = await deliverer.deliver(Number(message.body.id));
         if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
         else message.ack();
+        if (outcome.kind === "done" && outcome.next !== undefined) next.push(outcome.next);
       } catch (error) {
         console.error(`webhook delivery ${message.body.id} could not be processed:`, error);
         message.retry({ delaySeconds: infrastructureBackoff(message.attempts) });
       }
     }));
+    await enqueueNext(env, next);
   } finally {
     db.close();
   }

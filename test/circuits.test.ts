@@ -84,7 +84,7 @@ describe("circuits", () => {
   it("show their A and Z terminations, with what they attach to", async () => {
     const c1 = (await api.get(`/api/circuits/circuits/${ids.c1}/`)).body;
     expect(Object.keys(c1.termination_a).sort()).toEqual(
-      ["description", "display", "id", "port_speed", "termination", "termination_id", "termination_type", "upstream_speed", "url", "xconnect_id"],
+      ["description", "display", "display_url", "id", "port_speed", "termination", "termination_id", "termination_type", "upstream_speed", "url", "xconnect_id"],
     );
     expect(c1.termination_a).toMatchObject({
       id: ids.c1a, display: "C1: Termination A", termination_type: "dcim.site", termination_id: ids.fra, port_speed: 10000, upstream_speed: null,

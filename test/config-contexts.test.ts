@@ -51,7 +51,7 @@ describe("config contexts", () => {
     const reply = await api.post(CONTEXTS, { name: "ntp", weight: 500, data: { ntp: ["10.0.0.1"] }, regions: [ids.eu], tags: ["gold"] });
     expect(reply.status, reply.text).toBe(201);
     expect(Object.keys(reply.body)).toEqual([
-      "id", "url", "display", "name", "weight", "description", "is_active", "regions", "site_groups", "sites", "locations",
+      "id", "url", "display_url", "display", "name", "weight", "description", "is_active", "regions", "site_groups", "sites", "locations",
       "device_types", "roles", "platforms", "cluster_types", "cluster_groups", "clusters", "tenant_groups", "tenants", "tags",
       "data_source", "data_path", "data_file", "data_synced", "data", "created", "last_updated",
     ]);

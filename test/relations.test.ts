@@ -56,7 +56,7 @@ describe("tags", () => {
     await api.post("/api/extras/tags/", [{ name: "Alpha", slug: "alpha" }, { name: "Beta", slug: "beta" }]);
     const site = await api.post("/api/dcim/sites/", { name: "Tagged", slug: "tagged", tags: [{ name: "Alpha" }, { slug: "beta" }] });
     expect(site.body.tags.map((t: any) => t.slug)).toEqual(["alpha", "beta"]);
-    expect(Object.keys(site.body.tags[0]).sort()).toEqual(["color", "description", "display", "id", "name", "slug", "url"]);
+    expect(Object.keys(site.body.tags[0]).sort()).toEqual(["color", "description", "display", "display_url", "id", "name", "slug", "url"]);
     const untouched = await api.patch(`/api/dcim/sites/${site.body.id}/`, { description: "x" });
     expect(untouched.body.tags).toHaveLength(2);
     const replaced = await api.patch(`/api/dcim/sites/${site.body.id}/`, { tags: [site.body.tags[1].id] });

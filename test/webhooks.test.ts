@@ -60,10 +60,9 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     await api.delete(`/api/dcim/sites/${created.body.id}/`);
     await api.queue.drain();
 
-    // Deliveries go out concurrently, so they may arrive in any order: compare them by event.
-    const order = ["/hook/created", "/hook/updated", "/hook/deleted"];
-    const received = [...rx.received].sort((a, b) => order.indexOf(a.path) - order.indexOf(b.path));
-    expect(received.map((r) => [r.method, r.path])).toEqual(order.map((path) => ["POST", path]));
+    // The events of one object arrive in commit order (test/webhook-order.test.ts).
+    const received = rx.received;
+    expect(received.map((r) => [r.method, r.path])).toEqual(["/hook/created", "/hook/updated", "/hook/deleted"].map((path) => ["POST", path]));
     const [first, second, third] = received;
     expect(first.headers["content-type"]).toBe("application/json");
     expect([first.headers["x-event"], first.headers["x-model"]]).toEqual(["created", "site"]);
@@ -256,6 +255,36 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     expect(bodies[0].snapshots.postchange.default_platform).toBeNull();
     await api.delete("/api/dcim/device-types/", types.body.map((t: any) => ({ id: t.id })));
     await api.delete(`/api/dcim/manufacturers/${maker.body.id}/`);
+  });
+
+  it("sends each row a delete removes in cascade as its GET showed it, and the deleted object too", async () => {
+    await hook({}, { object_types: ["dcim.device", "dcim.interface"], event_types: ["object_deleted"] });
+    const site = await api.post("/api/dcim/sites/", { name: "Cascade", slug: "cascade" });
+    const maker = await api.post("/api/dcim/manufacturers/", { name: "Cascade maker", slug: "cascade-maker" });
+    const type = await api.post("/api/dcim/device-types/", { manufacturer: maker.body.id, model: "Cascade", slug: "cascade" });
+    const role = await api.post("/api/dcim/device-roles/", { name: "Cascade", slug: "cascade" });
+    const device = await api.post("/api/dcim/devices/", { name: "doomed", site: site.body.id, device_type: type.body.id, role: role.body.id });
+    expect(device.status, device.text).toBe(201);
+    const ifaces = await api.post("/api/dcim/interfaces/", ["eth0", "eth1"].map((name) => ({ device: device.body.id, name, type: "1000base-t", enabled: false })));
+    expect(ifaces.status, ifaces.text).toBe(201);
+    await api.patch("/api/dcim/interfaces/", [{ id: ifaces.body[1].id, description: "second" }]);
+    const before = await Promise.all([`/api/dcim/devices/${device.body.id}/`, ...ifaces.body.map((i: any) => `/api/dcim/interfaces/${i.id}/`)].map(async (p) => (await api.get(p)).body));
+    await api.queue.drain();
+    rx.received.length = 0;
+    expect((await api.delete(`/api/dcim/devices/${device.body.id}/`)).status).toBe(204);
+    await api.queue.drain();
+    const bodies = rx.received.map((r) => JSON.parse(r.body));
+    const sent = (model: string, id: number) => bodies.find((b) => b.model === model && b.data.id === id);
+    expect(bodies).toHaveLength(3);
+    expect(sent("device", device.body.id).data).toEqual(relative(before[0]));
+    for (const [i, iface] of ifaces.body.entries()) {
+      const body = sent("interface", iface.id);
+      // As NetBox sends it: the full representation (type as value and label, device nested), not the snapshot.
+      expect(body.data).toEqual(relative(before[i + 1]));
+      expect(body.data.type).toEqual({ value: "1000base-t", label: "1000BASE-T (1GE)" });
+      expect(body.snapshots).toMatchObject({ prechange: { name: iface.name, device: device.body.id }, postchange: null });
+    }
+    await api.delete(`/api/dcim/device-types/${type.body.id}/`);
   });
 
   it("renders body, URL and headers by content type, and refuses a broken template on save", async () => {

@@ -7,7 +7,9 @@ import { ApiError } from "../http/errors.ts";
 import { constantTimeEqual } from "./crypto.ts";
 import { grantsSql, parseGrants } from "./permissions.ts";
 import { authenticateSession } from "./sessions.ts";
-import { deletedDataStatement, eventDataStatement, freezeDeletedDataStatement, freezeEventDataStatement, outboxStatement } from "../events/outbox.ts";
+import {
+  deletedDataStatements, eventDataStatement, freezeDeletedDataStatement, freezeEventDataStatement, outboxStatement, type DeletedObjects,
+} from "../events/outbox.ts";
 import type { Model } from "../models/model.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
@@ -166,8 +168,9 @@ export async function writeBatch(
   const guard = ctx.auth
     ? [sql`INSERT INTO engine_guard (stale) SELECT 1 WHERE (SELECT version FROM auth_state) IS NOT ${ctx.auth.version}`.compile(qb)]
     : [];
-  // A deleted object's representation is read before its rows go.
-  const before = deleted ? [deletedDataStatement(ctx, deleted.model, deleted.ids)] : [];
+  // Deleted objects' representations (and those of the rows their cascade removes) are read before their rows go.
+  const reads = deleted ? deletedDataStatements(ctx, deleted) : [];
+  const before = reads.map((r) => r.statement);
   let results: StatementResult[];
   try {
     const events = [outboxStatement(ctx), ...represented.map((model) => eventDataStatement(ctx, model))];
@@ -183,7 +186,7 @@ export async function writeBatch(
   if (deliveries.length) {
     const freeze = [
       freezeEventDataStatement(results.slice(outbox + 1).flatMap((r) => r.rows)),
-      deleted ? freezeDeletedDataStatement(ctx, deleted.model, results[guard.length].rows) : null,
+      ...reads.map((r, i) => freezeDeletedDataStatement(ctx, r.model, results[guard.length + i].rows)),
     ].filter((statement): statement is Statement => statement !== null);
     const keep = freeze.length
       ? ctx.db.batch(freeze, "write").catch((e) => console.error(`[${ctx.requestId}] could not keep event data:`, (e as Error).message))
@@ -193,11 +196,7 @@ export async function writeBatch(
   return results.slice(first, outbox);
 }
 
-/** The objects a write deletes (not those its cascade removes), whose events carry their representation. */
-export interface DeletedObjects {
-  readonly model: Model;
-  readonly ids: readonly number[];
-}
+export type { DeletedObjects };
 
 function staleAuth(ctx: RequestContext): StaleAuth {
   ctx.authCache?.tokens.clear();

@@ -18,6 +18,7 @@ import m0015 from "../../migrations/0015_ipam.sql";
 import m0016 from "../../migrations/0016_vm_primary_ips.sql";
 import m0017 from "../../migrations/0017_webhook_delivery_request.sql";
 import m0018 from "../../migrations/0018_webhook_delivery_claimer.sql";
+import m0019 from "../../migrations/0019_webhook_delivery_order.sql";
 
 /** Every migration file, in order, as text (wrangler.toml `rules` bundle `.sql` files as text). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0016_vm_primary_ips.sql", sql: m0016 },
   { name: "0017_webhook_delivery_request.sql", sql: m0017 },
   { name: "0018_webhook_delivery_claimer.sql", sql: m0018 },
+  { name: "0019_webhook_delivery_order.sql", sql: m0019 },
 ];

@@ -5,7 +5,7 @@ import { qb } from "../db/query-builder.ts";
 import type { Secrets } from "../auth/secrets.ts";
 import { conditionsMatch } from "./conditions.ts";
 import type { Data } from "./event-data.ts";
-import { claimHolders, claimRuns, recordResults, releaseClaims, settleRuns, type Attempt, type Result } from "./runs.ts";
+import { claimHolders, claimRuns, recordResults, releaseClaims, settleRuns, sweepableRunsStatement, type Attempt, type Result } from "./runs.ts";
 import { destinationProblem } from "./destination.ts";
 import { renderRequest, type Rendered, type RenderJob } from "./render.ts";
 import { signatureHeaders } from "./sign.ts";
@@ -14,7 +14,8 @@ import { sentRequest } from "./sent-request.ts";
 
 /** What the queue does with a delivery's message after an attempt. */
 export type Outcome =
-  | { readonly kind: "done" }
+  /** Settled or not to be sent; `next`: the run of the same webhook and object that waited for this one, to send now. */
+  | { readonly kind: "done"; readonly next?: number }
   /** Failed, and the retry policy allows another attempt after this many seconds. */
   | { readonly kind: "retry"; readonly delaySeconds: number };
 
@@ -106,8 +107,7 @@ export function createDeliverer(deps: DeliveryDependencies): Deliverer {
   const store = batcher((results: Result[]) => recordResults(deps, results));
   const record = async (d: Row, a: Attempt, retryable: boolean): Promise<Outcome> => {
     const { result, outcome } = resultOf(deps, d, a, retryable);
-    await store(result);
-    return outcome;
+    return withNext(outcome, await store(result));
   };
 
   return {
@@ -124,15 +124,18 @@ export function createDeliverer(deps: DeliveryDependencies): Deliverer {
         } catch (error) {
           return record(d, { error: `could not evaluate the conditions: ${(error as Error).message}` }, false);
         }
-        await settle({ id: Number(d.id), keep });
+        const next = await settle({ id: Number(d.id), keep });
         // Rejected: it is no delivery at all.
-        if (!keep) return { kind: "done" };
+        if (!keep) return withNext({ kind: "done" }, next);
       }
       if (!w) return record(d, { error: "the webhook was deleted" }, false);
       return send(deps, d, w, data, record);
     },
   };
 }
+
+/** The outcome, naming the run that waited for this one once it settled. */
+const withNext = (outcome: Outcome, next: number | null): Outcome => (outcome.kind === "done" && next !== null ? { ...outcome, next } : outcome);
 
 const renderInline = async (job: RenderJob): Promise<Rendered> => renderRequest(job);
 
@@ -194,8 +197,9 @@ async function send(
 
 /**
  * The sweep, run by the cron trigger on Workers and by a timer in process: finds runs left
- * `queued` (or `pending`) past their due time by `after` seconds (WEBHOOK_SWEEP_AFTER) and not
- * held by a consumer (a lost queue message, a crash mid-delivery), at most `limit` of them, so
+ * `queued` (or `pending`) past their due time by `after` seconds (WEBHOOK_SWEEP_AFTER), not
+ * held by a consumer (a lost queue message, a crash mid-delivery) and not waiting for an earlier
+ * run of their webhook and object, at most `limit` of them, so
  * they are enqueued again; and deletes change records older than CHANGELOG_RETENTION days. One
  * round trip.
  */
@@ -203,10 +207,7 @@ export async function sweep(
   db: Database, config: Config, now = new Date(), { after = config.WEBHOOK_SWEEP_AFTER, limit = 1000 } = {},
 ): Promise<number[]> {
   const cutoff = new Date(now.getTime() - after * 1000).toISOString();
-  const statements = [
-    sql`SELECT id FROM extras_webhookdelivery WHERE status IN ('queued', 'pending') AND next_attempt <= ${cutoff}
-      AND (lease_until IS NULL OR lease_until < ${now.toISOString()}) ORDER BY id LIMIT ${limit}`.compile(qb),
-  ];
+  const statements = [sweepableRunsStatement(cutoff, now.toISOString(), limit)];
   if (config.CHANGELOG_RETENTION > 0) {
     const oldest = new Date(now.getTime() - config.CHANGELOG_RETENTION * 86_400_000).toISOString();
     statements.push(sql`DELETE FROM core_objectchange WHERE time < ${oldest}`.compile(qb));

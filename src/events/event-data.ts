@@ -27,8 +27,9 @@ export type Data = Record<string, unknown>;
 /**
  * The `data` of claimed runs, as of their commit, never read again: an object's full
  * representation kept by the outbox (created or updated: as the transaction left it; deleted: as
- * it was just before), shaped set-wise per model and origin; otherwise (a row a delete removed in
- * cascade, or data lost to a crash before it was kept) its last snapshot with id, url and display.
+ * it was just before, also when removed in cascade), shaped set-wise per model and origin;
+ * otherwise (a row of a model the write did not read back, or data lost to a crash before it was kept) its
+ * last snapshot with id, url and display.
  * An id whose data cannot be shaped maps to the error.
  */
 export async function eventData(deps: DeliveryDependencies, runs: readonly Row[]): Promise<Map<number, Data | Error>> {

@@ -31,6 +31,10 @@ export interface LocalQueueOptions {
 export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   const waiting: number[] = [];
   const queued = new Set<number>();
+  const running = new Set<number>();
+  // Pushed while being attempted: it goes once more when this attempt ends, for the attempt may
+  // have found its run waiting for an earlier one that settled since and named it `next`.
+  const again = new Set<number>();
   const retries = new Set<ReturnType<typeof setTimeout>>();
   let active = 0;
   let idle: (() => void)[] = [];
@@ -47,6 +51,8 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   const run = async (id: number) => {
     try {
       const outcome = await options.deliver(id);
+      // Its webhook's next event of the same object waited for this run to settle.
+      if (outcome.kind === "done" && outcome.next !== undefined) void push([outcome.next]);
       if (outcome.kind === "retry" && !stopped) {
         const timer = setTimeout(() => {
           retries.delete(timer);
@@ -58,8 +64,9 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
       // The run stays queued; the sweep takes it again once its lease runs out.
       console.error(`webhook delivery ${id} could not be processed:`, error);
     } finally {
-      queued.delete(id);
+      running.delete(id);
       active--;
+      if (again.delete(id)) void push([id]);
       pump();
       settleIdle();
     }
@@ -68,13 +75,17 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   const pump = () => {
     while (!stopped && !paused && active < options.concurrency && waiting.length) {
       active++;
-      void run(waiting.shift()!);
+      const id = waiting.shift()!;
+      queued.delete(id);
+      running.add(id);
+      void run(id);
     }
   };
 
   const push = async (ids: readonly number[]) => {
     for (const id of ids) {
-      if (queued.has(id)) continue;
+      if (running.has(id)) again.add(id);
+      if (running.has(id) || queued.has(id)) continue;
       queued.add(id);
       waiting.push(id);
     }
@@ -111,6 +122,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
       if (timer) clearInterval(timer);
       retries.forEach((t) => clearTimeout(t));
       waiting.length = 0;
+      queued.clear();
       await new Promise<void>((resolve) => {
         idle.push(resolve);
         settleIdle();

@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
+import { cascadedRows } from "../changes/cascade.ts";
 import type { Row, Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
@@ -13,8 +14,9 @@ import { selectSql } from "../rest/select.ts";
  * commits with the change or not at all; the ids it returns go to the queue after commit.
  *
  * The event is frozen here, as of the commit: a created or updated object of the `represented`
- * models keeps its full representation as read in this transaction (`data`); a deleted one (or
- * another model's) keeps its snapshots, which the change records hold. A run whose rule has
+ * models keeps its full representation as read in this transaction (`data`), and so does a
+ * deleted one, directly or in cascade, read before its rows went (`deletedDataStatements`);
+ * another model's keeps its snapshots, which the change records hold. A run whose rule has
  * conditions keeps them and starts `pending`, which the API does not show: the consumer evaluates
  * them on the frozen data, then queues the run or drops it, so a rejected event never shows as
  * queued. Matching rows only pay for reading the representation.
@@ -55,35 +57,69 @@ export function eventDataStatement(ctx: RequestContext, model: Model): Statement
   return bind(ctx, template);
 }
 
-const deletedTemplates = new Map<Model, Statement>();
+/** Whether an enabled rule (or NetBox 3.x webhook) sends deletes of the object type `type`. */
+const sendsDeletes = (type: RawBuilder<unknown>) => sql`(EXISTS (SELECT 1 FROM extras_eventrule r JOIN extras_webhook w ON w.id = r.action_object_id
+    WHERE r.enabled = 1 AND w.enabled = 1 AND r.action_type = 'webhook' AND r.action_object_type = 'extras.webhook'
+    AND EXISTS (SELECT 1 FROM json_each(r.object_types) WHERE value = ${type})
+    AND EXISTS (SELECT 1 FROM json_each(r.event_types) WHERE value = 'object_deleted'))
+  OR EXISTS (SELECT 1 FROM extras_webhook w WHERE w.enabled = 1 AND w.type_delete
+    AND EXISTS (SELECT 1 FROM json_each(w.object_types) WHERE value = ${type})))`;
+
+/** The objects a write deletes, and which of the models it removes rows of have rules that send their deletes. */
+export interface DeletedObjects {
+  readonly model: Model;
+  readonly ids: readonly number[];
+  /** Object types (the model's, its cascade's) whose deletes an enabled rule sends, as `deleteRulesProbe` found. */
+  readonly sent: ReadonlySet<string>;
+}
+
+const probes = new Map<Model, Statement>();
+
+/**
+ * For a delete's first round trip: which of the models a delete of `model` removes rows of (its
+ * own, and those its cascade takes) an enabled rule sends deletes of, so the deleting
+ * transaction reads the representations of those only (`deletedDataStatements`), and nothing
+ * when no rule sends any. One statement whatever the cascade.
+ */
+export function deleteRulesProbe(model: Model): Statement {
+  let probe = probes.get(model);
+  if (!probe) {
+    const types = [...new Set([model, ...cascadedRows(model, sql`(NULL)`).map((c) => c.model)].map((m) => m.objectType))];
+    probe = sql`SELECT value AS type FROM json_each(${JSON.stringify(types)}) WHERE ${sendsDeletes(sql.ref("value"))}`.compile(qb);
+    probes.set(model, probe);
+  }
+  return probe;
+}
+
+const deletedTemplates = new Map<Model, { model: Model; template: Statement }[]>();
 
 /**
  * Reads, inside the deleting transaction and before its deletes, the representation of the
  * objects about to go, as NetBox sends a deleted object's `data`: the object as its GET showed it
- * (choices as value and label, related objects nested), not a snapshot. Reads nothing unless an
- * enabled rule or webhook sends deletes of this model. `freezeDeletedDataStatement` keeps it on
- * the runs once the outbox has written them.
+ * (choices as value and label, related objects nested), not a snapshot; so too for each row the
+ * delete removes in cascade (a device's interfaces), as NetBox sends each of them. One statement
+ * per model of `deleted.sent` (none when no rule sends deletes); `freezeDeletedDataStatement`
+ * keeps each on the runs once the outbox has written them.
  */
-export function deletedDataStatement(ctx: RequestContext, model: Model, ids: readonly number[]): Statement {
-  let template = deletedTemplates.get(model);
-  if (!template) {
-    const table = sql.table(model.table);
-    const type = sql.lit(model.objectType);
-    template = sql`SELECT ${sql.ref(`${model.table}.id`)} AS __object, ${selectSql(model, model.readableFields)} FROM ${table}
-      WHERE ${sql.ref(`${model.table}.id`)} IN (SELECT value FROM json_each(${SLOTS.ids}))
-      AND (EXISTS (SELECT 1 FROM extras_eventrule r JOIN extras_webhook w ON w.id = r.action_object_id
-          WHERE r.enabled = 1 AND w.enabled = 1 AND r.action_type = 'webhook' AND r.action_object_type = 'extras.webhook'
-          AND EXISTS (SELECT 1 FROM json_each(r.object_types) WHERE value = ${type})
-          AND EXISTS (SELECT 1 FROM json_each(r.event_types) WHERE value = 'object_deleted'))
-        OR EXISTS (SELECT 1 FROM extras_webhook w WHERE w.enabled = 1 AND w.type_delete
-          AND EXISTS (SELECT 1 FROM json_each(w.object_types) WHERE value = ${type})))`.compile(qb);
-    deletedTemplates.set(model, template);
+export function deletedDataStatements(ctx: RequestContext, deleted: DeletedObjects): { model: Model; statement: Statement }[] {
+  let templates = deletedTemplates.get(deleted.model);
+  if (!templates) {
+    const named = sql`(SELECT value FROM json_each(${SLOTS.ids}))`;
+    templates = [{ model: deleted.model, ids: named }, ...cascadedRows(deleted.model, named)].map(({ model, ids }) => ({
+      model,
+      template: sql`SELECT ${sql.ref(`${model.table}.id`)} AS __object, ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)}
+        WHERE ${sql.ref(`${model.table}.id`)} IN ${ids}`.compile(qb),
+    }));
+    deletedTemplates.set(deleted.model, templates);
   }
-  const bound = bind(ctx, template);
-  return { sql: bound.sql, parameters: bound.parameters.map((p) => (p === SLOTS.ids ? JSON.stringify(ids) : p)) };
+  const ids = JSON.stringify(deleted.ids);
+  return templates.filter((t) => deleted.sent.has(t.model.objectType)).map(({ model, template }) => {
+    const bound = bind(ctx, template);
+    return { model, statement: { sql: bound.sql, parameters: bound.parameters.map((p) => (p === SLOTS.ids ? ids : p)) } };
+  });
 }
 
-/** Keeps the representations `deletedDataStatement` read on the request's `deleted` runs of the model. */
+/** Keeps the representations `deletedDataStatements` read on the request's `deleted` runs of the model. */
 export function freezeDeletedDataStatement(ctx: RequestContext, model: Model, rows: readonly Row[]): Statement | null {
   if (!rows.length) return null;
   const data = JSON.stringify(rows.map((row) => {

@@ -17,11 +17,29 @@ export interface Claimed {
   readonly data: Data | Error;
 }
 
+/** Runs not yet settled: waiting, in flight, or between automatic retries. */
+const UNSETTLED = sql`('queued', 'pending')`;
+
+/**
+ * Per-object order: whether an earlier run of `run`'s webhook and object is unsettled. Such a run
+ * waits; the earlier one names it as `next` when it settles (`nextRun`). Runs of a deleted webhook
+ * (webhook_id NULL) have nobody to keep order for.
+ */
+const waitsForEarlier = (run: string) => sql`EXISTS (SELECT 1 FROM extras_webhookdelivery e WHERE e.webhook_id = ${sql.ref(`${run}.webhook_id`)}
+  AND e.object_type = ${sql.ref(`${run}.object_type`)} AND e.object_id = ${sql.ref(`${run}.object_id`)} AND e.status IN ${UNSETTLED}
+  AND e.id < ${sql.ref(`${run}.id`)})`;
+
+/** The run of the same webhook and object that waits for `run` to settle: the earliest unsettled one after it. */
+const nextRun = (run: string) => sql`(SELECT min(e.id) FROM extras_webhookdelivery e WHERE e.webhook_id = ${sql.ref(`${run}.webhook_id`)}
+  AND e.object_type = ${sql.ref(`${run}.object_type`)} AND e.object_id = ${sql.ref(`${run}.object_id`)} AND e.status IN ${UNSETTLED}
+  AND e.id > ${sql.ref(`${run}.id`)})`;
+
 /**
  * Claims runs, one statement for the whole group: only a `queued` (or `pending`) run that no other
- * consumer holds and that is due; anything else, such as a redelivered message for a run that
- * already succeeded, is not claimed (null) and sends nothing. Reads their webhooks in the same
- * round trip. The claim names its claimer (`deps.claimer`), so a restart can tell its dead
+ * consumer holds, that is due, and that no earlier run of its webhook and object is still waiting
+ * for or sending (the events of one object reach a webhook in commit order; the earlier run names
+ * this one when it settles); anything else, such as a redelivered message for a run that already
+ * succeeded, is not claimed (null) and sends nothing. Reads their webhooks in the same round trip. The claim names its claimer (`deps.claimer`), so a restart can tell its dead
  * predecessor's claims from a live process's (`releaseClaims`).
  */
 export async function claimRuns(deps: DeliveryDependencies, ids: readonly number[]): Promise<(Claimed | null)[]> {
@@ -36,6 +54,7 @@ export async function claimRuns(deps: DeliveryDependencies, ids: readonly number
         last_updated = ${iso}, claimed_by = ${deps.claimer ?? null}
       WHERE id IN (SELECT value FROM json_each(${list})) AND status IN ('queued', 'pending')
         AND (lease_until IS NULL OR lease_until < ${iso}) AND (next_attempt IS NULL OR next_attempt <= ${due})
+        AND NOT ${waitsForEarlier("extras_webhookdelivery")}
       RETURNING *`.compile(qb),
     sql`SELECT id, payload_url, http_method, http_content_type, additional_headers, body_template, secret, ssl_verification FROM extras_webhook
       WHERE id IN (SELECT webhook_id FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${list})))`.compile(qb),
@@ -52,14 +71,24 @@ export async function claimRuns(deps: DeliveryDependencies, ids: readonly number
   });
 }
 
-/** Queues the `pending` runs whose conditions held, and drops the others: one round trip for the group. */
-export async function settleRuns(deps: DeliveryDependencies, verdicts: readonly { id: number; keep: boolean }[]): Promise<void[]> {
+/**
+ * Queues the `pending` runs whose conditions held, and drops the others: one round trip for the
+ * group. For each dropped run, the run that waited for it (null if none).
+ */
+export async function settleRuns(deps: DeliveryDependencies, verdicts: readonly { id: number; keep: boolean }[]): Promise<(number | null)[]> {
   const ids = (keep: boolean) => JSON.stringify(verdicts.filter((v) => v.keep === keep).map((v) => v.id));
-  await deps.db.batch([
-    sql`DELETE FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${ids(false)})) AND status = 'pending'`.compile(qb),
+  const [dropped] = await deps.db.batch([
+    sql`DELETE FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${ids(false)})) AND status = 'pending'
+      RETURNING id, ${nextRun("extras_webhookdelivery")} AS next`.compile(qb),
     sql`UPDATE extras_webhookdelivery SET status = 'queued' WHERE id IN (SELECT value FROM json_each(${ids(true)})) AND status = 'pending'`.compile(qb),
   ], "write");
-  return verdicts.map(() => undefined);
+  return nextOf(dropped.rows, verdicts);
+}
+
+/** Per item, the `next` a settling statement returned for its run, in the items' order. */
+function nextOf(rows: readonly Row[], items: readonly { id: number }[]): (number | null)[] {
+  const next = new Map(rows.map((r) => [Number(r.id), r.next == null ? null : Number(r.next)]));
+  return items.map((item) => next.get(item.id) ?? null);
 }
 
 export interface Attempt {
@@ -88,21 +117,50 @@ export interface Result {
   readonly request: SentRequest | null;
 }
 
-/** Records the results of a group of attempts: one statement. */
-export async function recordResults(deps: DeliveryDependencies, results: readonly Result[]): Promise<void[]> {
+/**
+ * Records the results of a group of attempts: one statement. For each run it settled (succeeded,
+ * or failed for good), the run that waited for it (null if none, or the run stays queued).
+ */
+export async function recordResults(deps: DeliveryDependencies, results: readonly Result[]): Promise<(number | null)[]> {
   const field = (name: keyof Result) => sql`json_extract(value, ${`$.${name}`}) AS ${sql.ref(`r_${name}`)}`;
   const names: (keyof Result)[] = ["id", "lease", "status", "code", "excerpt", "ms", "at", "finished", "next", "line", "request"];
   // An attempt that rendered no request (a template error, a deleted webhook) leaves none.
   const request = (part: keyof SentRequest, empty: RawBuilder<unknown>) => sql`coalesce(json_extract(r.r_request, ${`$.${part}`}), ${empty})`;
-  await deps.db.batch([
+  const [recorded] = await deps.db.batch([
     sql`UPDATE extras_webhookdelivery SET status = r.r_status, last_status_code = r.r_code, response_excerpt = r.r_excerpt, duration_ms = r.r_ms,
         lease_until = NULL, last_updated = r.r_at, finished = r.r_finished, next_attempt = r.r_next, error_log = error_log || r.r_line,
         request_method = ${request("method", sql`''`)}, request_url = ${request("url", sql`''`)},
         request_headers = json_extract(r.r_request, '$.headers'), request_body = ${request("body", sql`''`)}
       FROM (SELECT ${sql.join(names.map(field))} FROM json_each(${JSON.stringify(results)})) AS r
-      WHERE extras_webhookdelivery.id = r.r_id AND extras_webhookdelivery.lease_until = r.r_lease`.compile(qb),
+      WHERE extras_webhookdelivery.id = r.r_id AND extras_webhookdelivery.lease_until = r.r_lease
+      RETURNING id, CASE WHEN status NOT IN ${UNSETTLED} THEN ${nextRun("extras_webhookdelivery")} END AS next`.compile(qb),
   ], "write");
-  return results.map(() => undefined);
+  return nextOf(recorded.rows, results);
+}
+
+/**
+ * Marks failed the runs the queue gave up on (Workers' dead-letter queue), one statement; returns
+ * the runs that waited for them, to be enqueued.
+ */
+export async function deadLetterRuns(db: Database, ids: readonly number[], now: Date): Promise<number[]> {
+  const iso = now.toISOString();
+  const [failed] = await db.batch([
+    sql`UPDATE extras_webhookdelivery SET status = 'failed', finished = ${iso}, lease_until = NULL,
+        error_log = error_log || ${iso} || ' dead-lettered: the queue gave up on this run' || char(10)
+      WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND status IN ${UNSETTLED}
+      RETURNING ${nextRun("extras_webhookdelivery")} AS next`.compile(qb),
+  ], "write");
+  return failed.rows.filter((r) => r.next != null).map((r) => Number(r.next));
+}
+
+/**
+ * The runs the sweep enqueues again: queued (or pending) since before `cutoff`, not held by a
+ * consumer, and not waiting for an earlier run of their webhook and object (that one names them
+ * when it settles; were that lost, the sweep finds them once it has settled).
+ */
+export function sweepableRunsStatement(cutoff: string, now: string, limit: number) {
+  return sql`SELECT id FROM extras_webhookdelivery d WHERE status IN ${UNSETTLED} AND next_attempt <= ${cutoff}
+    AND (lease_until IS NULL OR lease_until < ${now}) AND NOT ${waitsForEarlier("d")} ORDER BY id LIMIT ${limit}`.compile(qb);
 }
 
 /** The claimers holding runs now (their lease not yet out): a starting consumer tells the dead from the live. */

@@ -17,6 +17,7 @@ import { deliveriesAdmin } from "../ui/admin-deliveries.ts";
 import { browsable, wantsBrowsable } from "../ui/browsable.ts";
 import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
 import { schemaResponse } from "../rest/openapi.ts";
+import { objectUrl } from "../rest/serialize.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -71,6 +72,14 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
     if (!isId(req.params.id)) throw ApiError.notFound();
     return routeEndpoint(req, ctx, { model, name: req.params.action, id: Number(req.params.id) });
   }));
+  // An object's `display_url` (NetBox's page for it, `/dcim/sites/7/`) leads a browser to the
+  // object's browsable API page; anything else there is not found.
+  const pages = new Map(registry.models.map((m) => [m.page, m]));
+  router.all("/:app/:path/:id/", (req, ctx) => {
+    const model = pages.get(`/${req.params.app}/${req.params.path}/`);
+    if (!model || !isId(req.params.id)) return undefined;
+    return only(req, ["GET", "HEAD"], () => new Response(null, { status: 302, headers: { Location: objectUrl(ctx, model, Number(req.params.id)) } }));
+  });
   return router;
 }
 

@@ -92,7 +92,7 @@ export const provider = defineModel({
     name: f.string({ maxLength: 100, unique: true, helpText: "Full name of the provider" }),
     slug: f.slug({ unique: true }),
     // Accounts belong to a provider by their own fk: listed here, written on the account.
-    accounts: f.reverseList(() => providerAccount, "circuits_provideraccount", "provider_id"),
+    accounts: f.reverseList(() => providerAccount, "circuits_provideraccount", "provider_id", { nestedDisplayUrl: true }),
     description,
     comments,
     circuit_count: f.count(() => circuit, "provider"),
@@ -176,8 +176,8 @@ export const circuit = defineModel({
     // NetBox stores a decimal of 6 digits and 2 places: strictly within a million either way.
     distance: f.float({ nullable: true, min: -999_999.99, max: 999_999.99 }),
     distance_unit: f.choice(DISTANCE_UNIT, { nullable: true }),
-    termination_a: f.reverse(() => circuitTermination, { field: "circuit", where: { term_side: "A" }, fields: CIRCUIT_TERMINATION_FIELDS }),
-    termination_z: f.reverse(() => circuitTermination, { field: "circuit", where: { term_side: "Z" }, fields: CIRCUIT_TERMINATION_FIELDS }),
+    termination_a: f.reverse(() => circuitTermination, { field: "circuit", where: { term_side: "A" }, fields: CIRCUIT_TERMINATION_FIELDS }, { nestedDisplayUrl: true }),
+    termination_z: f.reverse(() => circuitTermination, { field: "circuit", where: { term_side: "Z" }, fields: CIRCUIT_TERMINATION_FIELDS }, { nestedDisplayUrl: true }),
     comments,
     // Written as assignments of their own (`/api/circuits/circuit-group-assignments/`).
     assignments: f.reverseList(() => circuitGroupAssignment, "circuits_circuitgroupassignment", "member_id", { typeColumn: "member_type" }),

@@ -5,7 +5,7 @@ export const description = f.string({ maxLength: 200, blank: true });
 export const comments = f.text();
 
 /** A nested-group model's link to its parent; deleting a parent deletes its subtree, as in NetBox. */
-export const parentOf = (model: () => Model): FieldOptions => f.fk(model, { nullable: true, onDelete: "cascade" });
+export const parentOf = (model: () => Model): FieldOptions => f.fk(model, { nullable: true, onDelete: "cascade", nestedDisplayUrl: true });
 
 /**
  * The fields every nested group shares (regions, site groups, tenant groups): name, slug, parent,

@@ -21,6 +21,8 @@ const timeFilter = (op: ">=" | "<=") => ({ sql: (values: readonly string[], t: s
 export const objectChange = defineModel({
   app: "core", name: "objectchange", verboseName: "object change", className: "ObjectChange",
   taggable: false, timestamps: false, readOnly: true,
+  // NetBox's UI lists change records at /core/changelog/.
+  page: "/core/changelog/",
   aliases: [{ app: "extras", path: "object-changes" }],
   fields: {
     // Stored as ISO 8601 text by the engine (a `string`: the column predates the datetime kind's rules).

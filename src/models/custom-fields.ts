@@ -12,6 +12,8 @@ const valuesSql = (values: readonly string[]) => sql`(SELECT value FROM json_eac
 export const customFieldChoiceSet = defineModel({
   app: "extras", name: "customfieldchoiceset", verboseName: "custom field choice set", taggable: false,
   path: "custom-field-choice-sets",
+  // NetBox's UI names them so.
+  page: "/extras/custom-field-choices/",
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     description,

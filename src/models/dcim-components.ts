@@ -140,7 +140,7 @@ export const frontPort = defineModel({
     ...componentFields(),
     type: f.choice(PORT_TYPE),
     color: optionalColor(),
-    rear_port: f.fk(() => rearPort, { onDelete: "cascade" }),
+    rear_port: f.fk(() => rearPort, { onDelete: "cascade", nestedDisplayUrl: true }),
     rear_port_position: f.integer({ default: 1, min: 1, max: 1024, helpText: "Mapped position on corresponding rear port" }),
     description,
     ...cabled(),

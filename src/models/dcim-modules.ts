@@ -55,7 +55,7 @@ export const module = defineModel({
   app: "dcim", name: "module",
   fields: {
     device: f.fk(() => device, { onDelete: "cascade" }),
-    module_bay: f.fk(() => moduleBay, { unique: true, onDelete: "cascade" }),
+    module_bay: f.fk(() => moduleBay, { unique: true, onDelete: "cascade", nestedDisplayUrl: true }),
     module_type: f.fk(() => moduleType, { onDelete: "protect" }),
     status: f.choice(MODULE_STATUS, { default: "active" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),

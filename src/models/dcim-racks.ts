@@ -125,11 +125,11 @@ export const virtualChassis = defineModel({
   fields: {
     name: f.string({ maxLength: 64 }),
     domain: f.string({ maxLength: 30, blank: true }),
-    master: f.fk(() => device, { nullable: true, unique: true, onDelete: "setNull" }),
+    master: f.fk(() => device, { nullable: true, unique: true, onDelete: "setNull", nestedDisplayUrl: true }),
     description,
     comments,
     member_count: f.count(() => device, "virtual_chassis"),
-    members: f.reverseList(() => device, "dcim_device", "virtual_chassis_id"),
+    members: f.reverseList(() => device, "dcim_device", "virtual_chassis_id", { nestedDisplayUrl: true }),
   },
   brief: ["name", "master", "description", "member_count"],
   search: ["name", "domain", "description", "comments"],

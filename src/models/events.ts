@@ -88,6 +88,8 @@ export const DELIVERY_EVENTS = [
  */
 export const webhookDelivery = defineModel({
   app: "extras", name: "webhookdelivery", verboseName: "webhook delivery", className: "WebhookDelivery", path: "webhook-deliveries",
+  // NetBox has no such model; ours has its own page.
+  page: "/admin/webhook-deliveries/",
   taggable: false, readOnly: true,
   fields: {
     webhook: f.fk(() => webhook, { nullable: true, onDelete: "setNull", readOnly: true }),

@@ -116,6 +116,12 @@ export interface FieldOptions {
   readonly sql?: RowSql;
   /** Part of the brief form but left out when nested in another object (a module bay's `installed_module`). */
   readonly notNested?: boolean;
+  /**
+   * For `fk` and `m2m`: the nested objects carry `display_url`, as NetBox 4.2's older `Nested*`
+   * serializers give it (tags, a tree's `parent`, an address's `nat_inside`); its other nested
+   * forms, like the brief form, do not.
+   */
+  readonly nestedDisplayUrl?: boolean;
   /** For `fk`: read as the bare id instead of the nested object (an inventory item's `parent`, as NetBox gives it). */
   readonly flat?: boolean;
   /**

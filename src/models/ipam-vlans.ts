@@ -45,7 +45,7 @@ export const vlan = defineModel({
     role: f.fk(() => role, { nullable: true, onDelete: "setNull" }),
     description,
     qinq_role: f.choice(VLAN_QINQ_ROLE, { nullable: true, label: "Q-in-Q role" }),
-    qinq_svlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Q-in-Q SVLAN" }),
+    qinq_svlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Q-in-Q SVLAN", nestedDisplayUrl: true }),
     comments,
     display_name: f.computed(vlanDisplay, { returns: "string" }),
     prefix_count: f.count(() => prefix, "vlan"),

@@ -117,7 +117,7 @@ export const routeTarget = defineModel({
 });
 
 const targets = (direction: "import" | "export") =>
-  f.m2m(() => routeTarget, { table: `ipam_vrf_${direction}_targets`, source: "vrf_id", target: "routetarget_id" }, { filterName: `${direction}_target` });
+  f.m2m(() => routeTarget, { table: `ipam_vrf_${direction}_targets`, source: "vrf_id", target: "routetarget_id" }, { filterName: `${direction}_target`, nestedDisplayUrl: true });
 
 export const vrf = defineModel({
   app: "ipam", name: "vrf", verboseName: "VRF", className: "VRF",
@@ -222,7 +222,7 @@ export const ipAddress = defineModel({
     status: f.choice(IP_ADDRESS_STATUS, { default: "active" }),
     role: f.choice(IP_ADDRESS_ROLE, { nullable: true }),
     assigned_object: f.generic(ASSIGNABLE_TO, { nullable: true }),
-    nat_inside: f.fk(() => ipAddress, { nullable: true, onDelete: "setNull", label: "NAT (inside)" }),
+    nat_inside: f.fk(() => ipAddress, { nullable: true, onDelete: "setNull", label: "NAT (inside)", nestedDisplayUrl: true }),
     nat_outside: f.computed(natOutside, { returns: "json", label: "NAT (outside)" }),
     dns_name: f.string({
       maxLength: 255, blank: true, label: "DNS name",

@@ -11,11 +11,11 @@ export interface SchemaContext {
   readonly form: Form;
   /**
    * The schema of a related object read one level deeper (its nested form, or the fields named),
-   * or null past the nesting limit, where the kind gives the bare id or nothing.
+   * or null past the nesting limit, where the kind gives the bare id or nothing; with `display_url` when `page`.
    */
-  related(model: Model, fields?: readonly Field[]): JsonSchema | null;
+  related(model: Model, fields?: readonly Field[], page?: boolean): JsonSchema | null;
   /** The schema of an object nested at this same level (the members of an m2m set). */
-  member(model: Model): JsonSchema;
+  member(model: Model, page?: boolean): JsonSchema;
   /** Another field of the model being described (the field an alias mirrors). */
   sibling(name: string): Field;
 }

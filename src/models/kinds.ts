@@ -50,8 +50,8 @@ export interface SelectContext {
 /** What `render` may ask of the serializer: the nested form of a related object. */
 export interface RenderContext {
   readonly form: Form;
-  /** The nested form of a related object (or the fields named, for `reverse`). */
-  nested(model: Model, raw: Out, fields?: readonly Field[]): Out;
+  /** The nested form of a related object (or the fields named, for `reverse`), with `display_url` when `page`. */
+  nested(model: Model, raw: Out, fields?: readonly Field[], page?: boolean): Out;
   /** The nested form of an object of the registered model `app.model`, or null if there is none. */
   nestedOf(objectType: string, raw: Out): Out | null;
 }
@@ -366,11 +366,12 @@ const info = (field: Field, type: string, writable = !field.readOnly): Out => {
 };
 const READ_ONLY_ID = { type: "integer", required: false, read_only: true, label: "ID" };
 
-/** The OPTIONS children of a nested object: its brief fields, read-only. */
-function nestedChildren(target: Model): Out {
+/** The OPTIONS children of a nested object: its brief fields, read-only (and `display_url` where the relation nests it). */
+function nestedChildren(target: Model, page = false): Out {
   const children: Out = {
     id: READ_ONLY_ID,
     url: { type: "field", required: false, read_only: true, label: "Url" },
+    ...(page ? { display_url: { type: "field", required: false, read_only: true, label: "Display url" } } : {}),
     display: { type: "field", required: false, read_only: true, label: "Display" },
   };
   for (const f of target.nestedFields) Object.assign(children, KINDS[f.kind].options({ ...f, readOnly: true, required: false }));
@@ -613,17 +614,17 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
     render: (field, row, out, rc) => {
       const raw = parsed(row[field.name]);
-      out[field.name] = raw && typeof raw === "object" ? rc.nested(field.target!(), raw as Out) : (row[field.column!] ?? null);
+      out[field.name] = raw && typeof raw === "object" ? rc.nested(field.target!(), raw as Out, undefined, field.nestedDisplayUrl) : (row[field.column!] ?? null);
     },
     lookups: "relation",
     options: (field) => ({
-      [field.name]: field.flat ? info(field, "field") : { ...info(field, "nested object"), children: nestedChildren(field.target!()) },
+      [field.name]: field.flat ? info(field, "field") : { ...info(field, "nested object"), children: nestedChildren(field.target!(), field.nestedDisplayUrl) },
     }),
     openapi: {
       output: (field, sc) => {
         // Past the nesting limit (and for a flat fk) the id stands for the object; a relation with
         // no column of its own has nothing to give there.
-        const nested = field.flat ? null : sc.related(field.target!());
+        const nested = field.flat ? null : sc.related(field.target!(), undefined, field.nestedDisplayUrl);
         const s = nested ?? (field.column ? { type: "integer" } : { type: "null" });
         return { [field.name]: described(field, nullableFor(field, s)) };
       },
@@ -638,13 +639,13 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     select: (field, table, sc) => m2mSql(field, table, sc),
     render: (field, row, out, rc) => {
       const list = (parsed(row[field.name]) ?? []) as Out[];
-      out[field.name] = field.listedBy ? list.map((x) => x[field.listedBy!]) : list.map((x) => rc.nested(field.target!(), x));
+      out[field.name] = field.listedBy ? list.map((x) => x[field.listedBy!]) : list.map((x) => rc.nested(field.target!(), x, undefined, field.nestedDisplayUrl));
     },
     lookups: "relation",
     options: (field) => ({ [field.name]: info(field, "list") }),
     openapi: {
       output: (field, sc) => ({
-        [field.name]: described(field, { type: "array", items: field.listedBy ? { type: "string" } : sc.member(field.target!()) }),
+        [field.name]: described(field, { type: "array", items: field.listedBy ? { type: "string" } : sc.member(field.target!(), field.nestedDisplayUrl) }),
       }),
       input: (field) => ({
         [field.name]: described(field, {
@@ -773,15 +774,15 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       const raw = parsed(row[field.name]);
       const target = field.target!();
       const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
-      out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, fields) : null;
+      out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, fields, field.nestedDisplayUrl) : null;
     },
     lookups: null,
-    options: (field) => ({ [field.name]: { ...info(field, "nested object", false), children: nestedChildren(field.target!()) } }),
+    options: (field) => ({ [field.name]: { ...info(field, "nested object", false), children: nestedChildren(field.target!(), field.nestedDisplayUrl) } }),
     openapi: {
       output: (field, sc) => {
         const target = field.target!();
         const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
-        return { [field.name]: described(field, orNull(sc.related(target, fields) ?? { type: "null" })) };
+        return { [field.name]: described(field, orNull(sc.related(target, fields, field.nestedDisplayUrl) ?? { type: "null" })) };
       },
     },
     snapshot: none,

@@ -58,6 +58,12 @@ export interface ModelDeclaration {
   readonly path?: string;
   /** The table (default: `app_name`). */
   readonly table?: string;
+  /**
+   * Where an object's page for people lives, below the site root and before its id: its
+   * `display_url` (default NetBox's `/<app>/<path>/`; NetBox names a few otherwise, as
+   * `/core/changelog/`, and our own pages, as `/admin/webhook-deliveries/`, come first).
+   */
+  readonly page?: string;
   readonly fields: Record<string, FieldOptions>;
   /** Fields of the brief form; the nested form is the same less counts (id, url, display always). */
   readonly brief: readonly string[];
@@ -105,6 +111,7 @@ export interface Model extends Omit<ModelDeclaration, "fields" | "display"> {
   readonly className: string;
   readonly path: string;
   readonly table: string;
+  readonly page: string;
   /** `app.model`, as in change records and `assigned_object_type`. */
   readonly objectType: string;
   readonly fields: readonly Field[];
@@ -128,6 +135,7 @@ const TAGS: FieldOptions = {
   default: [],
   filterName: "tag",
   matchAll: true,
+  nestedDisplayUrl: true,
 };
 
 let tagModel: () => Model = () => {
@@ -210,6 +218,7 @@ export function defineModel(d: ModelDeclaration): Model {
     className: d.className ?? classNameOf(verboseName),
     path: d.path ?? pathOf(verboseName),
     table: d.table ?? `${d.app}_${d.name}`,
+    page: d.page ?? `/${d.app}/${d.path ?? pathOf(verboseName)}/`,
     objectType,
     fields,
     field,

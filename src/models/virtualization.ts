@@ -190,8 +190,8 @@ export const vmInterface = defineModel({
     virtual_machine: f.fk(() => virtualMachine, { onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
     enabled: f.boolean({ default: true }),
-    parent: f.fk(() => vmInterface, { nullable: true, onDelete: "setNull", label: "Parent interface" }),
-    bridge: f.fk(() => vmInterface, { nullable: true, onDelete: "setNull", label: "Bridge interface" }),
+    parent: f.fk(() => vmInterface, { nullable: true, onDelete: "setNull", label: "Parent interface", nestedDisplayUrl: true }),
+    bridge: f.fk(() => vmInterface, { nullable: true, onDelete: "setNull", label: "Bridge interface", nestedDisplayUrl: true }),
     mtu: f.integer({ nullable: true, min: 1, max: 65536 }),
     // NetBox 4.2: the interface's own MAC is its primary MAC address object's.
     mac_address: f.computed(

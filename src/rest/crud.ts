@@ -6,6 +6,7 @@ import { scopeSql, unrestricted } from "./scope.ts";
 import { readBatch, writeBatch } from "../auth/authenticate.ts";
 import { changeRecordStatement, deletionRecordStatement } from "../changes/record.ts";
 import { cascadeRecordStatements } from "../changes/cascade.ts";
+import { deleteRulesProbe, type DeletedObjects } from "../events/outbox.ts";
 import { clearingStatements, setNullStatements } from "../changes/set-null.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError, type FieldErrors } from "../http/errors.ts";
@@ -275,8 +276,8 @@ function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteIte
 interface Execution {
   /** Errors as a list aligned with a bulk input. */
   readonly bulk: boolean;
-  /** The ids a delete removes (its foreign-key failures are a 409), or absent for a create or update. */
-  readonly deleting?: readonly number[];
+  /** What a delete removes (its foreign-key failures are a 409), or absent for a create or update. */
+  readonly deleting?: DeletedObjects;
   /** The models whose created or updated rows the events represent in full (default: the model itself). */
   readonly represented?: readonly Model[];
 }
@@ -289,7 +290,7 @@ interface Execution {
 async function executeWrite(ctx: RequestContext, model: Model, statements: Statement[], execution: Execution) {
   const { bulk, deleting, represented = [model] } = execution;
   try {
-    return await writeBatch(ctx, statements, represented, deleting ? { model, ids: deleting } : undefined);
+    return await writeBatch(ctx, statements, represented, deleting);
   } catch (error) {
     if (!(error instanceof ConstraintError)) throw error;
     if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
@@ -376,7 +377,10 @@ export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bu
   const blockers: { model: Model; rows: Row[] }[] = [];
   const targetIds = model.tree ? subtreeSql(model, idList(ids)) : idList(ids);
   const protect = registry.referencesTo(model).filter((r) => r.field.onDelete === "protect" && r.model !== model);
+  const sent = new Set<string>();
   const probes: Probe[] = [
+    // Whose deletes rules send: their data is read in the deleting transaction (none read when none do).
+    { statement: deleteRulesProbe(model), settle: (r) => r.rows.forEach((row) => sent.add(String(row.type))) },
     {
       statement: sql`SELECT id, ${model.hooks?.deleteStatements ? sql`${sql.table(model.table)}.*,` : sql``} ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
         FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
@@ -421,5 +425,6 @@ export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bu
     ...(model.hooks?.deleteStatements?.(ctx, doomed.map((id) => current.get(id)!)) ?? []),
     ...afterDeleteStatements(model),
   ];
-  await executeWrite(ctx, model, statements, { bulk, deleting: doomed, represented: [...new Set([...cleared.models, ...dangling.models])] });
+  const represented = [...new Set([...cleared.models, ...dangling.models])];
+  await executeWrite(ctx, model, statements, { bulk, deleting: { model, ids: doomed, sent }, represented });
 }

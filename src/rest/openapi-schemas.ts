@@ -24,14 +24,15 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
     schemas[name] = schema;
   };
 
-  function objectSchema(model: Model, fields: readonly Field[], form: Form, level: number): JsonSchema {
+  function objectSchema(model: Model, fields: readonly Field[], form: Form, level: number, page = form === "full"): JsonSchema {
     const sc: SchemaContext = {
       form,
-      related: (target, only) => (level >= MAX_NESTING ? null : nested(target, level + 1, only)),
-      member: (target) => nested(target, level),
+      related: (target, only, nestedPage) => (level >= MAX_NESTING ? null : nested(target, level + 1, only, nestedPage)),
+      member: (target, nestedPage) => nested(target, level, undefined, nestedPage),
       sibling: (name) => model.field[name],
     };
-    const properties: Record<string, JsonSchema> = { ...BASE_PROPERTIES };
+    const { display, ...first } = BASE_PROPERTIES;
+    const properties: Record<string, JsonSchema> = { ...first, ...(page ? { display_url: DISPLAY_URL } : {}), display };
     for (const field of fields) Object.assign(properties, KINDS[field.kind].openapi.output(field, sc));
     const optional = new Set<string>();
     // A model's `represent` hook shapes top-level objects only, never nested ones.
@@ -50,15 +51,15 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
     byContent.set(`${model.objectType} ${JSON.stringify(schema)}`, name);
   }
 
-  /** The nested form of `model` at `level` (or the fields named, inline), as a reference. */
-  function nested(model: Model, level: number, only?: readonly Field[]): JsonSchema {
-    if (only) return objectSchema(model, only, "nested", level);
-    const key = `${model.objectType}@${level}`;
+  /** The nested form of `model` at `level` (or the fields named, inline; with `display_url` when `page`), as a reference. */
+  function nested(model: Model, level: number, only?: readonly Field[], page = false): JsonSchema {
+    if (only) return objectSchema(model, only, "nested", level, page);
+    const key = `${model.objectType}@${level}${page ? "+page" : ""}`;
     const known = nestedRefs.get(key);
     if (known) return known;
     if (building.has(key)) throw new Error(`OpenAPI: ${model.objectType} nests itself at one level`);
     building.add(key);
-    const schema = objectSchema(model, model.nestedFields, "nested", level);
+    const schema = objectSchema(model, model.nestedFields, "nested", level, page);
     const text = `${model.objectType} ${JSON.stringify(schema)}`;
     let name = byContent.get(text);
     if (!name) {
@@ -136,6 +137,9 @@ const BASE_PROPERTIES: Record<string, JsonSchema> = {
   url: { type: "string", format: "uri" },
   display: { type: "string" },
 };
+
+/** NetBox's `display_url`: the object's page for people (absolute; relative in webhooks). */
+const DISPLAY_URL: JsonSchema = { type: "string", format: "uri", readOnly: true };
 
 /** The list envelope (SPEC.md 4.4). */
 const paginated = (item: string): JsonSchema => ({

@@ -19,6 +19,15 @@ export interface Representation {
 }
 
 /**
+ * The absolute URL of an object's page for people, NetBox's `display_url` (`/dcim/sites/7/`, as
+ * NetBox's UI names it; relative in webhooks, whose origin is empty). A browser there is sent on
+ * to the object's browsable API page (`uiRedirect`).
+ */
+export function displayUrl(ctx: RequestContext, model: Model, id: unknown): string {
+  return `${ctx.origin}${model.page}${id}/`;
+}
+
+/**
  * Shapes rows read with `selectSql` into the full or brief representation. The rows already carry
  * every related object as nested JSON (built by SQLite in the same statement), so this costs no
  * query; the model's `represent` hook then sees the whole page at once.
@@ -34,18 +43,21 @@ export async function represent(ctx: RequestContext, model: Model, rows: readonl
 /** A render context that also carries the request, whose origin every object's `url` starts with. */
 interface Shaping extends RenderContext {
   readonly ctx: RequestContext;
+  /** Nested objects that carry `display_url` too (where NetBox nests with its Nested* serializers). */
+  readonly pages?: boolean;
 }
 
 function renderContext(ctx: RequestContext, form: Form): Shaping {
   const nestedContext: Shaping = {
     ctx,
     form: "nested",
-    nested: (target, raw, fields) => shape(target, raw, fields ?? target.nestedFields, nestedContext),
+    nested: (target, raw, fields, page) => shape(target, raw, fields ?? target.nestedFields, page ? paged : nestedContext),
     nestedOf: (objectType, raw) => {
       const target = modelByType(objectType);
       return target ? shape(target, raw, target.nestedFields, nestedContext) : null;
     },
   };
+  const paged: Shaping = { ...nestedContext, pages: true };
   return form === "nested" ? nestedContext : { ...nestedContext, form };
 }
 
@@ -54,8 +66,11 @@ export function nestedForm(ctx: RequestContext, objectType: string, raw: Out): O
   return renderContext(ctx, "nested").nestedOf(objectType, raw);
 }
 
+/** An object: `id`, `url`, `display_url` (full form, and nested where the relation says so, as NetBox), `display`, then its fields. */
 function shape(model: Model, row: Out, fields: readonly Field[], rc: Shaping): Out {
-  const out: Out = { id: row.id, url: objectUrl(rc.ctx, model, row.id), display: String(row.__display ?? row.id) };
+  const out: Out = { id: row.id, url: objectUrl(rc.ctx, model, row.id) };
+  if (rc.form === "full" || rc.pages) out.display_url = displayUrl(rc.ctx, model, row.id);
+  out.display = String(row.__display ?? row.id);
   for (const field of fields) KINDS[field.kind].render(field, row, out, rc);
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * The worker's webhook path under workerd: the write enqueues to the Cloudflare Queue binding,
  * the `queue()` consumer acks or retries each message, the dead-letter consumer marks a run
- * failed, and the cron `scheduled()` sweep re-enqueues a run whose message was lost.
+ * failed, and the cron `scheduled()` sweep re-enqueues a run whose message was lost; a run waits
+ * for the earlier runs of its webhook and object, and is enqueued when they settle.
  */
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { createClient } from "@libsql/client/web";
@@ -35,10 +36,12 @@ async function eventually<T>(read: () => Promise<T>, check: (x: T) => boolean, m
 
 describe("webhooks on Workers", () => {
   let path: string;
+  let webhookId: number;
   beforeAll(async () => {
     path = `/w-${unique()}`;
     const webhook = await call("POST", "/api/extras/webhooks/", { body: { name: `wh ${unique()}`, payload_url: `${RECEIVER}${path}/{{event}}` } });
     expect(webhook.status, webhook.text).toBe(201);
+    webhookId = webhook.body.id;
     const rule = await call("POST", "/api/extras/event-rules/", {
       body: { name: `rule ${unique()}`, object_types: ["tenancy.tenant"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id },
     });
@@ -133,6 +136,34 @@ describe("webhooks on Workers", () => {
     await waitOnExecutionContext(ctx);
     const done = await eventually(() => delivery(id), (d) => d.status.value === "succeeded");
     expect(done.status.value).toBe("succeeded");
+    client.close();
+  });
+
+  it("holds a run while an earlier run of its webhook and object is unsettled, and enqueues it once that one settles", async () => {
+    await answerWith(200);
+    const client = createClient({ url: String(env.LIBSQL_URL) });
+    // Two events of one object, written as the outbox writes them but sent to no queue: the first
+    // held by a consumer that crashed, the second due now.
+    const object = 900_000 + Math.floor(Math.random() * 99_999);
+    const insert = (event: string, lease: string | null) => client.execute({
+      sql: `INSERT INTO extras_webhookdelivery (uuid, webhook_id, event, object_type, object_id, object_repr, request_id, status, created, last_updated,
+          next_attempt, lease_until, postchange_data) VALUES (lower(hex(randomblob(16))), ?, ?, 'tenancy.tenant', ?, 'T', ?, 'queued', ?, ?, ?, ?, ?)
+        RETURNING id`,
+      args: [webhookId, event, object, crypto.randomUUID(), "2000-01-01T00:00:00.000Z", "2000-01-01T00:00:00.000Z", "2000-01-01T00:00:00.000Z", lease, JSON.stringify({ name: `T ${object}` })],
+    });
+    const first = Number((await insert("created", "2999-01-01")).rows[0].id);
+    const second = Number((await insert("updated", null)).rows[0].id);
+
+    // Its message is acked without sending: the earlier run is not settled.
+    const held = await consume("inventory-webhooks", [message(second)]);
+    expect(held.explicitAcks).toEqual([`m${second}-1`]);
+    expect(await delivery(second)).toMatchObject({ status: { value: "queued" }, attempts: 0 });
+    // The queue gives up on the first run: failed, it settles, and the second goes to the queue.
+    await consume("inventory-webhooks-dlq", [message(first, 11)]);
+    expect((await delivery(first)).status.value).toBe("failed");
+    const done = await eventually(() => delivery(second), (d) => d.status.value === "succeeded");
+    expect(done).toMatchObject({ status: { value: "succeeded" }, attempts: 1 });
+    expect((await received()).filter((r) => r.path === `${path}/updated` && JSON.parse(r.body).data.id === object)).toHaveLength(1);
     client.close();
   });
 });
