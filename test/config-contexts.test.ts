@@ -194,7 +194,7 @@ describe("rendered config context", () => {
     }));
     const created = await api.post("/api/dcim/devices/", devices);
     expect(created.status, created.text).toBe(201);
-    const small = await api.cost(() => api.get("/api/dcim/devices/?site_id=" + ids.fra + "&limit=10"));
+    const small = await api.cost(() => api.get(`/api/dcim/devices/?site_id=${ids.fra}&limit=10`));
     let page: any;
     const large = await api.cost(async () => (page = await api.get(`/api/dcim/devices/?site_id=${ids.fra}&limit=1000&ordering=name`)));
     expect(large).toEqual(small);

@@ -116,7 +116,7 @@ beforeAll(async () => {
 
   alice = await api.token({ superuser: false, username: "alice" });
   ids.alice = (await api.get("/api/users/users/?username=alice")).body.results[0].id;
-  ids.aliceToken = (await api.get("/api/users/tokens/?user_id=" + ids.alice)).body.results[0].id;
+  ids.aliceToken = (await api.get(`/api/users/tokens/?user_id=${ids.alice}`)).body.results[0].id;
   const grant = (object_types: string[], actions: string[], constraints: unknown = null) =>
     mk("/api/users/permissions/", { name: `p ${object_types[0]} ${actions.join(",")}`, object_types, actions, constraints, users: [ids.alice] });
   const all = ["view", "add", "change", "delete"];

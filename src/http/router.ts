@@ -222,7 +222,7 @@ function refuseUnknownMethod(req: IRequest): void {
 }
 
 /** A path without its trailing slash gets a 302 to the slashed path, query kept (SPEC.md 4). */
-function redirectToSlash(req: IRequest, ctx: RequestContext): Response | undefined {
+function redirectToSlash(_req: IRequest, ctx: RequestContext): Response | undefined {
   const path = ctx.url.pathname;
   if (path === "/") return new Response(null, { status: 302, headers: { Location: `${ctx.origin}/api/` } });
   if (path.endsWith("/") || /\.[a-z0-9]+$/i.test(path)) return undefined;

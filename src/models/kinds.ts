@@ -524,6 +524,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       columns.set(field.name, n && formatNetwork(n));
       columns.set(c.start, n && keyOf(n.family, first!));
       columns.set(c.end, n && keyOf(n.family, last!));
+      // biome-ignore lint/complexity/useOptionalChain: the column takes null, never undefined
       columns.set(c.length, n && n.length);
     },
     order: (field, table) => [ref(table, networkColumns(field.name).start), ref(table, networkColumns(field.name).length)],

@@ -19,7 +19,7 @@ export const specs: ContractSpec[] = [
       rir: await make(api, "/api/ipam/rirs/", { name: "ARIN", slug: "arin" }),
       tenant: await make(api, "/api/tenancy/tenants/", { name: "Aggregate owner", slug: "aggregate-owner" }),
     }),
-    create: (fx) => five((i) => ({ prefix: i === 5 ? `2001:db8:${i}::/48` : `10.${i}.0.0/16`, rir: fx.rir, tenant: i === 1 ? fx.tenant : null, date_added: "2024-01-0" + i })),
+    create: (fx) => five((i) => ({ prefix: i === 5 ? `2001:db8:${i}::/48` : `10.${i}.0.0/16`, rir: fx.rir, tenant: i === 1 ? fx.tenant : null, date_added: `2024-01-0${i}` })),
     patch: { description: "changed", date_added: "2025-02-03" },
     bulkPatch: { comments: "bulk" },
     invalid: { body: { prefix: "10.200.0.5/16", rir: 1 }, field: "prefix" },
