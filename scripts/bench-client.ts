@@ -17,7 +17,14 @@ export function apiClient(url: string, sockets: number) {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = request(
-        { host: hostname, port, method, path, agent, headers: { Authorization: `Token ${BENCH_TOKEN}`, "Content-Type": "application/json" } },
+        {
+          host: hostname,
+          port,
+          method,
+          path,
+          agent,
+          headers: { Authorization: `Token ${BENCH_TOKEN}`, "Content-Type": "application/json" },
+        },
         (res) => {
           let text = "";
           res.setEncoding("utf8");
@@ -35,13 +42,26 @@ export function apiClient(url: string, sockets: number) {
 
 /** Two regions, a tenant, two tags and `sites` sites referring to them by attributes, in bulk POSTs of `chunk`. */
 export async function fillSites(call: ReturnType<typeof apiClient>, sites: number, chunk = 500): Promise<void> {
-  await call("POST", "/api/dcim/regions/", [{ name: "Europe", slug: "europe" }, { name: "Asia", slug: "asia" }]);
+  await call("POST", "/api/dcim/regions/", [
+    { name: "Europe", slug: "europe" },
+    { name: "Asia", slug: "asia" },
+  ]);
   await call("POST", "/api/tenancy/tenants/", [{ name: "Acme", slug: "acme" }]);
-  await call("POST", "/api/extras/tags/", [{ name: "Prod", slug: "prod" }, { name: "Edge", slug: "edge" }]);
+  await call("POST", "/api/extras/tags/", [
+    { name: "Prod", slug: "prod" },
+    { name: "Edge", slug: "edge" },
+  ]);
   for (let start = 0; start < sites; start += chunk) {
     const batch = Array.from({ length: Math.min(chunk, sites - start) }, (_, k) => {
       const i = start + k;
-      return { name: `Site ${i}`, slug: `site-${i}`, region: { slug: i % 2 ? "europe" : "asia" }, tenant: { slug: "acme" }, tags: [{ slug: "prod" }], status: "active" };
+      return {
+        name: `Site ${i}`,
+        slug: `site-${i}`,
+        region: { slug: i % 2 ? "europe" : "asia" },
+        tenant: { slug: "acme" },
+        tags: [{ slug: "prod" }],
+        status: "active",
+      };
     });
     const reply = await call("POST", "/api/dcim/sites/", batch);
     if (reply.status !== 201) throw new Error(`fill failed: ${reply.text.slice(0, 300)}`);
@@ -57,7 +77,10 @@ export interface Load {
 
 /** Sends `make(i)` requests on `connections` connections for `seconds`, timing each. */
 export async function runLoad(
-  call: ReturnType<typeof apiClient>, connections: number, seconds: number, make: (i: number) => [string, string, unknown?],
+  call: ReturnType<typeof apiClient>,
+  connections: number,
+  seconds: number,
+  make: (i: number) => [string, string, unknown?],
 ): Promise<Load> {
   const latencies: number[] = [];
   const end = performance.now() + seconds * 1000;

@@ -40,7 +40,8 @@ export interface DatabaseFigures {
   load_500: number;
 }
 
-export const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+export const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sequential GET /api/status/ on one connection until `until()`; each latency in ms. */
@@ -59,7 +60,16 @@ export function startService(root: string, file: string, env: Record<string, str
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/node.ts"], {
       cwd: root,
-      env: { ...process.env, ...env, LIBSQL_URL: `file:${file}`, PORT: "0", SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: "1000" },
+      env: {
+        ...process.env,
+        ...env,
+        LIBSQL_URL: `file:${file}`,
+        PORT: "0",
+        SUPERUSER_NAME: "bench",
+        SUPERUSER_PASSWORD: "bench-password",
+        SUPERUSER_API_TOKEN: BENCH_TOKEN,
+        MAX_PAGE_SIZE: "1000",
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
@@ -75,14 +85,18 @@ export function startService(root: string, file: string, env: Record<string, str
 function holdLock(root: string, file: string): Promise<{ release(): Promise<void> }> {
   const child = spawn(process.execPath, ["-e", LOCK_HOLDER, file], { cwd: root, stdio: ["pipe", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
-    child.stdout!.once("data", () => resolve({
-      release: () => new Promise<void>((done) => (child.once("exit", () => done()), child.stdin!.end("release\n"))),
-    }));
+    child.stdout!.once("data", () =>
+      resolve({
+        release: () => new Promise<void>((done) => (child.once("exit", () => done()), child.stdin!.end("release\n"))),
+      }),
+    );
     child.once("error", reject);
   });
 }
 
-export async function benchDatabase(options: { root?: string; lockSeconds?: number; loadSeconds?: number; clients?: number } = {}): Promise<DatabaseFigures> {
+export async function benchDatabase(
+  options: { root?: string; lockSeconds?: number; loadSeconds?: number; clients?: number } = {},
+): Promise<DatabaseFigures> {
   const root = options.root ?? fileURLToPath(new URL("..", import.meta.url));
   const lockSeconds = options.lockSeconds ?? 10;
   const loadSeconds = options.loadSeconds ?? 5;
@@ -126,10 +140,15 @@ export async function benchDatabase(options: { root?: string; lockSeconds?: numb
       const n = i++;
       const site = (n % SITES) + 1;
       switch (n % 10) {
-        case 0: return ["PATCH", `/api/dcim/sites/${site}/`, { description: `d${n}` }];
-        case 1: return ["POST", "/api/extras/tags/", { name: `load ${n}`, slug: `load-${n}` }];
-        case 2: case 3: return ["GET", `/api/dcim/sites/?limit=50&offset=${(n * 50) % SITES}`];
-        default: return ["GET", `/api/dcim/sites/${site}/`];
+        case 0:
+          return ["PATCH", `/api/dcim/sites/${site}/`, { description: `d${n}` }];
+        case 1:
+          return ["POST", "/api/extras/tags/", { name: `load ${n}`, slug: `load-${n}` }];
+        case 2:
+        case 3:
+          return ["GET", `/api/dcim/sites/?limit=50&offset=${(n * 50) % SITES}`];
+        default:
+          return ["GET", `/api/dcim/sites/${site}/`];
       }
     };
     await Promise.all([
@@ -173,17 +192,28 @@ export async function benchDatabase(options: { root?: string; lockSeconds?: numb
 /** Prints the figures, one line per situation. */
 export function printDatabase(f: DatabaseFigures, lockSeconds: number, clients: number) {
   console.log(`GET /api/status/ while another process holds the write lock ${lockSeconds} s, writes queued:`);
-  console.log(`  p50 ${f.lock_status_p50} ms   p99 ${f.lock_status_p99} ms   max ${f.lock_status_max} ms   (${f.lock_status_requests} requests on 4 connections)`);
-  console.log(`  the ${f.lock_writes} writes sent meanwhile: ${f.lock_writes_503} answered 503 (Retry-After), ${f.lock_writes_500} answered 500`);
+  console.log(
+    `  p50 ${f.lock_status_p50} ms   p99 ${f.lock_status_p99} ms   max ${f.lock_status_max} ms   (${f.lock_status_requests} requests on 4 connections)`,
+  );
+  console.log(
+    `  the ${f.lock_writes} writes sent meanwhile: ${f.lock_writes_503} answered 503 (Retry-After), ${f.lock_writes_500} answered 500`,
+  );
   console.log(`GET /api/status/ beside ${clients} clients of mixed reads and writes (60 % detail, 20 % list, 10 % PATCH, 10 % POST):`);
   console.log(`  p50 ${f.load_status_p50} ms   p99 ${f.load_status_p99} ms   (target p99 under 20 ms)`);
-  console.log(`  the load: ${f.load_rate} req/s, p50 ${f.load_p50} ms, p99 ${f.load_p99} ms, ${f.load_503} answered 503, ${f.load_500} answered 500`);
+  console.log(
+    `  the load: ${f.load_rate} req/s, p50 ${f.load_p50} ms, p99 ${f.load_p99} ms, ${f.load_503} answered 503, ${f.load_500} answered 500`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rootIndex = process.argv.indexOf("--root");
   const lockSeconds = arg("lock-seconds", 10);
   const clients = arg("clients", 50);
-  const figures = await benchDatabase({ root: rootIndex > 0 ? process.argv[rootIndex + 1] : undefined, lockSeconds, loadSeconds: arg("load-seconds", 5), clients });
+  const figures = await benchDatabase({
+    root: rootIndex > 0 ? process.argv[rootIndex + 1] : undefined,
+    lockSeconds,
+    loadSeconds: arg("load-seconds", 5),
+    clients,
+  });
   printDatabase(figures, lockSeconds, clients);
 }

@@ -22,15 +22,27 @@ export async function benchHostileRender(service: NodeService, call: ReturnType<
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   try {
     await call("POST", "/api/extras/custom-fields/", { name: "hostile", type: "json", object_types: ["dcim.site"] });
-    const webhook = JSON.parse((await call("POST", "/api/extras/webhooks/", {
-      name: "hostile", payload_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, body_template: HOSTILE_TEMPLATE,
-    })).text);
+    const webhook = JSON.parse(
+      (
+        await call("POST", "/api/extras/webhooks/", {
+          name: "hostile",
+          payload_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+          body_template: HOSTILE_TEMPLATE,
+        })
+      ).text,
+    );
     await call("POST", "/api/extras/event-rules/", {
-      name: "hostile", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.id,
+      name: "hostile",
+      object_types: ["dcim.site"],
+      event_types: ["object_created"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.id,
     });
     // The client shares this process with the service, so it would stall with it and not see the
     // stall: a separate process polls the status and reports each latency.
-    const poller = spawn(process.execPath, ["--input-type=module", "-e", POLLER, `${service.url}/api/status/`, BENCH_TOKEN], { stdio: ["ignore", "pipe", "inherit"] });
+    const poller = spawn(process.execPath, ["--input-type=module", "-e", POLLER, `${service.url}/api/status/`, BENCH_TOKEN], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let lines = "";
     poller.stdout!.on("data", (c: Buffer) => (lines += c.toString()));
     const latencies = () => lines.trim().split("\n").filter(Boolean).map(Number);
@@ -38,11 +50,18 @@ export async function benchHostileRender(service: NodeService, call: ReturnType<
     const quiet = latencies();
 
     const start = performance.now();
-    const made = await call("POST", "/api/dcim/sites/", { name: `Hostile ${Date.now()}`, slug: `hostile-${Date.now()}`, custom_fields: { hostile: Array.from({ length: 300 }, (_, i) => i) } });
+    const made = await call("POST", "/api/dcim/sites/", {
+      name: `Hostile ${Date.now()}`,
+      slug: `hostile-${Date.now()}`,
+      custom_fields: { hostile: Array.from({ length: 300 }, (_, i) => i) },
+    });
     if (made.status !== 201) throw new Error(`site: ${made.text.slice(0, 300)}`);
     let run: { status: string; error_log: string } | undefined;
     for (;;) {
-      const [rows] = await service.db.batch([{ sql: "SELECT status, error_log FROM extras_webhookdelivery WHERE webhook_id = ?", parameters: [webhook.id] }], "read");
+      const [rows] = await service.db.batch(
+        [{ sql: "SELECT status, error_log FROM extras_webhookdelivery WHERE webhook_id = ?", parameters: [webhook.id] }],
+        "read",
+      );
       run = rows.rows[0] as unknown as typeof run;
       if (run && run.status !== "queued") break;
       await new Promise((r) => setTimeout(r, 10));
@@ -57,7 +76,9 @@ export async function benchHostileRender(service: NodeService, call: ReturnType<
     };
     console.log(`GET /api/status/, consumer idle:                 ${stats(quiet)}`);
     console.log(`GET /api/status/, hostile render in progress:    ${stats(busy)}`);
-    console.log(`hostile run ${run!.status} after ${(total / 1000).toFixed(2)} s; receiver got ${bytes} bytes; ${run!.error_log.trim().split("\n").pop()?.slice(0, 160) ?? ""}`);
+    console.log(
+      `hostile run ${run!.status} after ${(total / 1000).toFixed(2)} s; receiver got ${bytes} bytes; ${run!.error_log.trim().split("\n").pop()?.slice(0, 160) ?? ""}`,
+    );
     return { idle_max_ms: Math.max(...quiet), busy_max_ms: Math.max(...busy), run_seconds: total / 1000, received_bytes: bytes };
   } finally {
     receiver.close();

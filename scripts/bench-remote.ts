@@ -21,8 +21,14 @@ const SITES = arg("sites", 300);
 const dir = mkdtempSync(join(tmpdir(), "inventory-bench-remote-"));
 const libsql = await startLibsqlServer({ path: join(dir, "bench.db"), host: "127.0.0.1", port: 0 });
 const service = await startNodeService({
-  LIBSQL_URL: libsql.url, HOST: "127.0.0.1", PORT: "0", SECRET_KEY: "bench-secret-key-0123456789abcdef0123456789",
-  SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: "1000",
+  LIBSQL_URL: libsql.url,
+  HOST: "127.0.0.1",
+  PORT: "0",
+  SECRET_KEY: "bench-secret-key-0123456789abcdef0123456789",
+  SUPERUSER_NAME: "bench",
+  SUPERUSER_PASSWORD: "bench-password",
+  SUPERUSER_API_TOKEN: BENCH_TOKEN,
+  MAX_PAGE_SIZE: "1000",
 });
 const call = apiClient(service.url, CONCURRENCY);
 
@@ -46,17 +52,31 @@ async function measure(name: string, make: (i: number) => [string, string, unkno
 try {
   const t0 = performance.now();
   await fillSites(call, SITES, SITES);
-  console.log(`Filled ${SITES} sites (one bulk POST, region, tenant and tag by attributes) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
-  console.log(`Node ${process.versions.node}, @libsql/client over HTTP to scripts/libsql-server.ts at ${libsql.url}, ${CONCURRENCY} keep-alive connection(s), ${SECONDS} s per scenario`);
+  console.log(
+    `Filled ${SITES} sites (one bulk POST, region, tenant and tag by attributes) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+  );
+  console.log(
+    `Node ${process.versions.node}, @libsql/client over HTTP to scripts/libsql-server.ts at ${libsql.url}, ${CONCURRENCY} keep-alive connection(s), ${SECONDS} s per scenario`,
+  );
   console.log("db HTTP/req: HTTP requests the libSQL server received per API request, after one warm-up request\n");
   const site = (i: number) => (((i % SITES) + SITES) % SITES) + 1;
   await measure("GET /api/dcim/sites/{id}/", (i) => ["GET", `/api/dcim/sites/${site(i)}/`]);
-  await measure("GET /api/dcim/sites/?limit=50", (i) => ["GET", `/api/dcim/sites/?limit=50&offset=${(site(i) - 1) * 50 % SITES}`]);
+  await measure("GET /api/dcim/sites/?limit=50", (i) => ["GET", `/api/dcim/sites/?limit=50&offset=${((site(i) - 1) * 50) % SITES}`]);
   await measure("POST /api/dcim/sites/ (one object)", (i) => [
-    "POST", "/api/dcim/sites/", { name: `New ${i}-${Date.now()}`, slug: `new-${i}-${Date.now()}`, region: { slug: "europe" }, tenant: { slug: "acme" }, tags: [{ slug: "edge" }] },
+    "POST",
+    "/api/dcim/sites/",
+    {
+      name: `New ${i}-${Date.now()}`,
+      slug: `new-${i}-${Date.now()}`,
+      region: { slug: "europe" },
+      tenant: { slug: "acme" },
+      tags: [{ slug: "edge" }],
+    },
   ]);
   await measure("PATCH /api/dcim/sites/ (100 objects)", (i) => [
-    "PATCH", "/api/dcim/sites/", Array.from({ length: 100 }, (_, k) => ({ id: site(i * 100 + k), description: `bulk ${i}`, status: i % 2 ? "planned" : "active" })),
+    "PATCH",
+    "/api/dcim/sites/",
+    Array.from({ length: 100 }, (_, k) => ({ id: site(i * 100 + k), description: `bulk ${i}`, status: i % 2 ? "planned" : "active" })),
   ]);
   const { pipeline, other } = libsql.requests;
   console.log(`\nThe libSQL server received ${pipeline} POST /v2/pipeline and ${other} other HTTP requests in all (set-up included).`);

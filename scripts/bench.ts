@@ -45,7 +45,12 @@ function keepResults(area: string, figures: Record<string, number>) {
 
 const dir = mkdtempSync(join(tmpdir(), "inventory-bench-"));
 const service = await startNodeService({
-  LIBSQL_URL: `file:${dir}/bench.db`, PORT: "0", SUPERUSER_NAME: "bench", SUPERUSER_PASSWORD: "bench-password", SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: "1000",
+  LIBSQL_URL: `file:${dir}/bench.db`,
+  PORT: "0",
+  SUPERUSER_NAME: "bench",
+  SUPERUSER_PASSWORD: "bench-password",
+  SUPERUSER_API_TOKEN: BENCH_TOKEN,
+  MAX_PAGE_SIZE: "1000",
 });
 const call = apiClient(service.url, CONCURRENCY);
 
@@ -53,7 +58,9 @@ const call = apiClient(service.url, CONCURRENCY);
 async function measure(name: string, make: (i: number) => [string, string, unknown?], seconds = SECONDS) {
   const { count, failures, pct } = await runLoad(call, CONCURRENCY, seconds, make);
   const rate = count / seconds;
-  console.log(`${name.padEnd(44)} ${rate.toFixed(0).padStart(7)} req/s   p50 ${pct(50).padStart(7)} ms   p95 ${pct(95).padStart(7)} ms${failures ? `   ${failures} failed` : ""}`);
+  console.log(
+    `${name.padEnd(44)} ${rate.toFixed(0).padStart(7)} req/s   p50 ${pct(50).padStart(7)} ms   p95 ${pct(95).padStart(7)} ms${failures ? `   ${failures} failed` : ""}`,
+  );
   return { rate, p50: Number(pct(50)), p95: Number(pct(95)) };
 }
 
@@ -91,9 +98,17 @@ async function benchWebhooks() {
   };
   try {
     const webhook = JSON.parse((await call("POST", "/api/extras/webhooks/", { name: "bench", payload_url: target })).text);
-    const rule = JSON.parse((await call("POST", "/api/extras/event-rules/", {
-      name: "bench", object_types: ["tenancy.tenant"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.id,
-    })).text);
+    const rule = JSON.parse(
+      (
+        await call("POST", "/api/extras/event-rules/", {
+          name: "bench",
+          object_types: ["tenancy.tenant"],
+          event_types: ["object_created"],
+          action_object_type: "extras.webhook",
+          action_object_id: webhook.id,
+        })
+      ).text,
+    );
     // Short alternating rounds, compared pair by pair: the machine's load drifts between pairs,
     // hardly within one, and the median pair ignores the odd disturbed one.
     const PAIRS = 10;
@@ -115,8 +130,13 @@ async function benchWebhooks() {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const of = (on: boolean, key: "rate" | "cpu" | "p50") => rounds.filter((x) => x.on === on).map((x) => x[key]);
     const pairs = (key: "rate" | "cpu") => of(true, key).map((on, i) => on / of(false, key)[i]);
-    for (const [name, on] of [["rule disabled", false], ["matching rule", true]] as const) {
-      console.log(`${`POST /api/tenancy/tenants/ (${name})`.padEnd(44)} ${median(of(on, "rate")).toFixed(0).padStart(7)} req/s   p50 ${median(of(on, "p50")).toFixed(1).padStart(7)} ms   ${median(of(on, "cpu")).toFixed(3)} CPU ms/request   (medians of ${PAIRS} rounds, consumer paused)`);
+    for (const [name, on] of [
+      ["rule disabled", false],
+      ["matching rule", true],
+    ] as const) {
+      console.log(
+        `${`POST /api/tenancy/tenants/ (${name})`.padEnd(44)} ${median(of(on, "rate")).toFixed(0).padStart(7)} req/s   p50 ${median(of(on, "p50")).toFixed(1).padStart(7)} ms   ${median(of(on, "cpu")).toFixed(3)} CPU ms/request   (medians of ${PAIRS} rounds, consumer paused)`,
+      );
     }
     const added = 100 * (1 - median(pairs("rate")));
     const addedCpu = 100 * (median(pairs("cpu")) - 1);
@@ -129,7 +149,11 @@ async function benchWebhooks() {
     queue.pause();
     const n = 3000;
     for (let start = 0; start < n; start += 1000) {
-      const made = await call("POST", "/api/tenancy/tenants/", Array.from({ length: 1000 }, (_, i) => ({ name: `c${start + i}`, slug: `c-${start + i}` })));
+      const made = await call(
+        "POST",
+        "/api/tenancy/tenants/",
+        Array.from({ length: 1000 }, (_, i) => ({ name: `c${start + i}`, slug: `c-${start + i}` })),
+      );
       if (made.status !== 201) throw new Error(`bulk create failed: ${made.text.slice(0, 300)}`);
     }
     const t = performance.now();
@@ -138,8 +162,13 @@ async function benchWebhooks() {
     await drained();
     const deliveries = n / ((performance.now() - t) / 1000);
     const calls = service.db.stats.roundTrips - before;
-    const [sent] = await service.db.batch([{ sql: "SELECT count(*) AS n FROM extras_webhookdelivery WHERE status = 'succeeded'", parameters: [] }], "read");
-    console.log(`${"deliveries from the in-process consumer".padEnd(44)} ${deliveries.toFixed(0).padStart(7)} /s     (${n} queued, then sent to a local receiver in ${calls} database calls; ${sent.rows[0].n} succeeded in all)`);
+    const [sent] = await service.db.batch(
+      [{ sql: "SELECT count(*) AS n FROM extras_webhookdelivery WHERE status = 'succeeded'", parameters: [] }],
+      "read",
+    );
+    console.log(
+      `${"deliveries from the in-process consumer".padEnd(44)} ${deliveries.toFixed(0).padStart(7)} /s     (${n} queued, then sent to a local receiver in ${calls} database calls; ${sent.rows[0].n} succeeded in all)`,
+    );
     return { added, addedCpu, busy: (100 * (offRate - delivering.rate)) / offRate, rate: deliveries };
   } finally {
     receiver.close();
@@ -149,7 +178,10 @@ async function benchWebhooks() {
 /** Waits until no delivery is left queued (or waiting for its conditions). */
 async function drained() {
   for (;;) {
-    const [left] = await service.db.batch([{ sql: "SELECT count(*) AS n FROM extras_webhookdelivery WHERE status IN ('queued', 'pending')", parameters: [] }], "read");
+    const [left] = await service.db.batch(
+      [{ sql: "SELECT count(*) AS n FROM extras_webhookdelivery WHERE status IN ('queued', 'pending')", parameters: [] }],
+      "read",
+    );
     if (Number(left.rows[0].n) === 0) return;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -159,7 +191,9 @@ async function drained() {
 async function benchEverything() {
   const t0 = performance.now();
   await fillSites(call, SITES);
-  console.log(`Filled ${SITES} sites (bulk POST of 500, with region, tenant and tag by attributes) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
+  console.log(
+    `Filled ${SITES} sites (bulk POST of 500, with region, tenant and tag by attributes) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+  );
   console.log(`Node ${process.versions.node}, embedded libSQL file, ${CONCURRENCY} keep-alive connections, ${SECONDS} s per scenario\n`);
   let big = { p50: NaN };
   if (!WEBHOOKS_ONLY) {
@@ -169,18 +203,31 @@ async function benchEverything() {
     await measure("GET /api/dcim/sites/?limit=50&brief=1", () => ["GET", "/api/dcim/sites/?limit=50&brief=1"]);
     await measure("GET /api/dcim/sites/?region=europe&q=1", () => ["GET", "/api/dcim/sites/?region=europe&q=1&limit=50"]);
     big = await measure("GET /api/dcim/sites/?limit=1000", () => ["GET", "/api/dcim/sites/?limit=1000"]);
-    await measure("POST /api/extras/tags/ (one object)", (i) => ["POST", "/api/extras/tags/", { name: `b${i}-${Math.random()}`, slug: `b${i}-${Date.now()}-${Math.floor(Math.random() * 1e9)}` }]);
+    await measure("POST /api/extras/tags/ (one object)", (i) => [
+      "POST",
+      "/api/extras/tags/",
+      { name: `b${i}-${Math.random()}`, slug: `b${i}-${Date.now()}-${Math.floor(Math.random() * 1e9)}` },
+    ]);
     await measure("PATCH /api/dcim/sites/{id}/", (i) => ["PATCH", `/api/dcim/sites/${(i % SITES) + 1}/`, { description: `d${i}` }]);
   }
   const webhooks = await benchWebhooks();
   if (!WEBHOOKS_ONLY) {
     const ids = Array.from({ length: 400 }, (_, i) => i + 1);
-    const bulk = await once("PATCH 400 sites in one request", "PATCH", "/api/dcim/sites/", ids.map((id) => ({ id, description: "bulk", status: "planned" })));
+    const bulk = await once(
+      "PATCH 400 sites in one request",
+      "PATCH",
+      "/api/dcim/sites/",
+      ids.map((id) => ({ id, description: "bulk", status: "planned" })),
+    );
     console.log("\nAgainst NetBox figures reported by users (shared/reference/ANCHORS.md, not measured here):");
-    console.log(`  bulk PATCH of ~400 objects: NetBox 40 s (nb#6020); here ${(bulk / 1000).toFixed(2)} s, ${(40_000 / bulk).toFixed(0)}x faster`);
+    console.log(
+      `  bulk PATCH of ~400 objects: NetBox 40 s (nb#6020); here ${(bulk / 1000).toFixed(2)} s, ${(40_000 / bulk).toFixed(0)}x faster`,
+    );
     console.log(`  1000-object list page: NetBox 7-9 s per 1000 interfaces (nb#12546); here p50 ${big.p50} ms for 1000 sites`);
   }
-  console.log(`\nWebhooks: a matching event rule costs a single POST's request path ${webhooks.added.toFixed(1)} % of its rate, ${webhooks.addedCpu.toFixed(1)} % more CPU`);
+  console.log(
+    `\nWebhooks: a matching event rule costs a single POST's request path ${webhooks.added.toFixed(1)} % of its rate, ${webhooks.addedCpu.toFixed(1)} % more CPU`,
+  );
   console.log(`  (medians of paired rounds; target at most 10 %;`);
   console.log(`  ${webhooks.busy.toFixed(1)} % while the in-process consumer delivers in the same process);`);
   console.log(`  the in-process consumer delivers ${webhooks.rate.toFixed(0)} deliveries/s to a local receiver (target at least 500/s)`);

@@ -79,11 +79,17 @@ async function whileBusy<T>(fn: () => T): Promise<T> {
 
 function fromValue(v: Value): unknown {
   switch (v.type) {
-    case "null": return null;
-    case "integer": return BigInt(v.value);
-    case "float": case "text": return v.value;
-    case "blob": return Buffer.from(v.base64, "base64");
-    default: return fail(`Unknown value type ${(v as { type: string }).type}`, "PROTOCOL_ERROR");
+    case "null":
+      return null;
+    case "integer":
+      return BigInt(v.value);
+    case "float":
+    case "text":
+      return v.value;
+    case "blob":
+      return Buffer.from(v.base64, "base64");
+    default:
+      return fail(`Unknown value type ${(v as { type: string }).type}`, "PROTOCOL_ERROR");
   }
 }
 
@@ -138,8 +144,7 @@ function bindArgs(db: Db, sql: string, stmt: Stmt): unknown[] {
 
 const sqlOf = (s: Stream, sql?: string, sqlId?: number): string =>
   sql ?? (sqlId !== undefined ? s.sqls.get(sqlId) : undefined) ?? fail(`SQL text ${sqlId} not found`, "SQL_NOT_FOUND");
-const columns = (stmt: Database.Statement): Col[] =>
-  stmt.reader ? stmt.columns().map((c) => ({ name: c.name, decltype: c.type })) : [];
+const columns = (stmt: Database.Statement): Col[] => (stmt.reader ? stmt.columns().map((c) => ({ name: c.name, decltype: c.type })) : []);
 
 async function execute(s: Stream, stmt: Stmt): Promise<StmtResult> {
   const sql = sqlOf(s, stmt.sql, stmt.sql_id);
@@ -167,13 +172,20 @@ async function batch(s: Stream, steps: Step[]) {
   const errors: (ProtoError | null)[] = [];
   const holds = (c: Cond): boolean => {
     switch (c.type) {
-      case "ok": return results[c.step] != null;
-      case "error": return errors[c.step] != null;
-      case "not": return !holds(c.cond);
-      case "and": return c.conds.every(holds);
-      case "or": return c.conds.some(holds);
-      case "is_autocommit": return !s.db.inTransaction;
-      default: return fail(`Unknown batch condition ${(c as { type: string }).type}`, "PROTOCOL_ERROR");
+      case "ok":
+        return results[c.step] != null;
+      case "error":
+        return errors[c.step] != null;
+      case "not":
+        return !holds(c.cond);
+      case "and":
+        return c.conds.every(holds);
+      case "or":
+        return c.conds.some(holds);
+      case "is_autocommit":
+        return !s.db.inTransaction;
+      default:
+        return fail(`Unknown batch condition ${(c as { type: string }).type}`, "PROTOCOL_ERROR");
     }
   };
   for (const step of steps) {
@@ -209,16 +221,29 @@ function describe(s: Stream, sql: string) {
 
 async function handle(s: Stream, req: Request): Promise<object> {
   switch (req.type) {
-    case "execute": return { type: "execute", result: await execute(s, req.stmt!) };
-    case "batch": return { type: "batch", result: await batch(s, req.batch!.steps) };
+    case "execute":
+      return { type: "execute", result: await execute(s, req.stmt!) };
+    case "batch":
+      return { type: "batch", result: await batch(s, req.batch!.steps) };
     // No busy retry here: a multi-statement script may have partly run before hitting the lock.
-    case "sequence": s.db.exec(sqlOf(s, req.sql, req.sql_id)); return { type: "sequence" };
-    case "describe": return { type: "describe", result: describe(s, sqlOf(s, req.sql, req.sql_id)) };
-    case "store_sql": s.sqls.set(req.sql_id!, req.sql!); return { type: "store_sql" };
-    case "close_sql": s.sqls.delete(req.sql_id!); return { type: "close_sql" };
-    case "close": closeStream(s); return { type: "close" };
-    case "get_autocommit": return { type: "get_autocommit", is_autocommit: !s.db.inTransaction };
-    default: return fail(`Unknown request type ${req.type}`, "PROTOCOL_ERROR");
+    case "sequence":
+      s.db.exec(sqlOf(s, req.sql, req.sql_id));
+      return { type: "sequence" };
+    case "describe":
+      return { type: "describe", result: describe(s, sqlOf(s, req.sql, req.sql_id)) };
+    case "store_sql":
+      s.sqls.set(req.sql_id!, req.sql!);
+      return { type: "store_sql" };
+    case "close_sql":
+      s.sqls.delete(req.sql_id!);
+      return { type: "close_sql" };
+    case "close":
+      closeStream(s);
+      return { type: "close" };
+    case "get_autocommit":
+      return { type: "get_autocommit", is_autocommit: !s.db.inTransaction };
+    default:
+      return fail(`Unknown request type ${req.type}`, "PROTOCOL_ERROR");
   }
 }
 
@@ -232,7 +257,12 @@ export interface RequestCounts {
   other: number;
 }
 
-export async function startLibsqlServer({ path, host = "127.0.0.1", port = 0, idleTimeoutMs = 10_000 }: {
+export async function startLibsqlServer({
+  path,
+  host = "127.0.0.1",
+  port = 0,
+  idleTimeoutMs = 10_000,
+}: {
   path: string;
   host?: string;
   port?: number;

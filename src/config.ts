@@ -28,20 +28,25 @@ const optionalText = v.pipe(
  * A list from a JSON array or a comma-separated string: `["dcim.site"]` or `dcim.site,tenancy.*`.
  * Empty means unset, as for the other settings.
  */
-const list = (fallback: readonly string[] = []) => v.pipe(
-  v.optional(v.string(), ""),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const raw = dataset.value.trim();
-    if (raw === "") return [...fallback];
-    if (!raw.startsWith("[")) return raw.split(",").map((s) => s.trim()).filter(Boolean);
-    try {
-      const parsed = JSON.parse(raw);
-      if (Array.isArray(parsed) && parsed.every((x) => typeof x === "string")) return parsed as string[];
-    } catch {}
-    addIssue({ message: "must be a JSON list of strings or a comma-separated list" });
-    return NEVER;
-  }),
-);
+const list = (fallback: readonly string[] = []) =>
+  v.pipe(
+    v.optional(v.string(), ""),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const raw = dataset.value.trim();
+      if (raw === "") return [...fallback];
+      if (!raw.startsWith("["))
+        return raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+      try {
+        const parsed = JSON.parse(raw);
+        if (Array.isArray(parsed) && parsed.every((x) => typeof x === "string")) return parsed as string[];
+      } catch {}
+      addIssue({ message: "must be a JSON list of strings or a comma-separated list" });
+      return NEVER;
+    }),
+  );
 
 /**
  * NetBox's ALLOWED_HOSTS entries, matched as Django does: `*`, a host name, or `.example.com` for
@@ -80,15 +85,19 @@ const permissionMap = v.pipe(
 /** Networks (CIDR or single addresses) validated with ipaddr.js: TRUSTED_PROXIES. */
 const networkList = v.pipe(
   list(),
-  v.check((nets) => nets.every((n) => {
-    try {
-      if (n.includes("/")) ipaddr.parseCIDR(n);
-      else ipaddr.parse(n);
-      return true;
-    } catch {
-      return false;
-    }
-  }), "must list IPv4 or IPv6 addresses or networks such as 10.0.0.0/8"),
+  v.check(
+    (nets) =>
+      nets.every((n) => {
+        try {
+          if (n.includes("/")) ipaddr.parseCIDR(n);
+          else ipaddr.parse(n);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+    "must list IPv4 or IPv6 addresses or networks such as 10.0.0.0/8",
+  ),
 );
 
 const ConfigSchema = v.object({
@@ -149,7 +158,10 @@ const ConfigSchema = v.object({
   /** ... and with a character of each of these classes (`upper`, `lower`, `digit`, `symbol`); `none`: no class needed. */
   PASSWORD_CHARACTER_CLASSES: v.pipe(
     list(["upper", "lower", "digit"]),
-    v.check((xs) => xs.every((x) => ["upper", "lower", "digit", "symbol", "none"].includes(x)), "must list upper, lower, digit or symbol, or be none"),
+    v.check(
+      (xs) => xs.every((x) => ["upper", "lower", "digit", "symbol", "none"].includes(x)),
+      "must list upper, lower, digit or symbol, or be none",
+    ),
   ),
   /** Days change records are kept; 0 keeps them forever. The sweep deletes older ones. */
   CHANGELOG_RETENTION: int(90, 0),

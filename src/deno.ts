@@ -108,7 +108,13 @@ export default {
   },
   async fetch(request: Request, info?: ServeInfo): Promise<Response> {
     try {
-      return await app.fetch(withParsableUrl(request), { db, clientAddress: info?.remoteAddr?.hostname ?? null, waitUntil, enqueue, assets: packageAssets });
+      return await app.fetch(withParsableUrl(request), {
+        db,
+        clientAddress: info?.remoteAddr?.hostname ?? null,
+        waitUntil,
+        enqueue,
+        assets: packageAssets,
+      });
     } catch (error) {
       console.error("unhandled error serving a request:", error);
       return new Response(JSON.stringify({ detail: "Server error." }), {

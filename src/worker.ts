@@ -116,7 +116,14 @@ async function consume(batch: MessageBatch, env: Env): Promise<void> {
   const db = openDatabase(env);
   try {
     if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) {
-      await enqueueNext(env, await deadLetterRuns(db, batch.messages.map((m) => Number(m.body.id)), new Date()));
+      await enqueueNext(
+        env,
+        await deadLetterRuns(
+          db,
+          batch.messages.map((m) => Number(m.body.id)),
+          new Date(),
+        ),
+      );
       batch.messages.forEach((m) => m.ack());
       return;
     }
@@ -124,17 +131,19 @@ async function consume(batch: MessageBatch, env: Env): Promise<void> {
     const deliverer = app.deliverer(db);
     // Runs that waited for a run of this batch to settle (the same webhook and object, later).
     const next: number[] = [];
-    await Promise.all(batch.messages.map(async (message) => {
-      try {
-        const outcome = await deliverer.deliver(Number(message.body.id));
-        if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
-        else message.ack();
-        if (outcome.kind === "done" && outcome.next !== undefined) next.push(outcome.next);
-      } catch (error) {
-        console.error(`webhook delivery ${message.body.id} could not be processed:`, error);
-        message.retry({ delaySeconds: infrastructureBackoff(message.attempts) });
-      }
-    }));
+    await Promise.all(
+      batch.messages.map(async (message) => {
+        try {
+          const outcome = await deliverer.deliver(Number(message.body.id));
+          if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
+          else message.ack();
+          if (outcome.kind === "done" && outcome.next !== undefined) next.push(outcome.next);
+        } catch (error) {
+          console.error(`webhook delivery ${message.body.id} could not be processed:`, error);
+          message.retry({ delaySeconds: infrastructureBackoff(message.attempts) });
+        }
+      }),
+    );
     await enqueueNext(env, next);
   } finally {
     db.close();

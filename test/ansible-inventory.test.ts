@@ -54,10 +54,15 @@ function inventory(name: string, config: string): Promise<{ inventory: any; stde
     ANSIBLE_NOCOLOR: "1",
   };
   return new Promise((resolve, reject) => {
-    execFile(ANSIBLE_INVENTORY ?? "ansible-inventory", ["-i", file, "--list"], { env, timeout: 60_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`${error.message}\n${stderr}`));
-      resolve({ inventory: JSON.parse(stdout), stderr });
-    });
+    execFile(
+      ANSIBLE_INVENTORY ?? "ansible-inventory",
+      ["-i", file, "--list"],
+      { env, timeout: 60_000, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`${error.message}\n${stderr}`));
+        resolve({ inventory: JSON.parse(stdout), stderr });
+      },
+    );
   });
 }
 
@@ -67,8 +72,12 @@ run("Ansible's nb_inventory plugin", () => {
   beforeAll(async () => {
     dir = dirs.make();
     service = await startProcess({
-      LIBSQL_URL: `file:${dir}/inventory.db`, HOST: "127.0.0.1", PORT: "0",
-      SUPERUSER_NAME: "admin", SUPERUSER_PASSWORD: "Admin-password-1", SUPERUSER_API_TOKEN: TOKEN,
+      LIBSQL_URL: `file:${dir}/inventory.db`,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      SUPERUSER_NAME: "admin",
+      SUPERUSER_PASSWORD: "Admin-password-1",
+      SUPERUSER_API_TOKEN: TOKEN,
     });
     const tenant = await post("/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
     const region = await post("/api/dcim/regions/", { name: "Europe", slug: "eu" });
@@ -81,21 +90,42 @@ run("Ansible's nb_inventory plugin", () => {
     const junos = await post("/api/dcim/platforms/", { name: "Junos", slug: "junos" });
     const prod = await post("/api/extras/tags/", { name: "Prod", slug: "prod" });
     const r1 = await post("/api/dcim/devices/", {
-      name: "r1", site: dc1.id, rack: rack.id, device_type: type.id, role: router.id, platform: junos.id, tenant: tenant.id, tags: [prod.id],
+      name: "r1",
+      site: dc1.id,
+      rack: rack.id,
+      device_type: type.id,
+      role: router.id,
+      platform: junos.id,
+      tenant: tenant.id,
+      tags: [prod.id],
     });
     await post("/api/dcim/devices/", { name: "r2", site: dc2.id, device_type: type.id, role: router.id, status: "planned" });
     await post("/api/dcim/devices/", { name: "r3", site: dc1.id, device_type: type.id, role: router.id, tenant: tenant.id });
     const xe = await post("/api/dcim/interfaces/", { device: r1.id, name: "xe-0/0/0", type: "10gbase-x-sfpp" });
-    const ip = await post("/api/ipam/ip-addresses/", { address: "192.0.2.1/24", assigned_object_type: "dcim.interface", assigned_object_id: xe.id });
+    const ip = await post("/api/ipam/ip-addresses/", {
+      address: "192.0.2.1/24",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: xe.id,
+    });
     await patch(`/api/dcim/devices/${r1.id}/`, { primary_ip4: ip.id });
     await post("/api/ipam/services/", { device: r1.id, name: "ssh", protocol: "tcp", ports: [22] });
     await post("/api/extras/config-contexts/", { name: "ntp", data: { ntp: ["192.0.2.123"] }, sites: [dc1.id] });
     const kvm = await post("/api/virtualization/cluster-types/", { name: "KVM", slug: "kvm" });
     const c1 = await post("/api/virtualization/clusters/", { name: "C1", type: kvm.id });
-    const vm1 = await post("/api/virtualization/virtual-machines/", { name: "vm1", cluster: c1.id, role: router.id, platform: junos.id, tenant: tenant.id });
+    const vm1 = await post("/api/virtualization/virtual-machines/", {
+      name: "vm1",
+      cluster: c1.id,
+      role: router.id,
+      platform: junos.id,
+      tenant: tenant.id,
+    });
     await post("/api/virtualization/virtual-machines/", { name: "vm2", tenant: tenant.id, site: dc2.id });
     const eth0 = await post("/api/virtualization/interfaces/", { virtual_machine: vm1.id, name: "eth0" });
-    const vmIp = await post("/api/ipam/ip-addresses/", { address: "198.51.100.5/24", assigned_object_type: "virtualization.vminterface", assigned_object_id: eth0.id });
+    const vmIp = await post("/api/ipam/ip-addresses/", {
+      address: "198.51.100.5/24",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: eth0.id,
+    });
     await patch(`/api/virtualization/virtual-machines/${vm1.id}/`, { primary_ip4: vmIp.id });
   });
   afterAll(async () => {
@@ -104,16 +134,19 @@ run("Ansible's nb_inventory plugin", () => {
   });
 
   it("lists devices and VMs with their groups, ansible_host, interfaces, IP addresses, services, config context and composed variables", async () => {
-    const { inventory: inv, stderr } = await inventory("all", [
-      "config_context: true",
-      "interfaces: true",
-      "services: true",
-      "group_by: [sites, device_roles, platforms, tenants, tags, racks, status, cluster]",
-      "compose:",
-      "  mgmt_address: primary_ip4.address",
-      "  site_slug: site.slug",
-      "",
-    ].join("\n"));
+    const { inventory: inv, stderr } = await inventory(
+      "all",
+      [
+        "config_context: true",
+        "interfaces: true",
+        "services: true",
+        "group_by: [sites, device_roles, platforms, tenants, tags, racks, status, cluster]",
+        "compose:",
+        "  mgmt_address: primary_ip4.address",
+        "  site_slug: site.slug",
+        "",
+      ].join("\n"),
+    );
     expect(stderr).not.toMatch(/Failed to parse|not in \[/);
     const vars = inv._meta.hostvars;
     expect(Object.keys(vars).sort()).toEqual(["r1", "r2", "r3", "vm1", "vm2"]);
@@ -133,29 +166,40 @@ run("Ansible's nb_inventory plugin", () => {
     expect(vars.vm1.ansible_host).toBe("198.51.100.5");
     expect(vars.r2.ansible_host).toBeUndefined();
     expect(r1.interfaces.map((i: any) => [i.name, i.ip_addresses.map((a: any) => a.address)])).toEqual([["xe-0/0/0", ["192.0.2.1/24"]]]);
-    expect(vars.vm1.interfaces.map((i: any) => [i.name, i.ip_addresses.map((a: any) => a.address)])).toEqual([["eth0", ["198.51.100.5/24"]]]);
+    expect(vars.vm1.interfaces.map((i: any) => [i.name, i.ip_addresses.map((a: any) => a.address)])).toEqual([
+      ["eth0", ["198.51.100.5/24"]],
+    ]);
     expect(r1.services.map((s: any) => [s.name, s.protocol.value, s.ports])).toEqual([["ssh", "tcp", [22]]]);
     expect(r1.config_context).toEqual([{ ntp: ["192.0.2.123"] }]);
     expect(vars.r2.config_context).toEqual([{}]);
     expect(r1.mgmt_address).toBe("192.0.2.1/24");
     expect([r1.site_slug, vars.r2.site_slug]).toEqual(["dc1", "dc2"]);
-    expect([r1.regions, r1.manufacturers, r1.device_types, r1.is_virtual, vars.vm1.is_virtual]).toEqual([["eu"], ["juniper"], ["mx204"], false, true]);
+    expect([r1.regions, r1.manufacturers, r1.device_types, r1.is_virtual, vars.vm1.is_virtual]).toEqual([
+      ["eu"],
+      ["juniper"],
+      ["mx204"],
+      false,
+      true,
+    ]);
     expect(vars.vm1.cluster).toBe("C1");
   });
 
   it("takes query_filters, device_query_filters and vm_query_filters the document lists, and they filter; fetch_all: false asks per host", async () => {
-    const { inventory: inv, stderr } = await inventory("filtered", [
-      "fetch_all: false",
-      "interfaces: true",
-      "query_filters:",
-      "  - tenant: acme",
-      "device_query_filters:",
-      "  - has_primary_ip: 'true'",
-      "vm_query_filters:",
-      "  - cluster: C1",
-      "group_by: [sites]",
-      "",
-    ].join("\n"));
+    const { inventory: inv, stderr } = await inventory(
+      "filtered",
+      [
+        "fetch_all: false",
+        "interfaces: true",
+        "query_filters:",
+        "  - tenant: acme",
+        "device_query_filters:",
+        "  - has_primary_ip: 'true'",
+        "vm_query_filters:",
+        "  - cluster: C1",
+        "group_by: [sites]",
+        "",
+      ].join("\n"),
+    );
     // A filter the plugin does not find in our document is dropped with this warning.
     expect(stderr).not.toMatch(/not in \[/);
     expect(Object.keys(inv._meta.hostvars).sort()).toEqual(["r1", "vm1"]);

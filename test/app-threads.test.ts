@@ -14,12 +14,19 @@ afterAll(async () => {
 
 async function start(env: Record<string, string> = {}) {
   const service = await startNodeService({
-    LIBSQL_URL: `file:${dirs.make()}/inventory.db`, PORT: "0", SUPERUSER_NAME: "root", SUPERUSER_PASSWORD: "root-password", SUPERUSER_API_TOKEN: TOKEN, ...env,
+    LIBSQL_URL: `file:${dirs.make()}/inventory.db`,
+    PORT: "0",
+    SUPERUSER_NAME: "root",
+    SUPERUSER_PASSWORD: "root-password",
+    SUPERUSER_API_TOKEN: TOKEN,
+    ...env,
   });
   services.push(service);
   const call = async (method: string, path: string, body?: unknown) => {
     const reply = await fetch(`${service.url}${path}`, {
-      method, headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: reply.status, body: reply.status === 204 ? null : await reply.json() };
   };
@@ -30,13 +37,18 @@ describe("the Node server's app threads (WORKERS)", () => {
   it("serves on WORKERS threads over one file: concurrent writes from every thread all commit, each with its change record", async () => {
     const { service, call } = await start({ WORKERS: "2" });
     expect(service.workers).toBe(2);
-    const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => call("POST", "/api/dcim/sites/", { name: `Site ${i}`, slug: `site-${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call("POST", "/api/dcim/sites/", { name: `Site ${i}`, slug: `site-${i}` })),
+    );
     expect(replies.map((r) => r.status)).toEqual(replies.map(() => 201));
     expect(new Set(replies.map((r) => r.body.id)).size).toBe(60);
     const changes = await call("GET", "/api/core/object-changes/?changed_object_type=dcim.site&action=create&limit=0");
     expect(changes.body.count).toBe(60);
     // A bulk write is still one transaction, whichever thread runs it.
-    const bulk = await call("PATCH", "/api/dcim/sites/", [{ id: replies[0].body.id, status: "planned" }, { id: 999_999, status: "planned" }]);
+    const bulk = await call("PATCH", "/api/dcim/sites/", [
+      { id: replies[0].body.id, status: "planned" },
+      { id: 999_999, status: "planned" },
+    ]);
     expect(bulk.status).toBe(400);
     expect((await call("GET", `/api/dcim/sites/${replies[0].body.id}/`)).body.status.value).toBe("active");
   });
@@ -47,9 +59,15 @@ describe("the Node server's app threads (WORKERS)", () => {
       const { call } = await start({ WORKERS: "2", WEBHOOK_BLOCKED_NETWORKS: "169.254.0.0/16" });
       const webhook = await call("POST", "/api/extras/webhooks/", { name: "rx", payload_url: `${rx.url}/hook` });
       await call("POST", "/api/extras/event-rules/", {
-        name: "rx", object_types: ["tenancy.tenant"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+        name: "rx",
+        object_types: ["tenancy.tenant"],
+        event_types: ["object_created"],
+        action_object_type: "extras.webhook",
+        action_object_id: webhook.body.id,
       });
-      const created = await Promise.all(Array.from({ length: 8 }, (_, i) => call("POST", "/api/tenancy/tenants/", { name: `T${i}`, slug: `t${i}` })));
+      const created = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => call("POST", "/api/tenancy/tenants/", { name: `T${i}`, slug: `t${i}` })),
+      );
       while (rx.received.length < 8) await new Promise((r) => setTimeout(r, 10));
       const ids = rx.received.map((r) => JSON.parse(r.body).data.id).sort((a: number, b: number) => a - b);
       expect(ids).toEqual(created.map((c) => c.body.id).sort((a, b) => a - b));
@@ -82,12 +100,20 @@ describe("the Node server's app threads (WORKERS)", () => {
     const none = await start({ WORKERS: "0" });
     expect(none.service.workers).toBe(0);
     expect((await none.call("POST", "/api/dcim/sites/", { name: "A", slug: "a" })).status).toBe(201);
-    const memory = await startNodeService({ LIBSQL_URL: ":memory:", PORT: "0", WORKERS: "4", SUPERUSER_NAME: "root", SUPERUSER_PASSWORD: "root-password" });
+    const memory = await startNodeService({
+      LIBSQL_URL: ":memory:",
+      PORT: "0",
+      WORKERS: "4",
+      SUPERUSER_NAME: "root",
+      SUPERUSER_PASSWORD: "root-password",
+    });
     services.push(memory);
     expect(memory.workers).toBe(0);
   });
 
   it("refuses to start on a WORKERS that is not a whole number", async () => {
-    await expect(startNodeService({ LIBSQL_URL: ":memory:", PORT: "0", WORKERS: "two" })).rejects.toThrow(/WORKERS: must be a whole number/);
+    await expect(startNodeService({ LIBSQL_URL: ":memory:", PORT: "0", WORKERS: "two" })).rejects.toThrow(
+      /WORKERS: must be a whole number/,
+    );
   });
 });

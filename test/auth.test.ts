@@ -56,7 +56,8 @@ describe("token authentication", () => {
 
   it("records last use at most once a minute", async () => {
     const key = await api.token();
-    const lastUsed = async () => (await api.db.kysely.selectFrom("users_token").select("last_used").orderBy("id", "desc").limit(1).execute())[0].last_used;
+    const lastUsed = async () =>
+      (await api.db.kysely.selectFrom("users_token").select("last_used").orderBy("id", "desc").limit(1).execute())[0].last_used;
     expect(await lastUsed()).toBeNull();
     await api.get("/api/dcim/sites/", { token: key });
     await api.settle();

@@ -5,12 +5,17 @@ let api: Harness;
 
 const HTML = { Accept: "text/html" };
 /** What Chromium sends when it navigates to a page. */
-const CHROME_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+const CHROME_ACCEPT =
+  "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 
 beforeAll(async () => {
   api = await createHarness({ LOGIN_FAILURE_LIMIT: "50" });
   await api.post("/api/users/users/", { username: "browser", password: "Browser-pass-1", is_superuser: true });
-  for (const [name, slug] of [["Alpha", "alpha"], ["Bravo", "bravo"], ["Charlie", "charlie"]]) {
+  for (const [name, slug] of [
+    ["Alpha", "alpha"],
+    ["Bravo", "bravo"],
+    ["Charlie", "charlie"],
+  ]) {
     expect((await api.post("/api/dcim/sites/", { name, slug })).status).toBe(201);
   }
 });
@@ -19,11 +24,17 @@ afterAll(() => api.close());
 /** Logs in as `browser` with a form post; returns the cookies a browser would then send. */
 async function session() {
   const reply = await api.request("POST", "/login/", {
-    token: null, body: "username=browser&password=Browser-pass-1", headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    token: null,
+    body: "username=browser&password=Browser-pass-1",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
   });
   expect(reply.status).toBe(302);
   const set = reply.headers.getSetCookie();
-  const value = (name: string) => set.find((c) => c.startsWith(`${name}=`))!.split(";")[0].slice(name.length + 1);
+  const value = (name: string) =>
+    set
+      .find((c) => c.startsWith(`${name}=`))!
+      .split(";")[0]
+      .slice(name.length + 1);
   const cookie = `sessionid=${value("sessionid")}; csrftoken=${value("csrftoken")}`;
   return { cookie, csrf: value("csrftoken") };
 }
@@ -58,7 +69,7 @@ describe("the browsable API", () => {
     expect(json.body.count).toBe(3);
     const page = await api.get("/api/dcim/sites/?format=api&slug=bravo", { headers: { Accept: "application/json" } });
     expectPage(page);
-    expect(page.text).toContain("&quot;count&quot;</span>: <span class=\"j-num\">1</span>");
+    expect(page.text).toContain('&quot;count&quot;</span>: <span class="j-num">1</span>');
     // The page's JSON link asks for the same list as JSON.
     expect(page.text).toContain('href="/api/dcim/sites/?format=json&amp;slug=bravo"');
     expect((await api.get("/api/dcim/sites/1/?format=json", { headers: HTML })).body.name).toBe("Alpha");
@@ -140,7 +151,10 @@ describe("the browsable API", () => {
 
   it("escapes every value: names, query strings, paths", async () => {
     const evil = await api.post("/api/dcim/sites/", {
-      name: "<script>alert(1)</script>", slug: "evil", description: "javascript:alert(1)", comments: `'"><img src=x onerror=alert(1)>`,
+      name: "<script>alert(1)</script>",
+      slug: "evil",
+      description: "javascript:alert(1)",
+      comments: `'"><img src=x onerror=alert(1)>`,
     });
     const { cookie } = await session();
     const reply = await api.get(`/api/dcim/sites/${evil.body.id}/`, { headers: { ...HTML, Cookie: cookie }, token: null });
@@ -154,7 +168,9 @@ describe("the browsable API", () => {
     // Only URLs into this API become links.
     expect(reply.text).not.toContain('href="javascript:');
 
-    const query = await api.get(`/api/dcim/sites/?q=${encodeURIComponent('"><script>alert(2)</script>')}&${encodeURIComponent("<b>")}=1`, { headers: HTML });
+    const query = await api.get(`/api/dcim/sites/?q=${encodeURIComponent('"><script>alert(2)</script>')}&${encodeURIComponent("<b>")}=1`, {
+      headers: HTML,
+    });
     expectPage(query);
     expect(query.text).not.toContain("<script>alert");
     expect(query.text).not.toContain("<b>");
@@ -191,10 +207,22 @@ describe("the browsable API", () => {
     const before = await siteCount();
     const headers = { Cookie: cookie, Accept: "application/json" };
     expect((await api.post("/api/dcim/sites/", { name: "X", slug: "x" }, { headers, token: null })).status).toBe(403);
-    expect((await api.post("/api/dcim/sites/", { name: "X", slug: "x" }, { headers: { ...headers, "X-CSRFToken": "0".repeat(64) }, token: null })).status).toBe(403);
+    expect(
+      (
+        await api.post(
+          "/api/dcim/sites/",
+          { name: "X", slug: "x" },
+          { headers: { ...headers, "X-CSRFToken": "0".repeat(64) }, token: null },
+        )
+      ).status,
+    ).toBe(403);
     expect((await api.delete("/api/dcim/sites/1/", undefined, { headers, token: null })).status).toBe(403);
     expect(await siteCount()).toBe(before);
-    const created = await api.post("/api/dcim/sites/", { name: "X", slug: "x" }, { headers: { ...headers, "X-CSRFToken": csrf }, token: null });
+    const created = await api.post(
+      "/api/dcim/sites/",
+      { name: "X", slug: "x" },
+      { headers: { ...headers, "X-CSRFToken": csrf }, token: null },
+    );
     expect(created.status).toBe(201);
     await api.delete(`/api/dcim/sites/${created.body.id}/`);
   });
@@ -249,7 +277,9 @@ describe("/login/ and /logout/", () => {
     expect(foreign.headers.getSetCookie()).toEqual([]);
     expect((await form("username=browser&password=Browser-pass-1", { Origin: ORIGIN })).status).toBe(302);
     const plain = await api.request("POST", "/login/", {
-      token: null, body: '{"username": "browser", "password": "Browser-pass-1", "x": "="}', headers: { "Content-Type": "text/plain", Origin: "https://evil.example" },
+      token: null,
+      body: '{"username": "browser", "password": "Browser-pass-1", "x": "="}',
+      headers: { "Content-Type": "text/plain", Origin: "https://evil.example" },
     });
     expect(plain).toMatchObject({ status: 403, body: { detail: "A login from another site was refused." } });
     expect(plain.headers.getSetCookie()).toEqual([]);

@@ -23,8 +23,11 @@ beforeAll(async () => {
   api = await createHarness();
   const webhook = await make(api, "/api/extras/webhooks/", { name: "hook", payload_url: "http://127.0.0.1:9/hook" });
   await make(api, "/api/extras/event-rules/", {
-    name: "rule", object_types: ["dcim.site"], event_types: ["object_updated", "object_deleted"],
-    action_object_type: "extras.webhook", action_object_id: webhook,
+    name: "rule",
+    object_types: ["dcim.site"],
+    event_types: ["object_updated", "object_deleted"],
+    action_object_type: "extras.webhook",
+    action_object_id: webhook,
   });
   const region = await make(api, "/api/dcim/regions/", { name: "EU", slug: "eu" });
   siteIds = [
@@ -35,7 +38,11 @@ beforeAll(async () => {
   alice = await api.token({ superuser: false, username: "alice" });
   const aliceId = (await api.get("/api/users/users/?username=alice")).body.results[0].id;
   await make(api, "/api/users/permissions/", {
-    name: "eu sites", object_types: ["dcim.site"], actions: ["view", "change", "delete"], constraints: { region__slug: "eu" }, users: [aliceId],
+    name: "eu sites",
+    object_types: ["dcim.site"],
+    actions: ["view", "change", "delete"],
+    constraints: { region__slug: "eu" },
+    users: [aliceId],
   });
 });
 afterAll(() => api.close());
@@ -91,7 +98,11 @@ describe("bulk writes with ids that cannot be acted on", () => {
   });
 
   it("a bulk write of ids that all exist and are permitted still goes through", async () => {
-    const reply = await api.patch("/api/dcim/sites/", siteIds.map((id) => ({ id, description: "ok" })), { token: alice });
+    const reply = await api.patch(
+      "/api/dcim/sites/",
+      siteIds.map((id) => ({ id, description: "ok" })),
+      { token: alice },
+    );
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.map((s: any) => s.id)).toEqual(siteIds);
   });

@@ -9,14 +9,20 @@ const ids: Record<string, number> = {};
 /** A device with `n` interfaces; returns the device id and the interface ids. */
 async function deviceWithInterfaces(name: string, n: number, site = ids.site) {
   const device = await make(api, "/api/dcim/devices/", { name, device_type: ids.type, role: ids.role, site });
-  const made = await api.post("/api/dcim/interfaces/", Array.from({ length: n }, (_, i) => ({ device, name: `eth${i}`, type: "1000base-t" })));
+  const made = await api.post(
+    "/api/dcim/interfaces/",
+    Array.from({ length: n }, (_, i) => ({ device, name: `eth${i}`, type: "1000base-t" })),
+  );
   expect(made.status, made.text).toBe(201);
   return { device, ifaces: made.body.map((o: any) => o.id as number) as number[] };
 }
 
 const ends = (type: string, ...objectIds: number[]) => objectIds.map((object_id) => ({ object_type: type, object_id }));
-const cable = (a: ReturnType<typeof ends>, b: ReturnType<typeof ends>, extra: Record<string, unknown> = {}) =>
-  ({ a_terminations: a, b_terminations: b, ...extra });
+const cable = (a: ReturnType<typeof ends>, b: ReturnType<typeof ends>, extra: Record<string, unknown> = {}) => ({
+  a_terminations: a,
+  b_terminations: b,
+  ...extra,
+});
 
 beforeAll(async () => {
   api = await createHarness();
@@ -32,21 +38,36 @@ describe("cables between interfaces", () => {
   it("connect two interfaces: cable, link peers, _occupied and connected endpoints on both", async () => {
     const a = await deviceWithInterfaces(`a${++seq}`, 1);
     const b = await deviceWithInterfaces(`b${seq}`, 1);
-    const created = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", b.ifaces[0]), { type: "cat6", label: "X1" }));
+    const created = await api.post(
+      "/api/dcim/cables/",
+      cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", b.ifaces[0]), { type: "cat6", label: "X1" }),
+    );
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ type: "cat6", label: "X1", display: "X1", status: { value: "connected", label: "Connected" } });
     expect(created.body.a_terminations).toEqual([
-      { object_type: "dcim.interface", object_id: a.ifaces[0], object: expect.objectContaining({ id: a.ifaces[0], name: "eth0", url: `${ORIGIN}/api/dcim/interfaces/${a.ifaces[0]}/` }) },
+      {
+        object_type: "dcim.interface",
+        object_id: a.ifaces[0],
+        object: expect.objectContaining({ id: a.ifaces[0], name: "eth0", url: `${ORIGIN}/api/dcim/interfaces/${a.ifaces[0]}/` }),
+      },
     ]);
     expect(created.body.b_terminations[0].object.device).toMatchObject({ id: b.device, name: `b${seq}` });
 
     const near = (await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/`)).body;
     const far = (await api.get(`/api/dcim/interfaces/${b.ifaces[0]}/`)).body;
-    expect(near.cable).toEqual({ id: created.body.id, url: `${ORIGIN}/api/dcim/cables/${created.body.id}/`, display: "X1", label: "X1", description: "" });
+    expect(near.cable).toEqual({
+      id: created.body.id,
+      url: `${ORIGIN}/api/dcim/cables/${created.body.id}/`,
+      display: "X1",
+      label: "X1",
+      description: "",
+    });
     expect([near.cable_end, far.cable_end]).toEqual(["A", "B"]);
     expect([near._occupied, far._occupied]).toEqual([true, true]);
     expect(near.link_peers_type).toBe("dcim.interface");
-    expect(near.link_peers).toEqual([expect.objectContaining({ id: b.ifaces[0], name: "eth0", device: expect.objectContaining({ id: b.device }) })]);
+    expect(near.link_peers).toEqual([
+      expect.objectContaining({ id: b.ifaces[0], name: "eth0", device: expect.objectContaining({ id: b.device }) }),
+    ]);
     expect(far.link_peers.map((p: any) => p.id)).toEqual([a.ifaces[0]]);
     expect(near.connected_endpoints_type).toBe("dcim.interface");
     expect(near.connected_endpoints.map((p: any) => p.id)).toEqual([b.ifaces[0]]);
@@ -61,8 +82,14 @@ describe("cables between interfaces", () => {
     const a = await deviceWithInterfaces(`lone${++seq}`, 1);
     const reply = await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/`);
     expect(reply.body).toMatchObject({
-      cable: null, cable_end: "", link_peers: [], link_peers_type: null, _occupied: false,
-      connected_endpoints: null, connected_endpoints_type: null, connected_endpoints_reachable: null,
+      cable: null,
+      cable_end: "",
+      link_peers: [],
+      link_peers_type: null,
+      _occupied: false,
+      connected_endpoints: null,
+      connected_endpoints_type: null,
+      connected_endpoints_reachable: null,
     });
     expect((await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/trace/`)).body).toEqual([]);
   });
@@ -70,7 +97,10 @@ describe("cables between interfaces", () => {
   it("show a planned cable's far end as connected but not reachable", async () => {
     const a = await deviceWithInterfaces(`p${++seq}`, 1);
     const b = await deviceWithInterfaces(`q${seq}`, 1);
-    const reply = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", b.ifaces[0]), { status: "planned" }));
+    const reply = await api.post(
+      "/api/dcim/cables/",
+      cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", b.ifaces[0]), { status: "planned" }),
+    );
     expect(reply.status, reply.text).toBe(201);
     const near = (await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/`)).body;
     expect(near.connected_endpoints.map((p: any) => p.id)).toEqual([b.ifaces[0]]);
@@ -122,8 +152,14 @@ describe("cable validation", () => {
     const power = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.powerport", 1)));
     expect(power.status).toBe(400);
     expect(power.body.b_terminations).toBeDefined();
-    const mixed = await api.post("/api/dcim/cables/", cable([...ends("dcim.interface", a.ifaces[0]), ...ends("dcim.rearport", rear)], ends("dcim.interface", a.ifaces[1])));
-    expect(mixed).toMatchObject({ status: 400, body: { a_terminations: ["Cannot connect different termination types to the same end of a cable."] } });
+    const mixed = await api.post(
+      "/api/dcim/cables/",
+      cable([...ends("dcim.interface", a.ifaces[0]), ...ends("dcim.rearport", rear)], ends("dcim.interface", a.ifaces[1])),
+    );
+    expect(mixed).toMatchObject({
+      status: 400,
+      body: { a_terminations: ["Cannot connect different termination types to the same end of a cable."] },
+    });
     const empty = await api.post("/api/dcim/cables/", cable([], ends("dcim.interface", a.ifaces[1])));
     expect(empty.status).toBe(400);
     expect(empty.body.a_terminations).toBeDefined();
@@ -132,16 +168,25 @@ describe("cable validation", () => {
     const unknown = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", 999999), ends("dcim.interface", a.ifaces[1])));
     expect(unknown.status).toBe(400);
     expect(unknown.body.a_terminations[0]).toContain("999999");
-    const badType = await api.post("/api/dcim/cables/", cable([{ object_type: "dcim.site", object_id: ids.site }], ends("dcim.interface", a.ifaces[1])));
+    const badType = await api.post(
+      "/api/dcim/cables/",
+      cable([{ object_type: "dcim.site", object_id: ids.site }], ends("dcim.interface", a.ifaces[1])),
+    );
     expect(badType.status).toBe(400);
     const self = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[0])));
     expect(self.status).toBe(400);
     const virtual = await make(api, "/api/dcim/interfaces/", { device: a.device, name: "vlan10", type: "virtual" });
     const toVirtual = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", virtual), ends("dcim.interface", a.ifaces[1])));
     expect(toVirtual.status).toBe(400);
-    const badChoice = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[1]), { type: "string" }));
+    const badChoice = await api.post(
+      "/api/dcim/cables/",
+      cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[1]), { type: "string" }),
+    );
     expect(badChoice.body).toEqual({ type: ['"string" is not a valid choice.'] });
-    const noUnit = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[1]), { length: 3 }));
+    const noUnit = await api.post(
+      "/api/dcim/cables/",
+      cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[1]), { length: 3 }),
+    );
     expect(noUnit.body).toEqual({ length_unit: ["Must specify a unit when setting a cable length."] });
     // A rear port can take an interface.
     expect((await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.rearport", rear)))).status).toBe(201);
@@ -159,7 +204,10 @@ describe("changing and deleting cables", () => {
     expect((await api.get(`/api/dcim/interfaces/${a.ifaces[1]}/`)).body.cable).toBeNull();
     expect((await api.get(`/api/dcim/interfaces/${a.ifaces[2]}/`)).body.cable.id).toBe(made.body.id);
     // Keeping an end it already holds is no conflict.
-    const same = await api.patch(`/api/dcim/cables/${made.body.id}/`, { a_terminations: ends("dcim.interface", a.ifaces[0]), label: "kept" });
+    const same = await api.patch(`/api/dcim/cables/${made.body.id}/`, {
+      a_terminations: ends("dcim.interface", a.ifaces[0]),
+      label: "kept",
+    });
     expect(same.status, same.text).toBe(200);
   });
 
@@ -168,14 +216,20 @@ describe("changing and deleting cables", () => {
     const made = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[1])));
     expect((await api.delete(`/api/dcim/cables/${made.body.id}/`)).status).toBe(204);
     const list = (await api.get(`/api/dcim/interfaces/?device_id=${a.device}`)).body.results;
-    expect(list.map((i: any) => [i.cable, i._occupied, i.link_peers])).toEqual([[null, false, []], [null, false, []]]);
+    expect(list.map((i: any) => [i.cable, i._occupied, i.link_peers])).toEqual([
+      [null, false, []],
+      [null, false, []],
+    ]);
     expect((await api.get(`/api/dcim/interfaces/?device_id=${a.device}&cabled=true`)).body.count).toBe(0);
   });
 
   it("deleting an endpoint removes its termination, and a cable left with an empty end", async () => {
     const a = await deviceWithInterfaces(`ep${++seq}`, 3);
     const b = await deviceWithInterfaces(`eq${seq}`, 1);
-    const two = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0], a.ifaces[1]), ends("dcim.interface", b.ifaces[0])));
+    const two = await api.post(
+      "/api/dcim/cables/",
+      cable(ends("dcim.interface", a.ifaces[0], a.ifaces[1]), ends("dcim.interface", b.ifaces[0])),
+    );
     expect(two.status, two.text).toBe(201);
     expect((await api.delete(`/api/dcim/interfaces/${a.ifaces[0]}/`)).status).toBe(204);
     const kept = await api.get(`/api/dcim/cables/${two.body.id}/`);
@@ -192,9 +246,13 @@ describe("filters", () => {
   it("filter endpoints by cabled, occupied and cable, and cables by device, site and termination", async () => {
     const a = await deviceWithInterfaces(`fa${++seq}`, 3, ids.site2);
     const b = await deviceWithInterfaces(`fb${seq}`, 1);
-    const made = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", b.ifaces[0]), { color: "aa0000" }));
+    const made = await api.post(
+      "/api/dcim/cables/",
+      cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", b.ifaces[0]), { color: "aa0000" }),
+    );
     await api.patch(`/api/dcim/interfaces/${a.ifaces[1]}/`, { mark_connected: true });
-    const names = async (q: string) => (await api.get(`/api/dcim/interfaces/?device_id=${a.device}&${q}`)).body.results.map((i: any) => i.id);
+    const names = async (q: string) =>
+      (await api.get(`/api/dcim/interfaces/?device_id=${a.device}&${q}`)).body.results.map((i: any) => i.id);
     expect(await names("cabled=true")).toEqual([a.ifaces[0]]);
     expect(await names("cabled=false")).toEqual([a.ifaces[1], a.ifaces[2]]);
     expect(await names("occupied=true")).toEqual([a.ifaces[0], a.ifaces[1]]);
@@ -221,13 +279,28 @@ describe("trace", () => {
     // Trunk rear ports with four positions; the path uses position 3 on both sides.
     const rearA = await make(api, "/api/dcim/rear-ports/", { device: panelA, name: "trunk", type: "mpo", positions: 4 });
     const rearZ = await make(api, "/api/dcim/rear-ports/", { device: panelZ, name: "trunk", type: "mpo", positions: 4 });
-    const fronts = async (device: number, rear: number) => (await api.post("/api/dcim/front-ports/", [1, 2, 3, 4].map((p) => ({
-      device, name: `f${p}`, type: "lc", rear_port: rear, rear_port_position: p,
-    })))).body.map((o: any) => o.id as number);
+    const fronts = async (device: number, rear: number) =>
+      (
+        await api.post(
+          "/api/dcim/front-ports/",
+          [1, 2, 3, 4].map((p) => ({
+            device,
+            name: `f${p}`,
+            type: "lc",
+            rear_port: rear,
+            rear_port_position: p,
+          })),
+        )
+      ).body.map((o: any) => o.id as number);
     const frontA = await fronts(panelA, rearA);
     const frontZ = await fronts(panelZ, rearZ);
     const c1 = (await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.frontport", frontA[2])))).body;
-    const trunk = (await api.post("/api/dcim/cables/", cable(ends("dcim.rearport", rearA), ends("dcim.rearport", rearZ), { type: "smf", label: "trunk" }))).body;
+    const trunk = (
+      await api.post(
+        "/api/dcim/cables/",
+        cable(ends("dcim.rearport", rearA), ends("dcim.rearport", rearZ), { type: "smf", label: "trunk" }),
+      )
+    ).body;
     // Before the last cable the path stops at the far front port: incomplete, nothing connected.
     const partial = (await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/`)).body;
     expect([partial.connected_endpoints, partial.connected_endpoints_reachable]).toEqual([null, false]);
@@ -242,7 +315,13 @@ describe("trace", () => {
       [[rearA], trunk.id, [rearZ]],
       [[frontZ[2]], c3.id, [z.ifaces[0]]],
     ]);
-    expect(reply.body[1][1]).toMatchObject({ id: trunk.id, url: `${ORIGIN}/api/dcim/cables/${trunk.id}/`, type: "smf", status: "connected", label: "trunk" });
+    expect(reply.body[1][1]).toMatchObject({
+      id: trunk.id,
+      url: `${ORIGIN}/api/dcim/cables/${trunk.id}/`,
+      type: "smf",
+      status: "connected",
+      label: "trunk",
+    });
     expect(reply.body[0][2][0]).toMatchObject({ name: "f3", device: expect.objectContaining({ id: panelA }) });
 
     const near = (await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/`)).body;
@@ -250,7 +329,11 @@ describe("trace", () => {
     expect(near.connected_endpoints.map((o: any) => o.id)).toEqual([z.ifaces[0]]);
     expect(near.connected_endpoints_reachable).toBe(true);
     const back = (await api.get(`/api/dcim/interfaces/${z.ifaces[0]}/trace/`)).body;
-    expect(back.map(([n, c, f]: any[]) => [n[0].id, c.id, f[0].id])).toEqual([[z.ifaces[0], c3.id, frontZ[2]], [rearZ, trunk.id, rearA], [frontA[2], c1.id, a.ifaces[0]]]);
+    expect(back.map(([n, c, f]: any[]) => [n[0].id, c.id, f[0].id])).toEqual([
+      [z.ifaces[0], c3.id, frontZ[2]],
+      [rearZ, trunk.id, rearA],
+      [frontA[2], c1.id, a.ifaces[0]],
+    ]);
     // Front ports show their link peers too.
     const front = (await api.get(`/api/dcim/front-ports/${frontA[2]}/`)).body;
     expect([front.cable.id, front.cable_end, front.link_peers_type, front._occupied]).toEqual([c1.id, "B", "dcim.interface", true]);
@@ -260,14 +343,24 @@ describe("trace", () => {
     for (const port of [`front-ports/${frontA[2]}`, `rear-ports/${rearZ}`]) {
       const through = await api.get(`/api/dcim/${port}/paths/`);
       expect(through.status, through.text).toBe(200);
-      expect(through.body.map((p: any) => [p.path[0][0].id, p.path[p.path.length - 1][0].id, p.is_complete, p.is_active, p.is_split])).toEqual([
+      expect(
+        through.body.map((p: any) => [p.path[0][0].id, p.path[p.path.length - 1][0].id, p.is_complete, p.is_active, p.is_split]),
+      ).toEqual([
         [a.ifaces[0], z.ifaces[0], true, true, false],
         [z.ifaces[0], a.ifaces[0], true, true, false],
       ]);
     }
     const [first] = (await api.get(`/api/dcim/front-ports/${frontA[2]}/paths/`)).body;
     expect(first.path.map((nodes: any[]) => nodes.map((n) => n.id))).toEqual([
-      [a.ifaces[0]], [c1.id], [frontA[2]], [rearA], [trunk.id], [rearZ], [frontZ[2]], [c3.id], [z.ifaces[0]],
+      [a.ifaces[0]],
+      [c1.id],
+      [frontA[2]],
+      [rearA],
+      [trunk.id],
+      [rearZ],
+      [frontZ[2]],
+      [c3.id],
+      [z.ifaces[0]],
     ]);
     expect(first.path[1][0].url).toBe(`${ORIGIN}/api/dcim/cables/${c1.id}/`);
     // An unused position of the same panel carries no path.
@@ -277,7 +370,13 @@ describe("trace", () => {
   it("pads a path that stops at an unconnected pass-through port", async () => {
     const a = await deviceWithInterfaces(`pad${++seq}`, 1);
     const rear = await make(api, "/api/dcim/rear-ports/", { device: a.device, name: "r", type: "lc", positions: 1 });
-    const front = await make(api, "/api/dcim/front-ports/", { device: a.device, name: "f", type: "lc", rear_port: rear, rear_port_position: 1 });
+    const front = await make(api, "/api/dcim/front-ports/", {
+      device: a.device,
+      name: "f",
+      type: "lc",
+      rear_port: rear,
+      rear_port_position: 1,
+    });
     const c = (await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.frontport", front)))).body;
     const reply = (await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/trace/`)).body;
     expect(reply.map(([n, cb, f]: any[]) => [n.map((o: any) => o.id), cb?.id ?? null, f.map((o: any) => o.id)])).toEqual([
@@ -291,7 +390,10 @@ describe("cost", () => {
   it("lists interfaces with cables in one round trip and the same statements for any page size", async () => {
     const a = await deviceWithInterfaces(`cost${++seq}`, 6);
     const b = await deviceWithInterfaces(`cosu${seq}`, 6);
-    const made = await api.post("/api/dcim/cables/", a.ifaces.map((x, i) => cable(ends("dcim.interface", x), ends("dcim.interface", b.ifaces[i]))));
+    const made = await api.post(
+      "/api/dcim/cables/",
+      a.ifaces.map((x, i) => cable(ends("dcim.interface", x), ends("dcim.interface", b.ifaces[i]))),
+    );
     expect(made.status, made.text).toBe(201);
     const one = await api.cost(() => api.get(`/api/dcim/interfaces/?limit=1`));
     const all = await api.cost(() => api.get(`/api/dcim/interfaces/?limit=0`));
@@ -300,7 +402,16 @@ describe("cost", () => {
     const cables = await api.cost(() => api.get("/api/dcim/cables/?limit=0"));
     expect(cables.roundTrips).toBe(1);
     expect(cables.statements).toBe(one.statements);
-    const bulk = await api.cost(() => api.patch("/api/dcim/cables/", made.body.map((c: any) => ({ id: c.id, b_terminations: c.a_terminations.map((t: any) => ({ object_type: t.object_type, object_id: t.object_id })), a_terminations: c.b_terminations.map((t: any) => ({ object_type: t.object_type, object_id: t.object_id })) }))));
+    const bulk = await api.cost(() =>
+      api.patch(
+        "/api/dcim/cables/",
+        made.body.map((c: any) => ({
+          id: c.id,
+          b_terminations: c.a_terminations.map((t: any) => ({ object_type: t.object_type, object_id: t.object_id })),
+          a_terminations: c.b_terminations.map((t: any) => ({ object_type: t.object_type, object_id: t.object_id })),
+        })),
+      ),
+    );
     expect(bulk.roundTrips).toBe(2);
   });
 });
@@ -313,18 +424,36 @@ for (const driver of ["native", "client"] as Driver[]) {
         const mk = async (path: string, body: Record<string, unknown>) => (await own.post(path, body)).body.id as number;
         const manufacturer = await mk("/api/dcim/manufacturers/", { name: "M", slug: "m" });
         const device = await mk("/api/dcim/devices/", {
-          name: "race", site: await mk("/api/dcim/sites/", { name: "S", slug: "s" }),
+          name: "race",
+          site: await mk("/api/dcim/sites/", { name: "S", slug: "s" }),
           device_type: await mk("/api/dcim/device-types/", { manufacturer, model: "T", slug: "t" }),
           role: await mk("/api/dcim/device-roles/", { name: "R", slug: "r" }),
         });
-        const ifaces = (await own.post("/api/dcim/interfaces/", Array.from({ length: 11 }, (_, i) => ({ device, name: `e${i}`, type: "1000base-t" })))).body.map((o: any) => o.id);
-        const replies = await Promise.all(ifaces.slice(1).map((x: number) => own.post("/api/dcim/cables/", cable(ends("dcim.interface", x), ends("dcim.interface", ifaces[0])))));
+        const ifaces = (
+          await own.post(
+            "/api/dcim/interfaces/",
+            Array.from({ length: 11 }, (_, i) => ({ device, name: `e${i}`, type: "1000base-t" })),
+          )
+        ).body.map((o: any) => o.id);
+        const replies = await Promise.all(
+          ifaces
+            .slice(1)
+            .map((x: number) => own.post("/api/dcim/cables/", cable(ends("dcim.interface", x), ends("dcim.interface", ifaces[0])))),
+        );
         expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
         for (const r of replies.filter((r) => r.status !== 201)) expect(r.status, r.text).toBe(400);
         expect((await own.get("/api/dcim/cables/")).body.count).toBe(1);
         expect((await own.get("/api/dcim/interfaces/?cabled=true")).body.count).toBe(2);
         // Should requests interleave so that both pass the probes, the table itself refuses the second end.
-        const taken = own.db.batch([{ sql: "INSERT INTO dcim_cabletermination (cable_id, cable_end, termination_type, termination_id) VALUES (1, 'A', 'dcim.interface', ?)", parameters: [ifaces[0]] }], "write");
+        const taken = own.db.batch(
+          [
+            {
+              sql: "INSERT INTO dcim_cabletermination (cable_id, cable_end, termination_type, termination_id) VALUES (1, 'A', 'dcim.interface', ?)",
+              parameters: [ifaces[0]],
+            },
+          ],
+          "write",
+        );
         await expect(taken).rejects.toThrow(/UNIQUE/);
       } finally {
         own.close();

@@ -24,16 +24,24 @@ describe("change records", () => {
     expect(core).toMatchObject({
       url: `${ORIGIN}/api/core/object-changes/${core.id}/`,
       display: "dcim.region Mars created by admin",
-      user: { username: "admin" }, user_name: "admin", request_id: requestId,
+      user: { username: "admin" },
+      user_name: "admin",
+      request_id: requestId,
       action: { value: "create", label: "Created" },
-      changed_object_type: "dcim.region", changed_object_id: made.body.id,
+      changed_object_type: "dcim.region",
+      changed_object_id: made.body.id,
       changed_object: { id: made.body.id, url: `${ORIGIN}/api/dcim/regions/${made.body.id}/`, name: "Mars", slug: "mars" },
-      object_repr: "Mars", prechange_data: null,
+      object_repr: "Mars",
+      prechange_data: null,
     });
     expect(core.postchange_data).toMatchObject({ name: "Mars", slug: "mars", parent: null });
     expect((await api.get(`/api/core/object-changes/${core.id}/`)).body).toEqual(core);
 
-    for (const [method, path] of [["POST", "/api/core/object-changes/"], ["PATCH", `/api/core/object-changes/${core.id}/`], ["DELETE", `/api/extras/object-changes/${core.id}/`]]) {
+    for (const [method, path] of [
+      ["POST", "/api/core/object-changes/"],
+      ["PATCH", `/api/core/object-changes/${core.id}/`],
+      ["DELETE", `/api/extras/object-changes/${core.id}/`],
+    ]) {
       const refused = await api.request(method, path, { body: method === "DELETE" ? undefined : {} });
       expect(refused.status, `${method} ${path}`).toBe(405);
       expect(refused.headers.get("Allow")).toBe("GET, HEAD, OPTIONS");
@@ -46,7 +54,12 @@ describe("change records", () => {
     const made = await api.post("/api/dcim/regions/", { name: "Venus", slug: "venus" });
     const gone = await api.delete(`/api/dcim/regions/${made.body.id}/`);
     const [record] = await changes(`request_id=${gone.headers.get("X-Request-ID")}`);
-    expect(record).toMatchObject({ action: { value: "delete" }, changed_object_id: made.body.id, changed_object: null, postchange_data: null });
+    expect(record).toMatchObject({
+      action: { value: "delete" },
+      changed_object_id: made.body.id,
+      changed_object: null,
+      postchange_data: null,
+    });
     expect(record.prechange_data.name).toBe("Venus");
     const all = await changes(`changed_object_type=dcim.region&changed_object_id=${made.body.id}`);
     expect(all.map((c) => c.action.value)).toEqual(["delete", "create"]);
@@ -69,7 +82,10 @@ describe("change records", () => {
 
   it("record every row a delete removes in cascade, in the delete's transaction", async () => {
     const device = await fixtureDevice(api, "cascade");
-    const made = await api.post("/api/dcim/interfaces/", [1, 2, 3].map((i) => ({ device, name: `eth${i}`, type: "1000base-t" })));
+    const made = await api.post(
+      "/api/dcim/interfaces/",
+      [1, 2, 3].map((i) => ({ device, name: `eth${i}`, type: "1000base-t" })),
+    );
     expect(made.status, made.text).toBe(201);
     const gone = await api.delete(`/api/dcim/devices/${device}/`);
     expect(gone.status, gone.text).toBe(204);
@@ -86,9 +102,15 @@ describe("change records", () => {
     const manufacturer = await api.post("/api/dcim/manufacturers/", { name: "Clearing", slug: "clearing" });
     const removePlatformWith = async (count: number) => {
       const platform = await api.post("/api/dcim/platforms/", { name: `Platform ${count}`, slug: `platform-${count}` });
-      const types = await api.post("/api/dcim/device-types/", Array.from({ length: count }, (_, i) => ({
-        manufacturer: manufacturer.body.id, model: `Model ${count}-${i}`, slug: `model-${count}-${i}`, default_platform: platform.body.id,
-      })));
+      const types = await api.post(
+        "/api/dcim/device-types/",
+        Array.from({ length: count }, (_, i) => ({
+          manufacturer: manufacturer.body.id,
+          model: `Model ${count}-${i}`,
+          slug: `model-${count}-${i}`,
+          default_platform: platform.body.id,
+        })),
+      );
       expect(types.status, types.text).toBe(201);
       let gone!: Awaited<ReturnType<typeof api.delete>>;
       const cost = await api.cost(async () => {
@@ -112,19 +134,28 @@ describe("change records", () => {
     expect(type.last_updated > three.types[0].last_updated).toBe(true);
     expect(records[1]).toMatchObject({ object_repr: three.types[0].display, user_name: "admin" });
     expect(records[1].prechange_data).toMatchObject({ model: three.types[0].model, default_platform: three.platform.id });
-    expect(records[1].postchange_data).toMatchObject({ model: three.types[0].model, default_platform: null, last_updated: type.last_updated });
+    expect(records[1].postchange_data).toMatchObject({
+      model: three.types[0].model,
+      default_platform: null,
+      last_updated: type.last_updated,
+    });
   });
 
   it("record clearing a generic reference as an update of its row", async () => {
     const webhook = await api.post("/api/extras/webhooks/", { name: "Doomed hook", payload_url: "http://127.0.0.1:9/" });
     const rule = await api.post("/api/extras/event-rules/", {
-      name: "Orphaned rule", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+      name: "Orphaned rule",
+      object_types: ["dcim.site"],
+      event_types: ["object_created"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.body.id,
     });
     expect(rule.status, rule.text).toBe(201);
     const gone = await api.delete(`/api/extras/webhooks/${webhook.body.id}/`);
     const records = await changes(`request_id=${gone.headers.get("X-Request-ID")}&ordering=id`);
     expect(records.map((r) => [r.action.value, r.changed_object_type, r.changed_object_id])).toEqual([
-      ["delete", "extras.webhook", webhook.body.id], ["update", "extras.eventrule", rule.body.id],
+      ["delete", "extras.webhook", webhook.body.id],
+      ["update", "extras.eventrule", rule.body.id],
     ]);
     expect(records[1].prechange_data).toMatchObject({ action_object_type: "extras.webhook", action_object_id: webhook.body.id });
     expect(records[1].postchange_data).toMatchObject({ action_object_type: null, action_object_id: null });
@@ -133,7 +164,10 @@ describe("change records", () => {
   });
 
   it("a refused write records nothing", async () => {
-    const refused = await api.post("/api/dcim/regions/", [{ name: "Ok", slug: "ok-region" }, { name: "", slug: "bad" }]);
+    const refused = await api.post("/api/dcim/regions/", [
+      { name: "Ok", slug: "ok-region" },
+      { name: "", slug: "bad" },
+    ]);
     expect(refused.status).toBe(400);
     expect(await changes(`request_id=${refused.headers.get("X-Request-ID")}`)).toEqual([]);
   });

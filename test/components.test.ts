@@ -16,7 +16,13 @@ async function fullType(slug: string) {
   await make(api, "/api/dcim/console-port-templates/", { device_type, name: "con0", type: "rj-45" });
   await make(api, "/api/dcim/console-server-port-templates/", { device_type, name: "cs1", type: "rj-45" });
   const psu = await make(api, "/api/dcim/power-port-templates/", { device_type, name: "PSU1", type: "iec-60320-c14", maximum_draw: 500 });
-  await make(api, "/api/dcim/power-outlet-templates/", { device_type, name: "out1", type: "iec-60320-c13", power_port: psu, feed_leg: "A" });
+  await make(api, "/api/dcim/power-outlet-templates/", {
+    device_type,
+    name: "out1",
+    type: "iec-60320-c13",
+    power_port: psu,
+    feed_leg: "A",
+  });
   const br = await make(api, "/api/dcim/interface-templates/", { device_type, name: "br0", type: "bridge" });
   await make(api, "/api/dcim/interface-templates/", { device_type, name: "eth0", type: "1000base-t", mgmt_only: true, bridge: br });
   const rear = await make(api, "/api/dcim/rear-port-templates/", { device_type, name: "R1", type: "mpo", positions: 2 });
@@ -26,7 +32,11 @@ async function fullType(slug: string) {
   await make(api, "/api/dcim/module-bay-templates/", { device_type, name: "slot1", position: "1" });
   const chassis = await make(api, "/api/dcim/inventory-item-templates/", { device_type, name: "chassis", manufacturer: ids.maker });
   await make(api, "/api/dcim/inventory-item-templates/", {
-    device_type, name: "optic", parent: chassis, component_type: "dcim.interfacetemplate", component_id: br,
+    device_type,
+    name: "optic",
+    parent: chassis,
+    component_type: "dcim.interfacetemplate",
+    component_id: br,
   });
   return device_type;
 }
@@ -46,13 +56,24 @@ describe("instantiation from device type templates", () => {
     expect(reply.status, reply.text).toBe(201);
     const device = reply.body.id;
     expect(reply.body).toMatchObject({
-      console_port_count: 1, console_server_port_count: 1, power_port_count: 1, power_outlet_count: 1, interface_count: 2,
-      front_port_count: 2, rear_port_count: 1, device_bay_count: 1, module_bay_count: 1, inventory_item_count: 2,
+      console_port_count: 1,
+      console_server_port_count: 1,
+      power_port_count: 1,
+      power_outlet_count: 1,
+      interface_count: 2,
+      front_port_count: 2,
+      rear_port_count: 1,
+      device_bay_count: 1,
+      module_bay_count: 1,
+      inventory_item_count: 2,
     });
     const [rear] = await list(`/api/dcim/rear-ports/?device_id=${device}`);
     expect(rear).toMatchObject({ name: "R1", positions: 2, type: { value: "mpo" } });
     const fronts = await list(`/api/dcim/front-ports/?device_id=${device}`);
-    expect(fronts.map((f) => [f.name, f.rear_port.id, f.rear_port_position])).toEqual([["F1", rear.id, 1], ["F2", rear.id, 2]]);
+    expect(fronts.map((f) => [f.name, f.rear_port.id, f.rear_port_position])).toEqual([
+      ["F1", rear.id, 1],
+      ["F2", rear.id, 2],
+    ]);
     const [psu] = await list(`/api/dcim/power-ports/?device_id=${device}`);
     expect(psu).toMatchObject({ name: "PSU1", maximum_draw: 500 });
     const [outlet] = await list(`/api/dcim/power-outlets/?device_id=${device}`);
@@ -63,12 +84,20 @@ describe("instantiation from device type templates", () => {
     expect((await list(`/api/dcim/console-ports/?device_id=${device}`)).map((c) => c.name)).toEqual(["con0"]);
     expect((await list(`/api/dcim/console-server-ports/?device_id=${device}`)).map((c) => c.name)).toEqual(["cs1"]);
     expect((await list(`/api/dcim/device-bays/?device_id=${device}`)).map((c) => c.name)).toEqual(["bay1"]);
-    expect((await list(`/api/dcim/module-bays/?device_id=${device}`))[0]).toMatchObject({ name: "slot1", position: "1", installed_module: null });
+    expect((await list(`/api/dcim/module-bays/?device_id=${device}`))[0]).toMatchObject({
+      name: "slot1",
+      position: "1",
+      installed_module: null,
+    });
     const items = await list(`/api/dcim/inventory-items/?device_id=${device}`);
     const chassis = items.find((i) => i.name === "chassis");
     expect(chassis).toMatchObject({ parent: null, _depth: 0, manufacturer: { id: ids.maker } });
     expect(items.find((i) => i.name === "optic")).toMatchObject({
-      parent: chassis.id, _depth: 1, component_type: "dcim.interface", component_id: br.id, component: { id: br.id, name: "br0" },
+      parent: chassis.id,
+      _depth: 1,
+      component_type: "dcim.interface",
+      component_id: br.id,
+      component: { id: br.id, name: "br0" },
     });
   });
 
@@ -78,9 +107,20 @@ describe("instantiation from device type templates", () => {
     const changes = (await api.db.kysely.selectFrom("core_objectchange").selectAll().where("request_id", "=", request!).execute()) as any[];
     const types = changes.map((c) => c.changed_object_type).sort();
     expect(types).toEqual([
-      "dcim.consoleport", "dcim.consoleserverport", "dcim.device", "dcim.devicebay", "dcim.frontport", "dcim.frontport",
-      "dcim.interface", "dcim.interface", "dcim.inventoryitem", "dcim.inventoryitem", "dcim.modulebay", "dcim.poweroutlet",
-      "dcim.powerport", "dcim.rearport",
+      "dcim.consoleport",
+      "dcim.consoleserverport",
+      "dcim.device",
+      "dcim.devicebay",
+      "dcim.frontport",
+      "dcim.frontport",
+      "dcim.interface",
+      "dcim.interface",
+      "dcim.inventoryitem",
+      "dcim.inventoryitem",
+      "dcim.modulebay",
+      "dcim.poweroutlet",
+      "dcim.powerport",
+      "dcim.rearport",
     ]);
     const front = changes.find((c) => c.changed_object_type === "dcim.frontport");
     const post = JSON.parse(front.postchange_data);
@@ -112,21 +152,40 @@ describe("modules", () => {
     const device = await make(api, "/api/dcim/devices/", { name: "chassis1", device_type: ids.full, role: ids.role, site: ids.site });
     const [bay] = await list(`/api/dcim/module-bays/?device_id=${device}`);
     const module_type = await make(api, "/api/dcim/module-types/", { manufacturer: ids.maker, model: "LC-8" });
-    await make(api, "/api/dcim/interface-templates/", { module_type, name: "et-{module}/0", type: "10gbase-x-sfpp", label: "port {module}" });
+    await make(api, "/api/dcim/interface-templates/", {
+      module_type,
+      name: "et-{module}/0",
+      type: "10gbase-x-sfpp",
+      label: "port {module}",
+    });
     const rear = await make(api, "/api/dcim/rear-port-templates/", { module_type, name: "MR{module}", type: "mpo", positions: 4 });
-    await make(api, "/api/dcim/front-port-templates/", { module_type, name: "MF{module}", type: "lc", rear_port: rear, rear_port_position: 3 });
+    await make(api, "/api/dcim/front-port-templates/", {
+      module_type,
+      name: "MF{module}",
+      type: "lc",
+      rear_port: rear,
+      rear_port_position: 3,
+    });
     await make(api, "/api/dcim/power-port-templates/", { module_type, name: "PSU-{module}" });
     await make(api, "/api/dcim/module-bay-templates/", { module_type, name: "sub{module}", position: "{module}.1" });
 
     const reply = await api.post("/api/dcim/modules/", { device, module_bay: bay.id, module_type, serial: "X1" });
     expect(reply.status, reply.text).toBe(201);
-    expect(reply.body).toMatchObject({ display: `slot1: LC-8 (${reply.body.id})`, module_bay: { id: bay.id, name: "slot1" }, status: { value: "active" } });
+    expect(reply.body).toMatchObject({
+      display: `slot1: LC-8 (${reply.body.id})`,
+      module_bay: { id: bay.id, name: "slot1" },
+      status: { value: "active" },
+    });
     const module = reply.body.id;
     const iface = (await list(`/api/dcim/interfaces/?module_id=${module}`))[0];
     expect(iface).toMatchObject({ name: "et-1/0", label: "port 1", device: { id: device }, module: { id: module } });
     const [newRear] = await list(`/api/dcim/rear-ports/?module_id=${module}`);
     expect(newRear).toMatchObject({ name: "MR1", positions: 4 });
-    expect((await list(`/api/dcim/front-ports/?module_id=${module}`))[0]).toMatchObject({ name: "MF1", rear_port: { id: newRear.id }, rear_port_position: 3 });
+    expect((await list(`/api/dcim/front-ports/?module_id=${module}`))[0]).toMatchObject({
+      name: "MF1",
+      rear_port: { id: newRear.id },
+      rear_port_position: 3,
+    });
     expect((await list(`/api/dcim/power-ports/?module_id=${module}`)).map((p) => p.name)).toEqual(["PSU-1"]);
     expect((await list(`/api/dcim/module-bays/?module_id=${module}`))[0]).toMatchObject({ name: "sub1", position: "1.1" });
     expect((await api.get(`/api/dcim/module-bays/${bay.id}/`)).body.installed_module).toMatchObject({ id: module });
@@ -145,12 +204,17 @@ describe("modules", () => {
     const [bayB] = await list(`/api/dcim/module-bays/?device_id=${b}`);
     const module_type = await make(api, "/api/dcim/module-types/", { manufacturer: ids.maker, model: "Blank" });
     const wrong = await api.post("/api/dcim/modules/", { device: a, module_bay: bayB.id, module_type });
-    expect(wrong).toMatchObject({ status: 400, body: { module_bay: ["Module must be installed within a module bay belonging to the assigned device."] } });
+    expect(wrong).toMatchObject({
+      status: 400,
+      body: { module_bay: ["Module must be installed within a module bay belonging to the assigned device."] },
+    });
     const unnamed = await make(api, "/api/dcim/module-bays/", { device: b, name: "unnumbered" });
     const numbered = await make(api, "/api/dcim/module-types/", { manufacturer: ids.maker, model: "Numbered" });
     await make(api, "/api/dcim/console-port-templates/", { module_type: numbered, name: "con{module}" });
     const noPosition = await api.post("/api/dcim/modules/", { device: b, module_bay: unnamed, module_type: numbered });
-    expect(noPosition.body).toEqual({ non_field_errors: ["Cannot install module with placeholder values in a module bay with no position defined."] });
+    expect(noPosition.body).toEqual({
+      non_field_errors: ["Cannot install module with placeholder values in a module bay with no position defined."],
+    });
     expect((await api.post("/api/dcim/modules/", { device: b, module_bay: unnamed, module_type })).status).toBe(201);
     expect((await api.post("/api/dcim/modules/", { device: b, module_bay: bayB.id, module_type })).status).toBe(201);
     const twice = await api.post("/api/dcim/modules/", { device: b, module_bay: bayB.id, module_type });
@@ -161,7 +225,12 @@ describe("modules", () => {
 
 describe("device bays", () => {
   it("hold one child device, which shows its parent", async () => {
-    const child = await make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model: "blade", slug: "blade", subdevice_role: "child" });
+    const child = await make(api, "/api/dcim/device-types/", {
+      manufacturer: ids.maker,
+      model: "blade",
+      slug: "blade",
+      subdevice_role: "child",
+    });
     const plain = await make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model: "plain", slug: "plain" });
     const parent = await make(api, "/api/dcim/devices/", { name: "enclosure", device_type: ids.full, role: ids.role, site: ids.site });
     const blade = await make(api, "/api/dcim/devices/", { name: "blade1", device_type: child, role: ids.role, site: ids.site });
@@ -174,9 +243,14 @@ describe("device bays", () => {
     const self = await api.patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: parent });
     expect(self.status).toBe(400);
     const noTemplates = await api.post("/api/dcim/device-bay-templates/", { device_type: plain, name: "bay" });
-    expect(noTemplates.body).toEqual({ non_field_errors: ['Subdevice role of device type (plain) must be set to "parent" to allow device bays.'] });
+    expect(noTemplates.body).toEqual({
+      non_field_errors: ['Subdevice role of device type (plain) must be set to "parent" to allow device bays.'],
+    });
     const noBays = await api.post("/api/dcim/device-bays/", { device: box, name: "bay" });
-    expect(noBays).toMatchObject({ status: 400, body: { non_field_errors: ["This type of device (plain) does not support device bays."] } });
+    expect(noBays).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ["This type of device (plain) does not support device bays."] },
+    });
 
     const installed = await api.patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: blade });
     expect(installed.status, installed.text).toBe(200);
@@ -201,13 +275,25 @@ describe("port validation", () => {
     const rearB = await make(api, "/api/dcim/rear-ports/", { device: b, name: "R9", type: "mpo", positions: 4 });
     const other = await api.post("/api/dcim/front-ports/", { device: a, name: "X", type: "lc", rear_port: rearB });
     expect(other).toMatchObject({ status: 400, body: { rear_port: ["Rear port (R9) must belong to the same device"] } });
-    const beyond = await api.post("/api/dcim/front-ports/", { device: a, name: "X", type: "lc", rear_port: { device: a, name: "R1" }, rear_port_position: 3 });
-    expect(beyond).toMatchObject({ status: 400, body: { rear_port_position: ["Invalid rear port position (3): Rear port R1 has only 2 positions."] } });
+    const beyond = await api.post("/api/dcim/front-ports/", {
+      device: a,
+      name: "X",
+      type: "lc",
+      rear_port: { device: a, name: "R1" },
+      rear_port_position: 3,
+    });
+    expect(beyond).toMatchObject({
+      status: 400,
+      body: { rear_port_position: ["Invalid rear port position (3): Rear port R1 has only 2 positions."] },
+    });
     // A PATCH is checked against what the port keeps.
     const [f1] = await list(`/api/dcim/front-ports/?device_id=${a}&name=F1`);
     const moved = await api.patch(`/api/dcim/front-ports/${f1.id}/`, { rear_port_position: 5 });
     expect(moved.body).toEqual({ rear_port_position: ["Invalid rear port position (5): Rear port R1 has only 2 positions."] });
-    const [bulkOk, bulkBad] = [{ device: a, name: "Y", type: "lc", rear_port: rearA, rear_port_position: 4 }, { device: a, name: "Z", type: "lc", rear_port: rearB }];
+    const [bulkOk, bulkBad] = [
+      { device: a, name: "Y", type: "lc", rear_port: rearA, rear_port_position: 4 },
+      { device: a, name: "Z", type: "lc", rear_port: rearB },
+    ];
     const bulk = await api.post("/api/dcim/front-ports/", [bulkOk, bulkBad]);
     expect(bulk.status).toBe(400);
     expect(bulk.body).toEqual([{}, { rear_port: ["Rear port (R9) must belong to the same device"] }]);
@@ -238,8 +324,12 @@ describe("port validation", () => {
   it("attaches a template to a device type or a module type, not both, nor neither", async () => {
     const module_type = await make(api, "/api/dcim/module-types/", { manufacturer: ids.maker, model: "Both" });
     const both = await api.post("/api/dcim/console-port-templates/", { device_type: ids.full, module_type, name: "c9" });
-    expect(both.body).toEqual({ non_field_errors: ["A component template cannot be associated with both a device type and a module type."] });
+    expect(both.body).toEqual({
+      non_field_errors: ["A component template cannot be associated with both a device type and a module type."],
+    });
     const neither = await api.post("/api/dcim/console-port-templates/", { name: "c9" });
-    expect(neither.body).toEqual({ non_field_errors: ["A component template must be associated with either a device type or a module type."] });
+    expect(neither.body).toEqual({
+      non_field_errors: ["A component template must be associated with either a device type or a module type."],
+    });
   });
 });

@@ -21,13 +21,19 @@ for (const driver of ["native", "client"] as Driver[]) {
 
     it("keep every change and its record when many objects are written at once", async () => {
       const replies = await Promise.all(
-        Array.from({ length: 25 }, (_, i) => api.post("/api/dcim/sites/", { name: `Par ${i}`, slug: `par-${i}`, tags: [{ slug: "race" }] })),
+        Array.from({ length: 25 }, (_, i) =>
+          api.post("/api/dcim/sites/", { name: `Par ${i}`, slug: `par-${i}`, tags: [{ slug: "race" }] }),
+        ),
       );
       expect(replies.every((r) => r.status === 201)).toBe(true);
       const ids = replies.map((r) => r.body.id);
       expect(new Set(ids).size).toBe(25);
-      const records = await api.db.kysely.selectFrom("core_objectchange").select(["changed_object_id", "request_id"])
-        .where("changed_object_type", "=", "dcim.site").where("action", "=", "create").execute();
+      const records = await api.db.kysely
+        .selectFrom("core_objectchange")
+        .select(["changed_object_id", "request_id"])
+        .where("changed_object_type", "=", "dcim.site")
+        .where("action", "=", "create")
+        .execute();
       const byRequest = new Map(records.map((r) => [r.request_id, r.changed_object_id]));
       for (const r of replies) expect(byRequest.get(r.headers.get("X-Request-ID"))).toBe(r.body.id);
       expect((await api.get("/api/extras/tags/?slug=race")).body.results[0].tagged_items).toBe(25);

@@ -11,7 +11,11 @@ const contextOf = async (device: number) => (await api.get(`/api/dcim/devices/${
 /** Removes every config context, so each test starts from none. */
 const clearContexts = async () => {
   const all = (await api.get(`${CONTEXTS}?limit=0`)).body.results;
-  if (all.length) await api.delete(CONTEXTS, all.map((c: any) => ({ id: c.id })));
+  if (all.length)
+    await api.delete(
+      CONTEXTS,
+      all.map((c: any) => ({ id: c.id })),
+    );
 };
 
 beforeAll(async () => {
@@ -39,8 +43,15 @@ beforeAll(async () => {
   ids.gold = await make(api, "/api/extras/tags/", { name: "Gold", slug: "gold" });
   // `full` has a value along every dimension; `bare` only what a device must have.
   ids.full = await make(api, "/api/dcim/devices/", {
-    name: "full", site: ids.fra, location: ids.room, device_type: ids.mx, role: ids.router, platform: ids.junos,
-    cluster: ids.cluster, tenant: ids.tenant, tags: [ids.gold],
+    name: "full",
+    site: ids.fra,
+    location: ids.room,
+    device_type: ids.mx,
+    role: ids.router,
+    platform: ids.junos,
+    cluster: ids.cluster,
+    tenant: ids.tenant,
+    tags: [ids.gold],
   });
   ids.bare = await make(api, "/api/dcim/devices/", { name: "bare", site: ids.nyc, device_type: ids.qfx, role: ids.switch });
 });
@@ -51,21 +62,57 @@ describe("config contexts", () => {
     const reply = await api.post(CONTEXTS, { name: "ntp", weight: 500, data: { ntp: ["10.0.0.1"] }, regions: [ids.eu], tags: ["gold"] });
     expect(reply.status, reply.text).toBe(201);
     expect(Object.keys(reply.body)).toEqual([
-      "id", "url", "display_url", "display", "name", "weight", "description", "is_active", "regions", "site_groups", "sites", "locations",
-      "device_types", "roles", "platforms", "cluster_types", "cluster_groups", "clusters", "tenant_groups", "tenants", "tags",
-      "data_source", "data_path", "data_file", "data_synced", "data", "created", "last_updated",
+      "id",
+      "url",
+      "display_url",
+      "display",
+      "name",
+      "weight",
+      "description",
+      "is_active",
+      "regions",
+      "site_groups",
+      "sites",
+      "locations",
+      "device_types",
+      "roles",
+      "platforms",
+      "cluster_types",
+      "cluster_groups",
+      "clusters",
+      "tenant_groups",
+      "tenants",
+      "tags",
+      "data_source",
+      "data_path",
+      "data_file",
+      "data_synced",
+      "data",
+      "created",
+      "last_updated",
     ]);
     expect(reply.body).toMatchObject({
-      name: "ntp", weight: 500, is_active: true, tags: ["gold"], data: { ntp: ["10.0.0.1"] }, data_source: null, data_path: "",
-      regions: [{ id: ids.eu, slug: "eu", name: "Europe", _depth: 0 }], sites: [],
+      name: "ntp",
+      weight: 500,
+      is_active: true,
+      tags: ["gold"],
+      data: { ntp: ["10.0.0.1"] },
+      data_source: null,
+      data_path: "",
+      regions: [{ id: ids.eu, slug: "eu", name: "Europe", _depth: 0 }],
+      sites: [],
     });
     const brief = await api.get(`${CONTEXTS}${reply.body.id}/?brief=1`);
     expect(Object.keys(brief.body).sort()).toEqual(["description", "display", "id", "name", "url"]);
-    expect((await api.post(CONTEXTS, { name: "x", data: [1] })).body).toEqual({ data: ['JSON data must be in object form. Example: {"foo": 123}'] });
+    expect((await api.post(CONTEXTS, { name: "x", data: [1] })).body).toEqual({
+      data: ['JSON data must be in object form. Example: {"foo": 123}'],
+    });
     expect((await api.post(CONTEXTS, { name: "x", data: null })).body).toEqual({ data: ["This field may not be null."] });
     expect((await api.post(CONTEXTS, { name: "x" })).body).toEqual({ data: ["This field is required."] });
     expect((await api.post(CONTEXTS, { name: "x", data: {}, tags: ["nope"] })).status).toBe(400);
-    expect((await api.post(CONTEXTS, { name: "x", data: {}, weight: 40000 })).body).toEqual({ weight: ["Ensure this value is less than or equal to 32767."] });
+    expect((await api.post(CONTEXTS, { name: "x", data: {}, weight: 40000 })).body).toEqual({
+      weight: ["Ensure this value is less than or equal to 32767."],
+    });
     await clearContexts();
   });
 
@@ -102,14 +149,26 @@ describe("rendered config context", () => {
   });
 
   it("merges contexts by weight then name, nested objects recursively, with local data on top", async () => {
-    await make(api, CONTEXTS, { name: "b-base", weight: 100, data: { dns: "1.1.1.1", ntp: { servers: ["a"], prefer: "a" }, snmp: { community: "x", v3: { user: "u" } } } });
+    await make(api, CONTEXTS, {
+      name: "b-base",
+      weight: 100,
+      data: { dns: "1.1.1.1", ntp: { servers: ["a"], prefer: "a" }, snmp: { community: "x", v3: { user: "u" } } },
+    });
     // Same weight, earlier name: applied first, so b-base wins where they overlap.
     await make(api, CONTEXTS, { name: "a-first", weight: 100, data: { dns: "9.9.9.9", banner: "hello" } });
-    await make(api, CONTEXTS, { name: "override", weight: 200, data: { ntp: { prefer: "b" }, snmp: { v3: { auth: "sha" } }, banner: null, syslog: {} } });
+    await make(api, CONTEXTS, {
+      name: "override",
+      weight: 200,
+      data: { ntp: { prefer: "b" }, snmp: { v3: { auth: "sha" } }, banner: null, syslog: {} },
+    });
     // Heavier weight applies later even though its name sorts first.
     await make(api, CONTEXTS, { name: "0-last", weight: 300, data: { snmp: { community: "y" } } });
     const rendered = {
-      dns: "1.1.1.1", banner: null, ntp: { servers: ["a"], prefer: "b" }, snmp: { community: "y", v3: { user: "u", auth: "sha" } }, syslog: {},
+      dns: "1.1.1.1",
+      banner: null,
+      ntp: { servers: ["a"], prefer: "b" },
+      snmp: { community: "y", v3: { user: "u", auth: "sha" } },
+      syslog: {},
     };
     expect(await contextOf(ids.bare)).toEqual(rendered);
     // Local data: lists replace, objects merge, an empty object replaces what it lands on.
@@ -120,19 +179,37 @@ describe("rendered config context", () => {
     expect(Object.keys(patched.body.config_context)).toEqual(["dns", "banner", "ntp", "snmp", "syslog", "extra"]);
     expect(patched.body.local_context_data).toEqual(local);
     const refused = await api.patch(`/api/dcim/devices/${ids.bare}/`, { local_context_data: ["not", "an", "object"] });
-    expect(refused).toMatchObject({ status: 400, body: { local_context_data: ['JSON data must be in object form. Example: {"foo": 123}'] } });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { local_context_data: ['JSON data must be in object form. Example: {"foo": 123}'] },
+    });
     await api.patch(`/api/dcim/devices/${ids.bare}/`, { local_context_data: null });
   });
 
   it("applies a context along each dimension, regions, site groups, locations and tenant groups through their ancestors", async () => {
     const assignments: Record<string, unknown[]> = {
-      regions: [ids.eu], site_groups: [ids.sgRoot], sites: [ids.fra], locations: [ids.building], device_types: [ids.mx],
-      roles: [ids.router], platforms: [ids.junos], cluster_types: [ids.clusterType], cluster_groups: [ids.clusterGroup],
-      clusters: [ids.cluster], tenant_groups: [ids.tgRoot], tenants: [ids.tenant], tags: ["gold"],
+      regions: [ids.eu],
+      site_groups: [ids.sgRoot],
+      sites: [ids.fra],
+      locations: [ids.building],
+      device_types: [ids.mx],
+      roles: [ids.router],
+      platforms: [ids.junos],
+      cluster_types: [ids.clusterType],
+      cluster_groups: [ids.clusterGroup],
+      clusters: [ids.cluster],
+      tenant_groups: [ids.tgRoot],
+      tenants: [ids.tenant],
+      tags: ["gold"],
     };
-    const created = await api.post(CONTEXTS, Object.entries(assignments).map(([dimension, values]) => ({
-      name: `by ${dimension}`, data: { [dimension]: true }, [dimension]: values,
-    })));
+    const created = await api.post(
+      CONTEXTS,
+      Object.entries(assignments).map(([dimension, values]) => ({
+        name: `by ${dimension}`,
+        data: { [dimension]: true },
+        [dimension]: values,
+      })),
+    );
     expect(created.status, created.text).toBe(201);
     // The full device matches every one; the bare one (other site, role and type, nothing else) none.
     expect(Object.keys(await contextOf(ids.full)).sort()).toEqual(Object.keys(assignments).sort());
@@ -189,7 +266,11 @@ describe("rendered config context", () => {
     await make(api, CONTEXTS, { name: "region", weight: 20, data: { region: "eu", ntp: { prefer: "r" } }, regions: [ids.eu] });
     await make(api, CONTEXTS, { name: "tagged", weight: 30, data: { gold: true }, tags: ["gold"] });
     const devices = Array.from({ length: 1000 }, (_, i) => ({
-      name: `bulk${i}`, site: ids.fra, device_type: ids.mx, role: ids.router, tags: i % 2 ? [ids.gold] : [],
+      name: `bulk${i}`,
+      site: ids.fra,
+      device_type: ids.mx,
+      role: ids.router,
+      tags: i % 2 ? [ids.gold] : [],
       local_context_data: i % 3 ? null : { mine: i },
     }));
     const created = await api.post("/api/dcim/devices/", devices);
@@ -204,7 +285,11 @@ describe("rendered config context", () => {
     for (const d of results) {
       const i = Number(d.name.slice(4));
       expect(d.config_context).toEqual({
-        site: "fra", ntp: { servers: ["s"], prefer: "r" }, region: "eu", ...(i % 2 ? { gold: true } : {}), ...(i % 3 ? {} : { mine: i }),
+        site: "fra",
+        ntp: { servers: ["s"], prefer: "r" },
+        region: "eu",
+        ...(i % 2 ? { gold: true } : {}),
+        ...(i % 3 ? {} : { mine: i }),
       });
     }
   });
@@ -214,9 +299,18 @@ describe("rendered config context on virtual machines", () => {
   afterEach(clearContexts);
 
   it("matches a VM by its cluster, site, role and tenant, with its local data on top", async () => {
-    const cluster = await make(api, "/api/virtualization/clusters/", { name: "vm-cluster", type: ids.clusterType, scope_type: "dcim.site", scope_id: ids.fra });
+    const cluster = await make(api, "/api/virtualization/clusters/", {
+      name: "vm-cluster",
+      type: ids.clusterType,
+      scope_type: "dcim.site",
+      scope_id: ids.fra,
+    });
     const vm = await make(api, "/api/virtualization/virtual-machines/", {
-      name: "vm1", cluster, role: ids.router, tenant: ids.tenant, local_context_data: { dns: ["9.9.9.9"] },
+      name: "vm1",
+      cluster,
+      role: ids.router,
+      tenant: ids.tenant,
+      local_context_data: { dns: ["9.9.9.9"] },
     });
     await make(api, CONTEXTS, { name: "by-cluster", weight: 100, clusters: [cluster], data: { ntp: ["10.0.0.1"], dns: ["1.1.1.1"] } });
     await make(api, CONTEXTS, { name: "by-region", weight: 200, regions: [ids.eu], data: { syslog: "10.0.0.9" } });

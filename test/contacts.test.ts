@@ -26,14 +26,31 @@ afterAll(() => api.close());
 
 describe("contact assignments", () => {
   it("attach a contact to models of several apps, showing the object", async () => {
-    const site = await api.post(assignments, { object_type: "dcim.site", object_id: ids.site, contact: ids.alice, role: ids.admin, priority: "primary" });
+    const site = await api.post(assignments, {
+      object_type: "dcim.site",
+      object_id: ids.site,
+      contact: ids.alice,
+      role: ids.admin,
+      priority: "primary",
+    });
     expect(site.status, site.text).toBe(201);
     expect(site.body.object).toMatchObject({ id: ids.site, name: "HQ", slug: "hq" });
     expect(site.body.display).toBe("Alice (Primary) -> HQ");
     expect(site.body.priority).toEqual({ value: "primary", label: "Primary" });
     ids.a1 = site.body.id;
-    ids.a2 = await make(api, assignments, { object_type: "tenancy.tenant", object_id: ids.tenant, contact: ids.bob, role: { slug: "billing" } });
-    ids.a3 = await make(api, assignments, { object_type: "circuits.provider", object_id: ids.provider, contact: ids.alice, role: ids.billing, priority: "secondary" });
+    ids.a2 = await make(api, assignments, {
+      object_type: "tenancy.tenant",
+      object_id: ids.tenant,
+      contact: ids.bob,
+      role: { slug: "billing" },
+    });
+    ids.a3 = await make(api, assignments, {
+      object_type: "circuits.provider",
+      object_id: ids.provider,
+      contact: ids.alice,
+      role: ids.billing,
+      priority: "secondary",
+    });
     ids.a4 = await make(api, assignments, { object_type: "circuits.circuit", object_id: ids.circuit, contact: ids.bob, role: ids.admin });
     const tenant = (await api.get(`${assignments}${ids.a2}/`)).body;
     expect([tenant.priority, tenant.display, tenant.object.slug]).toEqual([null, "Bob -> Customer", "customer"]);
@@ -50,8 +67,13 @@ describe("contact assignments", () => {
     const missing = await api.post(assignments, { object_type: "dcim.site", object_id: 999999, contact: ids.bob });
     expect(missing).toMatchObject({ status: 400, body: { object_id: ["Related object not found using the provided numeric ID: 999999"] } });
     const twin = await api.post(assignments, { object_type: "dcim.site", object_id: ids.site, contact: ids.alice, role: ids.admin });
-    expect(twin).toMatchObject({ status: 400, body: { __all__: ["Contact assignment with this Object type, Object ID, Contact and Role already exists."] } });
-    expect((await api.post(assignments, { object_type: "dcim.site", object_id: ids.site, contact: ids.alice, role: ids.billing })).status).toBe(201);
+    expect(twin).toMatchObject({
+      status: 400,
+      body: { __all__: ["Contact assignment with this Object type, Object ID, Contact and Role already exists."] },
+    });
+    expect(
+      (await api.post(assignments, { object_type: "dcim.site", object_id: ids.site, contact: ids.alice, role: ids.billing })).status,
+    ).toBe(201);
   });
 
   it("filter by object, contact, role, priority and contact group (with sub-groups)", async () => {
@@ -78,9 +100,13 @@ describe("contact assignments", () => {
     expect(await providers(`contact__n=${ids.alice}`)).toEqual(["other"]);
     const circuits = (await api.get(`/api/circuits/circuits/?contact=${ids.bob}&contact_role=${ids.admin}`)).body.results;
     expect(circuits.map((c: any) => c.cid)).toEqual(["C1"]);
-    expect((await api.get("/api/circuits/providers/?contact=999999")).body).toEqual({ contact: ["Select a valid choice. 999999 is not one of the available choices."] });
+    expect((await api.get("/api/circuits/providers/?contact=999999")).body).toEqual({
+      contact: ["Select a valid choice. 999999 is not one of the available choices."],
+    });
     // Sites and tenants (and every model NetBox gives contacts) filter the same way.
-    expect((await api.get(`/api/dcim/sites/?contact=${ids.alice}&contact_role=${ids.admin}`)).body.results.map((x: any) => x.slug)).toEqual(["hq"]);
+    expect((await api.get(`/api/dcim/sites/?contact=${ids.alice}&contact_role=${ids.admin}`)).body.results.map((x: any) => x.slug)).toEqual(
+      ["hq"],
+    );
     expect((await api.get(`/api/dcim/sites/?contact=${ids.bob}`)).body.results).toEqual([]);
     expect((await api.get(`/api/tenancy/tenants/?contact_group=${ids.ops}`)).body.results).toEqual([]);
     expect((await api.get(`/api/tenancy/tenants/?contact=${ids.bob}`)).body.results.map((x: any) => x.slug)).toEqual(["customer"]);
@@ -117,7 +143,11 @@ describe("journal entries", () => {
   it("record the requesting user as created_by, whatever the client sends", async () => {
     const token = await api.token({ superuser: true, username: "writer" });
     const writer = (await api.get("/api/users/users/?username=writer")).body.results[0].id;
-    const entry = await api.post(journal, { assigned_object_type: "circuits.circuit", assigned_object_id: ids.circuit, comments: "Turned up", created_by: 1 }, { token });
+    const entry = await api.post(
+      journal,
+      { assigned_object_type: "circuits.circuit", assigned_object_id: ids.circuit, comments: "Turned up", created_by: 1 },
+      { token },
+    );
     expect(entry.status, entry.text).toBe(201);
     expect(entry.body.created_by).toMatchObject({ id: writer, username: "writer" });
     expect(entry.body.kind).toEqual({ value: "info", label: "Info" });
@@ -132,11 +162,22 @@ describe("journal entries", () => {
   });
 
   it("attach to models of every inventory app, filter, and go with their object", async () => {
-    ids.siteEntry = await make(api, journal, { assigned_object_type: "dcim.site", assigned_object_id: ids.site, comments: "Power work", kind: "danger" });
-    const group = await make(api, journal, { assigned_object_type: "tenancy.contactgroup", assigned_object_id: ids.ops, comments: "Reorganised" });
+    ids.siteEntry = await make(api, journal, {
+      assigned_object_type: "dcim.site",
+      assigned_object_id: ids.site,
+      comments: "Power work",
+      kind: "danger",
+    });
+    const group = await make(api, journal, {
+      assigned_object_type: "tenancy.contactgroup",
+      assigned_object_id: ids.ops,
+      comments: "Reorganised",
+    });
     const refused = await api.post(journal, { assigned_object_type: "users.user", assigned_object_id: 1, comments: "no" });
     expect(refused.status).toBe(400);
-    expect((await api.post(journal, { assigned_object_type: "dcim.site", assigned_object_id: ids.site, comments: "" })).body).toEqual({ comments: ["This field may not be blank."] });
+    expect((await api.post(journal, { assigned_object_type: "dcim.site", assigned_object_id: ids.site, comments: "" })).body).toEqual({
+      comments: ["This field may not be blank."],
+    });
     const found = async (query: string) => (await api.get(`${journal}?${query}&limit=0`)).body.results.map((e: any) => e.id).sort();
     expect(await found("created_by=writer")).toEqual([ids.entry]);
     expect(await found(`created_by_id=${ids.writer}`)).toEqual([ids.entry]);

@@ -6,11 +6,21 @@ let api: Harness;
 const ids: Record<string, number> = {};
 const field = (body: Record<string, unknown>) => make(api, "/api/extras/custom-fields/", body);
 const CF = "/api/extras/custom-fields/";
-const invalid = (name: string, message: string) => ({ status: 400, body: { __all__: [`Invalid value for custom field '${name}': ${message}`] } });
+const invalid = (name: string, message: string) => ({
+  status: 400,
+  body: { __all__: [`Invalid value for custom field '${name}': ${message}`] },
+});
 
 beforeAll(async () => {
   api = await createHarness();
-  ids.colours = await make(api, "/api/extras/custom-field-choice-sets/", { name: "Colours", extra_choices: [["red", "Red"], ["blue", "Blue"], ["green", "Green"]] });
+  ids.colours = await make(api, "/api/extras/custom-field-choice-sets/", {
+    name: "Colours",
+    extra_choices: [
+      ["red", "Red"],
+      ["blue", "Blue"],
+      ["green", "Green"],
+    ],
+  });
   ids.acme = await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
   ids.globex = await make(api, "/api/tenancy/tenants/", { name: "Globex", slug: "globex" });
 });
@@ -26,18 +36,51 @@ describe("custom field definitions", () => {
       // Choice sets, tags and custom fields carry no custom fields of their own.
       [{ name: "x", object_types: ["extras.tag"] }, { object_types: ["Invalid content type: extras.tag"] }],
       [{ name: "x", type: "select", object_types: ["dcim.site"] }, { choice_set: ["Selection fields must specify a set of choices."] }],
-      [{ name: "x", type: "text", object_types: ["dcim.site"], choice_set: ids.colours }, { choice_set: ["Choices may be set only on selection fields."] }],
+      [
+        { name: "x", type: "text", object_types: ["dcim.site"], choice_set: ids.colours },
+        { choice_set: ["Choices may be set only on selection fields."] },
+      ],
       [{ name: "x", type: "object", object_types: ["dcim.site"] }, { related_object_type: ["Object fields must define an object type."] }],
-      [{ name: "x", type: "object", object_types: ["dcim.site"], related_object_type: "dcim.nothing" }, { related_object_type: ["Invalid content type: dcim.nothing"] }],
-      [{ name: "x", type: "text", object_types: ["dcim.site"], related_object_type: "dcim.site" }, { type: ["Text fields may not define an object type."] }],
-      [{ name: "x", type: "boolean", object_types: ["dcim.site"], unique: true }, { unique: ["Uniqueness cannot be enforced for boolean fields"] }],
-      [{ name: "x", type: "text", object_types: ["dcim.site"], validation_minimum: 1 }, { validation_minimum: ["A minimum value may be set only for numeric fields"] }],
-      [{ name: "x", type: "date", object_types: ["dcim.site"], validation_maximum: 1 }, { validation_maximum: ["A maximum value may be set only for numeric fields"] }],
-      [{ name: "x", type: "integer", object_types: ["dcim.site"], validation_regex: "^a" }, { validation_regex: ["Regular expression validation is supported only for text and URL fields"] }],
-      [{ name: "x", type: "text", object_types: ["dcim.site"], validation_regex: "([a-z" }, { validation_regex: ["Invalid regular expression: ([a-z"] }],
-      [{ name: "x", type: "integer", object_types: ["dcim.site"], default: "five" }, { default: ['Invalid default value "five": Value must be an integer.'] }],
-      [{ name: "x", type: "select", object_types: ["dcim.site"], choice_set: ids.colours, default: "pink" }, { default: ['Invalid default value "pink": Invalid choice (pink) for choice set Colours.'] }],
-      [{ name: "x", type: "integer", object_types: ["dcim.site"], validation_minimum: 10, default: 5 }, { default: ['Invalid default value "5": Value must be at least 10'] }],
+      [
+        { name: "x", type: "object", object_types: ["dcim.site"], related_object_type: "dcim.nothing" },
+        { related_object_type: ["Invalid content type: dcim.nothing"] },
+      ],
+      [
+        { name: "x", type: "text", object_types: ["dcim.site"], related_object_type: "dcim.site" },
+        { type: ["Text fields may not define an object type."] },
+      ],
+      [
+        { name: "x", type: "boolean", object_types: ["dcim.site"], unique: true },
+        { unique: ["Uniqueness cannot be enforced for boolean fields"] },
+      ],
+      [
+        { name: "x", type: "text", object_types: ["dcim.site"], validation_minimum: 1 },
+        { validation_minimum: ["A minimum value may be set only for numeric fields"] },
+      ],
+      [
+        { name: "x", type: "date", object_types: ["dcim.site"], validation_maximum: 1 },
+        { validation_maximum: ["A maximum value may be set only for numeric fields"] },
+      ],
+      [
+        { name: "x", type: "integer", object_types: ["dcim.site"], validation_regex: "^a" },
+        { validation_regex: ["Regular expression validation is supported only for text and URL fields"] },
+      ],
+      [
+        { name: "x", type: "text", object_types: ["dcim.site"], validation_regex: "([a-z" },
+        { validation_regex: ["Invalid regular expression: ([a-z"] },
+      ],
+      [
+        { name: "x", type: "integer", object_types: ["dcim.site"], default: "five" },
+        { default: ['Invalid default value "five": Value must be an integer.'] },
+      ],
+      [
+        { name: "x", type: "select", object_types: ["dcim.site"], choice_set: ids.colours, default: "pink" },
+        { default: ['Invalid default value "pink": Invalid choice (pink) for choice set Colours.'] },
+      ],
+      [
+        { name: "x", type: "integer", object_types: ["dcim.site"], validation_minimum: 10, default: 5 },
+        { default: ['Invalid default value "5": Value must be at least 10'] },
+      ],
       [{ name: "x", type: "teapot", object_types: ["dcim.site"] }, { type: ["teapot is not a valid choice."] }],
     ];
     for (const [body, errors] of cases) {
@@ -48,14 +91,37 @@ describe("custom field definitions", () => {
   });
 
   it("read back with every NetBox field, data_type, display, and the choice set in brief", async () => {
-    const id = await field({ name: "rack_units", type: "select", object_types: ["dcim.site"], choice_set: { name: "Colours" }, default: "red" });
+    const id = await field({
+      name: "rack_units",
+      type: "select",
+      object_types: ["dcim.site"],
+      choice_set: { name: "Colours" },
+      default: "red",
+    });
     const reply = await api.get(`${CF}${id}/`);
     expect(reply.body).toMatchObject({
-      display: "Rack units", name: "rack_units", type: { value: "select", label: "Selection" }, data_type: "string",
-      object_types: ["dcim.site"], related_object_type: null, label: "", group_name: "", required: false, unique: false,
-      search_weight: 1000, filter_logic: { value: "loose", label: "Loose" }, ui_visible: { value: "always", label: "Always" },
-      ui_editable: { value: "yes", label: "Yes" }, is_cloneable: false, default: "red", related_object_filter: null, weight: 100,
-      validation_minimum: null, validation_maximum: null, validation_regex: "", comments: "",
+      display: "Rack units",
+      name: "rack_units",
+      type: { value: "select", label: "Selection" },
+      data_type: "string",
+      object_types: ["dcim.site"],
+      related_object_type: null,
+      label: "",
+      group_name: "",
+      required: false,
+      unique: false,
+      search_weight: 1000,
+      filter_logic: { value: "loose", label: "Loose" },
+      ui_visible: { value: "always", label: "Always" },
+      ui_editable: { value: "yes", label: "Yes" },
+      is_cloneable: false,
+      default: "red",
+      related_object_filter: null,
+      weight: 100,
+      validation_minimum: null,
+      validation_maximum: null,
+      validation_regex: "",
+      comments: "",
       choice_set: { id: ids.colours, name: "Colours", display: "Colours", description: "", choices_count: 3 },
     });
     expect(Object.keys((await api.get(`${CF}?brief=1`)).body.results[0]).sort()).toEqual(["description", "display", "id", "name", "url"]);
@@ -71,13 +137,34 @@ describe("custom field definitions", () => {
 describe("custom field choice sets", () => {
   it("need choices given as [value, label] pairs, and order them when asked", async () => {
     const path = "/api/extras/custom-field-choice-sets/";
-    expect(await api.post(path, { name: "Empty", extra_choices: [] })).toMatchObject({ status: 400, body: { __all__: ["Must define base or extra choices."] } });
-    expect(await api.post(path, { name: "Odd", extra_choices: [["a", "A"], ["b"]] })).toMatchObject({
-      status: 400, body: { extra_choices: { 1: ["Ensure this field has at least 2 elements."] } },
+    expect(await api.post(path, { name: "Empty", extra_choices: [] })).toMatchObject({
+      status: 400,
+      body: { __all__: ["Must define base or extra choices."] },
     });
-    expect(await api.post(path, { name: "Flat", extra_choices: "a,b" })).toMatchObject({ status: 400, body: { extra_choices: ['Expected a list of items but got type "str".'] } });
-    const sorted = await api.post(path, { name: "Sorted", extra_choices: [["b", "Bee"], ["a", "Ay"]], order_alphabetically: true });
-    expect(sorted.body).toMatchObject({ extra_choices: [["a", "Ay"], ["b", "Bee"]], choices_count: 2, base_choices: null });
+    expect(await api.post(path, { name: "Odd", extra_choices: [["a", "A"], ["b"]] })).toMatchObject({
+      status: 400,
+      body: { extra_choices: { 1: ["Ensure this field has at least 2 elements."] } },
+    });
+    expect(await api.post(path, { name: "Flat", extra_choices: "a,b" })).toMatchObject({
+      status: 400,
+      body: { extra_choices: ['Expected a list of items but got type "str".'] },
+    });
+    const sorted = await api.post(path, {
+      name: "Sorted",
+      extra_choices: [
+        ["b", "Bee"],
+        ["a", "Ay"],
+      ],
+      order_alphabetically: true,
+    });
+    expect(sorted.body).toMatchObject({
+      extra_choices: [
+        ["a", "Ay"],
+        ["b", "Bee"],
+      ],
+      choices_count: 2,
+      base_choices: null,
+    });
     const based = await api.post(path, { name: "Countries", base_choices: "ISO_3166", extra_choices: [] });
     expect(based.body.base_choices).toEqual({ value: "ISO_3166", label: "ISO 3166 (Country codes)" });
     expect((await api.get(`${path}?choice=a`)).body.results.map((s: any) => s.name)).toEqual(["Sorted"]);
@@ -114,26 +201,65 @@ describe("custom field values", () => {
 
   it("list every defined field on read, null when unset", async () => {
     const reply = await api.get(`/api/dcim/sites/${site}/`);
-    expect(reply.body.custom_fields).toEqual(Object.fromEntries(Object.keys(defs).sort().map((name) => [name, null])));
+    expect(reply.body.custom_fields).toEqual(
+      Object.fromEntries(
+        Object.keys(defs)
+          .sort()
+          .map((name) => [name, null]),
+      ),
+    );
   });
 
   it("accept good values of every type and store them as NetBox shows them", async () => {
     const reply = await write({
-      text: "abc1", longtext: "any\ntext", integer: 12, decimal: "12.5", boolean: true, date: "2024-02-29",
-      datetime: "2024-03-01 10:30", url: "https://example.com/x", json: { a: [1, 2] }, select: "red", multiselect: ["red", "green"],
-      object: ids.acme, multiobject: [ids.acme, { slug: "globex" }],
+      text: "abc1",
+      longtext: "any\ntext",
+      integer: 12,
+      decimal: "12.5",
+      boolean: true,
+      date: "2024-02-29",
+      datetime: "2024-03-01 10:30",
+      url: "https://example.com/x",
+      json: { a: [1, 2] },
+      select: "red",
+      multiselect: ["red", "green"],
+      object: ids.acme,
+      multiobject: [ids.acme, { slug: "globex" }],
     });
     expect(reply.status, reply.text).toBe(200);
-    const acme = { id: ids.acme, url: expect.stringContaining(`/api/tenancy/tenants/${ids.acme}/`), display: "Acme", name: "Acme", slug: "acme", description: "" };
+    const acme = {
+      id: ids.acme,
+      url: expect.stringContaining(`/api/tenancy/tenants/${ids.acme}/`),
+      display: "Acme",
+      name: "Acme",
+      slug: "acme",
+      description: "",
+    };
     expect(reply.body.custom_fields).toEqual({
-      boolean: true, date: "2024-02-29", datetime: "2024-03-01T10:30:00", decimal: 12.5, integer: 12, json: { a: [1, 2] },
-      longtext: "any\ntext", multiobject: [acme, expect.objectContaining({ id: ids.globex, name: "Globex" })],
-      multiselect: ["red", "green"], object: acme, select: "red", text: "abc1", url: "https://example.com/x",
+      boolean: true,
+      date: "2024-02-29",
+      datetime: "2024-03-01T10:30:00",
+      decimal: 12.5,
+      integer: 12,
+      json: { a: [1, 2] },
+      longtext: "any\ntext",
+      multiobject: [acme, expect.objectContaining({ id: ids.globex, name: "Globex" })],
+      multiselect: ["red", "green"],
+      object: acme,
+      select: "red",
+      text: "abc1",
+      url: "https://example.com/x",
     });
     // Stored as ids: the change record keeps them as written.
-    const change = await api.db.kysely.selectFrom("core_objectchange").select("postchange_data")
-      .where("request_id", "=", reply.headers.get("X-Request-ID")).executeTakeFirst();
-    expect(JSON.parse(String(change!.postchange_data)).custom_fields).toMatchObject({ object: ids.acme, multiobject: [ids.acme, ids.globex] });
+    const change = await api.db.kysely
+      .selectFrom("core_objectchange")
+      .select("postchange_data")
+      .where("request_id", "=", reply.headers.get("X-Request-ID"))
+      .executeTakeFirst();
+    expect(JSON.parse(String(change!.postchange_data)).custom_fields).toMatchObject({
+      object: ids.acme,
+      multiobject: [ids.acme, ids.globex],
+    });
     expect((await write({ datetime: "2024-03-01T10:30:00.5+00:00" })).body.custom_fields.datetime).toBe("2024-03-01T10:30:00.500000Z");
   });
 
@@ -161,16 +287,30 @@ describe("custom field values", () => {
       [{ object: [ids.acme] }, invalid("object", "Value must be an object ID, not list")],
       [{ multiobject: [ids.acme, 999] }, { status: 400, body: { custom_fields: [`Unknown related object(s): [${ids.acme}, 999]`] } }],
       [{ multiobject: ids.acme }, invalid("multiobject", "Value must be a list of object IDs, not int")],
-      [{ nope: 1, nada: 2 }, { status: 400, body: { custom_fields: { nope: "Custom field 'nope' does not exist for this object type.", nada: "Custom field 'nada' does not exist for this object type." } } }],
+      [
+        { nope: 1, nada: 2 },
+        {
+          status: 400,
+          body: {
+            custom_fields: {
+              nope: "Custom field 'nope' does not exist for this object type.",
+              nada: "Custom field 'nada' does not exist for this object type.",
+            },
+          },
+        },
+      ],
     ];
     for (const [data, expected] of cases) expect(await write(data), JSON.stringify(data)).toMatchObject(expected as object);
     expect(await api.post("/api/dcim/sites/", { name: "N", slug: "n", custom_fields: "x" })).toMatchObject({
-      status: 400, body: { custom_fields: ["Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values."] },
+      status: 400,
+      body: {
+        custom_fields: ["Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values."],
+      },
     });
     expect((await api.get(`/api/dcim/sites/${site}/`)).body.custom_fields).toEqual(before);
   });
 
-  it("merge given values over stored ones; null and \"\" clear a value", async () => {
+  it('merge given values over stored ones; null and "" clear a value', async () => {
     const reply = await write({ text: null, select: "" });
     expect(reply.body.custom_fields).toMatchObject({ text: null, select: "", integer: 12, boolean: true });
     // A field defined for another type is unknown here.
@@ -189,10 +329,16 @@ describe("required, unique and default", () => {
     const made = await api.post("/api/tenancy/tenants/", { name: "T1", slug: "t1", custom_fields: { owner: "ops" } });
     expect(made.body.custom_fields).toMatchObject({ tier: 3, owner: "ops" });
     const cleared = await api.patch(`/api/tenancy/tenants/${made.body.id}/`, { custom_fields: { owner: null } });
-    expect(cleared).toMatchObject({ status: 400, body: { __all__: ["Invalid value for custom field 'owner': Required field cannot be empty."] } });
+    expect(cleared).toMatchObject({
+      status: 400,
+      body: { __all__: ["Invalid value for custom field 'owner': Required field cannot be empty."] },
+    });
     // Writes that leave custom fields alone are not held up.
     expect((await api.patch(`/api/tenancy/tenants/${made.body.id}/`, { description: "x" })).status).toBe(200);
-    const bulk = await api.post("/api/tenancy/tenants/", [{ name: "T2", slug: "t2", custom_fields: { owner: "a" } }, { name: "T3", slug: "t3" }]);
+    const bulk = await api.post("/api/tenancy/tenants/", [
+      { name: "T2", slug: "t2", custom_fields: { owner: "a" } },
+      { name: "T3", slug: "t3" },
+    ]);
     expect(bulk).toMatchObject({ status: 400, body: [{}, { __all__: ["Missing required custom field 'owner'."] }] });
     await api.delete(`${CF}${owner}/`);
   });
@@ -203,11 +349,21 @@ describe("required, unique and default", () => {
     expect(first.status, first.text).toBe(201);
     const twin = await api.post("/api/dcim/sites/", { name: "U2", slug: "u2", custom_fields: { asset: "A-1" } });
     expect(twin).toMatchObject({ status: 400, body: { __all__: ["Custom field 'asset' must have a unique value."] } });
-    const both = await api.post("/api/dcim/sites/", [{ name: "U3", slug: "u3", custom_fields: { asset: "B" } }, { name: "U4", slug: "u4", custom_fields: { asset: "B" } }]);
+    const both = await api.post("/api/dcim/sites/", [
+      { name: "U3", slug: "u3", custom_fields: { asset: "B" } },
+      { name: "U4", slug: "u4", custom_fields: { asset: "B" } },
+    ]);
     expect(both).toMatchObject({ status: 400, body: [{}, { __all__: ["Custom field 'asset' must have a unique value."] }] });
     // Keeping its own value, or several objects without one, is fine.
     expect((await api.patch(`/api/dcim/sites/${first.body.id}/`, { custom_fields: { asset: "A-1" } })).status).toBe(200);
-    expect((await api.post("/api/dcim/sites/", [{ name: "U5", slug: "u5" }, { name: "U6", slug: "u6" }])).status).toBe(201);
+    expect(
+      (
+        await api.post("/api/dcim/sites/", [
+          { name: "U5", slug: "u5" },
+          { name: "U6", slug: "u6" },
+        ])
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -268,10 +424,39 @@ describe("cf_ filters", () => {
     const role = await make(api, "/api/dcim/device-roles/", { name: "R", slug: "r" });
     const site = await make(api, "/api/dcim/sites/", { name: "F", slug: "f" });
     const devices = [
-      { name: "d1", custom_fields: { f_text: "Core Router", f_exact: "Core", f_int: 5, f_dec: 1.5, f_bool: true, f_date: "2024-01-10", f_time: "2024-01-10 08:00",
-        f_url: "https://a.example", f_sel: "red", f_multi: ["red", "blue"], f_obj: ids.acme, f_objs: [ids.acme, ids.globex] } },
-      { name: "d2", custom_fields: { f_text: "edge switch", f_exact: "core", f_int: 10, f_dec: 2.25, f_bool: false, f_date: "2024-02-01", f_time: "2024-02-01T12:00:00Z",
-        f_sel: "blue", f_multi: ["green"], f_obj: ids.globex, f_objs: [ids.globex] } },
+      {
+        name: "d1",
+        custom_fields: {
+          f_text: "Core Router",
+          f_exact: "Core",
+          f_int: 5,
+          f_dec: 1.5,
+          f_bool: true,
+          f_date: "2024-01-10",
+          f_time: "2024-01-10 08:00",
+          f_url: "https://a.example",
+          f_sel: "red",
+          f_multi: ["red", "blue"],
+          f_obj: ids.acme,
+          f_objs: [ids.acme, ids.globex],
+        },
+      },
+      {
+        name: "d2",
+        custom_fields: {
+          f_text: "edge switch",
+          f_exact: "core",
+          f_int: 10,
+          f_dec: 2.25,
+          f_bool: false,
+          f_date: "2024-02-01",
+          f_time: "2024-02-01T12:00:00Z",
+          f_sel: "blue",
+          f_multi: ["green"],
+          f_obj: ids.globex,
+          f_objs: [ids.globex],
+        },
+      },
       { name: "d3", custom_fields: { f_text: "", f_multi: [] } },
     ];
     for (const d of devices) await make(api, "/api/dcim/devices/", { ...d, device_type, role, site });
@@ -350,13 +535,27 @@ describe("cost", () => {
   it("a write with custom fields stays two round trips, a filtered list one, whatever the size", async () => {
     await field({ name: "cost_ref", type: "object", object_types: ["dcim.region"], related_object_type: "tenancy.tenant" });
     await field({ name: "cost_key", type: "text", object_types: ["dcim.region"], unique: true });
-    const one = await api.cost(() => api.post("/api/dcim/regions/", { name: "R0", slug: "r0", custom_fields: { cost_ref: ids.acme, cost_key: "k0" } }));
-    const many = await api.cost(() => api.post("/api/dcim/regions/", [1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({
-      name: `R${i}`, slug: `r${i}`, custom_fields: { cost_ref: i % 2 ? ids.acme : ids.globex, cost_key: `k${i}` },
-    }))));
+    const one = await api.cost(() =>
+      api.post("/api/dcim/regions/", { name: "R0", slug: "r0", custom_fields: { cost_ref: ids.acme, cost_key: "k0" } }),
+    );
+    const many = await api.cost(() =>
+      api.post(
+        "/api/dcim/regions/",
+        [1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({
+          name: `R${i}`,
+          slug: `r${i}`,
+          custom_fields: { cost_ref: i % 2 ? ids.acme : ids.globex, cost_key: `k${i}` },
+        })),
+      ),
+    );
     expect(one.roundTrips).toBe(2);
     expect(many.roundTrips).toBe(2);
-    const patch = await api.cost(() => api.patch("/api/dcim/regions/", [1, 2, 3].map((i) => ({ id: i, custom_fields: { cost_key: `p${i}` } }))));
+    const patch = await api.cost(() =>
+      api.patch(
+        "/api/dcim/regions/",
+        [1, 2, 3].map((i) => ({ id: i, custom_fields: { cost_key: `p${i}` } })),
+      ),
+    );
     expect(patch.roundTrips).toBe(2);
     const small = await api.cost(() => api.get(`/api/dcim/regions/?cf_cost_ref=${ids.acme}&cf_cost_key__ic=k&limit=1`));
     const large = await api.cost(() => api.get(`/api/dcim/regions/?cf_cost_ref=${ids.acme}&cf_cost_key__ic=k&limit=50`));

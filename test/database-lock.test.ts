@@ -22,7 +22,12 @@ const tempDir = () => {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const env = (file: string, extra: Record<string, string> = {}) => ({
-  LIBSQL_URL: `file:${file}`, PORT: "0", SUPERUSER_NAME: "root", SUPERUSER_PASSWORD: "root-password", SUPERUSER_API_TOKEN: TOKEN, ...extra,
+  LIBSQL_URL: `file:${file}`,
+  PORT: "0",
+  SUPERUSER_NAME: "root",
+  SUPERUSER_PASSWORD: "root-password",
+  SUPERUSER_API_TOKEN: TOKEN,
+  ...extra,
 });
 const headers = { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json", Accept: "application/json" };
 const api = (url: string) => ({
@@ -44,8 +49,9 @@ describe("a write while another program holds the write lock", () => {
       let released = false;
       try {
         const order: string[] = [];
-        const write = post("/api/dcim/sites/", { name: "Locked", slug: "locked", region: { slug: "europe" } })
-          .then((r) => (order.push("write"), r));
+        const write = post("/api/dcim/sites/", { name: "Locked", slug: "locked", region: { slug: "europe" } }).then(
+          (r) => (order.push("write"), r),
+        );
         const reads = Promise.all([get("/api/status/"), get("/api/dcim/regions/")]).then((r) => (order.push("reads"), r));
         const [status, regions] = await reads;
         expect(status.status).toBe(200);
@@ -63,7 +69,10 @@ describe("a write while another program holds the write lock", () => {
         expect(requestId).toBeTruthy();
 
         // A bulk write is refused the same way, whole.
-        const bulk = await post("/api/dcim/sites/", [{ name: "B1", slug: "b1" }, { name: "B2", slug: "b2" }]);
+        const bulk = await post("/api/dcim/sites/", [
+          { name: "B1", slug: "b1" },
+          { name: "B2", slug: "b2" },
+        ]);
         expect(bulk.status).toBe(503);
 
         await lock.release();
@@ -116,9 +125,20 @@ describe("a crash during a bulk write", () => {
     const file = join(dir, "inventory.db");
     const first = await startProcess(env(file));
     const objects = Array.from({ length: 3000 }, (_, i) => ({ name: `Bulk ${i}`, slug: `bulk-${i}`, status: "planned" }));
-    const walSize = () => { try { return statSync(`${file}-wal`).size; } catch { return 0; } };
+    const walSize = () => {
+      try {
+        return statSync(`${file}-wal`).size;
+      } catch {
+        return 0;
+      }
+    };
     const before = walSize();
-    const write = api(first.url).post("/api/dcim/sites/", objects).then((r) => r.status, () => "no answer");
+    const write = api(first.url)
+      .post("/api/dcim/sites/", objects)
+      .then(
+        (r) => r.status,
+        () => "no answer",
+      );
     // Kill -9 once the bulk transaction is writing pages to the log (the token's last-use update
     // adds a page or two; the bulk adds megabytes), or after 10 s.
     const started = Date.now();

@@ -204,7 +204,13 @@ describe("deno serve src/deno.ts", () => {
         const webhook = await api("POST", "/api/extras/webhooks/", { body: { name, payload_url: `${rx.url}/${name}`, body_template } });
         expect(webhook.status, webhook.text).toBe(201);
         const rule = await api("POST", "/api/extras/event-rules/", {
-          body: { name, object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id },
+          body: {
+            name,
+            object_types: ["dcim.site"],
+            event_types: ["object_created"],
+            action_object_type: "extras.webhook",
+            action_object_id: webhook.body.id,
+          },
         });
         expect(rule.status, rule.text).toBe(201);
       };

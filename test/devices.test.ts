@@ -23,7 +23,12 @@ afterAll(() => api.close());
 describe("devices", () => {
   it("accept role or the older device_role on write and return both", async () => {
     const byRole = await api.post("/api/dcim/devices/", { name: "r1", device_type: ids.mx, role: ids.router, site: ids.fra });
-    const byOld = await api.post("/api/dcim/devices/", { name: "s1", device_type: ids.nexus, device_role: { slug: "switch" }, site: ids.nyc });
+    const byOld = await api.post("/api/dcim/devices/", {
+      name: "s1",
+      device_type: ids.nexus,
+      device_role: { slug: "switch" },
+      site: ids.nyc,
+    });
     expect(byRole.status, byRole.text).toBe(201);
     expect(byOld.status, byOld.text).toBe(201);
     expect(byRole.body.role).toEqual(byRole.body.device_role);
@@ -37,7 +42,13 @@ describe("devices", () => {
   });
 
   it("show display and display_name as NetBox does: the name, else type and id", async () => {
-    const named = await api.post("/api/dcim/devices/", { name: "edge1", asset_tag: "A100", device_type: ids.mx, role: ids.router, site: ids.fra });
+    const named = await api.post("/api/dcim/devices/", {
+      name: "edge1",
+      asset_tag: "A100",
+      device_type: ids.mx,
+      role: ids.router,
+      site: ids.fra,
+    });
     expect([named.body.display, named.body.display_name]).toEqual(["edge1 (A100)", "edge1 (A100)"]);
     const unnamed = await api.post("/api/dcim/devices/", { device_type: ids.mx, role: ids.router, site: ids.fra });
     expect(unnamed.body.display).toBe(`Juniper MX204 (${unnamed.body.id})`);
@@ -49,13 +60,19 @@ describe("devices", () => {
   });
 
   it("filter by manufacturer, model, region (with sub-regions) and role through lookup paths", async () => {
-    const names = async (q: string) => (await api.get(`/api/dcim/devices/?${q}&limit=0`)).body.results.map((d: any) => d.name).filter(Boolean).sort();
+    const names = async (q: string) =>
+      (await api.get(`/api/dcim/devices/?${q}&limit=0`)).body.results
+        .map((d: any) => d.name)
+        .filter(Boolean)
+        .sort();
     expect(await names("manufacturer=juniper")).toEqual(["edge1", "r1"]);
     expect(await names(`manufacturer_id=${ids.cisco}`)).toEqual(["s1"]);
     expect(await names("model=n9k")).toEqual(["s1"]);
     expect(await names("region=eu")).toEqual(["edge1", "r1"]);
     expect(await names("region__n=eu")).toEqual(["s1"]);
-    expect((await api.get("/api/dcim/devices/?manufacturer=nobody")).body).toEqual({ manufacturer: ["Select a valid choice. nobody is not one of the available choices."] });
+    expect((await api.get("/api/dcim/devices/?manufacturer=nobody")).body).toEqual({
+      manufacturer: ["Select a valid choice. nobody is not one of the available choices."],
+    });
   });
 });
 
@@ -64,12 +81,20 @@ describe("interfaces", () => {
     const r1 = (await api.get("/api/dcim/devices/?name=r1")).body.results[0];
     const s1 = (await api.get("/api/dcim/devices/?name=s1")).body.results[0];
     const lag = await api.post("/api/dcim/interfaces/", { device: r1.id, name: "ae0", type: "lag" });
-    const member = await api.post("/api/dcim/interfaces/", { device: { name: "r1" }, name: "et-0/0/0", type: "100gbase-x-qsfp28", lag: lag.body.id });
+    const member = await api.post("/api/dcim/interfaces/", {
+      device: { name: "r1" },
+      name: "et-0/0/0",
+      type: "100gbase-x-qsfp28",
+      lag: lag.body.id,
+    });
     await api.post("/api/dcim/interfaces/", { device: s1.id, name: "Ethernet1/1", type: "10gbase-x-sfpp" });
     expect(member.status, member.text).toBe(201);
     // The nested LAG carries its own nested device, as NetBox's nested interface does.
     expect(member.body.lag).toMatchObject({
-      id: lag.body.id, name: "ae0", display: "ae0", _occupied: false,
+      id: lag.body.id,
+      name: "ae0",
+      display: "ae0",
+      _occupied: false,
       device: { id: r1.id, name: "r1", display: "r1", display_name: "r1", url: `http://inventory.test/api/dcim/devices/${r1.id}/` },
     });
     expect(member.body.type).toEqual({ value: "100gbase-x-qsfp28", label: "QSFP28 (100GE)" });
@@ -84,7 +109,10 @@ describe("interfaces", () => {
 
   it("read a page of any size in one round trip, related objects nested", async () => {
     const r1 = (await api.get("/api/dcim/devices/?name=r1")).body.results[0];
-    await api.post("/api/dcim/interfaces/", Array.from({ length: 60 }, (_, i) => ({ device: r1.id, name: `xe-${i}`, type: "10gbase-x-sfpp" })));
+    await api.post(
+      "/api/dcim/interfaces/",
+      Array.from({ length: 60 }, (_, i) => ({ device: r1.id, name: `xe-${i}`, type: "10gbase-x-sfpp" })),
+    );
     await api.get("/api/dcim/interfaces/?limit=1");
     const one = await api.cost(() => api.get("/api/dcim/interfaces/?limit=1"));
     const many = await api.cost(() => api.get("/api/dcim/interfaces/?limit=1000"));
@@ -114,21 +142,56 @@ describe("declared routes", () => {
   });
 
   it("filter by what inventories select on: primary IP, components, MAC, tenant and cluster groups, local context, bays", async () => {
-    const names = async (q: string) => (await api.get(`/api/dcim/devices/?${q}&limit=0`)).body.results.map((d: any) => d.name).filter(Boolean).sort();
+    const names = async (q: string) =>
+      (await api.get(`/api/dcim/devices/?${q}&limit=0`)).body.results
+        .map((d: any) => d.name)
+        .filter(Boolean)
+        .sort();
     const group = await make(api, "/api/tenancy/tenant-groups/", { name: "Customers", slug: "customers" });
     const tenant = await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme", group });
     const clusterGroup = await make(api, "/api/virtualization/cluster-groups/", { name: "Edge", slug: "edge" });
     const clusterType = await make(api, "/api/virtualization/cluster-types/", { name: "KVM", slug: "kvm" });
-    const cluster = await make(api, "/api/virtualization/clusters/", { name: "C1", type: clusterType, group: clusterGroup, scope_type: "dcim.site", scope_id: ids.nyc });
-    const chassis = await make(api, "/api/dcim/device-types/", { manufacturer: ids.cisco, model: "Chassis", slug: "chassis", subdevice_role: "parent" });
-    const blade = await make(api, "/api/dcim/device-types/", { manufacturer: ids.cisco, model: "Blade", slug: "blade", subdevice_role: "child", u_height: 0 });
+    const cluster = await make(api, "/api/virtualization/clusters/", {
+      name: "C1",
+      type: clusterType,
+      group: clusterGroup,
+      scope_type: "dcim.site",
+      scope_id: ids.nyc,
+    });
+    const chassis = await make(api, "/api/dcim/device-types/", {
+      manufacturer: ids.cisco,
+      model: "Chassis",
+      slug: "chassis",
+      subdevice_role: "parent",
+    });
+    const blade = await make(api, "/api/dcim/device-types/", {
+      manufacturer: ids.cisco,
+      model: "Blade",
+      slug: "blade",
+      subdevice_role: "child",
+      u_height: 0,
+    });
     const host = await make(api, "/api/dcim/devices/", {
-      name: "host1", device_type: chassis, role: ids.switch, site: ids.nyc, tenant, cluster, local_context_data: { a: 1 },
+      name: "host1",
+      device_type: chassis,
+      role: ids.switch,
+      site: ids.nyc,
+      tenant,
+      cluster,
+      local_context_data: { a: 1 },
     });
     const iface = await make(api, "/api/dcim/interfaces/", { device: host, name: "eth0", type: "1000base-t" });
-    const ip = await make(api, "/api/ipam/ip-addresses/", { address: "192.0.2.10/24", assigned_object_type: "dcim.interface", assigned_object_id: iface });
+    const ip = await make(api, "/api/ipam/ip-addresses/", {
+      address: "192.0.2.10/24",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: iface,
+    });
     expect((await api.patch(`/api/dcim/devices/${host}/`, { primary_ip4: ip })).status).toBe(200);
-    await make(api, "/api/dcim/mac-addresses/", { mac_address: "00:11:22:33:44:55", assigned_object_type: "dcim.interface", assigned_object_id: iface });
+    await make(api, "/api/dcim/mac-addresses/", {
+      mac_address: "00:11:22:33:44:55",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: iface,
+    });
     const bay = await make(api, "/api/dcim/device-bays/", { device: host, name: "bay1" });
 
     expect(await names("has_primary_ip=true")).toEqual(["host1"]);

@@ -32,11 +32,19 @@ describe("display_url", () => {
     expect(site.body.display_url).toBe(full.display_url);
     expect((await api.get("/api/dcim/sites/?limit=1")).body.results[0].display_url).toBe(full.display_url);
     expect((await api.get(`/api/dcim/sites/${site.body.id}/?brief=1`)).body).not.toHaveProperty("display_url");
-    expect((await api.get(`/api/dcim/sites/${site.body.id}/?fields=name,display_url`)).body).toEqual({ name: "DC1", display_url: full.display_url });
+    expect((await api.get(`/api/dcim/sites/${site.body.id}/?fields=name,display_url`)).body).toEqual({
+      name: "DC1",
+      display_url: full.display_url,
+    });
     // NetBox nests a site's region in its brief form, its tags with NestedTagSerializer.
     expect(full.region).not.toHaveProperty("display_url");
     expect(Object.keys(full.tags[0]).slice(0, 4)).toEqual(["id", "url", "display_url", "display"]);
-    expect(full.tags[0]).toMatchObject({ id: tag.body.id, url: `${ORIGIN}/api/extras/tags/${tag.body.id}/`, display_url: `${ORIGIN}/extras/tags/${tag.body.id}/`, name: "Gold" });
+    expect(full.tags[0]).toMatchObject({
+      id: tag.body.id,
+      url: `${ORIGIN}/api/extras/tags/${tag.body.id}/`,
+      display_url: `${ORIGIN}/extras/tags/${tag.body.id}/`,
+      name: "Gold",
+    });
     const germany = await api.post("/api/dcim/regions/", { name: "Germany", slug: "germany", parent: europe.body.id });
     expect(germany.body.parent).toMatchObject({ id: europe.body.id, display_url: `${ORIGIN}/dcim/regions/${europe.body.id}/` });
   });
@@ -50,7 +58,11 @@ describe("display_url", () => {
     expect(change.postchange_data).not.toHaveProperty("display_url");
     const webhook = await api.post("/api/extras/webhooks/", { name: "w", payload_url: `${rx.url}/hook` });
     await api.post("/api/extras/event-rules/", {
-      name: "r", object_types: ["tenancy.tenant"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+      name: "r",
+      object_types: ["tenancy.tenant"],
+      event_types: ["object_created"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.body.id,
     });
     const tenant = await api.post("/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
     await api.queue.drain();

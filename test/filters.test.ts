@@ -27,7 +27,9 @@ describe("filter translation (pure)", () => {
 
   it("turns a relation filter by slug into a subquery plus an existence check", () => {
     const q = compile("region=eu");
-    expect(q.sql).toContain(`"dcim_site"."region_id" IN (WITH RECURSIVE subtree(id) AS (SELECT id FROM "dcim_region" WHERE id IN (SELECT id FROM "dcim_region" WHERE "slug" IN (SELECT value FROM json_each(?)))`);
+    expect(q.sql).toContain(
+      `"dcim_site"."region_id" IN (WITH RECURSIVE subtree(id) AS (SELECT id FROM "dcim_region" WHERE id IN (SELECT id FROM "dcim_region" WHERE "slug" IN (SELECT value FROM json_each(?)))`,
+    );
     expect(q.checks.map((c) => [c.param, c.values])).toEqual([["region", ["eu"]]]);
   });
 
@@ -52,10 +54,21 @@ describe("filters against the API", () => {
     const eu = await api.post("/api/dcim/regions/", { name: "Europe", slug: "eu" });
     const de = await api.post("/api/dcim/regions/", { name: "Germany", slug: "de", parent: eu.body.id });
     await api.post("/api/dcim/regions/", { name: "Asia", slug: "asia" });
-    await api.post("/api/extras/tags/", [{ name: "Prod", slug: "prod" }, { name: "Edge", slug: "edge" }]);
+    await api.post("/api/extras/tags/", [
+      { name: "Prod", slug: "prod" },
+      { name: "Edge", slug: "edge" },
+    ]);
     const t = await api.post("/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
     await api.post("/api/dcim/sites/", [
-      { name: "Berlin", slug: "ber", region: de.body.id, status: "active", tags: [{ slug: "prod" }, { slug: "edge" }], facility: "B1", tenant: t.body.id },
+      {
+        name: "Berlin",
+        slug: "ber",
+        region: de.body.id,
+        status: "active",
+        tags: [{ slug: "prod" }, { slug: "edge" }],
+        facility: "B1",
+        tenant: t.body.id,
+      },
       { name: "Paris", slug: "par", region: eu.body.id, status: "planned", tags: [{ slug: "prod" }], latitude: 48.8 },
       { name: "Tokyo", slug: "tyo", status: "retired", description: "far away" },
     ]);
@@ -110,7 +123,8 @@ describe("filters against the API", () => {
 
   it("answers an unknown relation value with 400 naming the parameter", async () => {
     expect(await api.get("/api/dcim/sites/?region=atlantis")).toMatchObject({
-      status: 400, body: { region: ["Select a valid choice. atlantis is not one of the available choices."] },
+      status: 400,
+      body: { region: ["Select a valid choice. atlantis is not one of the available choices."] },
     });
     expect(await api.get("/api/dcim/sites/?region_id=9999&tenant=nobody")).toMatchObject({
       status: 400,
@@ -147,7 +161,10 @@ describe("filters against the API", () => {
 
   it("filters m2m relations by id and by name (users by group)", async () => {
     const group = await api.post("/api/users/groups/", { name: "NOC" });
-    await api.post("/api/users/users/", [{ username: "a1", password: "Password-one-1", groups: [group.body.id] }, { username: "a2", password: "Password-two-2" }]);
+    await api.post("/api/users/users/", [
+      { username: "a1", password: "Password-one-1", groups: [group.body.id] },
+      { username: "a2", password: "Password-two-2" },
+    ]);
     const byName = await api.get("/api/users/users/?group=NOC");
     expect(byName.body.results.map((u: any) => u.username)).toEqual(["a1"]);
     const byId = await api.get(`/api/users/users/?group_id=${group.body.id}`);

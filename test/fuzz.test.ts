@@ -20,7 +20,14 @@ import { createHarness, ADMIN_TOKEN, type Driver, type Harness, type Reply } fro
 import { allSpecs } from "./support/specs.ts";
 import { operationsOf, propertiesOf, type Operation, type Schema } from "./support/openapi-operations.ts";
 import {
-  HOSTILE_IDS, HOSTILE_QUERY_TEXTS, hostileObject, hostileQueryValue, hostileValue, malformedBody, PAGINATION_EXTREMES, rawQuerySuffix,
+  HOSTILE_IDS,
+  HOSTILE_QUERY_TEXTS,
+  hostileObject,
+  hostileQueryValue,
+  hostileValue,
+  malformedBody,
+  PAGINATION_EXTREMES,
+  rawQuerySuffix,
 } from "./support/hostile-values.ts";
 
 /** Runs per operation: 5 keeps the file under two minutes on two shared cores (about 4,200 fuzzed requests in all plus the sweeps). */
@@ -85,8 +92,15 @@ beforeAll(async () => {
 async function identities(): Promise<void> {
   const username = `fuzzer${Date.now()}`;
   auth.superuser = { token: await api.token({ superuser: true, username }), headers: {} };
-  const login = await api.request("POST", "/login/", { token: null, body: { username, password: "A-password-123" }, clientAddress: "192.0.2.1" });
-  const session = login.headers.getSetCookie().find((c) => c.startsWith("sessionid="))!.split(";")[0];
+  const login = await api.request("POST", "/login/", {
+    token: null,
+    body: { username, password: "A-password-123" },
+    clientAddress: "192.0.2.1",
+  });
+  const session = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("sessionid="))!
+    .split(";")[0];
   // A session cookie without the CSRF token: reads work, unsafe methods must be refused.
   auth.sessionNoCsrf = { token: null, headers: { Cookie: session } };
   // The same session with its CSRF token: from this origin it writes, from another it is refused.
@@ -94,7 +108,10 @@ async function identities(): Promise<void> {
   const csrfCookie = `${session}; csrftoken=${csrf}`;
   auth.session = { token: null, headers: { Cookie: csrfCookie, "X-CSRFToken": csrf, Origin: "http://inventory.test" } };
   auth.sessionForeignOrigin = { token: null, headers: { Cookie: csrfCookie, "X-CSRFToken": csrf, Origin: "https://evil.example" } };
-  auth.garbageCookie = { token: null, headers: { Cookie: `sessionid=${"a".repeat(64)}.zz; sessionid=; =;;csrftoken`, "X-CSRFToken": "%00" } };
+  auth.garbageCookie = {
+    token: null,
+    headers: { Cookie: `sessionid=${"a".repeat(64)}.zz; sessionid=; =;;csrftoken`, "X-CSRFToken": "%00" },
+  };
 }
 
 afterAll(() => {
@@ -129,7 +146,10 @@ function requestsFor(op: Operation): fc.Arbitrary<FuzzRequest> {
   const fields = op.body ? Object.keys(propertiesOf(document, op.body)) : [];
   const listPath = op.path.replace(/\{id\}\/.*$/, "");
   const json = (value: unknown) => JSON.stringify(value);
-  const id = fc.oneof({ weight: 3, arbitrary: fc.constant(String(seeded.get(listPath) ?? 1)) }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_IDS) });
+  const id = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(String(seeded.get(listPath) ?? 1)) },
+    { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_IDS) },
+  );
   // A valid object with a field or two spoiled, and an id for bulk updates: this gets past validation into the engine.
   const examples = valid.get(listPath) ?? [{}];
   const spoiled = fc
@@ -148,12 +168,29 @@ function requestsFor(op: Operation): fc.Arbitrary<FuzzRequest> {
       )
     : op.method === "GET"
       ? fc.constant(undefined) // fetch's Request cannot carry a GET body, nor can any client that uses it.
-      : fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: hostileObject(["id", "name"]).map(json) }, { weight: 1, arbitrary: malformedBody });
+      : fc.oneof(
+          { weight: 6, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: hostileObject(["id", "name"]).map(json) },
+          { weight: 1, arbitrary: malformedBody },
+        );
   return fc.record({
     // Weighted to the superuser, whose requests get furthest into the code.
     auth: fc.oneof(
       { weight: 8, arbitrary: fc.constant("superuser") },
-      { weight: 2, arbitrary: fc.constantFrom("readOnly", "none", "badToken", "malformedToken", "sessionNoCsrf", "admin", "session", "sessionForeignOrigin", "garbageCookie") },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          "readOnly",
+          "none",
+          "badToken",
+          "malformedToken",
+          "sessionNoCsrf",
+          "admin",
+          "session",
+          "sessionForeignOrigin",
+          "garbageCookie",
+        ),
+      },
     ),
     id,
     query: fc
@@ -163,7 +200,16 @@ function requestsFor(op: Operation): fc.Arbitrary<FuzzRequest> {
     body,
     contentType: fc.oneof(
       { weight: 12, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/json; charset=klingon", "application/json; charset=utf-16", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x") },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          "text/plain",
+          "application/json; charset=klingon",
+          "application/json; charset=utf-16",
+          "application/x-www-form-urlencoded",
+          "multipart/form-data; boundary=x",
+        ),
+      },
     ),
     browsable: fc.constantFrom(false, false, false, false, false, false, false, true),
   });
@@ -211,12 +257,14 @@ async function check(op: Operation, request: FuzzRequest): Promise<string | null
   }
   statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
   const requestId = reply.headers.get("X-Request-ID") ?? "";
-  const describe = () => `${op.method} ${path} [auth ${request.auth}${request.contentType ? `, Content-Type ${request.contentType}` : ""}] body ${JSON.stringify(request.body?.slice(0, 300))}`;
+  const describe = () =>
+    `${op.method} ${path} [auth ${request.auth}${request.contentType ? `, Content-Type ${request.contentType}` : ""}] body ${JSON.stringify(request.body?.slice(0, 300))}`;
   if (reply.status >= 500) {
     const error = logged.get(requestId);
     stats.serverErrors++;
     const key = `${op.method} ${op.path} ${reply.status} ${String((error as Error)?.message ?? error).slice(0, 120)}`;
-    if (!findings.has(key)) findings.set(key, `${describe()}\n  -> ${reply.status} ${reply.text.slice(0, 300)}\n  ${(error as Error)?.stack ?? error}`);
+    if (!findings.has(key))
+      findings.set(key, `${describe()}\n  -> ${reply.status} ${reply.text.slice(0, 300)}\n  ${(error as Error)?.stack ?? error}`);
     return `${reply.status}: ${describe()}: ${String((error as Error)?.message ?? error)}`;
   }
   if (reply.status >= 400 && reply.status < 500) {
@@ -226,7 +274,10 @@ async function check(op: Operation, request: FuzzRequest): Promise<string | null
       if (!findings.has(key)) findings.set(key, `${describe()}\n  -> ${reply.status} ${reply.text.slice(0, 300)}`);
       return `${reply.status} body not in NetBox's error shape: ${reply.text.slice(0, 200)} for ${describe()}`;
     }
-    const [changes] = await api.db.batch([{ sql: "SELECT count(*) AS n FROM core_objectchange WHERE request_id = ?", parameters: [requestId] }], "read");
+    const [changes] = await api.db.batch(
+      [{ sql: "SELECT count(*) AS n FROM core_objectchange WHERE request_id = ?", parameters: [requestId] }],
+      "read",
+    );
     if (Number(changes.rows[0].n) > 0) return `${reply.status} but ${changes.rows[0].n} change records carry its request id: ${describe()}`;
   }
   return null;
@@ -255,7 +306,10 @@ describe("fuzzing every operation of the OpenAPI document", () => {
     // Parameters written inline and as `$ref`s read the same (the document is moving to inline ones).
     const limit = { in: "query", name: "limit", schema: { type: "integer" } };
     const inline = operationsOf({ paths: { "/api/x/": { get: { parameters: [limit] } } } });
-    const byRef = operationsOf({ paths: { "/api/x/": { get: { parameters: [{ $ref: "#/components/parameters/limit" }] } } }, components: { parameters: { limit } } });
+    const byRef = operationsOf({
+      paths: { "/api/x/": { get: { parameters: [{ $ref: "#/components/parameters/limit" }] } } },
+      components: { parameters: { limit } },
+    });
     expect(byRef).toEqual(inline);
     expect(inline[0].query).toEqual([{ name: "limit", schema: { type: "integer" } }]);
   });
@@ -276,7 +330,15 @@ describe("fuzzing every operation of the OpenAPI document", () => {
 
   it("answers garbage in every filter lookup of every list, and extremes of limit, offset and ordering", async () => {
     const failures: string[] = [];
-    const plain = (query: [string, string][]): FuzzRequest => ({ auth: "superuser", id: "1", query, raw: "", body: undefined, contentType: undefined, browsable: false });
+    const plain = (query: [string, string][]): FuzzRequest => ({
+      auth: "superuser",
+      id: "1",
+      query,
+      raw: "",
+      body: undefined,
+      contentType: undefined,
+      browsable: false,
+    });
     const lists = operations.filter((op) => op.method === "GET" && !op.path.includes("{id}") && op.query.length);
     for (const op of lists) {
       const names = op.query.map((p) => p.name);
@@ -284,7 +346,9 @@ describe("fuzzing every operation of the OpenAPI document", () => {
       // Forty parameters a request, two rounds with different garbage for each.
       for (let round = 0; round < 2; round++) {
         for (let i = 0; i < names.length; i += 40) {
-          queries.push(names.slice(i, i + 40).map((name, j) => [name, HOSTILE_QUERY_TEXTS[(i + j + round * 7) % HOSTILE_QUERY_TEXTS.length]]));
+          queries.push(
+            names.slice(i, i + 40).map((name, j) => [name, HOSTILE_QUERY_TEXTS[(i + j + round * 7) % HOSTILE_QUERY_TEXTS.length]]),
+          );
         }
       }
       for (const query of queries) {
@@ -305,11 +369,28 @@ describe("fuzzing every operation of the OpenAPI document", () => {
     const paths = [...new Set(operations.map((op) => op.path))];
     for (const path of paths) {
       for (const method of ["OPTIONS", "HEAD"] as const) {
-        for (const [id, query] of [["1", [["brief", "1"]]], ["9223372036854775808", [["fields", "__proto__"], ["limit", "-1"]]]] as const) {
+        for (const [id, query] of [
+          ["1", [["brief", "1"]]],
+          [
+            "9223372036854775808",
+            [
+              ["fields", "__proto__"],
+              ["limit", "-1"],
+            ],
+          ],
+        ] as const) {
           for (const who of ["superuser", "none"]) {
             // HEAD is GET without the body: checked as a GET whose answer carries no JSON to inspect.
             const op = { method, path, query: [], body: null } as unknown as Operation;
-            const problem = await check(op, { auth: who, id, query: query.map(([k, v]) => [k, v]), raw: "", body: undefined, contentType: undefined, browsable: false });
+            const problem = await check(op, {
+              auth: who,
+              id,
+              query: query.map(([k, v]) => [k, v]),
+              raw: "",
+              body: undefined,
+              contentType: undefined,
+              browsable: false,
+            });
             if (problem) failures.push(problem.slice(0, 500));
           }
         }
@@ -321,7 +402,9 @@ describe("fuzzing every operation of the OpenAPI document", () => {
 
   it("takes bulk bodies of 0 and 20,000 items on list endpoints without a 5xx", async () => {
     const failures: string[] = [];
-    const big = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, name: `n${i}`, slug: `s${i}`, address: `10.${i >> 8}.${i & 255}.1/24` })));
+    const big = JSON.stringify(
+      Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, name: `n${i}`, slug: `s${i}`, address: `10.${i >> 8}.${i & 255}.1/24` })),
+    );
     // The big ones only on a few lists (over MAX_BULK_OBJECTS, as a script may send): each costs a second or so.
     const BIG = ["/api/dcim/sites/", "/api/ipam/ip-addresses/", "/api/tenancy/tenants/"];
     const bulk = operations.filter((op) => !op.path.includes("{id}") && op.body !== null);
@@ -338,7 +421,14 @@ describe("fuzzing every operation of the OpenAPI document", () => {
 
 /** What the run did, for the record: requests sent, 5xx seen, the seed to replay it. */
 function report(stage: string) {
-  console.log(`fuzz (${stage}): ${stats.requests} requests, ${stats.serverErrors} 5xx, FUZZ_RUNS=${RUNS}, FUZZ_SEED=${SEED}, FUZZ_DRIVER=${DRIVER}`);
-  console.log(`fuzz statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(", ")}`);
+  console.log(
+    `fuzz (${stage}): ${stats.requests} requests, ${stats.serverErrors} 5xx, FUZZ_RUNS=${RUNS}, FUZZ_SEED=${SEED}, FUZZ_DRIVER=${DRIVER}`,
+  );
+  console.log(
+    `fuzz statuses: ${[...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(", ")}`,
+  );
   if (findings.size) console.log(`fuzz findings:\n${[...findings.values()].join("\n\n")}`);
 }

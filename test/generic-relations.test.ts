@@ -35,10 +35,29 @@ afterAll(() => api.close());
 
 describe("MAC address values", () => {
   it("accepts NetBox's spellings and stores the upper-case colon form", async () => {
-    const spellings = ["aa:bb:cc:dd:ee:01", "aa-bb-cc-dd-ee-02", "aabb.ccdd.ee03", "aabbccddee04", "aabbcc-ddee05", "a:b:c:d:e:6", " AA:BB:CC:DD:EE:07 "];
-    const reply = await api.post(BASE, spellings.map((mac_address) => ({ mac_address })));
+    const spellings = [
+      "aa:bb:cc:dd:ee:01",
+      "aa-bb-cc-dd-ee-02",
+      "aabb.ccdd.ee03",
+      "aabbccddee04",
+      "aabbcc-ddee05",
+      "a:b:c:d:e:6",
+      " AA:BB:CC:DD:EE:07 ",
+    ];
+    const reply = await api.post(
+      BASE,
+      spellings.map((mac_address) => ({ mac_address })),
+    );
     expect(reply.status, reply.text).toBe(201);
-    const expected = ["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02", "AA:BB:CC:DD:EE:03", "AA:BB:CC:DD:EE:04", "AA:BB:CC:DD:EE:05", "0A:0B:0C:0D:0E:06", "AA:BB:CC:DD:EE:07"];
+    const expected = [
+      "AA:BB:CC:DD:EE:01",
+      "AA:BB:CC:DD:EE:02",
+      "AA:BB:CC:DD:EE:03",
+      "AA:BB:CC:DD:EE:04",
+      "AA:BB:CC:DD:EE:05",
+      "0A:0B:0C:0D:0E:06",
+      "AA:BB:CC:DD:EE:07",
+    ];
     expect(reply.body.map((o: any) => o.mac_address)).toEqual(expected);
     expect(reply.body.map((o: any) => o.display)).toEqual(expected);
     const patched = await api.patch(`${BASE}${reply.body[0].id}/`, { mac_address: "0000.0000.00ff" });
@@ -46,7 +65,10 @@ describe("MAC address values", () => {
     // Stored normalised, so the exact filter finds the stored form and iexact any case of it.
     expect(await idsOf("mac_address=AA:BB:CC:DD:EE:02")).toEqual([reply.body[1].id]);
     expect(await idsOf("mac_address__ie=aa:bb:cc:dd:ee:03")).toEqual([reply.body[2].id]);
-    await api.delete(BASE, reply.body.map((o: any) => ({ id: o.id })));
+    await api.delete(
+      BASE,
+      reply.body.map((o: any) => ({ id: o.id })),
+    );
   });
 
   it("refuses anything else with 400 naming mac_address, in NetBox's words", async () => {
@@ -72,14 +94,34 @@ describe("a generic relation (assigned_object)", () => {
       assigned_object_type: "dcim.interface",
       assigned_object_id: eth1,
       assigned_object: {
-        id: eth1, url: interfaceUrl, display: "eth1", name: "eth1", description: "backup", _occupied: false,
+        id: eth1,
+        url: interfaceUrl,
+        display: "eth1",
+        name: "eth1",
+        description: "backup",
+        _occupied: false,
         device: { id: device, url: deviceUrl, display: "srv1", name: "srv1" },
       },
     });
-    expect(Object.keys(reply.body.assigned_object).sort()).toEqual(["_occupied", "cable", "description", "device", "display", "id", "name", "url"]);
+    expect(Object.keys(reply.body.assigned_object).sort()).toEqual([
+      "_occupied",
+      "cable",
+      "description",
+      "device",
+      "display",
+      "id",
+      "name",
+      "url",
+    ]);
     expect((await api.get(`${BASE}${reply.body.id}/`)).body).toEqual(reply.body);
     // The brief form leaves the relation out, as NetBox's brief_fields do.
-    expect(Object.keys((await api.get(`${BASE}${reply.body.id}/?brief=1`)).body).sort()).toEqual(["description", "display", "id", "mac_address", "url"]);
+    expect(Object.keys((await api.get(`${BASE}${reply.body.id}/?brief=1`)).body).sort()).toEqual([
+      "description",
+      "display",
+      "id",
+      "mac_address",
+      "url",
+    ]);
     await api.delete(`${BASE}${reply.body.id}/`);
   });
 
@@ -100,7 +142,10 @@ describe("a generic relation (assigned_object)", () => {
 
   it("refuses an id that names no object of the type with 400 naming assigned_object_id", async () => {
     const reply = await api.post(BASE, { mac_address: "00:11:22:33:44:58", ...assigned(424242) });
-    expect(reply).toMatchObject({ status: 400, body: { assigned_object_id: ["Related object not found using the provided numeric ID: 424242"] } });
+    expect(reply).toMatchObject({
+      status: 400,
+      body: { assigned_object_id: ["Related object not found using the provided numeric ID: 424242"] },
+    });
     const bad = await api.post(BASE, { mac_address: "00:11:22:33:44:58", ...assigned(-1) });
     expect(bad).toMatchObject({ status: 400, body: { assigned_object_id: ["A valid integer is required."] } });
   });
@@ -110,7 +155,11 @@ describe("a generic relation (assigned_object)", () => {
     expect(noId).toMatchObject({ status: 400, body: { assigned_object_id: ["This field is required."] } });
     const noType = await api.post(BASE, { mac_address: "00:11:22:33:44:59", assigned_object_id: eth0 });
     expect(noType).toMatchObject({ status: 400, body: { assigned_object_type: ["This field is required."] } });
-    const halfNull = await api.post(BASE, { mac_address: "00:11:22:33:44:59", assigned_object_type: "dcim.interface", assigned_object_id: null });
+    const halfNull = await api.post(BASE, {
+      mac_address: "00:11:22:33:44:59",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: null,
+    });
     expect(halfNull).toMatchObject({ status: 400, body: { assigned_object_id: ["This field may not be null."] } });
   });
 
@@ -123,9 +172,17 @@ describe("a generic relation (assigned_object)", () => {
     expect(untouched.body.assigned_object_id).toBe(eth1);
     const cleared = await api.patch(`${BASE}${made.body.id}/`, { assigned_object_type: null, assigned_object_id: null });
     expect(cleared.status, cleared.text).toBe(200);
-    expect(cleared.body).toMatchObject({ assigned_object_type: null, assigned_object_id: null, assigned_object: null, description: "kept" });
-    const [change] = (await api.db.kysely.selectFrom("core_objectchange").selectAll()
-      .where("request_id", "=", cleared.headers.get("X-Request-ID")!).execute()) as any[];
+    expect(cleared.body).toMatchObject({
+      assigned_object_type: null,
+      assigned_object_id: null,
+      assigned_object: null,
+      description: "kept",
+    });
+    const [change] = (await api.db.kysely
+      .selectFrom("core_objectchange")
+      .selectAll()
+      .where("request_id", "=", cleared.headers.get("X-Request-ID")!)
+      .execute()) as any[];
     expect(JSON.parse(change.prechange_data)).toMatchObject({ assigned_object_type: "dcim.interface", assigned_object_id: eth1 });
     expect(JSON.parse(change.postchange_data)).toMatchObject({ assigned_object_type: null, assigned_object_id: null });
     await api.delete(`${BASE}${made.body.id}/`);
@@ -133,9 +190,14 @@ describe("a generic relation (assigned_object)", () => {
 
   it("describes both keys on OPTIONS, the type with its allowed choices", async () => {
     const post = (await api.request("OPTIONS", BASE)).body.actions.POST;
-    expect(post.assigned_object_type).toMatchObject({ required: false, read_only: false, choices: [
-      { value: "dcim.interface", display_name: "interface" }, { value: "virtualization.vminterface", display_name: "interface" },
-    ] });
+    expect(post.assigned_object_type).toMatchObject({
+      required: false,
+      read_only: false,
+      choices: [
+        { value: "dcim.interface", display_name: "interface" },
+        { value: "virtualization.vminterface", display_name: "interface" },
+      ],
+    });
     expect(post.assigned_object_id).toMatchObject({ type: "integer", required: false, read_only: false });
     expect(post.assigned_object).toMatchObject({ read_only: true });
   });
@@ -155,14 +217,21 @@ describe("a generic relation (assigned_object)", () => {
     expect(await idsOf(`assigned_object_id__n=${eth0}`)).toEqual([b, c]);
     const bad = await api.get(`${BASE}?assigned_object_id=eth0`);
     expect(bad).toMatchObject({ status: 400, body: { assigned_object_id: ["Enter a whole number."] } });
-    await api.delete(BASE, made.body.map((o: any) => ({ id: o.id })));
+    await api.delete(
+      BASE,
+      made.body.map((o: any) => ({ id: o.id })),
+    );
   });
 
   it("costs the same statements for a page of 50 as for a page of 1, in one round trip", async () => {
     const hex = (i: number) => i.toString(16).padStart(2, "0").toUpperCase();
-    const made = await api.post(BASE, Array.from({ length: 50 }, (_, i) => ({
-      mac_address: `02:00:00:00:00:${hex(i)}`, ...(i % 5 === 4 ? {} : assigned(i % 2 ? eth1 : eth0)),
-    })));
+    const made = await api.post(
+      BASE,
+      Array.from({ length: 50 }, (_, i) => ({
+        mac_address: `02:00:00:00:00:${hex(i)}`,
+        ...(i % 5 === 4 ? {} : assigned(i % 2 ? eth1 : eth0)),
+      })),
+    );
     expect(made.status, made.text).toBe(201);
     await api.get(`${BASE}?limit=1`);
     const one = await api.cost(() => api.get(`${BASE}?mac_address__isw=02:&limit=1`));
@@ -172,7 +241,10 @@ describe("a generic relation (assigned_object)", () => {
     expect(page.body.results.filter((o: any) => o.assigned_object?.device?.id === device)).toHaveLength(40);
     expect(fifty).toEqual(one);
     expect(fifty.roundTrips).toBe(1);
-    await api.delete(BASE, made.body.map((o: any) => ({ id: o.id })));
+    await api.delete(
+      BASE,
+      made.body.map((o: any) => ({ id: o.id })),
+    );
   });
 });
 

@@ -18,7 +18,12 @@ const changes = async (requestId: string | null) =>
 describe("pagination values out of range", () => {
   it("answers offsets and limits beyond 64 bits with an empty page, not a 500", async () => {
     await api.post("/api/dcim/regions/", { name: "Somewhere", slug: "somewhere" });
-    for (const query of ["offset=9223372036854775807", "offset=100000000000000000000&limit=100000000000000000000", "offset=1e999", "limit=-5&offset=-1"]) {
+    for (const query of [
+      "offset=9223372036854775807",
+      "offset=100000000000000000000&limit=100000000000000000000",
+      "offset=1e999",
+      "limit=-5&offset=-1",
+    ]) {
       const reply = await api.get(`/api/dcim/regions/?${query}`);
       expect(reply.status, `${query}: ${reply.text}`).toBe(200);
       expect(reply.body.count).toBeGreaterThan(0);
@@ -43,20 +48,33 @@ describe("input nested beyond reason", () => {
     const reply = await api.post("/api/dcim/sites/", `{"name": "Deep", "slug": "deep", "custom_fields": ${data}}`);
     expect(reply.status, reply.text).toBe(400);
     expect(reply.body.custom_fields[0]).toMatch(/nested at most/);
-    const list = await api.post("/api/dcim/sites/", { name: "Deep", slug: "deep", custom_fields: { a: Array.from({ length: 100 }).reduce<unknown>((x) => [x], []) } });
+    const list = await api.post("/api/dcim/sites/", {
+      name: "Deep",
+      slug: "deep",
+      custom_fields: { a: Array.from({ length: 100 }).reduce<unknown>((x) => [x], []) },
+    });
     expect(list.status).toBe(400);
   });
 });
 
 describe("bulk requests of any size", () => {
   it("refuses patches and deletes by 40,000 ids of which most do not exist, aligned, writing nothing", async () => {
-    const made = await api.post("/api/dcim/regions/", [{ name: "A1", slug: "a1" }, { name: "A2", slug: "a2" }]);
+    const made = await api.post("/api/dcim/regions/", [
+      { name: "A1", slug: "a1" },
+      { name: "A2", slug: "a2" },
+    ]);
     const ids = [...made.body.map((r: any) => r.id), ...Array.from({ length: 39_998 }, (_, i) => 1_000_000 + i)];
-    const patched = await api.patch("/api/dcim/regions/", ids.map((id) => ({ id, description: "bulk" })));
+    const patched = await api.patch(
+      "/api/dcim/regions/",
+      ids.map((id) => ({ id, description: "bulk" })),
+    );
     expect(patched.status, patched.text.slice(0, 300)).toBe(400);
     expect(patched.body).toHaveLength(40_000);
     expect(patched.body.slice(0, 3)).toEqual([{}, {}, { id: ["Object not found."] }]);
-    const deleted = await api.delete("/api/dcim/regions/", ids.map((id) => ({ id })));
+    const deleted = await api.delete(
+      "/api/dcim/regions/",
+      ids.map((id) => ({ id })),
+    );
     expect(deleted.status, deleted.text.slice(0, 300)).toBe(400);
     expect((await api.get(`/api/dcim/regions/${made.body[0].id}/`)).body.description).toBe("");
     expect(await changes(patched.headers.get("X-Request-ID"))).toHaveLength(0);
@@ -137,7 +155,9 @@ describe("references by attributes", () => {
     const right = await guess("victim@example.com");
     const wrong = await guess("nobody@example.com");
     expect(right.status).toBe(wrong.status);
-    expect(right.body).toEqual({ user: ["Related object not found using the provided attributes: {'username': 'victim', 'email': 'victim@example.com'}"] });
+    expect(right.body).toEqual({
+      user: ["Related object not found using the provided attributes: {'username': 'victim', 'email': 'victim@example.com'}"],
+    });
   });
 });
 
@@ -182,7 +202,10 @@ describe("writes that cannot half-commit", () => {
   });
 
   it("a bulk delete whose rows vanish meanwhile aborts whole", async () => {
-    const made = await api.post("/api/dcim/regions/", [{ name: "V1", slug: "v1" }, { name: "V2", slug: "v2" }]);
+    const made = await api.post("/api/dcim/regions/", [
+      { name: "V1", slug: "v1" },
+      { name: "V2", slug: "v2" },
+    ]);
     const db = racing(api.db, `DELETE FROM dcim_region WHERE id = ${made.body[1].id}`);
     const response = await api.app.fetch(
       new Request("http://inventory.test/api/dcim/regions/", {
@@ -214,13 +237,23 @@ describe("names that are Object's own properties", () => {
     const panel = await api.post("/api/dcim/power-panels/", { name: "Proto panel", site: site.body.id });
     expect(panel.status, panel.text).toBe(201);
     for (const key of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
-      const reply = await api.request("PUT", `/api/dcim/power-panels/${panel.body.id}/`, { body: `{"name": "P", "site": {"${key}": null}}` });
+      const reply = await api.request("PUT", `/api/dcim/power-panels/${panel.body.id}/`, {
+        body: `{"name": "P", "site": {"${key}": null}}`,
+      });
       expect(reply.status, `${key}: ${reply.text}`).toBe(400);
       expect(reply.body.site).toBeDefined();
       expect(await changes(reply.headers.get("X-Request-ID"))).toEqual([]);
       const nested = await api.post("/api/dcim/power-panels/", { name: "Q", site: { [key]: { slug: "proto" } } });
       expect(nested.status, `${key}: ${nested.text}`).toBe(400);
-      for (const query of [`${key}=1`, `name__${key}=x`, `site__${key}=x`, `ordering=${key}`, `fields=${key}`, `omit=${key}`, `brief=1&fields=name,${key}`]) {
+      for (const query of [
+        `${key}=1`,
+        `name__${key}=x`,
+        `site__${key}=x`,
+        `ordering=${key}`,
+        `fields=${key}`,
+        `omit=${key}`,
+        `brief=1&fields=name,${key}`,
+      ]) {
         const list = await api.get(`/api/dcim/power-panels/?${query}`);
         expect(list.status, `${query}: ${list.text}`).toBeLessThan(500);
       }

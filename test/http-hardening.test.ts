@@ -61,8 +61,12 @@ describe("settings", () => {
   });
 
   it("reads ALLOWED_HOSTS as a comma-separated or JSON list of names, .domains and *", () => {
-    expect(parseConfig({ ALLOWED_HOSTS: "api.example.com, .example.net,[::1],10.0.0.1" }).ALLOWED_HOSTS)
-      .toEqual(["api.example.com", ".example.net", "[::1]", "10.0.0.1"]);
+    expect(parseConfig({ ALLOWED_HOSTS: "api.example.com, .example.net,[::1],10.0.0.1" }).ALLOWED_HOSTS).toEqual([
+      "api.example.com",
+      ".example.net",
+      "[::1]",
+      "10.0.0.1",
+    ]);
     expect(parseConfig({ ALLOWED_HOSTS: '["inventory.test", "*"]' }).ALLOWED_HOSTS).toEqual(["inventory.test", "*"]);
   });
 
@@ -101,7 +105,10 @@ describe("through app.fetch", () => {
       expect(redirect.headers.get("Location")).toBe("http://api.example.com:8443/api/dcim/sites/?limit=1");
       expect((await api.get("/", { headers: host })).headers.get("Location")).toBe("http://api.example.com:8443/api/");
 
-      await api.post("/api/tenancy/tenant-groups/", [{ name: "H1", slug: "h1" }, { name: "H2", slug: "h2" }]);
+      await api.post("/api/tenancy/tenant-groups/", [
+        { name: "H1", slug: "h1" },
+        { name: "H2", slug: "h2" },
+      ]);
       const page = await api.get("/api/tenancy/tenant-groups/?limit=1", { headers: host });
       expect(page.body.next).toBe("http://api.example.com:8443/api/tenancy/tenant-groups/?limit=1&offset=1");
       expect(page.body.results[0].url).toMatch(/^http:\/\/api\.example\.com:8443\/api\/tenancy\/tenant-groups\/\d+\/$/);
@@ -123,7 +130,12 @@ describe("through app.fetch", () => {
           expect((await strict.get("/api/", { headers: { Host: host } })).status, host).toBe(200);
         }
         expect((await strict.get("/api/")).status).toBe(200); // no Host header: the URL's host, also checked
-        for (const [host, name] of [["evil.test", "evil.test"], ["notexample.com:80", "notexample.com"], ["example.com.evil.test", "example.com.evil.test"], ["127.0.0.1", "127.0.0.1"]]) {
+        for (const [host, name] of [
+          ["evil.test", "evil.test"],
+          ["notexample.com:80", "notexample.com"],
+          ["example.com.evil.test", "example.com.evil.test"],
+          ["127.0.0.1", "127.0.0.1"],
+        ]) {
           const reply = await strict.get("/api/", { headers: { Host: host } });
           expect(reply.status, host).toBe(400);
           expect(reply.body.detail).toBe(`Invalid HTTP_HOST header: '${host}'. You may need to add '${name}' to ALLOWED_HOSTS.`);
@@ -142,7 +154,9 @@ describe("through app.fetch", () => {
   describe("methods", () => {
     /** node's Request refuses TRACE and CONNECT; Deno and the Node adapter hand them over like this. */
     const withMethod = (method: string, path: string) =>
-      Object.defineProperty(new Request(`${ORIGIN}${path}`, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } }), "method", { value: method });
+      Object.defineProperty(new Request(`${ORIGIN}${path}`, { headers: { Authorization: `Token ${ADMIN_TOKEN}` } }), "method", {
+        value: method,
+      });
 
     it("answers TRACE, CONNECT and unknown methods with 405, Allow and the usual headers, anywhere", async () => {
       for (const method of ["TRACE", "CONNECT", "TRACK", "PROPFIND", "FOO"]) {
@@ -174,7 +188,10 @@ describe("through app.fetch", () => {
 
     it("refuses a declared Content-Length over the limit with 413 before reading anything", async () => {
       const { stream, counter } = countingStream(5000);
-      const reply = await sendStream(small, "POST", "/api/dcim/sites/", stream, { Authorization: `Token ${ADMIN_TOKEN}`, "Content-Length": "5000" });
+      const reply = await sendStream(small, "POST", "/api/dcim/sites/", stream, {
+        Authorization: `Token ${ADMIN_TOKEN}`,
+        "Content-Length": "5000",
+      });
       expect(reply.status).toBe(413);
       expect(reply.body).toEqual(tooLarge);
       expectPipelineHeaders(reply.headers);
@@ -204,7 +221,12 @@ describe("through app.fetch", () => {
 
     it("applies to every body the API reads: single delete, bulk writes, token provisioning", async () => {
       const body = `[${" ".repeat(1200)}]`;
-      for (const [method, path] of [["DELETE", "/api/dcim/sites/1/"], ["DELETE", "/api/dcim/sites/"], ["PUT", "/api/dcim/sites/"], ["POST", "/api/users/tokens/provision/"]]) {
+      for (const [method, path] of [
+        ["DELETE", "/api/dcim/sites/1/"],
+        ["DELETE", "/api/dcim/sites/"],
+        ["PUT", "/api/dcim/sites/"],
+        ["POST", "/api/users/tokens/provision/"],
+      ]) {
         const reply = await small.request(method, path, { body, token: path.includes("provision") ? null : undefined });
         expect(reply.status, `${method} ${path}`).toBe(413);
       }
@@ -214,8 +236,13 @@ describe("through app.fetch", () => {
   describe("authorization before the body", () => {
     it("refuses an anonymous write with 403 without reading its body", async () => {
       for (const [method, path] of [
-        ["POST", "/api/dcim/sites/"], ["PUT", "/api/dcim/sites/"], ["PATCH", "/api/dcim/sites/"], ["DELETE", "/api/dcim/sites/"],
-        ["PUT", "/api/dcim/sites/1/"], ["PATCH", "/api/dcim/sites/1/"], ["DELETE", "/api/dcim/sites/1/"],
+        ["POST", "/api/dcim/sites/"],
+        ["PUT", "/api/dcim/sites/"],
+        ["PATCH", "/api/dcim/sites/"],
+        ["DELETE", "/api/dcim/sites/"],
+        ["PUT", "/api/dcim/sites/1/"],
+        ["PATCH", "/api/dcim/sites/1/"],
+        ["DELETE", "/api/dcim/sites/1/"],
       ]) {
         const { stream, counter } = countingStream(60 * MiB);
         const reply = await sendStream(api, method, path, stream, { "Content-Type": "application/json" });
@@ -276,7 +303,10 @@ function raw(port: number, head: string, body?: () => Iterable<Buffer>): Promise
       if (end < 0) return;
       const [statusLine, ...lines] = received.subarray(0, end).toString("latin1").split("\r\n");
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-      const text = headers["transfer-encoding"] === "chunked" ? unchunk(received.subarray(end + 4)) : sized(received.subarray(end + 4), Number(headers["content-length"] ?? 0));
+      const text =
+        headers["transfer-encoding"] === "chunked"
+          ? unchunk(received.subarray(end + 4))
+          : sized(received.subarray(end + 4), Number(headers["content-length"] ?? 0));
       if (text === null) return;
       answered = true;
       clearTimeout(timer);
@@ -312,7 +342,9 @@ function unchunk(data: Buffer): string | null {
 }
 
 const request = (method: string, path: string, headers: Record<string, string>) =>
-  `${method} ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+  `${method} ${path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("")}\r\n`;
 
 /** `total` bytes in 1 MiB chunks of chunked transfer encoding, never terminated. */
 function* chunked(total: number): Iterable<Buffer> {
@@ -352,7 +384,12 @@ function socketSuite(port: () => number) {
   });
 
   it("answers TRACE, CONNECT and PROPFIND with 405 and Allow", async () => {
-    for (const [method, target] of [["TRACE", "/api/"], ["TRACE", "/api/dcim/sites/1/"], ["CONNECT", "api.example.com:443"], ["PROPFIND", "/api/dcim/sites/"]]) {
+    for (const [method, target] of [
+      ["TRACE", "/api/"],
+      ["TRACE", "/api/dcim/sites/1/"],
+      ["CONNECT", "api.example.com:443"],
+      ["PROPFIND", "/api/dcim/sites/"],
+    ]) {
       const reply = await raw(port(), request(method, target, { Host: "api.example.com", ...auth }));
       expect(reply.status, method).toBe(405);
       expect(reply.body).toEqual({ detail: `Method "${method}" not allowed.` });
@@ -362,26 +399,52 @@ function socketSuite(port: () => number) {
   });
 
   it("answers 413 from Content-Length before the body is sent", async () => {
-    const reply = await raw(port(), request("POST", "/api/dcim/sites/", { Host: "api.example.com", ...auth, "Content-Type": "application/json", "Content-Length": "300000000" }));
+    const reply = await raw(
+      port(),
+      request("POST", "/api/dcim/sites/", {
+        Host: "api.example.com",
+        ...auth,
+        "Content-Type": "application/json",
+        "Content-Length": "300000000",
+      }),
+    );
     expect(reply.status).toBe(413);
     expect(reply.body).toEqual({ detail: "Request body is larger than 1048576 bytes." });
   });
 
   it("answers 413 while a chunked body streams in, without waiting for its end", async () => {
-    const head = request("POST", "/api/dcim/sites/", { Host: "api.example.com", ...auth, "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
+    const head = request("POST", "/api/dcim/sites/", {
+      Host: "api.example.com",
+      ...auth,
+      "Content-Type": "application/json",
+      "Transfer-Encoding": "chunked",
+    });
     const reply = await raw(port(), head, () => chunked(64 * MiB));
     expect(reply.status).toBe(413);
     expect(reply.headers["api-version"]).toBe("4.2");
   });
 
   it("answers an anonymous 60 MB POST with 403 before its body is sent", async () => {
-    const reply = await raw(port(), request("POST", "/api/dcim/sites/", { Host: "api.example.com", "Content-Type": "application/json", "Content-Length": String(60 * MiB) }));
+    const reply = await raw(
+      port(),
+      request("POST", "/api/dcim/sites/", {
+        Host: "api.example.com",
+        "Content-Type": "application/json",
+        "Content-Length": String(60 * MiB),
+      }),
+    );
     expect(reply.status).toBe(403);
     expect(reply.body).toEqual({ detail: "Authentication credentials were not provided." });
   });
 }
 
-const HARDENED = { ALLOWED_HOSTS: "127.0.0.1,.example.com", MAX_BODY_SIZE: String(MiB), SUPERUSER_NAME: "admin", SUPERUSER_PASSWORD: "admin-password", SUPERUSER_API_TOKEN: ADMIN_TOKEN };
+const HARDENED = {
+  ALLOWED_HOSTS: "127.0.0.1,.example.com",
+  MAX_BODY_SIZE: String(MiB),
+  SUPERUSER_NAME: "admin",
+  SUPERUSER_PASSWORD: "admin-password",
+  SUPERUSER_API_TOKEN: ADMIN_TOKEN,
+};
 
 describe("Node over a real socket on 127.0.0.1", () => {
   let service: NodeService;
@@ -422,13 +485,30 @@ describe("deno serve src/deno.ts over a real socket", () => {
   let output = "";
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "inventory-hardening-deno-"));
-    const flags = ["--no-remote", "--no-lock", "--node-modules-dir=manual", "--no-prompt", "--allow-env", "--allow-read", "--allow-write", "--allow-net=127.0.0.1", "--allow-sys", "--allow-ffi"];
+    const flags = [
+      "--no-remote",
+      "--no-lock",
+      "--node-modules-dir=manual",
+      "--no-prompt",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-net=127.0.0.1",
+      "--allow-sys",
+      "--allow-ffi",
+    ];
     child = spawn(join(ROOT, "node_modules", ".bin", "deno"), ["serve", "--host", "127.0.0.1", "--port", "0", ...flags, "src/deno.ts"], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
-        PATH: process.env.PATH, HOME: process.env.HOME ?? dir, DENO_DIR: join(dir, "deno-cache"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1",
-        ...HARDENED, LIBSQL_URL: `file:${join(dir, "deno.db")}`, SECRET_KEY: "deno-test-secret-key-0123456789abcdef0123",
+        PATH: process.env.PATH,
+        HOME: process.env.HOME ?? dir,
+        DENO_DIR: join(dir, "deno-cache"),
+        DENO_NO_UPDATE_CHECK: "1",
+        NO_COLOR: "1",
+        ...HARDENED,
+        LIBSQL_URL: `file:${join(dir, "deno.db")}`,
+        SECRET_KEY: "deno-test-secret-key-0123456789abcdef0123",
       },
     });
     child.stdout!.on("data", (chunk) => (output += chunk));

@@ -21,8 +21,11 @@ describe("request pipeline", () => {
   it("puts API-Version and a fresh X-Request-ID on every response, errors and redirects included", async () => {
     const ids = new Set<string>();
     for (const reply of [
-      await api.get("/api/"), await api.get("/api/dcim/sites"), await api.get("/api/dcim/sites/", { token: null }),
-      await api.get("/api/nowhere/at/all/"), await api.post("/api/dcim/sites/", "{bad"),
+      await api.get("/api/"),
+      await api.get("/api/dcim/sites"),
+      await api.get("/api/dcim/sites/", { token: null }),
+      await api.get("/api/nowhere/at/all/"),
+      await api.post("/api/dcim/sites/", "{bad"),
     ]) {
       expect(reply.headers.get("API-Version")).toBe("4.2");
       const id = reply.headers.get("X-Request-ID")!;
@@ -40,7 +43,10 @@ describe("request pipeline", () => {
   });
 
   it("answers /api/ to anyone (pynetbox reads API-Version there without its token), listing every application as an absolute URL", async () => {
-    expect(await api.get("/api/status/", { token: null })).toMatchObject({ status: 403, body: { detail: "Authentication credentials were not provided." } });
+    expect(await api.get("/api/status/", { token: null })).toMatchObject({
+      status: 403,
+      body: { detail: "Authentication credentials were not provided." },
+    });
     const open = await createHarness({ LOGIN_REQUIRED: "false" });
     expect((await open.get("/api/status/", { token: null })).status).toBe(200);
     expect((await open.get("/api/dcim/sites/", { token: null })).status).toBe(403);
@@ -116,9 +122,14 @@ describe("request pipeline", () => {
 
   it("decodes a body in the charset it declares, and refuses a charset it cannot decode with 415", async () => {
     const send = async (bytes: Uint8Array<ArrayBuffer>, contentType: string) => {
-      const response = await api.app.fetch(new Request(`${ORIGIN}/api/tenancy/tenants/`, {
-        method: "POST", body: bytes, headers: { "Content-Type": contentType, Authorization: `Token ${ADMIN_TOKEN}` },
-      }), { db: api.db, clientAddress: "127.0.0.1" });
+      const response = await api.app.fetch(
+        new Request(`${ORIGIN}/api/tenancy/tenants/`, {
+          method: "POST",
+          body: bytes,
+          headers: { "Content-Type": contentType, Authorization: `Token ${ADMIN_TOKEN}` },
+        }),
+        { db: api.db, clientAddress: "127.0.0.1" },
+      );
       return { status: response.status, body: await response.json() };
     };
     const json = (name: string, slug: string) => JSON.stringify({ name, slug });
@@ -127,9 +138,13 @@ describe("request pipeline", () => {
     expect(await send(latin1, "application/json; charset=ISO-8859-1")).toMatchObject({ status: 201, body: { name: "Café" } });
     const utf16 = new Uint8Array(Uint16Array.from(json("Ürün", "urun"), (c) => c.charCodeAt(0)).buffer);
     expect(await send(utf16, 'application/json; charset="utf-16le"')).toMatchObject({ status: 201, body: { name: "Ürün" } });
-    expect(await send(new TextEncoder().encode(json("Ünï", "uni")), "application/json;charset=utf-8")).toMatchObject({ status: 201, body: { name: "Ünï" } });
+    expect(await send(new TextEncoder().encode(json("Ünï", "uni")), "application/json;charset=utf-8")).toMatchObject({
+      status: 201,
+      body: { name: "Ünï" },
+    });
     expect(await send(new TextEncoder().encode(json("x", "x")), "application/json; charset=klingon")).toEqual({
-      status: 415, body: { detail: 'Unsupported media type "application/json; charset=klingon" in request.' },
+      status: 415,
+      body: { detail: 'Unsupported media type "application/json; charset=klingon" in request.' },
     });
     expect((await api.get("/api/tenancy/tenants/?slug=x")).body.count).toBe(0);
   });
@@ -180,7 +195,10 @@ describe("request pipeline", () => {
 describe("pagination", () => {
   let ids: number[];
   beforeAll(async () => {
-    const made = await api.post("/api/tenancy/tenant-groups/", Array.from({ length: 7 }, (_, i) => ({ name: `G${i}`, slug: `g${i}` })));
+    const made = await api.post(
+      "/api/tenancy/tenant-groups/",
+      Array.from({ length: 7 }, (_, i) => ({ name: `G${i}`, slug: `g${i}` })),
+    );
     ids = made.body.map((o: any) => o.id);
   });
   const list = (query: string) => api.get(`/api/tenancy/tenant-groups/${query}`);
@@ -208,7 +226,10 @@ describe("pagination", () => {
 
   it("uses PAGINATE_COUNT, clamps to MAX_PAGE_SIZE, and limit=0 means the cap", async () => {
     const small = await createHarness({ PAGINATE_COUNT: "2", MAX_PAGE_SIZE: "3" });
-    await small.post("/api/extras/tags/", Array.from({ length: 5 }, (_, i) => ({ name: `T${i}`, slug: `t${i}` })));
+    await small.post(
+      "/api/extras/tags/",
+      Array.from({ length: 5 }, (_, i) => ({ name: `T${i}`, slug: `t${i}` })),
+    );
     expect((await small.get("/api/extras/tags/")).body.results).toHaveLength(2);
     expect((await small.get("/api/extras/tags/?limit=100")).body.results).toHaveLength(3);
     const zero = await small.get("/api/extras/tags/?limit=0");
@@ -219,7 +240,10 @@ describe("pagination", () => {
 
   it("returns every match for limit=0 when MAX_PAGE_SIZE is 0", async () => {
     const open = await createHarness({ MAX_PAGE_SIZE: "0" });
-    await open.post("/api/extras/tags/", Array.from({ length: 60 }, (_, i) => ({ name: `T${i}`, slug: `t${i}` })));
+    await open.post(
+      "/api/extras/tags/",
+      Array.from({ length: 60 }, (_, i) => ({ name: `T${i}`, slug: `t${i}` })),
+    );
     const all = await open.get("/api/extras/tags/?limit=0");
     expect(all.body).toMatchObject({ count: 60, next: null, previous: null });
     expect(all.body.results).toHaveLength(60);
@@ -230,7 +254,10 @@ describe("pagination", () => {
   it("orders by any declared field, descending with '-', ties broken by id", async () => {
     const desc = await list("?ordering=-name");
     expect(desc.body.results.map((o: any) => o.name)).toEqual(["G6", "G5", "G4", "G3", "G2", "G1", "G0"]);
-    await api.patch("/api/tenancy/tenant-groups/", ids.map((id) => ({ id, description: "same" })));
+    await api.patch(
+      "/api/tenancy/tenant-groups/",
+      ids.map((id) => ({ id, description: "same" })),
+    );
     const tied = await list("?ordering=description");
     expect(tied.body.results.map((o: any) => o.id)).toEqual([...ids].sort((a, b) => a - b));
     const ignored = await list("?ordering=nonsense,-slug");

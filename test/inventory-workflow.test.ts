@@ -41,7 +41,9 @@ describe("building the inventory from scratch", () => {
 
   it("describes a device type with its interfaces", async () => {
     ids.manufacturer = (await create("/api/dcim/manufacturers/", { name: "Juniper", slug: "juniper" })).id;
-    ids.type = (await create("/api/dcim/device-types/", { manufacturer: ids.manufacturer, model: "QFX5120", slug: "qfx5120", u_height: 1 })).id;
+    ids.type = (
+      await create("/api/dcim/device-types/", { manufacturer: ids.manufacturer, model: "QFX5120", slug: "qfx5120", u_height: 1 })
+    ).id;
     const templates = await api.post("/api/dcim/interface-templates/", [
       { device_type: ids.type, name: "et-0/0/0", type: "100gbase-x-qsfp28" },
       { device_type: ids.type, name: "et-0/0/1", type: "100gbase-x-qsfp28" },
@@ -73,12 +75,22 @@ describe("building the inventory from scratch", () => {
     const cable = await create("/api/dcim/cables/", {
       a_terminations: [{ object_type: "dcim.interface", object_id: ids.a }],
       b_terminations: [{ object_type: "dcim.interface", object_id: ids.b }],
-      type: "smf", label: "leaf1-leaf2",
+      type: "smf",
+      label: "leaf1-leaf2",
     });
-    expect(cable.a_terminations[0]).toMatchObject({ object_type: "dcim.interface", object_id: ids.a, object: { id: ids.a, name: "et-0/0/0" } });
+    expect(cable.a_terminations[0]).toMatchObject({
+      object_type: "dcim.interface",
+      object_id: ids.a,
+      object: { id: ids.a, name: "et-0/0/0" },
+    });
 
     const a = (await api.get(`/api/dcim/interfaces/${ids.a}/`)).body;
-    expect(a).toMatchObject({ cable: { id: cable.id }, _occupied: true, link_peers_type: "dcim.interface", connected_endpoints_type: "dcim.interface" });
+    expect(a).toMatchObject({
+      cable: { id: cable.id },
+      _occupied: true,
+      link_peers_type: "dcim.interface",
+      connected_endpoints_type: "dcim.interface",
+    });
     expect(a.link_peers.map((p: { id: number }) => p.id)).toEqual([ids.b]);
     expect(a.connected_endpoints.map((p: { id: number }) => p.id)).toEqual([ids.b]);
 
@@ -98,8 +110,17 @@ describe("building the inventory from scratch", () => {
   });
 
   it("hands the devices a config context by role, local data on top", async () => {
-    await create("/api/extras/config-contexts/", { name: "leaf-base", weight: 1000, roles: [ids.role], data: { ntp: ["10.0.0.1"], snmp: { community: "public" } } });
-    await create("/api/extras/config-contexts/", { name: "everyone", weight: 100, data: { dns: ["10.0.0.53"], snmp: { location: "FRA1" } } });
+    await create("/api/extras/config-contexts/", {
+      name: "leaf-base",
+      weight: 1000,
+      roles: [ids.role],
+      data: { ntp: ["10.0.0.1"], snmp: { community: "public" } },
+    });
+    await create("/api/extras/config-contexts/", {
+      name: "everyone",
+      weight: 100,
+      data: { dns: ["10.0.0.53"], snmp: { location: "FRA1" } },
+    });
     await api.patch(`/api/dcim/devices/${ids.leaf1}/`, { local_context_data: { snmp: { community: "private" } } });
 
     const leaf1 = (await api.get(`/api/dcim/devices/${ids.leaf1}/`)).body;

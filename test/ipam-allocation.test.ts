@@ -21,11 +21,15 @@ describe("available IPs", () => {
     expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/`)).body).toHaveLength(50);
     expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=0`)).body).toHaveLength(254);
     await api.post("/api/ipam/ip-addresses/", [{ address: "192.0.2.1/24" }, { address: "192.0.2.3/32" }]);
-    expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=2`)).body.map((x: any) => x.address)).toEqual(["192.0.2.2/24", "192.0.2.4/24"]);
+    expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=2`)).body.map((x: any) => x.address)).toEqual([
+      "192.0.2.2/24",
+      "192.0.2.4/24",
+    ]);
   });
 
   it("offers every address of /31, /32, /127, /128 and pools, and skips IPv6's first address otherwise", async () => {
-    const addresses = async (prefix: string, extra: Record<string, unknown> = {}) => (await free(prefix, "?limit=3", extra)).reply.body.map((x: any) => x.address);
+    const addresses = async (prefix: string, extra: Record<string, unknown> = {}) =>
+      (await free(prefix, "?limit=3", extra)).reply.body.map((x: any) => x.address);
     expect(await addresses("198.51.100.0/31")).toEqual(["198.51.100.0/31", "198.51.100.1/31"]);
     expect(await addresses("198.51.100.9/32")).toEqual(["198.51.100.9/32"]);
     expect(await addresses("198.51.100.16/30", { is_pool: true })).toEqual(["198.51.100.16/30", "198.51.100.17/30", "198.51.100.18/30"]);
@@ -40,11 +44,16 @@ describe("available IPs", () => {
     const fill = Array.from({ length: 600 }, (_, i) => ({ address: `10.50.${Math.floor((i + 1) / 256)}.${(i + 1) % 256}/22` }));
     const filled = await api.post("/api/ipam/ip-addresses/", fill);
     expect(filled.status, filled.text.slice(0, 300)).toBe(201);
-    expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=2`)).body.map((x: any) => x.address)).toEqual(["10.50.2.89/22", "10.50.2.90/22"]);
+    expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=2`)).body.map((x: any) => x.address)).toEqual([
+      "10.50.2.89/22",
+      "10.50.2.90/22",
+    ]);
     const victim = (await api.get("/api/ipam/ip-addresses/?address=10.50.1.7")).body.results[0];
     await api.delete(`/api/ipam/ip-addresses/${victim.id}/`);
     expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=1`)).body[0].address).toBe("10.50.1.7/22");
-    await api.patch(`/api/ipam/ip-addresses/${(await api.get("/api/ipam/ip-addresses/?address=10.50.0.9")).body.results[0].id}/`, { address: "10.50.1.7/22" });
+    await api.patch(`/api/ipam/ip-addresses/${(await api.get("/api/ipam/ip-addresses/?address=10.50.0.9")).body.results[0].id}/`, {
+      address: "10.50.1.7/22",
+    });
     expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=1`)).body[0].address).toBe("10.50.0.9/22");
   });
 
@@ -55,10 +64,21 @@ describe("available IPs", () => {
     const iface = await make(api, "/api/dcim/interfaces/", { device, name: "eth0", type: "1000base-t" });
     const id = await make(api, "/api/ipam/prefixes/", { prefix: "203.0.113.0/30", vrf });
     const one = await api.post(`/api/ipam/prefixes/${id}/available-ips/`, {
-      tenant, status: "reserved", description: "gw", assigned_object_type: "dcim.interface", assigned_object_id: iface, address: "1.1.1.1/32",
+      tenant,
+      status: "reserved",
+      description: "gw",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: iface,
+      address: "1.1.1.1/32",
     });
     expect(one.status, one.text).toBe(201);
-    expect([one.body.address, one.body.vrf.id, one.body.tenant.id, one.body.status.value, one.body.assigned_object.id]).toEqual(["203.0.113.1/30", vrf, tenant, "reserved", iface]);
+    expect([one.body.address, one.body.vrf.id, one.body.tenant.id, one.body.status.value, one.body.assigned_object.id]).toEqual([
+      "203.0.113.1/30",
+      vrf,
+      tenant,
+      "reserved",
+      iface,
+    ]);
     const rest = await api.post(`/api/ipam/prefixes/${id}/available-ips/`, [{ description: "a" }]);
     expect(rest.body.map((x: any) => x.address)).toEqual(["203.0.113.2/30"]);
     const full = await api.post(`/api/ipam/prefixes/${id}/available-ips/`, {});
@@ -74,7 +94,11 @@ describe("available IPs", () => {
 
   it("allocates from an IP range", async () => {
     const id = await make(api, "/api/ipam/ip-ranges/", { start_address: "10.77.0.10/24", end_address: "10.77.0.12/24" });
-    expect((await api.get(`/api/ipam/ip-ranges/${id}/available-ips/`)).body.map((x: any) => x.address)).toEqual(["10.77.0.10/24", "10.77.0.11/24", "10.77.0.12/24"]);
+    expect((await api.get(`/api/ipam/ip-ranges/${id}/available-ips/`)).body.map((x: any) => x.address)).toEqual([
+      "10.77.0.10/24",
+      "10.77.0.11/24",
+      "10.77.0.12/24",
+    ]);
     expect((await api.post(`/api/ipam/ip-ranges/${id}/available-ips/`, [{}, {}, {}])).status).toBe(201);
     expect((await api.post(`/api/ipam/ip-ranges/${id}/available-ips/`, {})).status).toBe(409);
   });
@@ -91,14 +115,28 @@ describe("available prefixes", () => {
     expect([first.status, first.body.prefix, first.body._depth, first.body.description]).toEqual([201, "10.8.0.0/24", 1, "first"]);
     await make(api, "/api/ipam/prefixes/", { prefix: "10.8.4.0/22" });
     const list = await api.get(`/api/ipam/prefixes/${id}/available-prefixes/`);
-    expect(list.body.map((x: any) => x.prefix)).toEqual(["10.8.1.0/24", "10.8.2.0/23", "10.8.8.0/21", "10.8.16.0/20", "10.8.32.0/19", "10.8.64.0/18", "10.8.128.0/17"]);
+    expect(list.body.map((x: any) => x.prefix)).toEqual([
+      "10.8.1.0/24",
+      "10.8.2.0/23",
+      "10.8.8.0/21",
+      "10.8.16.0/20",
+      "10.8.32.0/19",
+      "10.8.64.0/18",
+      "10.8.128.0/17",
+    ]);
     const two = await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, [{ prefix_length: 23 }, { prefix_length: 24 }]);
     expect(two.body.map((x: any) => x.prefix)).toEqual(["10.8.2.0/23", "10.8.1.0/24"]);
     expect((await api.get(`/api/ipam/prefixes/${id}/`)).body.children).toBe(4);
-    expect((await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, { prefix_length: 8 })).body).toEqual([{ prefix_length: ["Invalid prefix length (8) for IPv4"] }]);
-    expect((await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, {})).body).toEqual([{ prefix_length: ["this field can not be missing"] }]);
+    expect((await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, { prefix_length: 8 })).body).toEqual([
+      { prefix_length: ["Invalid prefix length (8) for IPv4"] },
+    ]);
+    expect((await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, {})).body).toEqual([
+      { prefix_length: ["this field can not be missing"] },
+    ]);
     const small = await make(api, "/api/ipam/prefixes/", { prefix: "10.9.0.0/30" });
-    expect((await api.post(`/api/ipam/prefixes/${small}/available-prefixes/`, [{ prefix_length: 31 }, { prefix_length: 31 }])).status).toBe(201);
+    expect((await api.post(`/api/ipam/prefixes/${small}/available-prefixes/`, [{ prefix_length: 31 }, { prefix_length: 31 }])).status).toBe(
+      201,
+    );
     expect((await api.post(`/api/ipam/prefixes/${small}/available-prefixes/`, { prefix_length: 32 })).body).toEqual(NO_ROOM);
   });
 
@@ -115,13 +153,23 @@ describe("available VLANs and ASNs", () => {
   afterAll(() => api.close());
 
   it("hands out a group's free VIDs in order, then 409", async () => {
-    const group = await make(api, "/api/ipam/vlan-groups/", { name: "g", slug: "g", vid_ranges: [[10, 11], [20, 20]] });
+    const group = await make(api, "/api/ipam/vlan-groups/", {
+      name: "g",
+      slug: "g",
+      vid_ranges: [
+        [10, 11],
+        [20, 20],
+      ],
+    });
     await make(api, "/api/ipam/vlans/", { vid: 11, name: "taken", group });
     const list = await api.get(`/api/ipam/vlan-groups/${group}/available-vlans/`);
     expect(list.body.map((x: any) => x.vid)).toEqual([10, 20]);
     expect(list.body[0].group.id).toBe(group);
     const made = await api.post(`/api/ipam/vlan-groups/${group}/available-vlans/`, [{ name: "a" }, { name: "b", status: "reserved" }]);
-    expect(made.body.map((x: any) => [x.vid, x.name, x.status.value, x.group.id])).toEqual([[10, "a", 1, group], [20, "b", 2, group]]);
+    expect(made.body.map((x: any) => [x.vid, x.name, x.status.value, x.group.id])).toEqual([
+      [10, "a", 1, group],
+      [20, "b", 2, group],
+    ]);
     expect((await api.post(`/api/ipam/vlan-groups/${group}/available-vlans/`, { name: "c" })).body).toEqual(NO_ROOM);
   });
 
@@ -142,7 +190,9 @@ for (const driver of ["native", "client"] as Driver[]) {
       const api = await createHarness({}, driver);
       try {
         const id = await make(api, "/api/ipam/prefixes/", { prefix: "10.123.0.0/24" });
-        const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => api.post(`/api/ipam/prefixes/${id}/available-ips/`, { description: `c${i}` })));
+        const replies = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => api.post(`/api/ipam/prefixes/${id}/available-ips/`, { description: `c${i}` })),
+        );
         expect(replies.map((r) => r.status)).toEqual(Array(50).fill(201));
         const addresses = replies.map((r) => r.body.address);
         expect(new Set(addresses).size).toBe(50);
@@ -150,7 +200,9 @@ for (const driver of ["native", "client"] as Driver[]) {
         expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=1`)).body[0].address).toBe("10.123.0.51/24");
 
         const container = await make(api, "/api/ipam/prefixes/", { prefix: "10.124.0.0/16", status: "container" });
-        const prefixes = await Promise.all(Array.from({ length: 20 }, () => api.post(`/api/ipam/prefixes/${container}/available-prefixes/`, { prefix_length: 24 })));
+        const prefixes = await Promise.all(
+          Array.from({ length: 20 }, () => api.post(`/api/ipam/prefixes/${container}/available-prefixes/`, { prefix_length: 24 })),
+        );
         expect(prefixes.map((r) => r.status)).toEqual(Array(20).fill(201));
         expect(new Set(prefixes.map((r) => r.body.prefix)).size).toBe(20);
         expect((await api.get(`/api/ipam/prefixes/${container}/`)).body.children).toBe(20);
@@ -174,11 +226,24 @@ describe("end to end", () => {
       const subnet = await api.post(`/api/ipam/prefixes/${container}/available-prefixes/`, { prefix_length: 24, status: "active" });
       expect(subnet.body.prefix).toBe("172.16.0.0/24");
       const device = await fixtureDevice(api, "e2e");
-      const ifaces = [await make(api, "/api/dcim/interfaces/", { device, name: "eth0", type: "1000base-t" }), await make(api, "/api/dcim/interfaces/", { device, name: "eth1", type: "1000base-t" })];
-      const ips = await api.post(`/api/ipam/prefixes/${subnet.body.id}/available-ips/`, ifaces.map((iface) => ({ assigned_object_type: "dcim.interface", assigned_object_id: iface })));
-      expect(ips.body.map((x: any) => [x.address, x.assigned_object.name, x.assigned_object.device.id])).toEqual([["172.16.0.1/24", "eth0", device], ["172.16.0.2/24", "eth1", device]]);
+      const ifaces = [
+        await make(api, "/api/dcim/interfaces/", { device, name: "eth0", type: "1000base-t" }),
+        await make(api, "/api/dcim/interfaces/", { device, name: "eth1", type: "1000base-t" }),
+      ];
+      const ips = await api.post(
+        `/api/ipam/prefixes/${subnet.body.id}/available-ips/`,
+        ifaces.map((iface) => ({ assigned_object_type: "dcim.interface", assigned_object_id: iface })),
+      );
+      expect(ips.body.map((x: any) => [x.address, x.assigned_object.name, x.assigned_object.device.id])).toEqual([
+        ["172.16.0.1/24", "eth0", device],
+        ["172.16.0.2/24", "eth1", device],
+      ]);
       const primary = await api.patch(`/api/dcim/devices/${device}/`, { primary_ip4: ips.body[1].id });
-      expect([primary.status, primary.body.primary_ip4.address, primary.body.primary_ip.address]).toEqual([200, "172.16.0.2/24", "172.16.0.2/24"]);
+      expect([primary.status, primary.body.primary_ip4.address, primary.body.primary_ip.address]).toEqual([
+        200,
+        "172.16.0.2/24",
+        "172.16.0.2/24",
+      ]);
       expect((await api.get(`/api/ipam/ip-addresses/?device_id=${device}`)).body.count).toBe(2);
     } finally {
       api.close();

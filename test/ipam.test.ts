@@ -19,15 +19,26 @@ describe("IP addresses and prefixes: family, host bits, parsing", () => {
     const v6 = await api.post("/api/ipam/ip-addresses/", { address: "2001:DB8:0:0::0001/64" });
     expect([v6.body.family.value, v6.body.address]).toEqual([6, "2001:db8::1/64"]);
     const brief = await api.get(`/api/ipam/ip-addresses/${v6.body.id}/?brief=1`);
-    expect(brief.body).toEqual({ id: v6.body.id, url: v6.body.url, display: "2001:db8::1/64", family: 6, address: "2001:db8::1/64", description: "" });
+    expect(brief.body).toEqual({
+      id: v6.body.id,
+      url: v6.body.url,
+      display: "2001:db8::1/64",
+      family: 6,
+      address: "2001:db8::1/64",
+      description: "",
+    });
   });
 
   it("refuses a prefix with host bits, naming the network meant, and /0 masks and nonsense", async () => {
     const bad = await api.post("/api/ipam/prefixes/", { prefix: "10.0.0.5/24" });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ prefix: ["10.0.0.5/24 is not a valid prefix. Did you mean 10.0.0.0/24?"] });
-    expect((await api.post("/api/ipam/prefixes/", { prefix: "0.0.0.0/0" })).body).toEqual({ prefix: ["Cannot create prefix with /0 mask."] });
-    expect((await api.post("/api/ipam/ip-addresses/", { address: "10.0.0.256/24" })).body).toEqual({ address: ["Invalid IP address format: 10.0.0.256/24"] });
+    expect((await api.post("/api/ipam/prefixes/", { prefix: "0.0.0.0/0" })).body).toEqual({
+      prefix: ["Cannot create prefix with /0 mask."],
+    });
+    expect((await api.post("/api/ipam/ip-addresses/", { address: "10.0.0.256/24" })).body).toEqual({
+      address: ["Invalid IP address format: 10.0.0.256/24"],
+    });
     expect((await api.post("/api/ipam/ip-addresses/", { address: "010.0.0.1/24" })).status).toBe(400);
     const ok = await api.post("/api/ipam/prefixes/", { prefix: "2001:db8:1::/48" });
     expect([ok.status, ok.body.family.value, ok.body.prefix]).toEqual([201, 6, "2001:db8:1::/48"]);
@@ -39,9 +50,14 @@ describe("IP addresses and prefixes: family, host bits, parsing", () => {
     });
     const device = await fixtureDevice(api, "hostbits");
     const iface = await make(api, "/api/dcim/interfaces/", { device, name: "eth0", type: "1000base-t" });
-    const on = (address: string) => api.post("/api/ipam/ip-addresses/", { address, assigned_object_type: "dcim.interface", assigned_object_id: iface });
-    expect((await on("198.51.100.0/24")).body).toEqual({ __all__: ["198.51.100.0 is a network ID, which may not be assigned to an interface."] });
-    expect((await on("198.51.100.255/24")).body).toEqual({ __all__: ["198.51.100.255 is a broadcast address, which may not be assigned to an interface."] });
+    const on = (address: string) =>
+      api.post("/api/ipam/ip-addresses/", { address, assigned_object_type: "dcim.interface", assigned_object_id: iface });
+    expect((await on("198.51.100.0/24")).body).toEqual({
+      __all__: ["198.51.100.0 is a network ID, which may not be assigned to an interface."],
+    });
+    expect((await on("198.51.100.255/24")).body).toEqual({
+      __all__: ["198.51.100.255 is a broadcast address, which may not be assigned to an interface."],
+    });
     expect((await on("198.51.100.0/31")).status).toBe(201);
     expect((await api.post("/api/ipam/ip-addresses/", { address: "198.51.101.0/24" })).status).toBe(201);
   });
@@ -60,15 +76,31 @@ describe("duplicates", () => {
       expect((await api.post("/api/ipam/ip-addresses/", { address: "10.1.0.1/24", vrf: strict })).body).toEqual({
         address: ["Duplicate IP address found in VRF strict: 10.1.0.1/24"],
       });
-      expect((await api.post("/api/ipam/ip-addresses/", [{ address: "10.1.0.1/24", vrf: loose }, { address: "10.1.0.1/24", vrf: loose }])).status).toBe(201);
+      expect(
+        (
+          await api.post("/api/ipam/ip-addresses/", [
+            { address: "10.1.0.1/24", vrf: loose },
+            { address: "10.1.0.1/24", vrf: loose },
+          ])
+        ).status,
+      ).toBe(201);
       // Addresses with a shared role (VIP, VRRP, ...) may repeat.
-      expect((await api.post("/api/ipam/ip-addresses/", [{ address: "10.1.0.9/24", role: "vip" }, { address: "10.1.0.9/24", role: "vip" }])).status).toBe(201);
+      expect(
+        (
+          await api.post("/api/ipam/ip-addresses/", [
+            { address: "10.1.0.9/24", role: "vip" },
+            { address: "10.1.0.9/24", role: "vip" },
+          ])
+        ).status,
+      ).toBe(201);
       // The same within one request.
       const twice = await api.post("/api/ipam/ip-addresses/", [{ address: "10.1.0.7/24" }, { address: "10.1.0.7/24" }]);
       expect(twice.status).toBe(400);
       expect(twice.body[0]).toEqual({});
       expect((await api.post("/api/ipam/prefixes/", { prefix: "10.1.0.0/24" })).status).toBe(201);
-      expect((await api.post("/api/ipam/prefixes/", { prefix: "10.1.0.0/24" })).body).toEqual({ prefix: ["Duplicate prefix found in global table: 10.1.0.0/24"] });
+      expect((await api.post("/api/ipam/prefixes/", { prefix: "10.1.0.0/24" })).body).toEqual({
+        prefix: ["Duplicate prefix found in global table: 10.1.0.0/24"],
+      });
       // Moving an address onto a taken one is a duplicate too; the address itself is not.
       const other = await api.post("/api/ipam/ip-addresses/", { address: "10.1.0.2/24" });
       expect((await api.patch(`/api/ipam/ip-addresses/${other.body.id}/`, { address: "10.1.0.1/24" })).status).toBe(400);
@@ -154,7 +186,11 @@ describe("the prefix hierarchy and range filters", () => {
   it("filters addresses by parent, address, mask length and assignment", async () => {
     const device = await fixtureDevice(api, "filters");
     const iface = await make(api, "/api/dcim/interfaces/", { device, name: "eth1", type: "1000base-t" });
-    const a = await make(api, "/api/ipam/ip-addresses/", { address: "10.1.1.10/24", assigned_object_type: "dcim.interface", assigned_object_id: iface });
+    const a = await make(api, "/api/ipam/ip-addresses/", {
+      address: "10.1.1.10/24",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: iface,
+    });
     const b = await make(api, "/api/ipam/ip-addresses/", { address: "10.1.2.10/24" });
     const c = await make(api, "/api/ipam/ip-addresses/", { address: "10.9.0.1/16" });
     const q = async (query: string) => ids(await api.get(`/api/ipam/ip-addresses/?${query}&limit=0`)).sort();
@@ -184,8 +220,13 @@ describe("VLANs", () => {
     const two = await api.post("/api/ipam/vlans/", { vid: 20, name: "voice", status: 1 });
     expect(two.body.status).toEqual({ value: 1, label: "Active" });
     expect((await api.post("/api/ipam/vlans/", { vid: 30, name: "video" })).body.status).toEqual({ value: 1, label: "Active" });
-    expect((await api.patch(`/api/ipam/vlans/${one.body.id}/`, { status: "deprecated" })).body.status).toEqual({ value: 3, label: "Deprecated" });
-    expect((await api.post("/api/ipam/vlans/", { vid: 40, name: "bad", status: "sleeping" })).body).toEqual({ status: ["sleeping is not a valid choice."] });
+    expect((await api.patch(`/api/ipam/vlans/${one.body.id}/`, { status: "deprecated" })).body.status).toEqual({
+      value: 3,
+      label: "Deprecated",
+    });
+    expect((await api.post("/api/ipam/vlans/", { vid: 40, name: "bad", status: "sleeping" })).body).toEqual({
+      status: ["sleeping is not a valid choice."],
+    });
     expect(ids(await api.get("/api/ipam/vlans/?status=active")).sort()).toEqual(ids(await api.get("/api/ipam/vlans/?status=1")).sort());
     expect(ids(await api.get("/api/ipam/vlans/?status=deprecated"))).toEqual([one.body.id]);
     expect(one.body.display_name).toBe("users (10)");
@@ -193,9 +234,13 @@ describe("VLANs", () => {
 
   it("keep a group's VIDs within its ranges and unique in it; filter by group and vid", async () => {
     const group = await make(api, "/api/ipam/vlan-groups/", { name: "dc", slug: "dc", vid_ranges: [[100, 199]] });
-    expect((await api.post("/api/ipam/vlans/", { vid: 5, name: "low", group })).body).toEqual({ vid: ["VID must be in ranges 100-199 for VLANs in group dc"] });
+    expect((await api.post("/api/ipam/vlans/", { vid: 5, name: "low", group })).body).toEqual({
+      vid: ["VID must be in ranges 100-199 for VLANs in group dc"],
+    });
     const ok = await make(api, "/api/ipam/vlans/", { vid: 150, name: "mid", group });
-    expect((await api.post("/api/ipam/vlans/", { vid: 150, name: "again", group })).body).toEqual({ __all__: ["VLAN with this Group and VID already exists."] });
+    expect((await api.post("/api/ipam/vlans/", { vid: 150, name: "again", group })).body).toEqual({
+      __all__: ["VLAN with this Group and VID already exists."],
+    });
     expect(ids(await api.get(`/api/ipam/vlans/?group_id=${group}`))).toEqual([ok]);
     expect(ids(await api.get("/api/ipam/vlans/?vid__gte=100&vid__lte=199"))).toEqual([ok]);
   });
@@ -220,7 +265,9 @@ describe("interfaces' 802.1Q modes and devices' primary addresses", () => {
     expect(access.status).toBe(400);
     expect(Object.keys(access.body)).toEqual(["tagged_vlans"]);
     const wrongSite = await api.patch(`/api/dcim/interfaces/${iface}/`, { mode: "tagged", tagged_vlans: [foreign] });
-    expect(wrongSite.body).toEqual({ tagged_vlans: ["VLAN foreign (200) must belong to the same site as the interface's parent device, or it must be global."] });
+    expect(wrongSite.body).toEqual({
+      tagged_vlans: ["VLAN foreign (200) must belong to the same site as the interface's parent device, or it must be global."],
+    });
     const tagged = await api.patch(`/api/dcim/interfaces/${iface}/`, { mode: "tagged", untagged_vlan: global, tagged_vlans: [global] });
     expect(tagged.status, tagged.text).toBe(200);
     expect(tagged.body.tagged_vlans.map((v: any) => v.id)).toEqual([global]);
@@ -233,16 +280,31 @@ describe("interfaces' 802.1Q modes and devices' primary addresses", () => {
   });
 
   it("take a primary address only from the device's own interfaces, of the right family", async () => {
-    const v4 = await make(api, "/api/ipam/ip-addresses/", { address: "192.0.2.1/24", assigned_object_type: "dcim.interface", assigned_object_id: iface });
+    const v4 = await make(api, "/api/ipam/ip-addresses/", {
+      address: "192.0.2.1/24",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: iface,
+    });
     const loose = await make(api, "/api/ipam/ip-addresses/", { address: "192.0.2.2/24" });
-    const v6 = await make(api, "/api/ipam/ip-addresses/", { address: "2001:db8::1/64", assigned_object_type: "dcim.interface", assigned_object_id: iface });
+    const v6 = await make(api, "/api/ipam/ip-addresses/", {
+      address: "2001:db8::1/64",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: iface,
+    });
     expect((await api.patch(`/api/dcim/devices/${device}/`, { primary_ip4: loose })).body).toEqual({
       primary_ip4: ["The specified IP address (192.0.2.2/24) is not assigned to this device."],
     });
-    expect((await api.patch(`/api/dcim/devices/${device}/`, { primary_ip4: v6 })).body).toEqual({ primary_ip4: ["2001:db8::1/64 is not an IPv4 address."] });
+    expect((await api.patch(`/api/dcim/devices/${device}/`, { primary_ip4: v6 })).body).toEqual({
+      primary_ip4: ["2001:db8::1/64 is not an IPv4 address."],
+    });
     const ok = await api.patch(`/api/dcim/devices/${device}/`, { primary_ip4: v4, primary_ip6: v6, oob_ip: v4 });
     expect(ok.status, ok.text).toBe(200);
-    expect([ok.body.primary_ip4.address, ok.body.primary_ip6.address, ok.body.oob_ip.id, ok.body.primary_ip.id]).toEqual(["192.0.2.1/24", "2001:db8::1/64", v4, v6]);
+    expect([ok.body.primary_ip4.address, ok.body.primary_ip6.address, ok.body.oob_ip.id, ok.body.primary_ip.id]).toEqual([
+      "192.0.2.1/24",
+      "2001:db8::1/64",
+      v4,
+      v6,
+    ]);
     // Deleting the address clears the device's reference to it.
     expect((await api.delete(`/api/ipam/ip-addresses/${v6}/`)).status).toBe(204);
     expect((await api.get(`/api/dcim/devices/${device}/`)).body.primary_ip6).toBeNull();

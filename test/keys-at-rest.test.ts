@@ -19,16 +19,24 @@ for (const retrieval of ["true", "false"]) {
       const dir = mkdtempSync(join(tmpdir(), "keys-at-rest-"));
       const file = join(dir, "inventory.db");
       const config = parseConfig({
-        LIBSQL_URL: `file:${file}`, SUPERUSER_NAME: "admin", SUPERUSER_PASSWORD: "Admin-password-1", SUPERUSER_API_TOKEN: ADMIN,
+        LIBSQL_URL: `file:${file}`,
+        SUPERUSER_NAME: "admin",
+        SUPERUSER_PASSWORD: "Admin-password-1",
+        SUPERUSER_API_TOKEN: ADMIN,
         ALLOW_TOKEN_RETRIEVAL: retrieval,
       });
       const db = nativeDatabase(file);
       const app = await createApp({ config, secretKey: "keys-at-rest-secret-0123456789abcdef0123", runtime: "test" });
       await app.prepare(db, loadMigrations());
       const call = async (method: string, path: string, body: unknown, token: string | null = ADMIN) => {
-        const response = await app.fetch(new Request(`http://inventory.test${path}`, {
-          method, body: JSON.stringify(body), headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Token ${token}` } : {}) },
-        }), { db, clientAddress: "127.0.0.1" });
+        const response = await app.fetch(
+          new Request(`http://inventory.test${path}`, {
+            method,
+            body: JSON.stringify(body),
+            headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Token ${token}` } : {}) },
+          }),
+          { db, clientAddress: "127.0.0.1" },
+        );
         return response.json() as Promise<Record<string, any>>;
       };
       const keys = [ADMIN];
@@ -55,7 +63,11 @@ describe("token digests", () => {
     const { deriveSecrets } = await import("../src/auth/secrets.ts");
     const { nodeHmac } = await import("../src/runtime/node-hmac.ts");
     const key = "k".repeat(40);
-    const [web, node, other] = await Promise.all([deriveSecrets(key), deriveSecrets(key, nodeHmac), deriveSecrets("o".repeat(40), nodeHmac)]);
+    const [web, node, other] = await Promise.all([
+      deriveSecrets(key),
+      deriveSecrets(key, nodeHmac),
+      deriveSecrets("o".repeat(40), nodeHmac),
+    ]);
     for (const token of ["0123456789abcdef0123456789abcdef01234567", "session:abc", ""]) {
       const digest = await web.tokenDigest(token);
       expect(digest).toMatch(/^[0-9a-f]{64}$/);

@@ -173,8 +173,26 @@ describe("libsql server", () => {
             { condition: { type: "ok", step: 0 }, stmt: { sql: "SELECT nope" } },
             { condition: { type: "error", step: 1 }, stmt: { sql: "SELECT 1" } },
             { condition: { type: "not", cond: { type: "is_autocommit" } }, stmt: { sql: "SELECT 2" } },
-            { condition: { type: "and", conds: [{ type: "ok", step: 0 }, { type: "ok", step: 1 }] }, stmt: { sql: "SELECT 3" } },
-            { condition: { type: "or", conds: [{ type: "ok", step: 1 }, { type: "ok", step: 2 }] }, stmt: { sql: "BEGIN" } },
+            {
+              condition: {
+                type: "and",
+                conds: [
+                  { type: "ok", step: 0 },
+                  { type: "ok", step: 1 },
+                ],
+              },
+              stmt: { sql: "SELECT 3" },
+            },
+            {
+              condition: {
+                type: "or",
+                conds: [
+                  { type: "ok", step: 1 },
+                  { type: "ok", step: 2 },
+                ],
+              },
+              stmt: { sql: "BEGIN" },
+            },
           ],
         },
       },
@@ -186,12 +204,18 @@ describe("libsql server", () => {
     expect([stored.type, closed.type]).toEqual(["ok", "ok"]);
     expect(described.response.result).toEqual({
       params: [{ name: null }, { name: ":a" }],
-      cols: [{ name: "b", decltype: null }, { name: "a", decltype: null }],
+      cols: [
+        { name: "b", decltype: null },
+        { name: "a", decltype: null },
+      ],
       is_explain: false,
       is_readonly: true,
     });
     expect(executed.response.result).toEqual({
-      cols: [{ name: "b", decltype: null }, { name: "a", decltype: null }],
+      cols: [
+        { name: "b", decltype: null },
+        { name: "a", decltype: null },
+      ],
       rows: [[text("x"), { type: "integer", value: "7" }]],
       affected_row_count: 0,
       last_insert_rowid: null,
@@ -204,7 +228,11 @@ describe("libsql server", () => {
     expect(autocommit.response).toEqual({ type: "get_autocommit", is_autocommit: false });
 
     // The same stream (and its open transaction) continues under the new baton; the old one is spent.
-    const second = await pipeline(first.body.baton, [{ type: "execute", stmt: { sql: "ROLLBACK" } }, { type: "get_autocommit" }, { type: "close" }]);
+    const second = await pipeline(first.body.baton, [
+      { type: "execute", stmt: { sql: "ROLLBACK" } },
+      { type: "get_autocommit" },
+      { type: "close" },
+    ]);
     expect(second.body.results[1].response.is_autocommit).toBe(true);
     expect(second.body.baton).toBeNull();
     const replay = await pipeline(first.body.baton, [{ type: "get_autocommit" }]);
@@ -217,7 +245,10 @@ describe("libsql server", () => {
     try {
       const opened = await pipeline(
         null,
-        [{ type: "execute", stmt: { sql: "BEGIN IMMEDIATE" } }, { type: "execute", stmt: { sql: "INSERT INTO site (name) VALUES ('abandoned')" } }],
+        [
+          { type: "execute", stmt: { sql: "BEGIN IMMEDIATE" } },
+          { type: "execute", stmt: { sql: "INSERT INTO site (name) VALUES ('abandoned')" } },
+        ],
         other.url,
       );
       expect(opened.body.results.map((r: { type: string }) => r.type)).toEqual(["ok", "ok"]);

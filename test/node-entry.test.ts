@@ -15,20 +15,42 @@ describe("Node entry over a real socket", () => {
   it("serves the API on 127.0.0.1 with the socket address as the client address", async () => {
     const token = "ab".repeat(20);
     service = await startNodeService({
-      LIBSQL_URL: `file:${tempDir()}/inventory.db`, PORT: "0", SUPERUSER_NAME: "root", SUPERUSER_PASSWORD: "root-password", SUPERUSER_API_TOKEN: token,
+      LIBSQL_URL: `file:${tempDir()}/inventory.db`,
+      PORT: "0",
+      SUPERUSER_NAME: "root",
+      SUPERUSER_PASSWORD: "root-password",
+      SUPERUSER_API_TOKEN: token,
     });
     expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const root = await fetch(`${service.url}/api/`);
     expect(root.headers.get("API-Version")).toBe("4.2");
     const auth = { Authorization: `Token ${token}`, "Content-Type": "application/json" };
-    const created = await fetch(`${service.url}/api/dcim/sites/`, { method: "POST", headers: auth, body: JSON.stringify({ name: "DC1", slug: "dc1" }) });
+    const created = await fetch(`${service.url}/api/dcim/sites/`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "DC1", slug: "dc1" }),
+    });
     expect(created.status).toBe(201);
     expect((await created.json()).url).toBe(`${service.url}/api/dcim/sites/1/`);
 
-    const local = await (await fetch(`${service.url}/api/users/tokens/`, { method: "POST", headers: auth, body: JSON.stringify({ allowed_ips: ["127.0.0.0/8"] }) })).json();
-    const remote = await (await fetch(`${service.url}/api/users/tokens/`, { method: "POST", headers: auth, body: JSON.stringify({ allowed_ips: ["10.0.0.0/8"] }) })).json();
+    const local = await (
+      await fetch(`${service.url}/api/users/tokens/`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ allowed_ips: ["127.0.0.0/8"] }),
+      })
+    ).json();
+    const remote = await (
+      await fetch(`${service.url}/api/users/tokens/`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ allowed_ips: ["10.0.0.0/8"] }),
+      })
+    ).json();
     expect((await fetch(`${service.url}/api/dcim/sites/`, { headers: { Authorization: `Token ${local.key}` } })).status).toBe(200);
-    const refused = await fetch(`${service.url}/api/dcim/sites/`, { headers: { Authorization: `Token ${remote.key}`, "X-Forwarded-For": "10.0.0.1" } });
+    const refused = await fetch(`${service.url}/api/dcim/sites/`, {
+      headers: { Authorization: `Token ${remote.key}`, "X-Forwarded-For": "10.0.0.1" },
+    });
     expect(refused.status).toBe(403);
     expect((await refused.json()).detail).toBe("Source IP 127.0.0.1 is not permitted to authenticate using this token.");
     const redirect = await fetch(`${service.url}/api/dcim/sites?limit=1`, { redirect: "manual", headers: auth });
@@ -57,6 +79,8 @@ describe("`node src/node.ts` (what npm start runs)", () => {
   });
 
   it("refuses to start on a bad setting, naming it", async () => {
-    await expect(startProcess({ PORT: "not-a-port", LIBSQL_URL: ":memory:" })).rejects.toThrow(/exited with 1[\s\S]*PORT: must be a whole number/);
+    await expect(startProcess({ PORT: "not-a-port", LIBSQL_URL: ":memory:" })).rejects.toThrow(
+      /exited with 1[\s\S]*PORT: must be a whole number/,
+    );
   });
 });

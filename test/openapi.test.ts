@@ -87,7 +87,10 @@ describe("the OpenAPI document", () => {
     for (const [path, item] of Object.entries(document.paths)) {
       if (!path.includes("{id}")) continue;
       for (const [method, op] of Object.entries(item as Record<string, any>)) {
-        expect(op.parameters.filter((p: any) => p.in === "path").map((p: any) => p.name), `${method} ${path}`).toEqual(["id"]);
+        expect(
+          op.parameters.filter((p: any) => p.in === "path").map((p: any) => p.name),
+          `${method} ${path}`,
+        ).toEqual(["id"]);
       }
     }
   });
@@ -104,14 +107,21 @@ describe("the OpenAPI document", () => {
       const detail = document.paths[`${base}{id}/`] as any;
       const write = model.readOnly ? [] : ["post", "put", "patch", "delete"];
       expect(Object.keys(list).sort(), base).toEqual(["get", ...write].sort());
-      expect(Object.keys(detail).filter((k) => k !== "parameters").sort(), base).toEqual(["get", ...write.filter((m) => m !== "post")].sort());
+      expect(
+        Object.keys(detail)
+          .filter((k) => k !== "parameters")
+          .sort(),
+        base,
+      ).toEqual(["get", ...write.filter((m) => m !== "post")].sort());
       expect(list.get.operationId).toBe(`${prefix}_list`);
       expect(detail.get.operationId).toBe(`${prefix}_retrieve`);
       if (!model.readOnly) {
-        expect([list.post, list.put, list.patch, list.delete].map((o) => o.operationId))
-          .toEqual(["create", "bulk_update", "bulk_partial_update", "bulk_destroy"].map((s) => `${prefix}_${s}`));
-        expect([detail.put, detail.patch, detail.delete].map((o) => o.operationId))
-          .toEqual(["update", "partial_update", "destroy"].map((s) => `${prefix}_${s}`));
+        expect([list.post, list.put, list.patch, list.delete].map((o) => o.operationId)).toEqual(
+          ["create", "bulk_update", "bulk_partial_update", "bulk_destroy"].map((s) => `${prefix}_${s}`),
+        );
+        expect([detail.put, detail.patch, detail.delete].map((o) => o.operationId)).toEqual(
+          ["update", "partial_update", "destroy"].map((s) => `${prefix}_${s}`),
+        );
         expect(document.components.schemas[`Writable${model.className}Request`]).toBeDefined();
         expect(document.components.schemas[`PatchedWritable${model.className}Request`]).toBeDefined();
       }
@@ -121,10 +131,16 @@ describe("the OpenAPI document", () => {
       for (const route of model.routes) {
         const path = route.detail ? `${base}{id}/${route.name}/` : `${base}${route.name}/`;
         const methods = route.methods.filter((m) => m !== "HEAD" && m !== "OPTIONS").map((m) => m.toLowerCase());
-        expect(Object.keys(document.paths[path] ?? {}).filter((k) => k !== "parameters").sort(), path).toEqual(methods.sort());
+        expect(
+          Object.keys(document.paths[path] ?? {})
+            .filter((k) => k !== "parameters")
+            .sort(),
+          path,
+        ).toEqual(methods.sort());
       }
     }
-    for (const path of ["/api/", "/api/status/", "/api/schema/", "/api/dcim/", "/api/plugins/"]) expect(document.paths[path], path).toBeDefined();
+    for (const path of ["/api/", "/api/status/", "/api/schema/", "/api/dcim/", "/api/plugins/"])
+      expect(document.paths[path], path).toBeDefined();
   });
 
   it("writes every parameter inline in its operation, as NetBox's clients read it (Ansible's inventory: p[\"name\"])", () => {
@@ -273,7 +289,8 @@ describe("declared routes' bodies match the document", () => {
   afterAll(() => api.close());
   /** Sends `body` (checked against the documented request schema) and checks the reply against the response. */
   const call = async (method: "get" | "post", template: string, path: string, body?: unknown) => {
-    if (body !== undefined) expectValid(`/paths/${pointerEscape(template)}/post/requestBody/content/application~1json/schema`, body, `request to ${path}`);
+    if (body !== undefined)
+      expectValid(`/paths/${pointerEscape(template)}/post/requestBody/content/application~1json/schema`, body, `request to ${path}`);
     const reply = method === "get" ? await api.get(path) : await api.post(path, body);
     expect(reply.status, reply.text).toBe(method === "get" ? 200 : 201);
     expectDocumented(template, method, reply);
@@ -311,7 +328,11 @@ describe("declared routes' bodies match the document", () => {
 
   it("token provisioning", async () => {
     const body = { username: "admin", password: "admin-password", description: "from a script" };
-    expectValid(`/paths/${pointerEscape("/api/users/tokens/provision/")}/post/requestBody/content/application~1json/schema`, body, "provision request");
+    expectValid(
+      `/paths/${pointerEscape("/api/users/tokens/provision/")}/post/requestBody/content/application~1json/schema`,
+      body,
+      "provision request",
+    );
     const reply = await api.post("/api/users/tokens/provision/", body, { token: null });
     expect(reply.status, reply.text).toBe(201);
     expectDocumented("/api/users/tokens/provision/", "post", reply);
@@ -371,7 +392,10 @@ function describeModel(spec: ContractSpec) {
         const patched = await api.patch(at, spec.patch);
         expect(patched.status, patched.text).toBe(200);
         expectDocumented(detail, "patch", patched);
-        const bulkPatched = await api.patch(base, bulk.body.map((o: any) => ({ id: o.id, ...spec.bulkPatch })));
+        const bulkPatched = await api.patch(
+          base,
+          bulk.body.map((o: any) => ({ id: o.id, ...spec.bulkPatch })),
+        );
         expect(bulkPatched.status, bulkPatched.text).toBe(200);
         expectDocumented(base, "patch", bulkPatched);
 
@@ -394,7 +418,10 @@ function describeModel(spec: ContractSpec) {
         const deleted = await api.delete(at);
         expect(deleted.status).toBe(204);
         expectDocumented(detail, "delete", deleted);
-        const bulkDeleted = await api.delete(base, bulk.body.map((o: any) => ({ id: o.id })));
+        const bulkDeleted = await api.delete(
+          base,
+          bulk.body.map((o: any) => ({ id: o.id })),
+        );
         expect(bulkDeleted.status).toBe(204);
         expectDocumented(base, "delete", bulkDeleted);
       });

@@ -42,7 +42,8 @@ const subjects: Subject[] = [
 ];
 
 const asAlice = (extra: { body?: unknown; headers?: Record<string, string> } = {}) => ({ token: alice, ...extra });
-const send = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => api.request(method, path, asAlice({ body, headers }));
+const send = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  api.request(method, path, asAlice({ body, headers }));
 
 /** The ids of a list answer's results (or of a plain list), for the doors that list. */
 function listedIds(reply: Reply): number[] {
@@ -69,7 +70,10 @@ function door(name: string, reply: Reply, o: { hidden?: number; sent?: string; t
     const norm = (text: string, from?: string, to?: string) => (from ? text.split(from).join(to!) : text).replace(UUID, "<uuid>");
     const mine = { status: reply.status, text: norm(reply.text) };
     const theirs = { status: o.twin.status, text: norm(o.twin.text, o.swap?.[1], o.swap?.[0]) };
-    if (mine.status !== theirs.status || mine.text !== theirs.text) problems.push(`answers otherwise than a missing object: ${mine.status} ${mine.text.slice(0, 160)} / ${theirs.status} ${theirs.text.slice(0, 160)}`);
+    if (mine.status !== theirs.status || mine.text !== theirs.text)
+      problems.push(
+        `answers otherwise than a missing object: ${mine.status} ${mine.text.slice(0, 160)} / ${theirs.status} ${theirs.text.slice(0, 160)}`,
+      );
   }
   if (problems.length) leaks.push(`${name}: ${problems.join("; ")}`);
 }
@@ -79,7 +83,11 @@ beforeAll(async () => {
   const mk = (path: string, body: Record<string, unknown>) => make(api, path, body);
   const hook = await mk("/api/extras/webhooks/", { name: "hook", payload_url: "http://127.0.0.1:9/hook" });
   await mk("/api/extras/event-rules/", {
-    name: "rule", object_types: ["dcim.site", "dcim.device"], event_types: ["object_created", "object_updated"], action_object_type: "extras.webhook", action_object_id: hook,
+    name: "rule",
+    object_types: ["dcim.site", "dcim.device"],
+    event_types: ["object_created", "object_updated"],
+    action_object_type: "extras.webhook",
+    action_object_id: hook,
   });
   ids.siteA = await mk("/api/dcim/sites/", { name: "Site A", slug: "site-a" });
   ids.siteB = await mk("/api/dcim/sites/", { name: "Site ZZB", slug: "zzb-site" });
@@ -107,7 +115,12 @@ beforeAll(async () => {
   ids.vmB = await mk("/api/virtualization/virtual-machines/", { name: "vm-zzb", site: ids.siteB });
   ids.tagA = await mk("/api/extras/tags/", { name: "Tag A", slug: "tag-a" });
   ids.tagB = await mk("/api/extras/tags/", { name: "Tag ZZB", slug: "zzb-tag" });
-  await mk("/api/extras/custom-fields/", { name: "owner", type: "object", object_types: ["dcim.device"], related_object_type: "tenancy.tenant" });
+  await mk("/api/extras/custom-fields/", {
+    name: "owner",
+    type: "object",
+    object_types: ["dcim.device"],
+    related_object_type: "tenancy.tenant",
+  });
   ids.bob = await mk("/api/users/users/", { username: "zzb-bob", password: "A-password-123" });
   ids.bobToken = await mk("/api/users/tokens/", { user: ids.bob, description: "zzb token" });
   // Webhook runs and change records about the hidden objects.
@@ -118,7 +131,13 @@ beforeAll(async () => {
   ids.alice = (await api.get("/api/users/users/?username=alice")).body.results[0].id;
   ids.aliceToken = (await api.get(`/api/users/tokens/?user_id=${ids.alice}`)).body.results[0].id;
   const grant = (object_types: string[], actions: string[], constraints: unknown = null) =>
-    mk("/api/users/permissions/", { name: `p ${object_types[0]} ${actions.join(",")}`, object_types, actions, constraints, users: [ids.alice] });
+    mk("/api/users/permissions/", {
+      name: `p ${object_types[0]} ${actions.join(",")}`,
+      object_types,
+      actions,
+      constraints,
+      users: [ids.alice],
+    });
   const all = ["view", "add", "change", "delete"];
   await grant(["dcim.site"], all, { slug: "site-a" });
   await grant(["dcim.device"], all, { site__slug: "site-a" });
@@ -145,28 +164,54 @@ describe("a user constrained to one site", () => {
       const [a, b] = [s.a(), s.b()];
       const detail = (id: number, query = "") => `${s.path}${id}/${query}`;
       const list = (query: string) => send("GET", `${s.path}${query}`);
-      for (const query of ["", "?brief=1", "?fields=id,url,display", "?omit=id", "?q=zzb", `?id=${b}`, `?id__n=${a}`, "?ordering=-id", "?limit=1&offset=1", `?id=${a}&id=${b}`]) {
+      for (const query of [
+        "",
+        "?brief=1",
+        "?fields=id,url,display",
+        "?omit=id",
+        "?q=zzb",
+        `?id=${b}`,
+        `?id__n=${a}`,
+        "?ordering=-id",
+        "?limit=1&offset=1",
+        `?id=${a}&id=${b}`,
+      ]) {
         door(`GET ${s.path}${query}`, await list(query), { hidden: b, sent: query.includes("zzb") ? "zzb" : undefined });
       }
       const count = (await list("")).body.count;
       door(`count of ${s.path}`, { ...(await list("")), text: count === listedIds(await list("")).length ? "" : "zzb count" } as Reply);
       for (const query of ["", "?brief=1", "?fields=id,display", "?omit=id"]) {
-        door(`GET ${detail(b, query)}`, await send("GET", detail(b, query)), { twin: await send("GET", detail(MISSING, query)), swap: [String(b), String(MISSING)] });
+        door(`GET ${detail(b, query)}`, await send("GET", detail(b, query)), {
+          twin: await send("GET", detail(MISSING, query)),
+          swap: [String(b), String(MISSING)],
+        });
       }
       door(`HEAD ${detail(b)}`, await send("HEAD", detail(b)), { twin: await send("HEAD", detail(MISSING)) });
       door(`OPTIONS ${s.path}`, await send("OPTIONS", s.path));
-      door(`OPTIONS ${detail(b)}`, await send("OPTIONS", detail(b)), { twin: await send("OPTIONS", detail(MISSING)), swap: [String(b), String(MISSING)] });
+      door(`OPTIONS ${detail(b)}`, await send("OPTIONS", detail(b)), {
+        twin: await send("OPTIONS", detail(MISSING)),
+        swap: [String(b), String(MISSING)],
+      });
       door(`HTML ${s.path}`, await send("GET", s.path, undefined, { Accept: "text/html" }), { hidden: b });
       door(`HTML ${detail(b)}`, await send("GET", detail(b), undefined, { Accept: "text/html" }));
       door(`HTML ${s.path}?format=api`, await send("GET", `${s.path}?format=api&brief=1`));
       for (const method of ["PATCH", "PUT", "DELETE"]) {
         const item = (id: number) => ({ id, ...(method === "DELETE" ? {} : s.change) });
         const mixed = await send(method, s.path, [item(a), item(b)]);
-        door(`bulk ${method} ${s.path} [visible, hidden]`, mixed, { twin: await send(method, s.path, [item(a), item(MISSING)]), swap: [String(b), String(MISSING)] });
+        door(`bulk ${method} ${s.path} [visible, hidden]`, mixed, {
+          twin: await send(method, s.path, [item(a), item(MISSING)]),
+          swap: [String(b), String(MISSING)],
+        });
         if (mixed.status < 300) leaks.push(`bulk ${method} ${s.path} [visible, hidden]: answered ${mixed.status}`);
       }
-      door(`PATCH ${detail(b)}`, await send("PATCH", detail(b), s.change), { twin: await send("PATCH", detail(MISSING), s.change), swap: [String(b), String(MISSING)] });
-      door(`DELETE ${detail(b)}`, await send("DELETE", detail(b)), { twin: await send("DELETE", detail(MISSING)), swap: [String(b), String(MISSING)] });
+      door(`PATCH ${detail(b)}`, await send("PATCH", detail(b), s.change), {
+        twin: await send("PATCH", detail(MISSING), s.change),
+        swap: [String(b), String(MISSING)],
+      });
+      door(`DELETE ${detail(b)}`, await send("DELETE", detail(b)), {
+        twin: await send("DELETE", detail(MISSING)),
+        swap: [String(b), String(MISSING)],
+      });
       // The hidden object is untouched and the visible one survived the refused bulk delete.
       expect((await api.get(detail(b))).status).toBe(200);
       expect((await api.get(detail(a))).status).toBe(200);
@@ -190,30 +235,129 @@ describe("a user constrained to one site", () => {
     ];
     for (const [path, name, hidden, missing] of tries) {
       const reply = await send("GET", `${path}?${name}=${hidden}`);
-      door(`GET ${path}?${name}=<hidden>`, reply, { sent: hidden, twin: await send("GET", `${path}?${name}=${missing}`), swap: [hidden, missing] });
+      door(`GET ${path}?${name}=<hidden>`, reply, {
+        sent: hidden,
+        twin: await send("GET", `${path}?${name}=${missing}`),
+        swap: [hidden, missing],
+      });
     }
   });
 
   it("cannot reach hidden objects through references", async () => {
-    const device = (extra: Record<string, unknown>) => ({ name: "new-dev", site: ids.siteA, device_type: ids.type, role: ids.role, ...extra });
+    const device = (extra: Record<string, unknown>) => ({
+      name: "new-dev",
+      site: ids.siteA,
+      device_type: ids.type,
+      role: ids.role,
+      ...extra,
+    });
     const ip = (extra: Record<string, unknown>) => ({ address: "10.1.0.9/24", ...extra });
     const tries: [string, string, Record<string, unknown>, Record<string, unknown>, string, string][] = [
       ["/api/dcim/devices/", "site by id", device({ site: ids.siteB }), device({ site: MISSING }), String(ids.siteB), String(MISSING)],
-      ["/api/dcim/devices/", "site by attributes", device({ site: { slug: "zzb-site" } }), device({ site: { slug: "zzz-nothing" } }), "zzb-site", "zzz-nothing"],
+      [
+        "/api/dcim/devices/",
+        "site by attributes",
+        device({ site: { slug: "zzb-site" } }),
+        device({ site: { slug: "zzz-nothing" } }),
+        "zzb-site",
+        "zzz-nothing",
+      ],
       ["/api/dcim/devices/", "tenant by id", device({ tenant: ids.tenB }), device({ tenant: MISSING }), String(ids.tenB), String(MISSING)],
-      ["/api/dcim/devices/", "tenant by attributes", device({ tenant: { name: "Tenant ZZB" } }), device({ tenant: { name: "Tenant ZZZ" } }), "ZZB", "ZZZ"],
+      [
+        "/api/dcim/devices/",
+        "tenant by attributes",
+        device({ tenant: { name: "Tenant ZZB" } }),
+        device({ tenant: { name: "Tenant ZZZ" } }),
+        "ZZB",
+        "ZZZ",
+      ],
       ["/api/dcim/devices/", "tags by id", device({ tags: [ids.tagB] }), device({ tags: [MISSING] }), String(ids.tagB), String(MISSING)],
-      ["/api/dcim/devices/", "tags by slug", device({ tags: [{ slug: "zzb-tag" }] }), device({ tags: [{ slug: "zzz-nothing" }] }), "zzb-tag", "zzz-nothing"],
-      ["/api/dcim/devices/", "custom field object", device({ custom_fields: { owner: ids.tenB } }), device({ custom_fields: { owner: MISSING } }), String(ids.tenB), String(MISSING)],
-      ["/api/dcim/interfaces/", "parent on a hidden device", { device: ids.devA, name: "x", type: "virtual", parent: ids.ifB }, { device: ids.devA, name: "x", type: "virtual", parent: MISSING }, String(ids.ifB), String(MISSING)],
-      ["/api/ipam/prefixes/<a>/available-ips/", "tenant by id", { tenant: ids.tenB }, { tenant: MISSING }, String(ids.tenB), String(MISSING)],
-      ["/api/dcim/interfaces/", "device by id", { device: ids.devB, name: "x", type: "1000base-t" }, { device: MISSING, name: "x", type: "1000base-t" }, String(ids.devB), String(MISSING)],
-      ["/api/ipam/ip-addresses/", "generic pair", ip({ assigned_object_type: "dcim.interface", assigned_object_id: ids.ifB }), ip({ assigned_object_type: "dcim.interface", assigned_object_id: MISSING }), String(ids.ifB), String(MISSING)],
-      ["/api/ipam/prefixes/", "generic scope", { prefix: "10.5.0.0/24", site: ids.siteA, scope_type: "dcim.site", scope_id: ids.siteB }, { prefix: "10.5.0.0/24", site: ids.siteA, scope_type: "dcim.site", scope_id: MISSING }, String(ids.siteB), String(MISSING)],
-      ["/api/virtualization/virtual-machines/", "site by id", { name: "vm-new", site: ids.siteB }, { name: "vm-new", site: MISSING }, String(ids.siteB), String(MISSING)],
-      ["/api/circuits/circuits/", "tenant by id", { cid: "CID-A", provider: ids.provider, type: ids.circuitType, tenant: ids.tenB }, { cid: "CID-A", provider: ids.provider, type: ids.circuitType, tenant: MISSING }, String(ids.tenB), String(MISSING)],
-      ["/api/dcim/cables/", "termination", { a_terminations: [{ object_type: "dcim.interface", object_id: ids.ifA2 }], b_terminations: [{ object_type: "dcim.interface", object_id: ids.ifB }] },
-        { a_terminations: [{ object_type: "dcim.interface", object_id: ids.ifA2 }], b_terminations: [{ object_type: "dcim.interface", object_id: MISSING }] }, String(ids.ifB), String(MISSING)],
+      [
+        "/api/dcim/devices/",
+        "tags by slug",
+        device({ tags: [{ slug: "zzb-tag" }] }),
+        device({ tags: [{ slug: "zzz-nothing" }] }),
+        "zzb-tag",
+        "zzz-nothing",
+      ],
+      [
+        "/api/dcim/devices/",
+        "custom field object",
+        device({ custom_fields: { owner: ids.tenB } }),
+        device({ custom_fields: { owner: MISSING } }),
+        String(ids.tenB),
+        String(MISSING),
+      ],
+      [
+        "/api/dcim/interfaces/",
+        "parent on a hidden device",
+        { device: ids.devA, name: "x", type: "virtual", parent: ids.ifB },
+        { device: ids.devA, name: "x", type: "virtual", parent: MISSING },
+        String(ids.ifB),
+        String(MISSING),
+      ],
+      [
+        "/api/ipam/prefixes/<a>/available-ips/",
+        "tenant by id",
+        { tenant: ids.tenB },
+        { tenant: MISSING },
+        String(ids.tenB),
+        String(MISSING),
+      ],
+      [
+        "/api/dcim/interfaces/",
+        "device by id",
+        { device: ids.devB, name: "x", type: "1000base-t" },
+        { device: MISSING, name: "x", type: "1000base-t" },
+        String(ids.devB),
+        String(MISSING),
+      ],
+      [
+        "/api/ipam/ip-addresses/",
+        "generic pair",
+        ip({ assigned_object_type: "dcim.interface", assigned_object_id: ids.ifB }),
+        ip({ assigned_object_type: "dcim.interface", assigned_object_id: MISSING }),
+        String(ids.ifB),
+        String(MISSING),
+      ],
+      [
+        "/api/ipam/prefixes/",
+        "generic scope",
+        { prefix: "10.5.0.0/24", site: ids.siteA, scope_type: "dcim.site", scope_id: ids.siteB },
+        { prefix: "10.5.0.0/24", site: ids.siteA, scope_type: "dcim.site", scope_id: MISSING },
+        String(ids.siteB),
+        String(MISSING),
+      ],
+      [
+        "/api/virtualization/virtual-machines/",
+        "site by id",
+        { name: "vm-new", site: ids.siteB },
+        { name: "vm-new", site: MISSING },
+        String(ids.siteB),
+        String(MISSING),
+      ],
+      [
+        "/api/circuits/circuits/",
+        "tenant by id",
+        { cid: "CID-A", provider: ids.provider, type: ids.circuitType, tenant: ids.tenB },
+        { cid: "CID-A", provider: ids.provider, type: ids.circuitType, tenant: MISSING },
+        String(ids.tenB),
+        String(MISSING),
+      ],
+      [
+        "/api/dcim/cables/",
+        "termination",
+        {
+          a_terminations: [{ object_type: "dcim.interface", object_id: ids.ifA2 }],
+          b_terminations: [{ object_type: "dcim.interface", object_id: ids.ifB }],
+        },
+        {
+          a_terminations: [{ object_type: "dcim.interface", object_id: ids.ifA2 }],
+          b_terminations: [{ object_type: "dcim.interface", object_id: MISSING }],
+        },
+        String(ids.ifB),
+        String(MISSING),
+      ],
     ];
     for (const [template, what, hidden, missing, from, to] of tries) {
       const path = template.replace("<a>", String(ids.pfxA));
@@ -222,11 +366,20 @@ describe("a user constrained to one site", () => {
       if (reply.status < 300) leaks.push(`POST ${path} ${what}: answered ${reply.status}`);
     }
     const patched = await send("PATCH", `/api/dcim/devices/${ids.devA}/`, { tenant: ids.tenB });
-    door("PATCH device tenant by id", patched, { twin: await send("PATCH", `/api/dcim/devices/${ids.devA}/`, { tenant: MISSING }), swap: [String(ids.tenB), String(MISSING)] });
+    door("PATCH device tenant by id", patched, {
+      twin: await send("PATCH", `/api/dcim/devices/${ids.devA}/`, { tenant: MISSING }),
+      swap: [String(ids.tenB), String(MISSING)],
+    });
   });
 
   it("is not told the names of hidden objects that block a delete", async () => {
-    const blocker = await make(api, "/api/dcim/devices/", { name: "dev-zzb-tenant", site: ids.siteB, device_type: ids.type, role: ids.role, tenant: ids.tenA });
+    const blocker = await make(api, "/api/dcim/devices/", {
+      name: "dev-zzb-tenant",
+      site: ids.siteB,
+      device_type: ids.type,
+      role: ids.role,
+      tenant: ids.tenA,
+    });
     const refused = await send("DELETE", `/api/tenancy/tenants/${ids.tenA}/`);
     door("DELETE of a visible object that hidden objects depend on", refused);
     expect(refused.status).toBe(409);
@@ -235,12 +388,21 @@ describe("a user constrained to one site", () => {
 
   it("cannot allocate from, or list the free space of, a hidden parent", async () => {
     for (const route of ["available-ips", "available-prefixes"]) {
-      for (const [method, body] of [["GET", undefined], ["POST", route === "available-ips" ? {} : { prefix_length: 28 }]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["POST", route === "available-ips" ? {} : { prefix_length: 28 }],
+      ] as const) {
         const path = (id: number) => `/api/ipam/prefixes/${id}/${route}/`;
-        door(`${method} ${path(ids.pfxB)}`, await send(method, path(ids.pfxB), body), { twin: await send(method, path(MISSING), body), swap: [String(ids.pfxB), String(MISSING)] });
+        door(`${method} ${path(ids.pfxB)}`, await send(method, path(ids.pfxB), body), {
+          twin: await send(method, path(MISSING), body),
+          swap: [String(ids.pfxB), String(MISSING)],
+        });
       }
     }
-    door("GET trace of a hidden interface", await send("GET", `/api/dcim/interfaces/${ids.ifB}/trace/`), { twin: await send("GET", `/api/dcim/interfaces/${MISSING}/trace/`), swap: [String(ids.ifB), String(MISSING)] });
+    door("GET trace of a hidden interface", await send("GET", `/api/dcim/interfaces/${ids.ifB}/trace/`), {
+      twin: await send("GET", `/api/dcim/interfaces/${MISSING}/trace/`),
+      swap: [String(ids.ifB), String(MISSING)],
+    });
   });
 
   it("sees only the change records and webhook runs its permissions allow", async () => {
@@ -248,24 +410,43 @@ describe("a user constrained to one site", () => {
       const records = await send("GET", path);
       door(`GET ${path}`, records);
       expect(records.body.results.length).toBeGreaterThan(0);
-      door(`GET ${path}?changed_object_id=<hidden>`, await send("GET", `${path}?changed_object_type=dcim.site&changed_object_id=${ids.siteB}`));
+      door(
+        `GET ${path}?changed_object_id=<hidden>`,
+        await send("GET", `${path}?changed_object_type=dcim.site&changed_object_id=${ids.siteB}`),
+      );
       door(`GET ${path}?q=zzb`, await send("GET", `${path}?q=zzb`), { sent: "zzb" });
       door(`GET ${path} as a page`, await send("GET", path, undefined, { Accept: "text/html" }));
     }
-    const hiddenRecord = (await api.get(`/api/core/object-changes/?changed_object_type=dcim.site&changed_object_id=${ids.siteB}`)).body.results[0].id;
-    door("GET a hidden change record", await send("GET", `/api/core/object-changes/${hiddenRecord}/`), { twin: await send("GET", `/api/core/object-changes/${MISSING}/`), swap: [String(hiddenRecord), String(MISSING)] });
-    const created = await send("GET", `/api/dcim/sites/?created_by_request=${(await api.get(`/api/core/object-changes/${hiddenRecord}/`)).body.request_id}`);
+    const hiddenRecord = (await api.get(`/api/core/object-changes/?changed_object_type=dcim.site&changed_object_id=${ids.siteB}`)).body
+      .results[0].id;
+    door("GET a hidden change record", await send("GET", `/api/core/object-changes/${hiddenRecord}/`), {
+      twin: await send("GET", `/api/core/object-changes/${MISSING}/`),
+      swap: [String(hiddenRecord), String(MISSING)],
+    });
+    const created = await send(
+      "GET",
+      `/api/dcim/sites/?created_by_request=${(await api.get(`/api/core/object-changes/${hiddenRecord}/`)).body.request_id}`,
+    );
     door("GET sites created by a hidden request", created, { hidden: ids.siteB });
 
     const runs = await send("GET", "/api/extras/webhook-deliveries/");
     door("GET /api/extras/webhook-deliveries/", runs);
     expect(runs.body.results.length).toBeGreaterThan(0);
     const hiddenRun = (await api.get(`/api/extras/webhook-deliveries/?object_type=dcim.site`)).body.results[0].id;
-    door("GET a hidden webhook run", await send("GET", `/api/extras/webhook-deliveries/${hiddenRun}/`), { twin: await send("GET", `/api/extras/webhook-deliveries/${MISSING}/`), swap: [String(hiddenRun), String(MISSING)] });
-    door("retry a hidden webhook run", await send("POST", `/api/extras/webhook-deliveries/${hiddenRun}/retry/`), { twin: await send("POST", `/api/extras/webhook-deliveries/${MISSING}/retry/`), swap: [String(hiddenRun), String(MISSING)] });
+    door("GET a hidden webhook run", await send("GET", `/api/extras/webhook-deliveries/${hiddenRun}/`), {
+      twin: await send("GET", `/api/extras/webhook-deliveries/${MISSING}/`),
+      swap: [String(hiddenRun), String(MISSING)],
+    });
+    door("retry a hidden webhook run", await send("POST", `/api/extras/webhook-deliveries/${hiddenRun}/retry/`), {
+      twin: await send("POST", `/api/extras/webhook-deliveries/${MISSING}/retry/`),
+      swap: [String(hiddenRun), String(MISSING)],
+    });
     door("GET /api/extras/webhook-deliveries/?q=zzb", await send("GET", "/api/extras/webhook-deliveries/?q=zzb"), { sent: "zzb" });
     door("admin page of webhook runs", await send("GET", "/admin/webhook-deliveries/"));
-    door("admin page of a hidden webhook run", await send("GET", `/admin/webhook-deliveries/${hiddenRun}/`), { twin: await send("GET", `/admin/webhook-deliveries/${MISSING}/`), swap: [String(hiddenRun), String(MISSING)] });
+    door("admin page of a hidden webhook run", await send("GET", `/admin/webhook-deliveries/${hiddenRun}/`), {
+      twin: await send("GET", `/admin/webhook-deliveries/${MISSING}/`),
+      swap: [String(hiddenRun), String(MISSING)],
+    });
   });
 
   it("leaks through none of the doors tried", () => {

@@ -11,7 +11,6 @@ const ids: Record<string, number> = {};
 let alice: string;
 let aliceId: number;
 
-
 /** Grants a permission to alice; returns its id. */
 const grant = (object_types: string[], actions: string[], constraints: unknown = null, extra: Record<string, unknown> = {}) =>
   make(api, "/api/users/permissions/", { name: `p-${Math.random()}`, object_types, actions, constraints, users: [aliceId], ...extra });
@@ -70,10 +69,14 @@ describe("object permissions", () => {
     const refused = await api.post("/api/dcim/sites/", { name: "LON1", slug: "lon1", status: "active", region: ids.eu }, as(alice));
     expect(refused.status).toBe(403);
     expect((await api.get("/api/dcim/sites/?slug=lon1")).body.count).toBe(0);
-    const bulk = await api.post("/api/dcim/sites/", [
-      { name: "LON1", slug: "lon1", status: "planned", region: ids.eu },
-      { name: "LON2", slug: "lon2", status: "active", region: ids.eu },
-    ], as(alice));
+    const bulk = await api.post(
+      "/api/dcim/sites/",
+      [
+        { name: "LON1", slug: "lon1", status: "planned", region: ids.eu },
+        { name: "LON2", slug: "lon2", status: "active", region: ids.eu },
+      ],
+      as(alice),
+    );
     expect(bulk.status).toBe(403);
     expect((await api.get("/api/dcim/sites/?slug=lon1")).body.count).toBe(0);
     const created = await api.post("/api/dcim/sites/", { name: "LON1", slug: "lon1", status: "planned", region: ids.eu }, as(alice));
@@ -93,10 +96,26 @@ describe("object permissions", () => {
     const ok = await api.patch(`/api/dcim/sites/${ids.fra}/`, { description: "changed" }, as(alice));
     expect(ok.status, ok.text).toBe(200);
     // A constrained bulk write costs what any write costs: two round trips.
-    const bulkCost = await api.cost(() => api.patch("/api/dcim/sites/", [{ id: ids.fra, comments: "a" }, { id: ids.ams, comments: "b" }], as(alice)));
+    const bulkCost = await api.cost(() =>
+      api.patch(
+        "/api/dcim/sites/",
+        [
+          { id: ids.fra, comments: "a" },
+          { id: ids.ams, comments: "b" },
+        ],
+        as(alice),
+      ),
+    );
     expect(bulkCost.roundTrips).toBe(2);
     // A bulk update is all or none: one object leaving the constraint refuses the whole request.
-    const bulk = await api.patch("/api/dcim/sites/", [{ id: ids.fra, description: "bulk" }, { id: ids.ams, region: ids.us }], as(alice));
+    const bulk = await api.patch(
+      "/api/dcim/sites/",
+      [
+        { id: ids.fra, description: "bulk" },
+        { id: ids.ams, region: ids.us },
+      ],
+      as(alice),
+    );
     expect(bulk.status).toBe(403);
     expect((await api.get(`/api/dcim/sites/${ids.fra}/`)).body.description).toBe("changed");
   });
@@ -109,10 +128,18 @@ describe("object permissions", () => {
 
   it("resolve references by attributes only within what the user may view", async () => {
     await grant(["tenancy.tenant"], ["view"], { slug: "visible" });
-    const hidden = await api.post("/api/dcim/sites/", { name: "PAR1", slug: "par1", status: "planned", region: ids.eu, tenant: { slug: "hidden" } }, as(alice));
+    const hidden = await api.post(
+      "/api/dcim/sites/",
+      { name: "PAR1", slug: "par1", status: "planned", region: ids.eu, tenant: { slug: "hidden" } },
+      as(alice),
+    );
     expect(hidden.status).toBe(400);
     expect(hidden.body.tenant[0]).toContain("Related object not found");
-    const visible = await api.post("/api/dcim/sites/", { name: "PAR1", slug: "par1", status: "planned", region: ids.eu, tenant: { slug: "visible" } }, as(alice));
+    const visible = await api.post(
+      "/api/dcim/sites/",
+      { name: "PAR1", slug: "par1", status: "planned", region: ids.eu, tenant: { slug: "visible" } },
+      as(alice),
+    );
     expect(visible.status, visible.text).toBe(201);
     // Nested objects show whatever the user may view of their model.
     expect(visible.body.tenant).toMatchObject({ id: ids.visible, slug: "visible" });
@@ -124,7 +151,12 @@ describe("object permissions", () => {
     expect((await api.get("/api/tenancy/tenants/", as(bob))).status).toBe(403);
     const bobId = (await api.get("/api/users/users/?username=bob")).body.results[0].id;
     await api.patch(`/api/users/users/${bobId}/`, { groups: [team] });
-    const perm = await make(api, "/api/users/permissions/", { name: "readers", object_types: ["tenancy.tenant"], actions: ["view"], groups: [team] });
+    const perm = await make(api, "/api/users/permissions/", {
+      name: "readers",
+      object_types: ["tenancy.tenant"],
+      actions: ["view"],
+      groups: [team],
+    });
     expect((await api.get("/api/tenancy/tenants/", as(bob))).body.count).toBe(2);
     await api.patch(`/api/users/permissions/${perm}/`, { constraints: { slug: "hidden" } });
     expect((await api.get("/api/tenancy/tenants/", as(bob))).body.results.map((t: { slug: string }) => t.slug)).toEqual(["hidden"]);
@@ -138,10 +170,20 @@ describe("object permissions", () => {
     const noActions = await api.post("/api/users/permissions/", { name: "bad", object_types: ["dcim.site"], actions: [] });
     expect(noActions.status).toBe(400);
     expect(noActions.body.actions).toBeDefined();
-    const field = await api.post("/api/users/permissions/", { name: "bad", object_types: ["dcim.site"], actions: ["view"], constraints: { colour: "red" } });
+    const field = await api.post("/api/users/permissions/", {
+      name: "bad",
+      object_types: ["dcim.site"],
+      actions: ["view"],
+      constraints: { colour: "red" },
+    });
     expect(field.status).toBe(400);
     expect(field.body.constraints[0]).toContain("colour");
-    const shape = await api.post("/api/users/permissions/", { name: "bad", object_types: ["dcim.site"], actions: ["view"], constraints: ["x"] });
+    const shape = await api.post("/api/users/permissions/", {
+      name: "bad",
+      object_types: ["dcim.site"],
+      actions: ["view"],
+      constraints: ["x"],
+    });
     expect(shape.status).toBe(400);
   });
 
@@ -160,7 +202,10 @@ describe("tokens for other users", () => {
     const carol = await api.token({ superuser: false, username: "carol" });
     const daveId = await make(api, "/api/users/users/", { username: "dave", password: "Dave-password-1" });
     const refused = await api.post("/api/users/tokens/", { user: daveId }, as(carol));
-    expect(refused).toMatchObject({ status: 403, body: { detail: "This user does not have permission to create tokens for other users." } });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { detail: "This user does not have permission to create tokens for other users." },
+    });
     const carolId = (await api.get("/api/users/users/?username=carol")).body.results[0].id;
     await make(api, "/api/users/permissions/", { name: "granter", object_types: ["users.token"], actions: ["grant"], users: [carolId] });
     const granted = await api.post("/api/users/tokens/", { user: daveId, description: "for dave" }, as(carol));

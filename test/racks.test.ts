@@ -7,7 +7,13 @@ const ids: Record<string, number> = {};
 let serial = 0;
 const rack = (name: string, extra: Record<string, unknown> = {}) => make(api, "/api/dcim/racks/", { name, site: ids.a, ...extra });
 /** A device body of type `type` in site A; `extra` places it. */
-const dev = (type: string, extra: Record<string, unknown> = {}) => ({ name: `d${++serial}`, device_type: ids[type], role: ids.role, site: ids.a, ...extra });
+const dev = (type: string, extra: Record<string, unknown> = {}) => ({
+  name: `d${++serial}`,
+  device_type: ids[type],
+  role: ids.role,
+  site: ids.a,
+  ...extra,
+});
 const post = (body: unknown) => api.post("/api/dcim/devices/", body);
 
 beforeAll(async () => {
@@ -19,7 +25,8 @@ beforeAll(async () => {
   ids.room = await make(api, "/api/dcim/locations/", { name: "Room", slug: "room", site: ids.a, parent: ids.building });
   ids.remote = await make(api, "/api/dcim/locations/", { name: "Remote", slug: "remote", site: ids.b });
   ids.maker = await make(api, "/api/dcim/manufacturers/", { name: "Maker", slug: "maker" });
-  const type = (model: string, extra: Record<string, unknown>) => make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model, slug: model.toLowerCase(), ...extra });
+  const type = (model: string, extra: Record<string, unknown>) =>
+    make(api, "/api/dcim/device-types/", { manufacturer: ids.maker, model, slug: model.toLowerCase(), ...extra });
   ids.full1 = await type("Full1", { u_height: 1, is_full_depth: true });
   ids.full2 = await type("Full2", { u_height: 2, is_full_depth: true });
   ids.half1 = await type("Half1", { u_height: 1, is_full_depth: false });
@@ -35,7 +42,10 @@ describe("device placement in racks", () => {
     ids.r1 = await rack("R1", { u_height: 10 });
     expect((await post(dev("full1", { rack: ids.r1, position: 1, face: "front" }))).status).toBe(201);
     const rear = await post(dev("half1", { rack: ids.r1, position: 1, face: "rear" }));
-    expect(rear).toMatchObject({ status: 400, body: { position: ["U1.0 is already occupied or does not have sufficient space to accommodate this device type: Half1 (1.0U)"] } });
+    expect(rear).toMatchObject({
+      status: 400,
+      body: { position: ["U1.0 is already occupied or does not have sufficient space to accommodate this device type: Half1 (1.0U)"] },
+    });
     // Half-depth devices share a unit from opposite faces, not from the same one.
     expect((await post(dev("half1", { rack: ids.r1, position: 3, face: "front" }))).status).toBe(201);
     expect((await post(dev("half1", { rack: ids.r1, position: 3, face: "rear" }))).status).toBe(201);
@@ -67,19 +77,30 @@ describe("device placement in racks", () => {
   it("refuses a position for 0U and child device types, and a face for child types", async () => {
     const r = await rack("Zero", { u_height: 4 });
     expect(await post(dev("zero", { rack: r, position: 1, face: "front" }))).toMatchObject({
-      status: 400, body: { position: ["A 0U device type (Zero) cannot be assigned to a rack position."] },
+      status: 400,
+      body: { position: ["A 0U device type (Zero) cannot be assigned to a rack position."] },
     });
     expect((await post(dev("zero", { rack: r, face: "rear" }))).status).toBe(201);
     expect(await post(dev("child", { rack: r, face: "front" }))).toMatchObject({
-      status: 400, body: { face: ["Child device types cannot be assigned to a rack face. This is an attribute of the parent device."] },
+      status: 400,
+      body: { face: ["Child device types cannot be assigned to a rack face. This is an attribute of the parent device."] },
     });
     expect((await post(dev("child", { rack: r }))).status).toBe(201);
   });
 
   it("needs a rack for a position or face, and a face for a position", async () => {
-    expect(await post(dev("full1", { position: 1 }))).toMatchObject({ status: 400, body: { position: ["Cannot select a rack position without assigning a rack."] } });
-    expect(await post(dev("full1", { face: "front" }))).toMatchObject({ status: 400, body: { face: ["Cannot select a rack face without assigning a rack."] } });
-    expect(await post(dev("full1", { rack: ids.r1, position: 8 }))).toMatchObject({ status: 400, body: { face: ["Must specify rack face when defining rack position."] } });
+    expect(await post(dev("full1", { position: 1 }))).toMatchObject({
+      status: 400,
+      body: { position: ["Cannot select a rack position without assigning a rack."] },
+    });
+    expect(await post(dev("full1", { face: "front" }))).toMatchObject({
+      status: 400,
+      body: { face: ["Cannot select a rack face without assigning a rack."] },
+    });
+    expect(await post(dev("full1", { rack: ids.r1, position: 8 }))).toMatchObject({
+      status: 400,
+      body: { face: ["Must specify rack face when defining rack position."] },
+    });
   });
 
   it("checks the objects of one bulk request against each other, all or none", async () => {
@@ -95,9 +116,15 @@ describe("device placement in racks", () => {
     expect(pair.status, pair.text).toBe(201);
     // A bulk update sees the earlier items' new places: the second moves into the unit the first left.
     const [x, y] = pair.body;
-    const moved = await api.patch("/api/dcim/devices/", [{ id: x.id, position: 3 }, { id: y.id, face: "front" }]);
+    const moved = await api.patch("/api/dcim/devices/", [
+      { id: x.id, position: 3 },
+      { id: y.id, face: "front" },
+    ]);
     expect(moved.status, moved.text).toBe(200);
-    const stacked = await api.patch("/api/dcim/devices/", [{ id: x.id, position: 2 }, { id: y.id, position: 2 }]);
+    const stacked = await api.patch("/api/dcim/devices/", [
+      { id: x.id, position: 2 },
+      { id: y.id, position: 2 },
+    ]);
     expect(stacked.status).toBe(400);
     expect(stacked.body[1].position).toBeDefined();
     expect((await api.get(`/api/dcim/devices/${x.id}/`)).body.position).toBe(3);
@@ -114,11 +141,18 @@ describe("device placement in racks", () => {
 
 describe("site, location and rack consistency", () => {
   it("keeps a device's rack and location in its site, and its rack in its location", async () => {
-    expect(await post(dev("full1", { site: ids.b, rack: ids.r1 }))).toMatchObject({ status: 400, body: { rack: ["Rack R1 does not belong to site Bravo."] } });
-    expect(await post(dev("full1", { location: ids.remote }))).toMatchObject({ status: 400, body: { location: ["Location Remote does not belong to site Alpha."] } });
+    expect(await post(dev("full1", { site: ids.b, rack: ids.r1 }))).toMatchObject({
+      status: 400,
+      body: { rack: ["Rack R1 does not belong to site Bravo."] },
+    });
+    expect(await post(dev("full1", { location: ids.remote }))).toMatchObject({
+      status: 400,
+      body: { location: ["Location Remote does not belong to site Alpha."] },
+    });
     const inRoom = await rack("Roomed", { location: ids.room });
     expect(await post(dev("full1", { location: ids.building, rack: inRoom }))).toMatchObject({
-      status: 400, body: { rack: ["Rack Roomed does not belong to location Building."] },
+      status: 400,
+      body: { rack: ["Rack Roomed does not belong to location Building."] },
     });
     // A racked device without a location stands in its rack's.
     const racked = await post(dev("full1", { rack: inRoom }));
@@ -162,11 +196,13 @@ describe("site, location and rack consistency", () => {
     await make(api, "/api/dcim/devices/", dev("full2", { rack: r, position: 8, face: "front" }));
     await make(api, "/api/dcim/devices/", dev("full1", { rack: r, position: 2, face: "rear" }));
     expect(await api.patch(`/api/dcim/racks/${r}/`, { u_height: 8 })).toMatchObject({
-      status: 400, body: { u_height: ["Rack must be at least 9.0U tall to house currently installed devices."] },
+      status: 400,
+      body: { u_height: ["Rack must be at least 9.0U tall to house currently installed devices."] },
     });
     expect((await api.patch(`/api/dcim/racks/${r}/`, { u_height: 9 })).status).toBe(200);
     expect(await api.patch(`/api/dcim/racks/${r}/`, { starting_unit: 3 })).toMatchObject({
-      status: 400, body: { starting_unit: ["Rack unit numbering must begin at 2.0 or less to house currently installed devices."] },
+      status: 400,
+      body: { starting_unit: ["Rack unit numbering must begin at 2.0 or less to house currently installed devices."] },
     });
   });
 
@@ -176,21 +212,37 @@ describe("site, location and rack consistency", () => {
     const grower = (await post(dev("full1", { device_type: type, rack: r, position: 1, face: "front" }))).body;
     await make(api, "/api/dcim/devices/", dev("full1", { rack: r, position: 2, face: "front" }));
     expect(await api.patch(`/api/dcim/device-types/${type}/`, { u_height: 2 })).toMatchObject({
-      status: 400, body: { u_height: [`Device ${grower.name} in rack Grow does not have sufficient space to accommodate a height of 2.0U`] },
+      status: 400,
+      body: { u_height: [`Device ${grower.name} in rack Grow does not have sufficient space to accommodate a height of 2.0U`] },
     });
     expect(await api.patch(`/api/dcim/device-types/${type}/`, { u_height: 0 })).toMatchObject({
-      status: 400, body: { u_height: ["Unable to set 0U height: Found 1 instances already mounted within racks."] },
+      status: 400,
+      body: { u_height: ["Unable to set 0U height: Found 1 instances already mounted within racks."] },
     });
     expect((await api.patch(`/api/dcim/device-types/${type}/`, { description: "unchanged height" })).status).toBe(200);
   });
 
   it("copies a rack type's physical attributes to its racks", async () => {
-    const type = await make(api, "/api/dcim/rack-types/", { manufacturer: ids.maker, model: "Cab", slug: "cab", form_factor: "4-post-cabinet", u_height: 24, width: 23, desc_units: true });
+    const type = await make(api, "/api/dcim/rack-types/", {
+      manufacturer: ids.maker,
+      model: "Cab",
+      slug: "cab",
+      form_factor: "4-post-cabinet",
+      u_height: 24,
+      width: 23,
+      desc_units: true,
+    });
     const r = await api.post("/api/dcim/racks/", { name: "Typed", site: ids.a, rack_type: type, u_height: 48 });
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ u_height: 24, width: { value: 23, label: "23 inches" }, desc_units: true, form_factor: { value: "4-post-cabinet" } });
+    expect(r.body).toMatchObject({
+      u_height: 24,
+      width: { value: 23, label: "23 inches" },
+      desc_units: true,
+      form_factor: { value: "4-post-cabinet" },
+    });
     expect(await api.post("/api/dcim/racks/", { name: "Heavy", site: ids.a, max_weight: 100 })).toMatchObject({
-      status: 400, body: { __all__: ["Must specify a unit when setting a maximum weight"] },
+      status: 400,
+      body: { __all__: ["Must specify a unit when setting a maximum weight"] },
     });
   });
 });
@@ -215,7 +267,10 @@ describe("counts", () => {
     expect((await api.get(`/api/dcim/racks/${r1}/`)).body).toMatchObject({ device_count: 1, powerfeed_count: 1 });
     expect((await api.get(`/api/dcim/rack-roles/${role}/`)).body.rack_count).toBe(2);
     expect((await api.get(`/api/dcim/power-panels/${panel}/`)).body.powerfeed_count).toBe(2);
-    expect((await api.get(`/api/dcim/racks/?site_id=${site}&ordering=-device_count`)).body.results.map((x: any) => x.name)).toEqual(["C1", "C2"]);
+    expect((await api.get(`/api/dcim/racks/?site_id=${site}&ordering=-device_count`)).body.results.map((x: any) => x.name)).toEqual([
+      "C1",
+      "C2",
+    ]);
   });
 });
 
@@ -233,7 +288,9 @@ describe("virtual chassis", () => {
     expect(read.members.map((m: any) => m.id).sort()).toEqual([master.id, second.body.id].sort());
     expect(read.master).toMatchObject({ id: master.id, name: master.name });
     expect((await api.get(`/api/dcim/devices/?virtual_chassis_id=${vc.body.id}`)).body.count).toBe(2);
-    expect((await api.get(`/api/dcim/devices/?vc_position=2&virtual_chassis_member=true`)).body.results.map((d: any) => d.id)).toEqual([second.body.id]);
+    expect((await api.get(`/api/dcim/devices/?vc_position=2&virtual_chassis_member=true`)).body.results.map((d: any) => d.id)).toEqual([
+      second.body.id,
+    ]);
     ids.vc = vc.body.id;
     ids.master = master.id;
     ids.member = second.body.id;
@@ -241,20 +298,27 @@ describe("virtual chassis", () => {
 
   it("refuse a taken or missing position, removing the master, and a master from outside", async () => {
     expect(await post(dev("full1", { virtual_chassis: ids.vc, vc_position: 2 }))).toMatchObject({
-      status: 400, body: { __all__: ["Device with this Virtual chassis and VC position already exists."] },
+      status: 400,
+      body: { __all__: ["Device with this Virtual chassis and VC position already exists."] },
     });
-    const twins = await post([dev("full1", { virtual_chassis: ids.vc, vc_position: 5 }), dev("full1", { virtual_chassis: ids.vc, vc_position: 5 })]);
+    const twins = await post([
+      dev("full1", { virtual_chassis: ids.vc, vc_position: 5 }),
+      dev("full1", { virtual_chassis: ids.vc, vc_position: 5 }),
+    ]);
     expect(twins.status).toBe(400);
     expect(twins.body[1]).toEqual({ __all__: ["Device with this Virtual chassis and VC position already exists."] });
     expect(await post(dev("full1", { virtual_chassis: ids.vc }))).toMatchObject({
-      status: 400, body: { vc_position: ["A device assigned to a virtual chassis must have its position defined."] },
+      status: 400,
+      body: { vc_position: ["A device assigned to a virtual chassis must have its position defined."] },
     });
     expect(await api.patch(`/api/dcim/devices/${ids.master}/`, { virtual_chassis: null })).toMatchObject({
-      status: 400, body: { virtual_chassis: ["Device cannot be removed from virtual chassis stack because it is currently designated as its master."] },
+      status: 400,
+      body: { virtual_chassis: ["Device cannot be removed from virtual chassis stack because it is currently designated as its master."] },
     });
     const outsider = (await post(dev("full1"))).body;
     expect(await api.patch(`/api/dcim/virtual-chassis/${ids.vc}/`, { master: outsider.id })).toMatchObject({
-      status: 400, body: { master: [`The selected master (${outsider.name}) is not assigned to this virtual chassis.`] },
+      status: 400,
+      body: { master: [`The selected master (${outsider.name}) is not assigned to this virtual chassis.`] },
     });
     expect((await api.patch(`/api/dcim/virtual-chassis/${ids.vc}/`, { master: ids.member })).status).toBe(200);
   });
@@ -272,7 +336,8 @@ describe("rack reservations", () => {
     expect(first.body).toMatchObject({ units: [1, 2], display: "Reservation for rack Reserved", user: { id: user } });
     expect(await reserve([2, 3])).toMatchObject({ status: 400, body: { units: ["The following units have already been reserved: 2"] } });
     const bulk = await api.post("/api/dcim/rack-reservations/", [
-      { rack: r, units: [4], user, description: "a" }, { rack: r, units: [4, 5], user, description: "b" },
+      { rack: r, units: [4], user, description: "a" },
+      { rack: r, units: [4, 5], user, description: "b" },
     ]);
     expect(bulk.status).toBe(400);
     expect(bulk.body[1]).toEqual({ units: ["The following units have already been reserved: 4"] });
@@ -287,16 +352,33 @@ describe("power", () => {
   it("keeps a feed's rack in its panel's site, and AC voltage positive", async () => {
     const panel = await make(api, "/api/dcim/power-panels/", { site: ids.b, name: "Bravo panel" });
     const feed = await api.post("/api/dcim/power-feeds/", { power_panel: panel, name: "X", rack: ids.r1 });
-    expect(feed).toMatchObject({ status: 400, body: { __all__: ["Rack R1 (Alpha) and power panel Bravo panel (Bravo) are in different sites."] } });
-    expect(await api.post("/api/dcim/power-feeds/", { power_panel: panel, name: "Y", voltage: -48 })).toMatchObject({
-      status: 400, body: { voltage: ["Voltage cannot be negative for AC supply"] },
+    expect(feed).toMatchObject({
+      status: 400,
+      body: { __all__: ["Rack R1 (Alpha) and power panel Bravo panel (Bravo) are in different sites."] },
     });
-    const dc = await api.post("/api/dcim/power-feeds/", { power_panel: panel, name: "Z", voltage: -48, supply: "dc", amperage: 10, max_utilization: 50 });
+    expect(await api.post("/api/dcim/power-feeds/", { power_panel: panel, name: "Y", voltage: -48 })).toMatchObject({
+      status: 400,
+      body: { voltage: ["Voltage cannot be negative for AC supply"] },
+    });
+    const dc = await api.post("/api/dcim/power-feeds/", {
+      power_panel: panel,
+      name: "Z",
+      voltage: -48,
+      supply: "dc",
+      amperage: 10,
+      max_utilization: 50,
+    });
     expect(dc.status, dc.text).toBe(201);
-    expect(dc.body).toMatchObject({ status: { value: "active" }, type: { value: "primary" }, phase: { value: "single-phase" }, mark_connected: false });
+    expect(dc.body).toMatchObject({
+      status: { value: "active" },
+      type: { value: "primary" },
+      phase: { value: "single-phase" },
+      mark_connected: false,
+    });
     expect((await api.get("/api/dcim/power-feeds/?available_power=240")).body.results.map((f: any) => f.id)).toEqual([dc.body.id]);
     expect(await api.post("/api/dcim/power-panels/", { site: ids.a, name: "Far", location: ids.remote })).toMatchObject({
-      status: 400, body: { __all__: ["Location Remote (Bravo) is in a different site than Alpha"] },
+      status: 400,
+      body: { __all__: ["Location Remote (Bravo) is in a different site than Alpha"] },
     });
   });
 });
@@ -324,10 +406,17 @@ describe("rack elevation", () => {
     expect(front.body.count).toBe(6);
     expect(front.body.results.map((u: any) => u.name)).toEqual(["U3.5", "U3", "U2.5", "U2", "U1.5", "U1"]);
     expect(front.body.results.map((u: any) => u.occupied)).toEqual([false, false, true, true, true, true]);
-    expect(front.body.results[5]).toMatchObject({ id: 1, face: { value: "front", label: "Front" }, device: { id: full.id, name: full.name } });
+    expect(front.body.results[5]).toMatchObject({
+      id: 1,
+      face: { value: "front", label: "Front" },
+      device: { id: full.id, name: full.name },
+    });
     const rear = await api.get(`/api/dcim/racks/${r}/elevation/?face=rear&expand_devices=false`);
     // Collapsed: one entry per device at its lowest unit; the half units it covers are left out.
-    expect(rear.body.results.map((u: any) => [u.name, u.device?.id ?? null])).toEqual([["U3", half.id], ["U1", full.id]]);
+    expect(rear.body.results.map((u: any) => [u.name, u.device?.id ?? null])).toEqual([
+      ["U3", half.id],
+      ["U1", full.id],
+    ]);
     expect((await api.get(`/api/dcim/racks/${r}/elevation/?face=side`)).body).toEqual({ face: ['"side" is not a valid choice.'] });
     expect((await api.get(`/api/dcim/racks/999999/elevation/`)).status).toBe(404);
   });

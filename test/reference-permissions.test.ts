@@ -15,7 +15,10 @@ const ids: Record<string, number> = {};
 const MISSING = 987654;
 
 /** The reply with the id it names replaced, to compare a forbidden reference with a missing one. */
-const shape = (reply: { status: number; text: string }, id: number) => ({ status: reply.status, text: reply.text.split(String(id)).join("<id>") });
+const shape = (reply: { status: number; text: string }, id: number) => ({
+  status: reply.status,
+  text: reply.text.split(String(id)).join("<id>"),
+});
 
 async function setUp(env: Record<string, string> = {}) {
   const h = await createHarness(env);
@@ -34,8 +37,18 @@ async function setUp(env: Record<string, string> = {}) {
   ids.hidden = await mk("/api/tenancy/tenants/", { name: "Hidden", slug: "hidden" });
   ids.public = await mk("/api/extras/tags/", { name: "Public", slug: "public" });
   ids.secret = await mk("/api/extras/tags/", { name: "Secret", slug: "secret" });
-  await mk("/api/extras/custom-fields/", { name: "owner", type: "object", object_types: ["dcim.device"], related_object_type: "tenancy.tenant" });
-  await mk("/api/extras/custom-fields/", { name: "owners", type: "multiobject", object_types: ["dcim.device"], related_object_type: "tenancy.tenant" });
+  await mk("/api/extras/custom-fields/", {
+    name: "owner",
+    type: "object",
+    object_types: ["dcim.device"],
+    related_object_type: "tenancy.tenant",
+  });
+  await mk("/api/extras/custom-fields/", {
+    name: "owners",
+    type: "multiobject",
+    object_types: ["dcim.device"],
+    related_object_type: "tenancy.tenant",
+  });
   alice = await h.token({ superuser: false, username: "alice" });
   const aliceId = (await h.get("/api/users/users/?username=alice")).body.results[0].id;
   const grant = (object_types: string[], actions: string[], constraints: unknown = null) =>
@@ -57,7 +70,13 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const asAlice = () => ({ token: alice });
-const device = (extra: Record<string, unknown>) => ({ name: `d${Math.random()}`, site: ids.a, device_type: ids.type, role: ids.role, ...extra });
+const device = (extra: Record<string, unknown>) => ({
+  name: `d${Math.random()}`,
+  site: ids.a,
+  device_type: ids.type,
+  role: ids.role,
+  ...extra,
+});
 
 describe("references resolve only within what the writer may view", () => {
   it("an interface of another site, as a generic pair, is not found, as a missing one", async () => {
@@ -73,7 +92,10 @@ describe("references resolve only within what the writer may view", () => {
   });
 
   it("a tenant the writer may not view, by id or by attributes, is not found, as a missing one", async () => {
-    for (const [hidden, missing, id] of [[ids.hidden, MISSING, true], [{ slug: "hidden" }, { slug: "nothing" }, false]] as const) {
+    for (const [hidden, missing, id] of [
+      [ids.hidden, MISSING, true],
+      [{ slug: "hidden" }, { slug: "nothing" }, false],
+    ] as const) {
       const forbidden = await api.post("/api/dcim/devices/", device({ tenant: hidden }), asAlice());
       expect(forbidden.status, forbidden.text).toBe(400);
       expect(Object.keys(forbidden.body)).toEqual(["tenant"]);
@@ -113,7 +135,10 @@ describe("references resolve only within what the writer may view", () => {
   });
 
   it("cable terminations resolve only among the endpoints the writer may view", async () => {
-    const cable = (id: number) => ({ a_terminations: [{ object_type: "dcim.interface", object_id: ids.ia }], b_terminations: [{ object_type: "dcim.interface", object_id: id }] });
+    const cable = (id: number) => ({
+      a_terminations: [{ object_type: "dcim.interface", object_id: ids.ia }],
+      b_terminations: [{ object_type: "dcim.interface", object_id: id }],
+    });
     const forbidden = await api.post("/api/dcim/cables/", cable(ids.ib), asAlice());
     expect(forbidden.status, forbidden.text).toBe(400);
     expect(shape(forbidden, ids.ib)).toEqual(shape(await api.post("/api/dcim/cables/", cable(MISSING), asAlice()), MISSING));
@@ -121,7 +146,11 @@ describe("references resolve only within what the writer may view", () => {
   });
 
   it("superusers reach every object", async () => {
-    const reply = await api.post("/api/ipam/ip-addresses/", { address: "10.0.9.1/24", assigned_object_type: "dcim.interface", assigned_object_id: ids.ib });
+    const reply = await api.post("/api/ipam/ip-addresses/", {
+      address: "10.0.9.1/24",
+      assigned_object_type: "dcim.interface",
+      assigned_object_id: ids.ib,
+    });
     expect(reply.status, reply.text).toBe(201);
     expect((await api.post("/api/dcim/devices/", device({ tenant: ids.hidden, tags: [ids.secret] }))).status).toBe(201);
   });

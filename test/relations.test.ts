@@ -23,7 +23,11 @@ describe("related objects on write", () => {
       { name: "Acme", slug: "acme", group: group.body.id },
       { name: "Acme", slug: "acme-2" },
     ]);
-    const reply = await api.post("/api/dcim/sites/", { name: "Nested", slug: "nested", tenant: { name: "Acme", group: { slug: "customers" } } });
+    const reply = await api.post("/api/dcim/sites/", {
+      name: "Nested",
+      slug: "nested",
+      tenant: { name: "Acme", group: { slug: "customers" } },
+    });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body.tenant.slug).toBe("acme");
   });
@@ -31,7 +35,10 @@ describe("related objects on write", () => {
   it("refuses zero or several matches with 400 naming the field, writing nothing", async () => {
     const before = (await api.get("/api/dcim/sites/")).body.count;
     const none = await api.post("/api/dcim/sites/", { name: "X", slug: "x", region: { slug: "atlantis" } });
-    expect(none).toMatchObject({ status: 400, body: { region: ["Related object not found using the provided attributes: {'slug': 'atlantis'}"] } });
+    expect(none).toMatchObject({
+      status: 400,
+      body: { region: ["Related object not found using the provided attributes: {'slug': 'atlantis'}"] },
+    });
     const many = await api.post("/api/dcim/sites/", { name: "X", slug: "x", tenant: { name: "Acme" } });
     expect(many).toMatchObject({ status: 400, body: { tenant: ["Multiple objects match the provided attributes: {'name': 'Acme'}"] } });
     const missing = await api.post("/api/dcim/sites/", { name: "X", slug: "x", region: 424242 });
@@ -53,7 +60,10 @@ describe("related objects on write", () => {
 
 describe("tags", () => {
   it("are written as ids or {name}/{slug}, replace the whole set, and [] clears it", async () => {
-    await api.post("/api/extras/tags/", [{ name: "Alpha", slug: "alpha" }, { name: "Beta", slug: "beta" }]);
+    await api.post("/api/extras/tags/", [
+      { name: "Alpha", slug: "alpha" },
+      { name: "Beta", slug: "beta" },
+    ]);
     const site = await api.post("/api/dcim/sites/", { name: "Tagged", slug: "tagged", tags: [{ name: "Alpha" }, { slug: "beta" }] });
     expect(site.body.tags.map((t: any) => t.slug)).toEqual(["alpha", "beta"]);
     expect(Object.keys(site.body.tags[0]).sort()).toEqual(["color", "description", "display", "display_url", "id", "name", "slug", "url"]);
@@ -68,15 +78,25 @@ describe("tags", () => {
 
   it("count their tagged objects and leave no links behind when objects go", async () => {
     const tag = await api.post("/api/extras/tags/", { name: "Count", slug: "count" });
-    const sites = await api.post("/api/dcim/sites/", [1, 2].map((i) => ({ name: `C${i}`, slug: `c${i}`, tags: [tag.body.id] })));
+    const sites = await api.post(
+      "/api/dcim/sites/",
+      [1, 2].map((i) => ({ name: `C${i}`, slug: `c${i}`, tags: [tag.body.id] })),
+    );
     expect((await api.get(`/api/extras/tags/${tag.body.id}/`)).body.tagged_items).toBe(2);
-    await api.delete("/api/dcim/sites/", sites.body.map((s: any) => ({ id: s.id })));
+    await api.delete(
+      "/api/dcim/sites/",
+      sites.body.map((s: any) => ({ id: s.id })),
+    );
     expect((await api.get(`/api/extras/tags/${tag.body.id}/`)).body.tagged_items).toBe(0);
   });
 
   it("are recorded by name in change records", async () => {
     const site = await api.post("/api/dcim/sites/", { name: "Snap", slug: "snap", tags: [{ slug: "alpha" }] });
-    const [change] = await api.db.kysely.selectFrom("core_objectchange").selectAll().where("request_id", "=", site.headers.get("X-Request-ID")!).execute();
+    const [change] = await api.db.kysely
+      .selectFrom("core_objectchange")
+      .selectAll()
+      .where("request_id", "=", site.headers.get("X-Request-ID")!)
+      .execute();
     const post = JSON.parse(String(change.postchange_data));
     expect(post).toMatchObject({ name: "Snap", slug: "snap", tags: ["Alpha"], status: "active" });
     expect(post).not.toHaveProperty("id");
@@ -127,8 +147,11 @@ describe("nested groups (regions)", () => {
     const gone = await api.delete(`/api/dcim/regions/${top.body.id}/`);
     expect(gone.status).toBe(204);
     expect((await api.get(`/api/dcim/regions/${child.body.id}/`)).status).toBe(404);
-    const records = await api.db.kysely.selectFrom("core_objectchange").select(["changed_object_id", "action"])
-      .where("request_id", "=", gone.headers.get("X-Request-ID")!).execute();
+    const records = await api.db.kysely
+      .selectFrom("core_objectchange")
+      .select(["changed_object_id", "action"])
+      .where("request_id", "=", gone.headers.get("X-Request-ID")!)
+      .execute();
     expect(records.map((r) => r.changed_object_id).sort()).toEqual([top.body.id, child.body.id].sort());
   });
 
@@ -147,7 +170,12 @@ describe("input validation", () => {
     const trimmed = await api.post("/api/extras/tags/", { name: "  Spaced  ", slug: "spaced" });
     expect(trimmed.body.name).toBe("Spaced");
     const reply = await api.post("/api/dcim/sites/", {
-      name: "x".repeat(101), slug: "no spaces", status: { value: "active" }, latitude: "north", longitude: 500, custom_fields: [1],
+      name: "x".repeat(101),
+      slug: "no spaces",
+      status: { value: "active" },
+      latitude: "north",
+      longitude: 500,
+      custom_fields: [1],
     });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({
@@ -179,13 +207,20 @@ describe("input validation", () => {
   });
 
   it("treats duplicates within one bulk request like stored ones", async () => {
-    const reply = await api.post("/api/extras/tags/", [{ name: "Dup", slug: "dup1" }, { name: "Dup", slug: "dup2" }]);
+    const reply = await api.post("/api/extras/tags/", [
+      { name: "Dup", slug: "dup1" },
+      { name: "Dup", slug: "dup2" },
+    ]);
     expect(reply).toMatchObject({ status: 400, body: [{}, { name: ["tag with this name already exists."] }] });
   });
 
   it("stores the changelog_message of each item in its change record", async () => {
     const reply = await api.post("/api/extras/tags/", { name: "Msg", slug: "msg", changelog_message: "ticket 42" });
-    const [change] = await api.db.kysely.selectFrom("core_objectchange").select("message").where("request_id", "=", reply.headers.get("X-Request-ID")!).execute();
+    const [change] = await api.db.kysely
+      .selectFrom("core_objectchange")
+      .select("message")
+      .where("request_id", "=", reply.headers.get("X-Request-ID")!)
+      .execute();
     expect(change.message).toBe("ticket 42");
   });
 });

@@ -111,7 +111,8 @@ beforeAll(async () => {
   server = await startLibsqlServer({ path: join(dir, "inventory.db"), host: "127.0.0.1", port: 0 });
   const recordingFetch = async (input: Request | string | URL, init?: RequestInit) => {
     const request = new Request(input, init);
-    if (request.method === "POST" && new URL(request.url).pathname === "/v2/pipeline") sent.push(describePipeline(await request.clone().json()));
+    if (request.method === "POST" && new URL(request.url).pathname === "/v2/pipeline")
+      sent.push(describePipeline(await request.clone().json()));
     return fetch(request);
   };
   db = libsqlClientDatabase(createClient({ url: server.url, intMode: "number", fetch: recordingFetch }));
@@ -131,14 +132,24 @@ beforeAll(async () => {
     if (reply.status !== 201) throw new Error(`${path}: ${reply.status} ${reply.text}`);
     return reply.body;
   };
-  await fixtures("/api/dcim/regions/", [{ name: "Europe", slug: "europe" }, { name: "Asia", slug: "asia" }]);
+  await fixtures("/api/dcim/regions/", [
+    { name: "Europe", slug: "europe" },
+    { name: "Asia", slug: "asia" },
+  ]);
   await fixtures("/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
-  await fixtures("/api/extras/tags/", [{ name: "Prod", slug: "prod" }, { name: "Edge", slug: "edge" }]);
+  await fixtures("/api/extras/tags/", [
+    { name: "Prod", slug: "prod" },
+    { name: "Edge", slug: "edge" },
+  ]);
   const sites = await fixtures(
     "/api/dcim/sites/",
     Array.from({ length: 60 }, (_, i) => ({
-      name: `Site ${i}`, slug: `site-${i}`, region: { slug: i % 2 ? "europe" : "asia" }, tenant: { slug: "acme" },
-      tags: [{ slug: "prod" }, { slug: "edge" }], status: "active",
+      name: `Site ${i}`,
+      slug: `site-${i}`,
+      region: { slug: i % 2 ? "europe" : "asia" },
+      tenant: { slug: "acme" },
+      tags: [{ slug: "prod" }, { slug: "edge" }],
+      status: "active",
     })),
   );
   siteIds.push(...sites.map((s: { id: number }) => s.id));
@@ -163,7 +174,9 @@ describe("the remote path (@libsql/client over HTTP to a libSQL server)", () => 
     expect(filtered.result.status).toBe(200);
     expect(filtered.result.body.count).toBe(30);
     expect(filtered.result.body.results[0]).toMatchObject({
-      region: { slug: "europe" }, tenant: { slug: "acme" }, tags: [{ slug: "edge" }, { slug: "prod" }],
+      region: { slug: "europe" },
+      tenant: { slug: "acme" },
+      tags: [{ slug: "edge" }, { slug: "prod" }],
     });
     expectRequests(filtered, 1);
 
@@ -185,13 +198,25 @@ describe("the remote path (@libsql/client over HTTP to a libSQL server)", () => 
 
   it("writes in two HTTP requests, whatever the bulk size", async () => {
     const created = await wire(() =>
-      call("POST", "/api/dcim/sites/", { name: "New", slug: "new", region: { slug: "asia" }, tenant: { slug: "acme" }, tags: [{ slug: "prod" }] }),
+      call("POST", "/api/dcim/sites/", {
+        name: "New",
+        slug: "new",
+        region: { slug: "asia" },
+        tenant: { slug: "acme" },
+        tags: [{ slug: "prod" }],
+      }),
     );
     expect(created.result.status, created.result.text).toBe(201);
     expectRequests(created, 2);
 
     const targets = siteIds.slice(0, 50);
-    const patched = await wire(() => call("PATCH", "/api/dcim/sites/", targets.map((id) => ({ id, description: "bulk", status: "planned" }))));
+    const patched = await wire(() =>
+      call(
+        "PATCH",
+        "/api/dcim/sites/",
+        targets.map((id) => ({ id, description: "bulk", status: "planned" })),
+      ),
+    );
     expect(patched.result.status, patched.result.text).toBe(200);
     expect(patched.result.body).toHaveLength(50);
     expect(patched.result.body.every((s: any) => s.description === "bulk" && s.status.value === "planned")).toBe(true);
@@ -199,7 +224,13 @@ describe("the remote path (@libsql/client over HTTP to a libSQL server)", () => 
 
     // The device sits on siteIds[0]; delete 50 others.
     const doomed = siteIds.slice(10, 60);
-    const deleted = await wire(() => call("DELETE", "/api/dcim/sites/", doomed.map((id) => ({ id }))));
+    const deleted = await wire(() =>
+      call(
+        "DELETE",
+        "/api/dcim/sites/",
+        doomed.map((id) => ({ id })),
+      ),
+    );
     expect(deleted.result.status, deleted.result.text).toBe(204);
     expectRequests(deleted, 2);
     const left = await call("GET", `/api/dcim/sites/?id=${doomed[0]}&id=${doomed[49]}`);

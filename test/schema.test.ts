@@ -22,11 +22,16 @@ describe("migrations", () => {
       for (const field of model.fields) {
         if (field.column) {
           expect(columns.has(field.column), `${model.objectType}.${field.name} -> ${model.table}.${field.column}`).toBe(true);
-          expect(columns.get(field.column)!.notnull === 1, `${model.table}.${field.column} nullability`).toBe(!field.nullable && field.kind !== "datetime");
+          expect(columns.get(field.column)!.notnull === 1, `${model.table}.${field.column} nullability`).toBe(
+            !field.nullable && field.kind !== "datetime",
+          );
         }
         if (field.kind === "m2m") {
           const link = await columnsOf(db, field.through!.table);
-          expect([field.through!.source, field.through!.target].every((c) => link.has(c)), field.through!.table).toBe(true);
+          expect(
+            [field.through!.source, field.through!.target].every((c) => link.has(c)),
+            field.through!.table,
+          ).toBe(true);
         }
       }
       for (const column of Object.keys(model.storage ?? {})) expect(columns.has(column), `${model.table}.${column}`).toBe(true);
@@ -46,7 +51,9 @@ describe("migrations", () => {
 
   it("roll back a failing migration whole, leaving no record", async () => {
     const db = nativeDatabase(":memory:");
-    await expect(applyMigrations(db, [{ name: "0001_bad.sql", sql: "CREATE TABLE ok_table (id INTEGER);\nCREATE TABLE broken (" }])).rejects.toThrow();
+    await expect(
+      applyMigrations(db, [{ name: "0001_bad.sql", sql: "CREATE TABLE ok_table (id INTEGER);\nCREATE TABLE broken (" }]),
+    ).rejects.toThrow();
     const [tables] = await db.batch([{ sql: "SELECT name FROM sqlite_master WHERE name IN ('ok_table')", parameters: [] }], "read");
     expect(tables.rows).toEqual([]);
     db.close();
@@ -67,7 +74,9 @@ describe("portability", () => {
     });
 
   it("keeps src/ free of node: imports outside the entries and src/runtime/", () => {
-    const portable = walk("src").filter((p) => p.endsWith(".ts") && !p.startsWith("src/runtime/") && !["src/node.ts", "src/deno.ts"].includes(p));
+    const portable = walk("src").filter(
+      (p) => p.endsWith(".ts") && !p.startsWith("src/runtime/") && !["src/node.ts", "src/deno.ts"].includes(p),
+    );
     for (const path of portable) {
       const text = readFileSync(path, "utf8");
       expect(text.match(/from\s+["']node:[^"']+["']|import\(["']node:/g), path).toBeNull();

@@ -18,7 +18,12 @@ function scalarChange(spec: WritableContractSpec): [string, string | number | bo
   const model = registry.byObjectType(spec.objectType)!;
   for (const [key, value] of Object.entries(spec.bulkPatch)) {
     const field = model.field[key];
-    if (field && ["string", "text", "choice", "boolean", "integer", "float"].includes(field.kind) && value !== null && typeof value !== "object") {
+    if (
+      field &&
+      ["string", "text", "choice", "boolean", "integer", "float"].includes(field.kind) &&
+      value !== null &&
+      typeof value !== "object"
+    ) {
       return [key, value as string | number | boolean];
     }
   }
@@ -66,7 +71,13 @@ for (const spec of writable) {
     const as = (token: string | null, extra: Record<string, unknown> = {}) => ({ token, ...extra });
     const detail = (id: number) => `${base}${id}/`;
     const grant = (actions: string[], constraints: unknown) =>
-      api.post("/api/users/permissions/", { name: `${actions.join("-")} ${Math.random()}`, object_types: [spec.objectType], actions, constraints, users: [userId] });
+      api.post("/api/users/permissions/", {
+        name: `${actions.join("-")} ${Math.random()}`,
+        object_types: [spec.objectType],
+        actions,
+        constraints,
+        users: [userId],
+      });
 
     beforeAll(async () => {
       api = await createHarness();
@@ -79,18 +90,30 @@ for (const spec of writable) {
     afterAll(() => api.close());
 
     it("refuses requests without a token, with an unknown or expired token, or from a refused address", async () => {
-      for (const [method, path] of [["GET", base], ["GET", detail(ids[0])], ["POST", base], ["PATCH", detail(ids[0])], ["DELETE", detail(ids[0])]]) {
+      for (const [method, path] of [
+        ["GET", base],
+        ["GET", detail(ids[0])],
+        ["POST", base],
+        ["PATCH", detail(ids[0])],
+        ["DELETE", detail(ids[0])],
+      ]) {
         const reply = await api.request(method, path, as(null, method === "POST" || method === "PATCH" ? { body: {} } : {}));
         expect(reply.status, `${method} ${path}`).toBe(403);
         expect(reply.body).toEqual(NO_CREDENTIALS);
       }
       expect((await api.get(base, as("f".repeat(40)))).body).toEqual({ detail: "Invalid token" });
       const expiring = await api.post("/api/users/tokens/", { description: "expiring" });
-      await api.db.batch([{ sql: "UPDATE users_token SET expires = '2001-01-01T00:00:00Z' WHERE id = ?", parameters: [expiring.body.id] }], "write");
+      await api.db.batch(
+        [{ sql: "UPDATE users_token SET expires = '2001-01-01T00:00:00Z' WHERE id = ?", parameters: [expiring.body.id] }],
+        "write",
+      );
       expect((await api.get(base, as(expiring.body.key))).body).toEqual({ detail: "Token expired" });
       const bound = await api.post("/api/users/tokens/", { allowed_ips: ["192.0.2.0/24"] });
       const refused = await api.get(base, as(bound.body.key, { clientAddress: "198.51.100.7" }));
-      expect(refused).toMatchObject({ status: 403, body: { detail: "Source IP 198.51.100.7 is not permitted to authenticate using this token." } });
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { detail: "Source IP 198.51.100.7 is not permitted to authenticate using this token." },
+      });
       expect((await api.get(base, as(bound.body.key, { clientAddress: "192.0.2.7" }))).status).toBe(200);
     });
 
@@ -98,8 +121,12 @@ for (const spec of writable) {
       const readOnly = await api.token({ write_enabled: false });
       const before = (await api.get(base)).body.count;
       for (const [method, path, body] of [
-        ["POST", base, spec.create({})[0]], ["PUT", detail(ids[0]), {}], ["PATCH", detail(ids[0]), spec.patch],
-        ["DELETE", detail(ids[0]), undefined], ["PATCH", base, [{ id: ids[0], ...spec.bulkPatch }]], ["DELETE", base, [{ id: ids[0] }]],
+        ["POST", base, spec.create({})[0]],
+        ["PUT", detail(ids[0]), {}],
+        ["PATCH", detail(ids[0]), spec.patch],
+        ["DELETE", detail(ids[0]), undefined],
+        ["PATCH", base, [{ id: ids[0], ...spec.bulkPatch }]],
+        ["DELETE", base, [{ id: ids[0] }]],
       ] as const) {
         const reply = await api.request(method, path, as(readOnly, { body }));
         expect(reply.status, `${method} ${path}`).toBe(403);
@@ -110,8 +137,11 @@ for (const spec of writable) {
 
     it.skipIf(openByDefault.has(spec.objectType))("refuses a user without permission with 403", async () => {
       for (const [method, path, body] of [
-        ["GET", base, undefined], ["GET", detail(ids[0]), undefined], ["POST", base, spec.create({})[0]],
-        ["PATCH", detail(ids[0]), spec.patch], ["DELETE", detail(ids[0]), undefined],
+        ["GET", base, undefined],
+        ["GET", detail(ids[0]), undefined],
+        ["POST", base, spec.create({})[0]],
+        ["PATCH", detail(ids[0]), spec.patch],
+        ["DELETE", detail(ids[0]), undefined],
       ] as const) {
         const reply = await api.request(method, path, as(plain, { body }));
         expect(reply.status, `${method} ${path}`).toBe(403);
@@ -119,32 +149,35 @@ for (const spec of writable) {
       }
     });
 
-    it.skipIf(openByDefault.has(spec.objectType))("limits a constrained user to the permitted objects, at no extra round trip", async () => {
-      const [a, b, c] = ids;
-      expect((await grant(["view", "change", "delete"], { id__in: [a, b] })).status).toBe(201);
-      const list = await api.get(base, as(plain));
-      expect(list.status, list.text).toBe(200);
-      expect(list.body.count).toBe(2);
-      expect(list.body.results.map((o: { id: number }) => o.id).sort()).toEqual([a, b].sort());
-      expect((await api.get(detail(c), as(plain))).status).toBe(404);
-      expect((await api.patch(detail(c), spec.patch, as(plain))).status).toBe(404);
-      expect((await api.delete(detail(c), undefined, as(plain))).status).toBe(404);
-      expect((await api.get(detail(c))).status).toBe(200);
-      const patched = await api.patch(detail(a), spec.patch, as(plain));
-      expect(patched.status, patched.text).toBe(200);
-      // Extra routes below an object hide it the same way.
-      for (const route of model.routes.filter((r) => r.detail && r.methods.includes("GET"))) {
-        expect((await api.get(`${detail(c)}${route.name}/`, as(plain))).status, route.name).toBe(404);
-        expect((await api.get(`${detail(a)}${route.name}/`, as(plain))).status, route.name).not.toBe(404);
-      }
+    it.skipIf(openByDefault.has(spec.objectType))(
+      "limits a constrained user to the permitted objects, at no extra round trip",
+      async () => {
+        const [a, b, c] = ids;
+        expect((await grant(["view", "change", "delete"], { id__in: [a, b] })).status).toBe(201);
+        const list = await api.get(base, as(plain));
+        expect(list.status, list.text).toBe(200);
+        expect(list.body.count).toBe(2);
+        expect(list.body.results.map((o: { id: number }) => o.id).sort()).toEqual([a, b].sort());
+        expect((await api.get(detail(c), as(plain))).status).toBe(404);
+        expect((await api.patch(detail(c), spec.patch, as(plain))).status).toBe(404);
+        expect((await api.delete(detail(c), undefined, as(plain))).status).toBe(404);
+        expect((await api.get(detail(c))).status).toBe(200);
+        const patched = await api.patch(detail(a), spec.patch, as(plain));
+        expect(patched.status, patched.text).toBe(200);
+        // Extra routes below an object hide it the same way.
+        for (const route of model.routes.filter((r) => r.detail && r.methods.includes("GET"))) {
+          expect((await api.get(`${detail(c)}${route.name}/`, as(plain))).status, route.name).toBe(404);
+          expect((await api.get(`${detail(a)}${route.name}/`, as(plain))).status, route.name).not.toBe(404);
+        }
 
-      await api.get(base);
-      await api.get(base, as(plain));
-      const superuser = await api.cost(() => api.get(base));
-      const constrained = await api.cost(() => api.get(base, as(plain)));
-      expect(constrained.roundTrips).toBe(1);
-      expect(constrained).toEqual(superuser);
-    });
+        await api.get(base);
+        await api.get(base, as(plain));
+        const superuser = await api.cost(() => api.get(base));
+        const constrained = await api.cost(() => api.get(base, as(plain)));
+        expect(constrained.roundTrips).toBe(1);
+        expect(constrained).toEqual(superuser);
+      },
+    );
 
     it.skipIf(openByDefault.has(spec.objectType))("refuses a create outside the add constraint, all or none", async () => {
       await freshUser();
@@ -152,7 +185,16 @@ for (const spec of writable) {
       // The objects created name fixtures (a tree's, objects of its own model), which a writer
       // must be able to view to reference.
       const all = registry.models.map((m) => m.objectType);
-      expect((await api.post("/api/users/permissions/", { name: `view ${Math.random()}`, object_types: all, actions: ["view"], users: [userId] })).status).toBe(201);
+      expect(
+        (
+          await api.post("/api/users/permissions/", {
+            name: `view ${Math.random()}`,
+            object_types: all,
+            actions: ["view"],
+            users: [userId],
+          })
+        ).status,
+      ).toBe(201);
       const before = (await api.get(base)).body.count;
       const objects = spec.create(fx).slice(3, 5);
       expect((await api.post(base, objects[0], as(plain))).status).toBe(403);
@@ -161,18 +203,32 @@ for (const spec of writable) {
     });
 
     const change = scalarChange(spec);
-    it.skipIf(openByDefault.has(spec.objectType) || change === null)("refuses a change that leaves the constraint, all or none", async () => {
-      const [key, value] = change!;
-      const [a, b] = ids;
-      const current = (await api.get(detail(a))).body[key];
-      if (current === value || (current && typeof current === "object" && current.value === value)) return;
-      await freshUser();
-      expect((await grant(["view", "change"], { id__in: [a, b], [`${key}__n`]: value })).status).toBe(201);
-      expect((await api.patch(detail(a), { [key]: value }, as(plain))).status).toBe(403);
-      expect((await api.patch(base, [{ id: b, description: undefined }, { id: a, [key]: value }], as(plain))).status).toBe(403);
-      const after = (await api.get(detail(a))).body[key];
-      expect(after).toEqual(current);
-    });
+    it.skipIf(openByDefault.has(spec.objectType) || change === null)(
+      "refuses a change that leaves the constraint, all or none",
+      async () => {
+        const [key, value] = change!;
+        const [a, b] = ids;
+        const current = (await api.get(detail(a))).body[key];
+        if (current === value || (current && typeof current === "object" && current.value === value)) return;
+        await freshUser();
+        expect((await grant(["view", "change"], { id__in: [a, b], [`${key}__n`]: value })).status).toBe(201);
+        expect((await api.patch(detail(a), { [key]: value }, as(plain))).status).toBe(403);
+        expect(
+          (
+            await api.patch(
+              base,
+              [
+                { id: b, description: undefined },
+                { id: a, [key]: value },
+              ],
+              as(plain),
+            )
+          ).status,
+        ).toBe(403);
+        const after = (await api.get(detail(a))).body[key];
+        expect(after).toEqual(current);
+      },
+    );
 
     for (const route of model.routes) {
       it(`refuses ${route.name}/ without credentials`, async () => {

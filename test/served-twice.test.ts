@@ -32,15 +32,22 @@ async function staleCache(token: string): Promise<void> {
 function declaredBodyRoutes(): { method: string; path: string; body: unknown }[] {
   return registry.models.flatMap((model) =>
     model.routes.flatMap((route) =>
-      route.methods.filter((m) => WRITES.includes(m)).map((method) => ({
-        method,
-        path: route.detail
-          ? `/api/${model.app}/${model.path}/${parents[model.objectType] ?? 1}/${route.name}/`
-          : `/api/${model.app}/${model.path}/${route.name}/`,
-        body: route.name === "provision" ? { username: "writer", password: "A-password-123" }
-          : route.name === "available-prefixes" ? { prefix_length: 28 }
-          : route.detail ? {} : [{ id: 1 }],
-      })),
+      route.methods
+        .filter((m) => WRITES.includes(m))
+        .map((method) => ({
+          method,
+          path: route.detail
+            ? `/api/${model.app}/${model.path}/${parents[model.objectType] ?? 1}/${route.name}/`
+            : `/api/${model.app}/${model.path}/${route.name}/`,
+          body:
+            route.name === "provision"
+              ? { username: "writer", password: "A-password-123" }
+              : route.name === "available-prefixes"
+                ? { prefix_length: 28 }
+                : route.detail
+                  ? {}
+                  : [{ id: 1 }],
+        })),
     ),
   );
 }
@@ -54,7 +61,10 @@ beforeAll(async () => {
   parents["ipam.asnrange"] = await make(api, "/api/ipam/asn-ranges/", { name: "R", slug: "r", rir, start: 64512, end: 64600 });
   userId = await make(api, "/api/users/users/", { username: "writer", password: "A-password-123" });
   await make(api, "/api/users/permissions/", {
-    name: "everything", object_types: registry.models.map((m) => m.objectType), actions: ["view", "add", "change", "delete", "retry"], users: [userId],
+    name: "everything",
+    object_types: registry.models.map((m) => m.objectType),
+    actions: ["view", "add", "change", "delete", "retry"],
+    users: [userId],
   });
 });
 afterAll(() => api.close());
@@ -63,7 +73,10 @@ describe("a request served twice", () => {
   it("finds declared routes that take a body (the list below is not empty by accident)", () => {
     const paths = declaredBodyRoutes().map((r) => r.path);
     for (const name of ["available-ips", "available-prefixes", "available-vlans", "available-asns", "provision", "retry"]) {
-      expect(paths.some((p) => p.includes(`/${name}/`)), name).toBe(true);
+      expect(
+        paths.some((p) => p.includes(`/${name}/`)),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -102,10 +115,16 @@ describe("a request served twice", () => {
       ["DELETE", "/api/tenancy/tenants/<id>/", ""],
       ["DELETE", "/api/tenancy/tenants/", () => [{ id: tenants[1] }]],
     ];
-    const tenants = [await make(api, "/api/tenancy/tenants/", { name: "A", slug: "a" }), await make(api, "/api/tenancy/tenants/", { name: "B", slug: "b" })];
+    const tenants = [
+      await make(api, "/api/tenancy/tenants/", { name: "A", slug: "a" }),
+      await make(api, "/api/tenancy/tenants/", { name: "B", slug: "b" }),
+    ];
     for (const [method, path, body] of tries) {
       await staleCache(token);
-      const reply = await api.request(method, path.replace("<id>", String(tenants[0])), { token, body: typeof body === "function" ? body() : body });
+      const reply = await api.request(method, path.replace("<id>", String(tenants[0])), {
+        token,
+        body: typeof body === "function" ? body() : body,
+      });
       expect(reply.status, `${method} ${path}: ${reply.text}`).toBeLessThan(300);
     }
   });
@@ -132,7 +151,9 @@ describe("the request body", () => {
       readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
     const offenders = files("src")
       .filter((file) => file.endsWith(".ts") && !file.endsWith(join("http", "body.ts")) && !file.includes(`${join("src", "runtime")}`))
-      .filter((file) => /request\.(body\b|json\(|text\(|formData\(|arrayBuffer\()|\b(readText|readJson)\(ctx\.request/.test(readFileSync(file, "utf8")));
+      .filter((file) =>
+        /request\.(body\b|json\(|text\(|formData\(|arrayBuffer\()|\b(readText|readJson)\(ctx\.request/.test(readFileSync(file, "utf8")),
+      );
     expect(offenders).toEqual([]);
   });
 });

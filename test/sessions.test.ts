@@ -14,16 +14,22 @@ afterAll(() => api.close());
 /** Logs in with a form post, as the browser does; returns the two cookies. */
 async function login(password = "Browser-pass-1") {
   const reply = await api.request("POST", "/login/", {
-    token: null, body: `username=browser&password=${encodeURIComponent(password)}&next=/api/dcim/`,
+    token: null,
+    body: `username=browser&password=${encodeURIComponent(password)}&next=/api/dcim/`,
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
   });
   const set = reply.headers.getSetCookie();
-  const value = (name: string) => set.find((c) => c.startsWith(`${name}=`))?.split(";")[0].slice(name.length + 1) ?? "";
+  const value = (name: string) =>
+    set
+      .find((c) => c.startsWith(`${name}=`))
+      ?.split(";")[0]
+      .slice(name.length + 1) ?? "";
   return { reply, set, session: value("sessionid"), csrf: value("csrftoken") };
 }
 
 const withCookie = (session: string, csrf?: string, extra: Record<string, string> = {}) => ({
-  token: null, headers: { Cookie: `sessionid=${session}; csrftoken=${csrf ?? ""}`, ...(csrf ? { "X-CSRFToken": csrf } : {}), ...extra },
+  token: null,
+  headers: { Cookie: `sessionid=${session}; csrftoken=${csrf ?? ""}`, ...(csrf ? { "X-CSRFToken": csrf } : {}), ...extra },
 });
 
 describe("browser sessions", () => {
@@ -59,14 +65,20 @@ describe("browser sessions", () => {
     const create = (slug: string, extra: Record<string, string>) =>
       api.post("/api/tenancy/tenants/", { name: slug, slug }, withCookie(session, csrf, extra));
     const foreign = await create("o1", { Origin: "https://evil.example" });
-    expect(foreign).toMatchObject({ status: 403, body: { detail: "CSRF Failed: Origin checking failed - https://evil.example does not match any trusted origins." } });
+    expect(foreign).toMatchObject({
+      status: 403,
+      body: { detail: "CSRF Failed: Origin checking failed - https://evil.example does not match any trusted origins." },
+    });
     // Same host, other scheme or port: another origin all the same.
     expect((await create("o2", { Origin: "https://inventory.test" })).status).toBe(403);
     expect((await create("o3", { Origin: "http://inventory.test:8080" })).status).toBe(403);
     expect((await create("o4", { Origin: "null" })).status).toBe(403);
     // Without Origin, the Referer speaks for the page.
     const referred = await create("o5", { Referer: "https://evil.example/page" });
-    expect(referred).toMatchObject({ status: 403, body: { detail: "CSRF Failed: Referer checking failed - https://evil.example/page does not match any trusted origins." } });
+    expect(referred).toMatchObject({
+      status: 403,
+      body: { detail: "CSRF Failed: Referer checking failed - https://evil.example/page does not match any trusted origins." },
+    });
     expect((await create("o6", { Referer: "not a url" })).status).toBe(403);
     // Nor may another site end the session.
     expect((await api.request("POST", "/logout/", withCookie(session, csrf, { Origin: "https://evil.example" }))).status).toBe(403);
@@ -79,22 +91,33 @@ describe("browser sessions", () => {
     expect((await create("ok3", {})).status).toBe(201);
     // Reads are not checked, and token clients never are.
     expect((await api.get("/api/tenancy/tenants/", withCookie(session, undefined, { Origin: "https://evil.example" }))).status).toBe(200);
-    expect((await api.post("/api/tenancy/tenants/", { name: "tok", slug: "tok" }, { headers: { Origin: "https://evil.example" } })).status).toBe(201);
+    expect(
+      (await api.post("/api/tenancy/tenants/", { name: "tok", slug: "tok" }, { headers: { Origin: "https://evil.example" } })).status,
+    ).toBe(201);
   });
 
   it("over https, require a same-origin Origin or a secure same-origin Referer", async () => {
     const { session, csrf } = await login();
     const post = async (headers: Record<string, string>) => {
-      const response = await api.app.fetch(new Request("https://inventory.test/api/tenancy/tenants/", {
-        method: "POST",
-        body: JSON.stringify({ name: `s${++secureSlugs}`, slug: `s${secureSlugs}` }),
-        headers: { "Content-Type": "application/json", Cookie: `sessionid=${session}; csrftoken=${csrf}`, "X-CSRFToken": csrf, ...headers },
-      }), { db: api.db, clientAddress: "127.0.0.1" });
+      const response = await api.app.fetch(
+        new Request("https://inventory.test/api/tenancy/tenants/", {
+          method: "POST",
+          body: JSON.stringify({ name: `s${++secureSlugs}`, slug: `s${secureSlugs}` }),
+          headers: {
+            "Content-Type": "application/json",
+            Cookie: `sessionid=${session}; csrftoken=${csrf}`,
+            "X-CSRFToken": csrf,
+            ...headers,
+          },
+        }),
+        { db: api.db, clientAddress: "127.0.0.1" },
+      );
       return { status: response.status, body: await response.json() };
     };
     expect(await post({})).toMatchObject({ status: 403, body: { detail: "CSRF Failed: Referer checking failed - no Referer." } });
     expect(await post({ Referer: "http://inventory.test/api/" })).toMatchObject({
-      status: 403, body: { detail: "CSRF Failed: Referer checking failed - Referer is insecure while host is secure." },
+      status: 403,
+      body: { detail: "CSRF Failed: Referer checking failed - Referer is insecure while host is secure." },
     });
     expect((await post({ Origin: "http://inventory.test" })).status).toBe(403);
     expect((await post({ Origin: "https://inventory.test" })).status).toBe(201);
@@ -138,7 +161,9 @@ describe("browser sessions", () => {
     const other = await createHarness();
     await other.post("/api/users/users/", { username: "u", password: "U-password-123" });
     const reply = await other.request("POST", "/login/", {
-      token: null, body: "username=u&password=U-password-123&next=//evil.example/", headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      token: null,
+      body: "username=u&password=U-password-123&next=//evil.example/",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
     });
     expect(reply.headers.get("Location")).toBe("/api/");
     other.close();

@@ -116,6 +116,9 @@ describe("the client address", () => {
     expect((await from("10.1.1.1", "192.0.2.5, 10.2.2.2")).status).toBe(200);
     // A client cannot prepend an allowed address before its own.
     const spoof = await from("10.1.1.1", "192.0.2.5, 198.51.100.1");
-    expect(spoof).toMatchObject({ status: 403, body: { detail: "Source IP 198.51.100.1 is not permitted to authenticate using this token." } });
+    expect(spoof).toMatchObject({
+      status: 403,
+      body: { detail: "Source IP 198.51.100.1 is not permitted to authenticate using this token." },
+    });
   });
 });

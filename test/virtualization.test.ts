@@ -20,7 +20,13 @@ beforeAll(async () => {
   ids.hall2 = await make(api, "/api/dcim/locations/", { name: "Hall 2", slug: "hall-2", site: ids.ams });
   ids.vmware = await make(api, "/api/virtualization/cluster-types/", { name: "VMware", slug: "vmware" });
   ids.prod = await make(api, "/api/virtualization/cluster-groups/", { name: "Prod", slug: "prod" });
-  ids.fraCluster = await make(api, CLUSTERS, { name: "fra-c1", type: ids.vmware, group: ids.prod, scope_type: "dcim.site", scope_id: ids.fra });
+  ids.fraCluster = await make(api, CLUSTERS, {
+    name: "fra-c1",
+    type: ids.vmware,
+    group: ids.prod,
+    scope_type: "dcim.site",
+    scope_id: ids.fra,
+  });
   ids.hallCluster = await make(api, CLUSTERS, { name: "ams-hall1", type: ids.vmware, scope_type: "dcim.location", scope_id: ids.hall });
   ids.euCluster = await make(api, CLUSTERS, { name: "eu-wide", type: ids.vmware, scope_type: "dcim.region", scope_id: ids.eu });
   ids.maker = await make(api, "/api/dcim/manufacturers/", { name: "Dell", slug: "dell" });
@@ -29,7 +35,13 @@ beforeAll(async () => {
   ids.vmRole = await make(api, "/api/dcim/device-roles/", { name: "Server", slug: "server" });
   ids.linux = await make(api, "/api/dcim/platforms/", { name: "Linux", slug: "linux" });
   ids.acme = await make(api, "/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
-  ids.host1 = await make(api, "/api/dcim/devices/", { name: "host1", device_type: ids.r640, role: ids.hostRole, site: ids.fra, cluster: ids.fraCluster });
+  ids.host1 = await make(api, "/api/dcim/devices/", {
+    name: "host1",
+    device_type: ids.r640,
+    role: ids.hostRole,
+    site: ids.fra,
+    cluster: ids.fraCluster,
+  });
   ids.host2 = await make(api, "/api/dcim/devices/", { name: "host2", device_type: ids.r640, role: ids.hostRole, site: ids.fra });
 });
 afterAll(() => api.close());
@@ -48,7 +60,10 @@ describe("virtual machine placement", () => {
     expect(byLocation.body.site).toMatchObject({ id: ids.ams });
     const byRegion = await api.post(VMS, { name: "web3", cluster: ids.euCluster });
     expect(byRegion.body.site).toBeNull();
-    await api.delete(VMS, [bySite, byLocation, byRegion].map((r) => ({ id: r.body.id })));
+    await api.delete(
+      VMS,
+      [bySite, byLocation, byRegion].map((r) => ({ id: r.body.id })),
+    );
   });
 
   it("refuses a site other than the one its cluster is scoped to", async () => {
@@ -67,7 +82,10 @@ describe("virtual machine placement", () => {
     const alone = await api.post(VMS, { name: "h1", site: ids.fra, device: ids.host1 });
     expect(alone).toMatchObject({ status: 400, body: { device: ["Must specify a cluster when assigning a host device."] } });
     const stranger = await api.post(VMS, { name: "h2", cluster: ids.fraCluster, device: ids.host2 });
-    expect(stranger).toMatchObject({ status: 400, body: { device: ["The selected device (host2) is not assigned to this cluster (fra-c1)."] } });
+    expect(stranger).toMatchObject({
+      status: 400,
+      body: { device: ["The selected device (host2) is not assigned to this cluster (fra-c1)."] },
+    });
     const hosted = await api.post(VMS, { name: "h3", cluster: ids.fraCluster, device: { name: "host1" } });
     expect(hosted.status, hosted.text).toBe(201);
     expect(hosted.body.device).toMatchObject({ id: ids.host1, name: "host1" });
@@ -85,7 +103,11 @@ describe("virtual machine placement", () => {
   });
 
   it("aligns the errors of a bulk create with its items and writes none", async () => {
-    const reply = await api.post(VMS, [{ name: "b1", site: ids.fra }, { name: "b2" }, { name: "b3", cluster: ids.fraCluster, site: ids.ams }]);
+    const reply = await api.post(VMS, [
+      { name: "b1", site: ids.fra },
+      { name: "b2" },
+      { name: "b3", cluster: ids.fraCluster, site: ids.ams },
+    ]);
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual([
       {},
@@ -105,7 +127,10 @@ describe("virtual machine names", () => {
     const otherCluster = await make(api, VMS, { name: "db1", cluster: ids.euCluster });
     const loose = await make(api, VMS, { name: "db1", site: ids.ams });
     const loose2 = await make(api, VMS, { name: "db1", site: ids.ams });
-    await api.delete(VMS, [first, otherTenant, otherCluster, loose, loose2].map((id) => ({ id })));
+    await api.delete(
+      VMS,
+      [first, otherTenant, otherCluster, loose, loose2].map((id) => ({ id })),
+    );
   });
 });
 
@@ -152,7 +177,10 @@ describe("cluster and site figures", () => {
 
   it("count a role's and a platform's VMs", async () => {
     const made = await make(api, VMS, { name: "counted", site: ids.fra, role: ids.vmRole, platform: ids.linux });
-    expect((await api.get(`/api/dcim/device-roles/${ids.vmRole}/?brief=1`)).body).toMatchObject({ device_count: 0, virtualmachine_count: 1 });
+    expect((await api.get(`/api/dcim/device-roles/${ids.vmRole}/?brief=1`)).body).toMatchObject({
+      device_count: 0,
+      virtualmachine_count: 1,
+    });
     expect((await api.get(`/api/dcim/platforms/${ids.linux}/`)).body.virtualmachine_count).toBe(1);
     await api.delete(vm(made));
   });
@@ -171,7 +199,8 @@ describe("virtual disks", () => {
     expect([read.disk, read.virtual_disk_count]).toEqual([120_000, 2]);
     const wrong = await api.patch(vm(machine), { disk: 5 });
     expect(wrong).toMatchObject({
-      status: 400, body: { disk: ["The specified disk size (5) must match the aggregate size of assigned virtual disks (120000)."] },
+      status: 400,
+      body: { disk: ["The specified disk size (5) must match the aggregate size of assigned virtual disks (120000)."] },
     });
     const cleared = await api.patch(vm(machine), { disk: null });
     expect(cleared.body.disk).toBe(120_000);
@@ -206,12 +235,17 @@ describe("VM interfaces", () => {
     expect(child.body.mode).toEqual({ value: "access", label: "Access" });
     const wrongParent = await api.post(IFACES, { virtual_machine: web, name: "x", parent: foreign });
     expect(wrongParent).toMatchObject({
-      status: 400, body: { parent: ["The selected parent interface (eth0) belongs to a different virtual machine (iface-other)."] },
+      status: 400,
+      body: { parent: ["The selected parent interface (eth0) belongs to a different virtual machine (iface-other)."] },
     });
     const wrongBridge = await api.patch(`${IFACES}${child.body.id}/`, { bridge: foreign });
-    expect(wrongBridge.body).toEqual({ bridge: ["The selected bridge interface (eth0) belongs to a different virtual machine (iface-other)."] });
+    expect(wrongBridge.body).toEqual({
+      bridge: ["The selected bridge interface (eth0) belongs to a different virtual machine (iface-other)."],
+    });
     expect((await api.patch(`${IFACES}${bond}/`, { parent: bond })).body).toEqual({ parent: ["An interface cannot be its own parent."] });
-    expect((await api.patch(`${IFACES}${bond}/`, { bridge: bond })).body).toEqual({ bridge: ["An interface cannot be bridged to itself."] });
+    expect((await api.patch(`${IFACES}${bond}/`, { bridge: bond })).body).toEqual({
+      bridge: ["An interface cannot be bridged to itself."],
+    });
     // Moving the child to the other VM leaves its parent behind: refused.
     const moved = await api.patch(`${IFACES}${child.body.id}/`, { virtual_machine: other });
     expect(moved.body.parent[0]).toContain("belongs to a different virtual machine (iface-web)");
@@ -222,7 +256,11 @@ describe("VM interfaces", () => {
 
   it("show their MAC addresses, and take as primary only one assigned to them", async () => {
     const eth = await make(api, IFACES, { virtual_machine: web, name: "eth9" });
-    const mac = await api.post("/api/dcim/mac-addresses/", { mac_address: "52:54:00:aa:bb:cc", assigned_object_type: "virtualization.vminterface", assigned_object_id: eth });
+    const mac = await api.post("/api/dcim/mac-addresses/", {
+      mac_address: "52:54:00:aa:bb:cc",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: eth,
+    });
     expect(mac.status, mac.text).toBe(201);
     expect(mac.body.assigned_object).toMatchObject({ id: eth, name: "eth9", virtual_machine: { id: web } });
     const loose = await make(api, "/api/dcim/mac-addresses/", { mac_address: "52:54:00:00:00:01" });
@@ -259,9 +297,19 @@ describe("a device's cluster", () => {
 
   it("keeps a cluster from moving to a scope its host devices are outside of", async () => {
     const cluster = await make(api, CLUSTERS, { name: "movable", type: ids.vmware });
-    const host = await make(api, "/api/dcim/devices/", { name: "mover", device_type: ids.r640, role: ids.hostRole, site: ids.ams, location: ids.hall, cluster });
+    const host = await make(api, "/api/dcim/devices/", {
+      name: "mover",
+      device_type: ids.r640,
+      role: ids.hostRole,
+      site: ids.ams,
+      location: ids.hall,
+      cluster,
+    });
     const away = await api.patch(`${CLUSTERS}${cluster}/`, { scope_type: "dcim.site", scope_id: ids.fra });
-    expect(away).toMatchObject({ status: 400, body: { scope: ["1 devices are assigned as hosts for this cluster but are not in site FRA1"] } });
+    expect(away).toMatchObject({
+      status: 400,
+      body: { scope: ["1 devices are assigned as hosts for this cluster but are not in site FRA1"] },
+    });
     const otherHall = await api.patch(`${CLUSTERS}${cluster}/`, { scope_type: "dcim.location", scope_id: ids.hall2 });
     expect(otherHall.body).toEqual({ scope: ["1 devices are assigned as hosts for this cluster but are not in location Hall 2"] });
     const home = await api.patch(`${CLUSTERS}${cluster}/`, { scope_type: "dcim.location", scope_id: ids.hall });
@@ -274,7 +322,17 @@ describe("a device's cluster", () => {
 describe("filters", () => {
   beforeAll(async () => {
     const made = await api.post(VMS, [
-      { name: "f-a", cluster: ids.fraCluster, role: ids.vmRole, platform: ids.linux, tenant: ids.acme, vcpus: 2, memory: 4096, status: "planned", local_context_data: { a: 1 } },
+      {
+        name: "f-a",
+        cluster: ids.fraCluster,
+        role: ids.vmRole,
+        platform: ids.linux,
+        tenant: ids.acme,
+        vcpus: 2,
+        memory: 4096,
+        status: "planned",
+        local_context_data: { a: 1 },
+      },
       { name: "f-b", cluster: ids.hallCluster, vcpus: 8, memory: 16384, disk: 50 },
       { name: "f-c", site: ids.ams },
     ]);
@@ -304,7 +362,9 @@ describe("filters", () => {
     expect(await names("tenant=acme")).toEqual(["f-a"]);
     expect(await names("status=planned")).toEqual(["f-a"]);
     expect(await names("cluster_id=null")).toEqual(["f-c"]);
-    expect((await api.get(`${VMS}?cluster=nope`)).body).toEqual({ cluster: ["Select a valid choice. nope is not one of the available choices."] });
+    expect((await api.get(`${VMS}?cluster=nope`)).body).toEqual({
+      cluster: ["Select a valid choice. nope is not one of the available choices."],
+    });
   });
 
   it("compare vcpus, memory, disk and the interface and disk counts", async () => {

@@ -18,11 +18,19 @@ afterAll(() => api.close());
 
 describe("IP addresses on virtual machines", () => {
   it("are assigned to VM interfaces, counted there, and may be a VM's primary IPs", async () => {
-    const v4 = await api.post("/api/ipam/ip-addresses/", { address: "192.0.2.10/24", assigned_object_type: "virtualization.vminterface", assigned_object_id: ids.eth0 });
+    const v4 = await api.post("/api/ipam/ip-addresses/", {
+      address: "192.0.2.10/24",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: ids.eth0,
+    });
     expect(v4.status, v4.text).toBe(201);
     expect(v4.body.assigned_object).toMatchObject({ id: ids.eth0, name: "eth0", virtual_machine: { id: ids.vm1 } });
     expect((await api.get(`/api/virtualization/interfaces/${ids.eth0}/`)).body.count_ipaddresses).toBe(1);
-    const v6 = await make(api, "/api/ipam/ip-addresses/", { address: "2001:db8::10/64", assigned_object_type: "virtualization.vminterface", assigned_object_id: ids.eth0 });
+    const v6 = await make(api, "/api/ipam/ip-addresses/", {
+      address: "2001:db8::10/64",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: ids.eth0,
+    });
     const set = await api.patch(`/api/virtualization/virtual-machines/${ids.vm1}/`, { primary_ip4: v4.body.id, primary_ip6: v6 });
     expect(set.status, set.text).toBe(200);
     expect(set.body).toMatchObject({ primary_ip4: { id: v4.body.id }, primary_ip6: { id: v6 }, primary_ip: { id: v6 } });
@@ -30,9 +38,16 @@ describe("IP addresses on virtual machines", () => {
   });
 
   it("refuse a primary IP of another VM, or of the wrong family", async () => {
-    const foreign = await make(api, "/api/ipam/ip-addresses/", { address: "198.51.100.5/24", assigned_object_type: "virtualization.vminterface", assigned_object_id: ids.other });
+    const foreign = await make(api, "/api/ipam/ip-addresses/", {
+      address: "198.51.100.5/24",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: ids.other,
+    });
     const refused = await api.patch(`/api/virtualization/virtual-machines/${ids.vm1}/`, { primary_ip4: foreign });
-    expect(refused).toMatchObject({ status: 400, body: { primary_ip4: ["The specified IP address (198.51.100.5/24) is not assigned to this virtual machine."] } });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { primary_ip4: ["The specified IP address (198.51.100.5/24) is not assigned to this virtual machine."] },
+    });
     const v6 = (await api.get(`/api/ipam/ip-addresses/?address=2001:db8::10/64`)).body.results[0].id;
     expect((await api.patch(`/api/virtualization/virtual-machines/${ids.vm1}/`, { primary_ip4: v6 })).status).toBe(400);
   });

@@ -13,17 +13,27 @@ const SECRET = "signing-secret-never-shown";
 /** Logs a user in with the login form, as a browser does; returns request options carrying the session cookie. */
 async function session(username: string, password = "A-password-123") {
   const reply = await api.request("POST", "/login/", {
-    token: null, body: `username=${username}&password=${password}`, headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    token: null,
+    body: `username=${username}&password=${password}`,
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
   });
   expect(reply.status, reply.text).toBe(302);
-  const cookie = reply.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = reply.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   return { token: null, headers: { Cookie: cookie, Accept: "text/html" } };
 }
 
 async function user(username: string, permissions: { actions: string[]; constraints?: unknown }[] = []): Promise<number> {
   const id = await make(api, "/api/users/users/", { username, password: "A-password-123" });
   for (const p of permissions) {
-    await make(api, "/api/users/permissions/", { name: `${username}-${p.actions.join("-")}`, object_types: ["extras.webhookdelivery"], users: [id], ...p });
+    await make(api, "/api/users/permissions/", {
+      name: `${username}-${p.actions.join("-")}`,
+      object_types: ["extras.webhookdelivery"],
+      users: [id],
+      ...p,
+    });
   }
   return id;
 }
@@ -37,16 +47,29 @@ beforeAll(async () => {
   rx.state.status = 500;
   // Two webhooks, each with its own rule: one for sites, one for tenants.
   ids.siteHook = await make(api, "/api/extras/webhooks/", {
-    name: "Sites <hook>", secret: SECRET,
+    name: "Sites <hook>",
+    secret: SECRET,
     payload_url: `${rx.url}/sites/{{event}}?api_key=k3y-value&plain=1`,
-    additional_headers: "Authorization: Bearer bearer-value\nProxy-Authorization: Basic proxy-value\nCookie: sid=cookie-value\nX-Auth-Token: token-value\nX-Api-Key: key-value\nX-Client-Password: pw-value\nX-Trace: visible-value",
+    additional_headers:
+      "Authorization: Bearer bearer-value\nProxy-Authorization: Basic proxy-value\nCookie: sid=cookie-value\nX-Auth-Token: token-value\nX-Api-Key: key-value\nX-Client-Password: pw-value\nX-Trace: visible-value",
   });
   // Credentials in a URL: fetch refuses to send them, and the run keeps them masked.
   const [host] = rx.url.slice("http://".length).split("/");
-  ids.tenantHook = await make(api, "/api/extras/webhooks/", { name: "Tenants", payload_url: `http://deliver:pa55word@${host}/tenants/`, http_method: "GET" });
-  for (const [name, type, hook] of [["Site rule", "dcim.site", ids.siteHook], ["Tenant rule", "tenancy.tenant", ids.tenantHook]] as const) {
+  ids.tenantHook = await make(api, "/api/extras/webhooks/", {
+    name: "Tenants",
+    payload_url: `http://deliver:pa55word@${host}/tenants/`,
+    http_method: "GET",
+  });
+  for (const [name, type, hook] of [
+    ["Site rule", "dcim.site", ids.siteHook],
+    ["Tenant rule", "tenancy.tenant", ids.tenantHook],
+  ] as const) {
     ids[name] = await make(api, "/api/extras/event-rules/", {
-      name, object_types: [type], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: hook,
+      name,
+      object_types: [type],
+      event_types: ["object_created"],
+      action_object_type: "extras.webhook",
+      action_object_id: hook,
     });
   }
   ids.site = await make(api, "/api/dcim/sites/", { name: "<script>alert(1)</script>", slug: "xss", comments: "c".repeat(6000) });
@@ -71,7 +94,8 @@ describe("the request a delivery sent", () => {
     expect(run.request_method).toBe("POST");
     expect(run.request_url).toBe(`${rx.url}/sites/created?api_key=********&plain=1`);
     const headers = run.request_headers as Record<string, string>;
-    for (const name of ["authorization", "proxy-authorization", "cookie", "x-auth-token", "x-api-key", "x-client-password"]) expect(headers[name]).toBe("********");
+    for (const name of ["authorization", "proxy-authorization", "cookie", "x-auth-token", "x-api-key", "x-client-password"])
+      expect(headers[name]).toBe("********");
     expect(headers["x-trace"]).toBe("visible-value");
     expect(headers["content-type"]).toBe("application/json");
     // Signatures prove nothing without the secret; a receiver's check can be compared with them.
@@ -84,10 +108,22 @@ describe("the request a delivery sent", () => {
 
     // Nothing secret anywhere in the stored row, the API or the admin page.
     const [stored] = await api.db.batch([{ sql: "SELECT * FROM extras_webhookdelivery", parameters: [] }], "read");
-    const pages = await Promise.all([ids.siteRun, ids.tenantRun].map(async (id) => (await api.get(`/admin/webhook-deliveries/${id}/`)).text));
+    const pages = await Promise.all(
+      [ids.siteRun, ids.tenantRun].map(async (id) => (await api.get(`/admin/webhook-deliveries/${id}/`)).text),
+    );
     const apiText = (await api.get("/api/extras/webhook-deliveries/")).text;
     for (const text of [JSON.stringify(stored.rows), apiText, ...pages]) {
-      for (const secret of [SECRET, "bearer-value", "proxy-value", "cookie-value", "token-value", "key-value", "k3y-value", "pw-value", "pa55word"]) {
+      for (const secret of [
+        SECRET,
+        "bearer-value",
+        "proxy-value",
+        "cookie-value",
+        "token-value",
+        "key-value",
+        "k3y-value",
+        "pw-value",
+        "pa55word",
+      ]) {
         expect(text).not.toContain(secret);
       }
     }
@@ -163,7 +199,10 @@ describe("the webhook delivery admin", () => {
     expect((await api.get(`/admin/webhook-deliveries/${ids.siteRun}/`, options)).status).toBe(404);
     expect((await api.get(`/admin/webhook-deliveries/${ids.tenantRun}/`, options)).status).toBe(200);
     // The same as a script sees through the API.
-    const viewer = await api.request("GET", "/api/extras/webhook-deliveries/", { ...options, headers: { ...options.headers, Accept: "application/json" } });
+    const viewer = await api.request("GET", "/api/extras/webhook-deliveries/", {
+      ...options,
+      headers: { ...options.headers, Accept: "application/json" },
+    });
     expect(viewer.body.results.map((r: any) => r.id)).toEqual([ids.tenantRun]);
   });
 
@@ -176,7 +215,10 @@ describe("the webhook delivery admin", () => {
     const withoutToken = await api.post(`/api/extras/webhook-deliveries/${ids.siteRun}/retry/`, "", options);
     expect(withoutToken.status).toBe(403);
     rx.state.hang = true;
-    const retried = await api.post(`/api/extras/webhook-deliveries/${ids.siteRun}/retry/`, "", { ...options, headers: { ...options.headers, "X-CSRFToken": csrf } });
+    const retried = await api.post(`/api/extras/webhook-deliveries/${ids.siteRun}/retry/`, "", {
+      ...options,
+      headers: { ...options.headers, "X-CSRFToken": csrf },
+    });
     expect(retried.status, retried.text).toBe(200);
     expect(retried.body.status.value).toBe("queued");
     const after = (await api.get("/admin/webhook-deliveries/", options)).text;

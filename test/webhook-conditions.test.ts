@@ -13,7 +13,10 @@ const site = {
   status: { value: "active", label: "Active" },
   tenant: null,
   region: { id: 1, name: "Europe", slug: "eu" },
-  tags: [{ name: "core", slug: "core" }, { name: "edge", slug: "edge" }],
+  tags: [
+    { name: "core", slug: "core" },
+    { name: "edge", slug: "edge" },
+  ],
   asns: [],
   facility: "",
   latitude: 52.5,
@@ -79,11 +82,31 @@ describe("conditions, as NetBox evaluates them", () => {
   );
 
   it("nests and/or sets, whose items may be sets again, and matches everything without a ruleset", () => {
-    const rule = { or: [{ and: [{ attr: "status.value", value: "active" }, { attr: "tags.slug", value: "core", op: "contains" }] }, { attr: "group", value: null }] };
+    const rule = {
+      or: [
+        {
+          and: [
+            { attr: "status.value", value: "active" },
+            { attr: "tags.slug", value: "core", op: "contains" },
+          ],
+        },
+        { attr: "group", value: null },
+      ],
+    };
     expect(conditionsMatch(rule, site)).toBe(true);
     expect(conditionsMatch(rule, tenant)).toBe(true);
     expect(conditionsMatch(rule, { ...tenant, group: { id: 1 } })).toBe(false);
-    expect(conditionsMatch({ AND: [{ attr: "name", value: "DC1" }, { attr: "status.value", value: "planned", negate: true }] }, site)).toBe(true);
+    expect(
+      conditionsMatch(
+        {
+          AND: [
+            { attr: "name", value: "DC1" },
+            { attr: "status.value", value: "planned", negate: true },
+          ],
+        },
+        site,
+      ),
+    ).toBe(true);
     expect(conditionsMatch(null, site)).toBe(true);
     expect(conditionsMatch({}, tenant)).toBe(true);
   });
@@ -104,13 +127,19 @@ describe("conditions end to end, through a real receiver", () => {
   it("sends a tenant's event for a rule `status.value != active` (a tenant has no status), and not an active site's", async () => {
     const webhook = await api.post("/api/extras/webhooks/", { name: "not-active", payload_url: `${rx.url}/hook` });
     const rule = await api.post("/api/extras/event-rules/", {
-      name: "not-active", object_types: ["dcim.site", "tenancy.tenant"], event_types: ["object_created"],
-      action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+      name: "not-active",
+      object_types: ["dcim.site", "tenancy.tenant"],
+      event_types: ["object_created"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.body.id,
       conditions: { attr: "status.value", value: "active", negate: true },
     });
     expect(rule.status, rule.text).toBe(201);
     await api.post("/api/tenancy/tenants/", { name: "Acme", slug: "acme" });
-    await api.post("/api/dcim/sites/", [{ name: "Live", slug: "live" }, { name: "Later", slug: "later", status: "planned" }]);
+    await api.post("/api/dcim/sites/", [
+      { name: "Live", slug: "live" },
+      { name: "Later", slug: "later", status: "planned" },
+    ]);
     await api.queue.drain();
     expect(rx.received.map((r) => JSON.parse(r.body).data.name).sort()).toEqual(["Acme", "Later"]);
   });
@@ -118,9 +147,17 @@ describe("conditions end to end, through a real receiver", () => {
   it("match a deleted object's representation (status.value, a nested region's slug), read before the rows went", async () => {
     const webhook = await api.post("/api/extras/webhooks/", { name: "deletes", payload_url: `${rx.url}/hook` });
     const rule = await api.post("/api/extras/event-rules/", {
-      name: "active-eu-deletes", object_types: ["dcim.site"], event_types: ["object_deleted"],
-      action_object_type: "extras.webhook", action_object_id: webhook.body.id,
-      conditions: { and: [{ attr: "status.value", value: "active" }, { attr: "region.slug", value: "eu" }] },
+      name: "active-eu-deletes",
+      object_types: ["dcim.site"],
+      event_types: ["object_deleted"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.body.id,
+      conditions: {
+        and: [
+          { attr: "status.value", value: "active" },
+          { attr: "region.slug", value: "eu" },
+        ],
+      },
     });
     expect(rule.status, rule.text).toBe(201);
     const region = await api.post("/api/dcim/regions/", { name: "Europe", slug: "eu" });
@@ -132,10 +169,16 @@ describe("conditions end to end, through a real receiver", () => {
     // The created events (the rule of the test above) are not what this test looks at.
     await api.queue.drain();
     rx.received.length = 0;
-    await api.delete("/api/dcim/sites/", sites.body.map((s: any) => ({ id: s.id })));
+    await api.delete(
+      "/api/dcim/sites/",
+      sites.body.map((s: any) => ({ id: s.id })),
+    );
     await api.queue.drain();
     const bodies = rx.received.map((r) => JSON.parse(r.body));
     expect(bodies.map((b) => [b.event, b.data.name])).toEqual([["deleted", "Gone"]]);
-    expect(bodies[0].data).toMatchObject({ status: { value: "active", label: "Active" }, region: { slug: "eu", url: `/api/dcim/regions/${region.body.id}/` } });
+    expect(bodies[0].data).toMatchObject({
+      status: { value: "active", label: "Active" },
+      region: { slug: "eu", url: `/api/dcim/regions/${region.body.id}/` },
+    });
   });
 });

@@ -19,9 +19,16 @@ const DRAIN_LIMIT_MS = 20_000;
 describe("webhook deliveries after a crash (kill -9 during delivery, restart on the same file)", () => {
   const dir = mkdtempSync(join(tmpdir(), "inventory-crash-"));
   const env = {
-    LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", SUPERUSER_NAME: "root", SUPERUSER_PASSWORD: "root-password", SUPERUSER_API_TOKEN: TOKEN,
+    LIBSQL_URL: `file:${dir}/inventory.db`,
+    PORT: "0",
+    SUPERUSER_NAME: "root",
+    SUPERUSER_PASSWORD: "root-password",
+    SUPERUSER_API_TOKEN: TOKEN,
     // The defaults: a claim's lease is WEBHOOK_TIMEOUT + 30 s, the sweep runs every minute.
-    WEBHOOK_TIMEOUT: "10", WEBHOOK_SWEEP_INTERVAL: "60", WEBHOOK_SWEEP_AFTER: "60", WEBHOOK_CONCURRENCY: "8",
+    WEBHOOK_TIMEOUT: "10",
+    WEBHOOK_SWEEP_INTERVAL: "60",
+    WEBHOOK_SWEEP_AFTER: "60",
+    WEBHOOK_CONCURRENCY: "8",
   };
   const services: ServiceProcess[] = [];
   let rx: Awaited<ReturnType<typeof startReceiver>> | undefined;
@@ -40,18 +47,30 @@ describe("webhook deliveries after a crash (kill -9 during delivery, restart on 
     services.push(first);
     const call = async (url: string, method: string, path: string, body?: unknown) => {
       const reply = await fetch(`${url}${path}`, {
-        method, headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: reply.status, body: await reply.json() };
     };
-    const webhook = await call(first.url, "POST", "/api/extras/webhooks/", { name: "slow", payload_url: `${rx.url}/hook`, secret: "s3cret" });
+    const webhook = await call(first.url, "POST", "/api/extras/webhooks/", {
+      name: "slow",
+      payload_url: `${rx.url}/hook`,
+      secret: "s3cret",
+    });
     expect(webhook.status).toBe(201);
     await call(first.url, "POST", "/api/extras/event-rules/", {
-      name: "slow", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+      name: "slow",
+      object_types: ["dcim.site"],
+      event_types: ["object_created"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.body.id,
     });
 
     // A burst of writes; each committed one is an event that must be delivered.
-    const replies = await Promise.all(Array.from({ length: WRITES }, (_, i) => call(first.url, "POST", "/api/dcim/sites/", { name: `Site ${i}`, slug: `site-${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: WRITES }, (_, i) => call(first.url, "POST", "/api/dcim/sites/", { name: `Site ${i}`, slug: `site-${i}` })),
+    );
     const committed = replies.filter((r) => r.status === 201).map((r) => r.body.id as number);
     expect(committed).toHaveLength(WRITES);
     // Kill it while the receiver holds requests it has not answered.
@@ -81,7 +100,9 @@ describe("webhook deliveries after a crash (kill -9 during delivery, restart on 
       bySite.set(id, [...(bySite.get(id) ?? []), r]);
     }
     const duplicates = [...bySite.values()].filter((rs) => rs.length > 1).length;
-    console.log(`crash to drained queue: ${(drainedAfter / 1000).toFixed(1)} s (listening again after ${(restarted / 1000).toFixed(1)} s); ${beforeRestart} requests before the crash, ${rx.received.length - beforeRestart} after; ${duplicates} events sent twice`);
+    console.log(
+      `crash to drained queue: ${(drainedAfter / 1000).toFixed(1)} s (listening again after ${(restarted / 1000).toFixed(1)} s); ${beforeRestart} requests before the crash, ${rx.received.length - beforeRestart} after; ${duplicates} events sent twice`,
+    );
 
     expect(drainedAfter).toBeLessThan(DRAIN_LIMIT_MS);
     expect(runs.map((r: any) => r.status.value)).toEqual(committed.map(() => "succeeded"));
@@ -103,15 +124,23 @@ describe("webhook deliveries after a crash (kill -9 during delivery, restart on 
       services.push(a);
       const call = async (url: string, method: string, path: string, body?: unknown) => {
         const reply = await fetch(`${url}${path}`, {
-          method, headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+          method,
+          headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
         });
         return { status: reply.status, body: await reply.json() };
       };
       const webhook = await call(a.url, "POST", "/api/extras/webhooks/", { name: "live", payload_url: `${live.url}/hook` });
       await call(a.url, "POST", "/api/extras/event-rules/", {
-        name: "live", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+        name: "live",
+        object_types: ["dcim.site"],
+        event_types: ["object_created"],
+        action_object_type: "extras.webhook",
+        action_object_id: webhook.body.id,
       });
-      await Promise.all(Array.from({ length: 12 }, (_, i) => call(a.url, "POST", "/api/dcim/sites/", { name: `Live ${i}`, slug: `live-${i}` })));
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) => call(a.url, "POST", "/api/dcim/sites/", { name: `Live ${i}`, slug: `live-${i}` })),
+      );
       while (live.received.length < 4) await new Promise((r) => setTimeout(r, 10));
       // A second instance starts on the same file while the first holds claims.
       const b = await startProcess(shared);

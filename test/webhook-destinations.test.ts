@@ -51,10 +51,17 @@ describe("webhook destinations with IPv4 inside IPv6", () => {
     afterAll(() => api.close());
 
     it("fails a NAT64 metadata delivery without sending it", async () => {
-      const webhook = await api.post("/api/extras/webhooks/", { name: "nat64", payload_url: "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/" });
+      const webhook = await api.post("/api/extras/webhooks/", {
+        name: "nat64",
+        payload_url: "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/",
+      });
       expect(webhook.status, webhook.text).toBe(201);
       await api.post("/api/extras/event-rules/", {
-        name: "nat64", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+        name: "nat64",
+        object_types: ["dcim.site"],
+        event_types: ["object_created"],
+        action_object_type: "extras.webhook",
+        action_object_id: webhook.body.id,
       });
       await api.post("/api/dcim/sites/", { name: "Metadata", slug: "metadata" });
       await api.queue.drain();

@@ -22,7 +22,9 @@ describe("scripts/webhook-listener.ts", () => {
         child.stdout.on("data", () => output.includes("Listening") && (clearTimeout(timer), resolve()));
       });
       const reply = await fetch(`http://127.0.0.1:${port}/hooks/site`, {
-        method: "POST", headers: { "Content-Type": "application/json", "X-Hook-Signature": "abc" }, body: JSON.stringify({ event: "created", model: "site" }),
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Hook-Signature": "abc" },
+        body: JSON.stringify({ event: "created", model: "site" }),
       });
       expect(reply.status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
@@ -33,5 +35,4 @@ describe("scripts/webhook-listener.ts", () => {
       child.kill();
     }
   });
-
 });

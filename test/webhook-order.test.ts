@@ -38,9 +38,17 @@ describe("webhook deliveries of one object arrive in commit order", () => {
     await api.queue.drain();
     // Each test has its own webhook and rule.
     const rules = (await api.get("/api/extras/event-rules/?limit=0")).body.results;
-    if (rules.length) await api.delete("/api/extras/event-rules/", rules.map((r: any) => ({ id: r.id })));
+    if (rules.length)
+      await api.delete(
+        "/api/extras/event-rules/",
+        rules.map((r: any) => ({ id: r.id })),
+      );
     const hooks = (await api.get("/api/extras/webhooks/?limit=0")).body.results;
-    if (hooks.length) await api.delete("/api/extras/webhooks/", hooks.map((w: any) => ({ id: w.id })));
+    if (hooks.length)
+      await api.delete(
+        "/api/extras/webhooks/",
+        hooks.map((w: any) => ({ id: w.id })),
+      );
     rx.received.length = 0;
     rx.state.answer = null;
   });
@@ -50,26 +58,42 @@ describe("webhook deliveries of one object arrive in commit order", () => {
     const webhook = await api.post("/api/extras/webhooks/", { name, payload_url: `${rx.url}/${name}` });
     expect(webhook.status, webhook.text).toBe(201);
     const rule = await api.post("/api/extras/event-rules/", {
-      name, object_types: ["dcim.site"], event_types: ["object_created", "object_updated", "object_deleted"],
-      action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+      name,
+      object_types: ["dcim.site"],
+      event_types: ["object_created", "object_updated", "object_deleted"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.body.id,
     });
     expect(rule.status, rule.text).toBe(201);
     return webhook.body;
   }
-  const runs = async (webhook: number) => (await api.get(`/api/extras/webhook-deliveries/?webhook_id=${webhook}&limit=0&ordering=id`)).body.results as any[];
+  const runs = async (webhook: number) =>
+    (await api.get(`/api/extras/webhook-deliveries/?webhook_id=${webhook}&limit=0&ordering=id`)).body.results as any[];
 
   it("keeps create, updates (single and bulk) and delete of each object in order, while objects overlap", async () => {
     const webhook = await hook();
     rx.state.answer = () => ({ delayMs: Math.floor(Math.random() * 40) });
     const K = 8;
     // Nothing waits for delivery between the requests: every event is queued while others are in flight.
-    const created = await api.post("/api/dcim/sites/", Array.from({ length: K }, (_, i) => ({ name: `Ordered ${n}-${i}`, slug: `ordered-${n}-${i}` })));
+    const created = await api.post(
+      "/api/dcim/sites/",
+      Array.from({ length: K }, (_, i) => ({ name: `Ordered ${n}-${i}`, slug: `ordered-${n}-${i}` })),
+    );
     expect(created.status, created.text).toBe(201);
     const ids: number[] = created.body.map((s: any) => s.id);
-    await Promise.all(ids.map(async (id) => {
-      for (const step of ["1", "2", "3"]) expect((await api.patch(`/api/dcim/sites/${id}/`, { description: step })).status).toBe(200);
-    }));
-    expect((await api.patch("/api/dcim/sites/", ids.map((id) => ({ id, description: "bulk" })))).status).toBe(200);
+    await Promise.all(
+      ids.map(async (id) => {
+        for (const step of ["1", "2", "3"]) expect((await api.patch(`/api/dcim/sites/${id}/`, { description: step })).status).toBe(200);
+      }),
+    );
+    expect(
+      (
+        await api.patch(
+          "/api/dcim/sites/",
+          ids.map((id) => ({ id, description: "bulk" })),
+        )
+      ).status,
+    ).toBe(200);
     await Promise.all(ids.map(async (id) => expect((await api.delete(`/api/dcim/sites/${id}/`)).status).toBe(204)));
     await api.queue.drain();
 
@@ -77,13 +101,20 @@ describe("webhook deliveries of one object arrive in commit order", () => {
     for (const id of ids) {
       const mine = rx.received.filter((r) => event(r).data.id === id);
       expect(mine.map((r) => [event(r).event, event(r).data.description])).toEqual([
-        ["created", ""], ["updated", "1"], ["updated", "2"], ["updated", "3"], ["updated", "bulk"], ["deleted", "bulk"],
+        ["created", ""],
+        ["updated", "1"],
+        ["updated", "2"],
+        ["updated", "3"],
+        ["updated", "bulk"],
+        ["deleted", "bulk"],
       ]);
       // Each was sent only once the previous one had its answer.
       for (let i = 1; i < mine.length; i++) expect(mine[i].arrived).toBeGreaterThanOrEqual(mine[i - 1].answered!);
     }
     // Different objects did not wait for each other: requests of two objects were at the receiver at once.
-    const overlapping = rx.received.some((a) => rx.received.some((b) => event(a).data.id !== event(b).data.id && b.arrived > a.arrived && b.arrived < a.answered!));
+    const overlapping = rx.received.some((a) =>
+      rx.received.some((b) => event(a).data.id !== event(b).data.id && b.arrived > a.arrived && b.arrived < a.answered!),
+    );
     expect(overlapping).toBe(true);
     expect((await runs(webhook.id)).every((d) => d.status.value === "succeeded" && d.attempts === 1)).toBe(true);
   });
@@ -108,18 +139,30 @@ describe("webhook deliveries of one object arrive in commit order", () => {
 
     // While the first update waits for its retry, the second is neither sent nor attempted; the other site went.
     const waiting = (await runs(webhook.id)).filter((d) => d.object_id === held.body.id && d.event.value === "updated");
-    expect(waiting.map((d) => [d.status.value, d.attempts])).toEqual([["queued", 1], ["queued", 0]]);
-    expect(rx.received.map((r) => [event(r).data.id, event(r).data.description])).toEqual([[held.body.id, "first"], [free.body.id, ""]]);
+    expect(waiting.map((d) => [d.status.value, d.attempts])).toEqual([
+      ["queued", 1],
+      ["queued", 0],
+    ]);
+    expect(rx.received.map((r) => [event(r).data.id, event(r).data.description])).toEqual([
+      [held.body.id, "first"],
+      [free.body.id, ""],
+    ]);
     // Nor does the sweep hand it out: it is not due before the first one is settled.
     expect(await api.app.sweep(api.db, new Date(Date.now() + 3_600_000))).not.toContain(waiting[1].id);
 
     await eventually(() => rx.received.length === 4);
     await api.queue.drain();
     expect(rx.received.map((r) => [event(r).data.id, event(r).data.description])).toEqual([
-      [held.body.id, "first"], [free.body.id, ""], [held.body.id, "first"], [held.body.id, "second"],
+      [held.body.id, "first"],
+      [free.body.id, ""],
+      [held.body.id, "first"],
+      [held.body.id, "second"],
     ]);
     const done = (await runs(webhook.id)).filter((d) => d.object_id === held.body.id && d.event.value === "updated");
-    expect(done.map((d) => [d.status.value, d.attempts])).toEqual([["succeeded", 2], ["succeeded", 1]]);
+    expect(done.map((d) => [d.status.value, d.attempts])).toEqual([
+      ["succeeded", 2],
+      ["succeeded", 1],
+    ]);
     expect(Date.parse(done[1].started)).toBeGreaterThanOrEqual(Date.parse(done[0].finished));
   });
 
@@ -135,7 +178,10 @@ describe("webhook deliveries of one object arrive in commit order", () => {
     await api.queue.drain();
     expect(rx.received.map((r) => event(r).data.description)).toEqual(["refused", "refused", "accepted"]);
     const updates = (await runs(webhook.id)).filter((d) => d.event.value === "updated");
-    expect(updates.map((d) => [d.status.value, d.attempts])).toEqual([["failed", 2], ["succeeded", 1]]);
+    expect(updates.map((d) => [d.status.value, d.attempts])).toEqual([
+      ["failed", 2],
+      ["succeeded", 1],
+    ]);
   });
 
   it("a run that waited is sent when the earlier one settles, or found by the sweep if that hand-over is lost", async () => {

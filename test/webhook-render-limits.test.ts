@@ -15,12 +15,20 @@ const nested = (inner: string) => `{{#${LIST}}}{{#${LIST}}}{{#${LIST}}}${inner}{
 const items = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 /** A json custom field on sites, a webhook to `url` with `fields`, and a rule sending site creations to it. */
-async function hostileHook(call: (method: string, path: string, body: unknown) => Promise<{ status: number; body: any }>, url: string, fields: Record<string, unknown>) {
+async function hostileHook(
+  call: (method: string, path: string, body: unknown) => Promise<{ status: number; body: any }>,
+  url: string,
+  fields: Record<string, unknown>,
+) {
   await call("POST", "/api/extras/custom-fields/", { name: "items", type: "json", object_types: ["dcim.site"] });
   const webhook = await call("POST", "/api/extras/webhooks/", { name: "hostile", payload_url: url, ...fields });
   expect(webhook.status).toBe(201);
   await call("POST", "/api/extras/event-rules/", {
-    name: "hostile", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id,
+    name: "hostile",
+    object_types: ["dcim.site"],
+    event_types: ["object_created"],
+    action_object_type: "extras.webhook",
+    action_object_id: webhook.body.id,
   });
   return webhook.body;
 }
@@ -46,8 +54,14 @@ describe("webhook template and render limits", () => {
     const big = "y".repeat(1001);
     const refused = await api.post("/api/extras/webhooks/", { name: "big", payload_url: `${rx.url}/`, body_template: big });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ body_template: ["Ensure this template has at most 1000 bytes (it has 1001; WEBHOOK_TEMPLATE_MAX_SIZE)."] });
-    const headers = await api.post("/api/extras/webhooks/", { name: "big", payload_url: `${rx.url}/`, additional_headers: `X-Big: ${big}` });
+    expect(refused.body).toEqual({
+      body_template: ["Ensure this template has at most 1000 bytes (it has 1001; WEBHOOK_TEMPLATE_MAX_SIZE)."],
+    });
+    const headers = await api.post("/api/extras/webhooks/", {
+      name: "big",
+      payload_url: `${rx.url}/`,
+      additional_headers: `X-Big: ${big}`,
+    });
     expect(Object.keys(headers.body)).toEqual(["additional_headers"]);
     // Bytes, not characters: 400 three-byte characters are 1200 bytes.
     const wide = await api.post("/api/extras/webhooks/", { name: "big", payload_url: `${rx.url}/`, body_template: "€".repeat(400) });
@@ -55,7 +69,9 @@ describe("webhook template and render limits", () => {
     const [hook] = (await api.get("/api/extras/webhooks/?name=hostile")).body.results;
     const patched = await api.patch(`/api/extras/webhooks/${hook.id}/`, { body_template: big });
     expect(patched.status).toBe(400);
-    expect((await api.post("/api/extras/webhooks/", { name: "fits", payload_url: `${rx.url}/`, body_template: "y".repeat(1000) })).status).toBe(201);
+    expect(
+      (await api.post("/api/extras/webhooks/", { name: "fits", payload_url: `${rx.url}/`, body_template: "y".repeat(1000) })).status,
+    ).toBe(201);
     await api.delete("/api/extras/webhooks/", [{ id: (await api.get("/api/extras/webhooks/?name=fits")).body.results[0].id }]);
   });
 
@@ -78,7 +94,12 @@ describe("webhook template and render limits", () => {
     await api.post("/api/dcim/sites/", { name: "Quiet", slug: "quiet", custom_fields: { items: items(300) } });
     await api.queue.drain();
     expect((await api.patch(`/api/extras/webhooks/${hook.id}/`, { body_template: "" })).status).toBe(200);
-    await api.post("/api/dcim/sites/", { name: "Large", slug: "large", description: "d".repeat(150), custom_fields: { items: items(20_000) } });
+    await api.post("/api/dcim/sites/", {
+      name: "Large",
+      slug: "large",
+      description: "d".repeat(150),
+      custom_fields: { items: items(20_000) },
+    });
     await api.queue.drain();
     const runs = (await api.get("/api/extras/webhook-deliveries/?object_type=dcim.site&status=failed&ordering=id")).body.results;
     const byName = Object.fromEntries(runs.map((r: any) => [r.object_repr, r.error_log]));
@@ -103,8 +124,13 @@ describe("rendering off the thread that answers HTTP (node src/node.ts)", () => 
     rx = await startReceiver();
     // Caps high enough that this render (8 million iterations) runs for seconds: only the time limit stops it.
     service = await startProcess({
-      LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", SUPERUSER_NAME: "root", SUPERUSER_PASSWORD: "root-password", SUPERUSER_API_TOKEN: token,
-      WEBHOOK_TIMEOUT: "2", WEBHOOK_RENDER_MAX_SIZE: String(64 * 1024 * 1024),
+      LIBSQL_URL: `file:${dir}/inventory.db`,
+      PORT: "0",
+      SUPERUSER_NAME: "root",
+      SUPERUSER_PASSWORD: "root-password",
+      SUPERUSER_API_TOKEN: token,
+      WEBHOOK_TIMEOUT: "2",
+      WEBHOOK_RENDER_MAX_SIZE: String(64 * 1024 * 1024),
     });
     const headers = { Authorization: `Token ${token}`, "Content-Type": "application/json" };
     const call = async (method: string, path: string, body?: unknown) => {
@@ -128,7 +154,9 @@ describe("rendering off the thread that answers HTTP (node src/node.ts)", () => 
       await new Promise((r) => setTimeout(r, 20));
     }
     const slowest = Math.max(...latencies);
-    console.log(`/api/status/ during a hostile render: ${latencies.length} requests, max ${slowest.toFixed(0)} ms; run ${run.status.value} after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `/api/status/ during a hostile render: ${latencies.length} requests, max ${slowest.toFixed(0)} ms; run ${run.status.value} after ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     expect(run.status.value).toBe("failed");
     expect(run.error_log).toContain("rendering took longer than 2 s");
     expect(rx.received).toEqual([]);
@@ -142,14 +170,24 @@ describe("the render thread", () => {
     const thread = renderThread({ timeLimitMs: 500 });
     try {
       const job = (bodyTemplate: string, list: number[]) => ({
-        payloadUrl: "http://127.0.0.1/{{event}}", bodyTemplate, additionalHeaders: "X-Event: {{event}}", contentType: "application/json",
-        context: { event: "created", data: { custom_fields: { items: list } } }, maxSize: 1 << 30,
+        payloadUrl: "http://127.0.0.1/{{event}}",
+        bodyTemplate,
+        additionalHeaders: "X-Event: {{event}}",
+        contentType: "application/json",
+        context: { event: "created", data: { custom_fields: { items: list } } },
+        maxSize: 1 << 30,
       });
       const stuck = thread.render(job(nested("x"), items(300)));
       const behind = thread.render(job('{"event": "{{event}}"}', []));
       await expect(stuck).rejects.toThrow("rendering took longer than 0.5 s");
-      await expect(behind).resolves.toEqual({ url: "http://127.0.0.1/created", headers: [["X-Event", "created"]], body: '{"event": "created"}' });
-      await expect(thread.render(job("{{#data.custom_fields.items}}{{.}}{{/data.custom_fields.items}}", items(3)))).resolves.toMatchObject({ body: "012" });
+      await expect(behind).resolves.toEqual({
+        url: "http://127.0.0.1/created",
+        headers: [["X-Event", "created"]],
+        body: '{"event": "created"}',
+      });
+      await expect(thread.render(job("{{#data.custom_fields.items}}{{.}}{{/data.custom_fields.items}}", items(3)))).resolves.toMatchObject({
+        body: "012",
+      });
     } finally {
       await thread.close();
     }

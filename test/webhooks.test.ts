@@ -24,9 +24,17 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     rx.state.hang = false;
     // Each test sets up its own webhooks and rules.
     const rules = (await api.get("/api/extras/event-rules/?limit=0")).body.results;
-    if (rules.length) await api.delete("/api/extras/event-rules/", rules.map((r: any) => ({ id: r.id })));
+    if (rules.length)
+      await api.delete(
+        "/api/extras/event-rules/",
+        rules.map((r: any) => ({ id: r.id })),
+      );
     const hooks = (await api.get("/api/extras/webhooks/?limit=0")).body.results;
-    if (hooks.length) await api.delete("/api/extras/webhooks/", hooks.map((w: any) => ({ id: w.id })));
+    if (hooks.length)
+      await api.delete(
+        "/api/extras/webhooks/",
+        hooks.map((w: any) => ({ id: w.id })),
+      );
     await api.queue.drain();
     rx.received.length = 0;
   });
@@ -37,8 +45,12 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     const webhook = await api.post("/api/extras/webhooks/", { name, payload_url: `${rx.url}/hook/{{event}}`, ...fields });
     expect(webhook.status, webhook.text).toBe(201);
     const eventRule = await api.post("/api/extras/event-rules/", {
-      name: `rule${n}`, object_types: ["dcim.site"], event_types: ["object_created", "object_updated", "object_deleted"],
-      action_object_type: "extras.webhook", action_object_id: webhook.body.id, ...rule,
+      name: `rule${n}`,
+      object_types: ["dcim.site"],
+      event_types: ["object_created", "object_updated", "object_deleted"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.body.id,
+      ...rule,
     });
     expect(eventRule.status, eventRule.text).toBe(201);
     return { webhook: webhook.body, rule: eventRule.body };
@@ -54,7 +66,12 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     const created = await api.post("/api/dcim/sites/", { name: "Hooked", slug: "hooked" });
     const requestId = created.headers.get("X-Request-ID")!;
     const [queued] = await deliveries(`request_id=${requestId}`);
-    expect(queued).toMatchObject({ event: { value: "created" }, object_type: "dcim.site", object_id: created.body.id, webhook: { id: webhook.id } });
+    expect(queued).toMatchObject({
+      event: { value: "created" },
+      object_type: "dcim.site",
+      object_id: created.body.id,
+      webhook: { id: webhook.id },
+    });
     await api.patch(`/api/dcim/sites/${created.body.id}/`, { description: "changed" });
     const beforeDelete = await api.get(`/api/dcim/sites/${created.body.id}/`);
     await api.delete(`/api/dcim/sites/${created.body.id}/`);
@@ -62,22 +79,39 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
 
     // The events of one object arrive in commit order (test/webhook-order.test.ts).
     const received = rx.received;
-    expect(received.map((r) => [r.method, r.path])).toEqual(["/hook/created", "/hook/updated", "/hook/deleted"].map((path) => ["POST", path]));
+    expect(received.map((r) => [r.method, r.path])).toEqual(
+      ["/hook/created", "/hook/updated", "/hook/deleted"].map((path) => ["POST", path]),
+    );
     const [first, second, third] = received;
     expect(first.headers["content-type"]).toBe("application/json");
     expect([first.headers["x-event"], first.headers["x-model"]]).toEqual(["created", "site"]);
     const body = JSON.parse(first.body);
     expect(Object.keys(body).sort()).toEqual(["data", "event", "model", "request_id", "snapshots", "timestamp", "username"]);
-    expect(body).toMatchObject({ event: "created", model: "site", username: "admin", request_id: requestId, snapshots: { prechange: null } });
+    expect(body).toMatchObject({
+      event: "created",
+      model: "site",
+      username: "admin",
+      request_id: requestId,
+      snapshots: { prechange: null },
+    });
     // URLs in `data` are relative, as NetBox renders them without a request.
-    expect(body.data).toMatchObject({ id: created.body.id, name: "Hooked", url: `/api/dcim/sites/${created.body.id}/`, status: { value: "active" } });
+    expect(body.data).toMatchObject({
+      id: created.body.id,
+      name: "Hooked",
+      url: `/api/dcim/sites/${created.body.id}/`,
+      status: { value: "active" },
+    });
     expect(body.data).toEqual(relative(created.body));
     // NetBox's (Python's isoformat) timestamp: microseconds and +00:00, not Z.
     expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
     expect(Math.abs(Date.parse(body.timestamp) - Date.now())).toBeLessThan(60_000);
     expect(body.snapshots.postchange).toMatchObject({ name: "Hooked" });
     expect(JSON.parse(second.body).snapshots.prechange.description).toBe("");
-    expect(JSON.parse(third.body)).toMatchObject({ event: "deleted", data: { id: created.body.id, name: "Hooked" }, snapshots: { postchange: null } });
+    expect(JSON.parse(third.body)).toMatchObject({
+      event: "deleted",
+      data: { id: created.body.id, name: "Hooked" },
+      snapshots: { postchange: null },
+    });
     // A deleted object's data is the object as its GET showed it before the delete, as NetBox sends it.
     expect(JSON.parse(third.body).data).toEqual(relative(beforeDelete.body));
 
@@ -90,7 +124,9 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
 
     const done = await deliveries(`webhook_id=${webhook.id}`);
     expect(done.map((d) => [d.event.value, d.status.value, d.attempts, d.last_status_code])).toEqual([
-      ["deleted", "succeeded", 1, 200], ["updated", "succeeded", 1, 200], ["created", "succeeded", 1, 200],
+      ["deleted", "succeeded", 1, 200],
+      ["updated", "succeeded", 1, 200],
+      ["created", "succeeded", 1, 200],
     ]);
   });
 
@@ -123,7 +159,10 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
   it("retries many failed runs at once, all or none", async () => {
     const { webhook } = await hook();
     rx.state.status = 503;
-    await api.post("/api/dcim/sites/", [{ name: "R1", slug: "r1" }, { name: "R2", slug: "r2" }]);
+    await api.post("/api/dcim/sites/", [
+      { name: "R1", slug: "r1" },
+      { name: "R2", slug: "r2" },
+    ]);
     await api.queue.drain();
     const failed = await deliveries(`webhook_id=${webhook.id}&status=failed`);
     expect(failed).toHaveLength(2);
@@ -131,7 +170,10 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     expect(refused.status).toBe(400);
     expect(await deliveries(`webhook_id=${webhook.id}&status=failed`)).toHaveLength(2);
     rx.state.status = 200;
-    const retried = await api.post("/api/extras/webhook-deliveries/retry/", failed.map((d) => ({ id: d.id })));
+    const retried = await api.post(
+      "/api/extras/webhook-deliveries/retry/",
+      failed.map((d) => ({ id: d.id })),
+    );
     expect(retried.status, retried.text).toBe(200);
     await api.queue.drain();
     expect(await deliveries(`webhook_id=${webhook.id}&status=succeeded`)).toHaveLength(2);
@@ -177,24 +219,47 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     await api.queue.drain();
     expect(rx.received).toHaveLength(100);
 
-    const refused = await api.post("/api/dcim/sites/", [{ name: "Fine", slug: "fine" }, { name: "Bulk 1", slug: "bulk-1" }]);
+    const refused = await api.post("/api/dcim/sites/", [
+      { name: "Fine", slug: "fine" },
+      { name: "Bulk 1", slug: "bulk-1" },
+    ]);
     expect(refused.status).toBe(400);
     const refusedId = refused.headers.get("X-Request-ID")!;
     expect((await api.get(`/api/core/object-changes/?request_id=${refusedId}`)).body.count).toBe(0);
     expect((await api.get(`/api/extras/webhook-deliveries/?request_id=${refusedId}`)).body.count).toBe(0);
-    await api.delete("/api/dcim/sites/", made.body.map((s: any) => ({ id: s.id })));
+    await api.delete(
+      "/api/dcim/sites/",
+      made.body.map((s: any) => ({ id: s.id })),
+    );
   });
 
   it("conditions select and reject events on the object's data", async () => {
-    const { webhook } = await hook({}, { event_types: ["object_created"], conditions: { and: [{ attr: "status.value", value: "active" }, { attr: "name", value: "^Keep", op: "regex" }] } });
+    const { webhook } = await hook(
+      {},
+      {
+        event_types: ["object_created"],
+        conditions: {
+          and: [
+            { attr: "status.value", value: "active" },
+            { attr: "name", value: "^Keep", op: "regex" },
+          ],
+        },
+      },
+    );
     await api.post("/api/dcim/sites/", [
-      { name: "Keep me", slug: "keep-me" }, { name: "Keep planned", slug: "keep-planned", status: "planned" }, { name: "Drop me", slug: "drop-me" },
+      { name: "Keep me", slug: "keep-me" },
+      { name: "Keep planned", slug: "keep-planned", status: "planned" },
+      { name: "Drop me", slug: "drop-me" },
     ]);
     await api.queue.drain();
     expect(rx.received.map((r) => JSON.parse(r.body).data.name)).toEqual(["Keep me"]);
     expect((await deliveries(`webhook_id=${webhook.id}`)).map((d) => d.object_repr)).toEqual(["Keep me"]);
     const bad = await api.post("/api/extras/event-rules/", {
-      name: "bad", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.id,
+      name: "bad",
+      object_types: ["dcim.site"],
+      event_types: ["object_created"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.id,
       conditions: { attr: "name", value: "x", op: "between" },
     });
     expect(bad.status).toBe(400);
@@ -243,17 +308,28 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     await hook({}, { object_types: ["dcim.devicetype"], event_types: ["object_updated"] });
     const maker = await api.post("/api/dcim/manufacturers/", { name: "Hooked maker", slug: "hooked-maker" });
     const platform = await api.post("/api/dcim/platforms/", { name: "Leaving", slug: "leaving" });
-    const types = await api.post("/api/dcim/device-types/", [1, 2].map((i) => ({
-      manufacturer: maker.body.id, model: `Hooked ${i}`, slug: `hooked-${i}`, default_platform: platform.body.id,
-    })));
+    const types = await api.post(
+      "/api/dcim/device-types/",
+      [1, 2].map((i) => ({
+        manufacturer: maker.body.id,
+        model: `Hooked ${i}`,
+        slug: `hooked-${i}`,
+        default_platform: platform.body.id,
+      })),
+    );
     expect((await api.delete(`/api/dcim/platforms/${platform.body.id}/`)).status).toBe(204);
     await api.queue.drain();
     const bodies = rx.received.map((r) => JSON.parse(r.body));
-    expect(bodies.map((b) => [b.event, b.model, b.data.id, b.data.default_platform])).toEqual(types.body.map((t: any) => ["updated", "devicetype", t.id, null]));
+    expect(bodies.map((b) => [b.event, b.model, b.data.id, b.data.default_platform])).toEqual(
+      types.body.map((t: any) => ["updated", "devicetype", t.id, null]),
+    );
     expect(bodies[0].data.manufacturer).toMatchObject({ id: maker.body.id, name: "Hooked maker" });
     expect(bodies[0].snapshots.prechange.default_platform).toBe(platform.body.id);
     expect(bodies[0].snapshots.postchange.default_platform).toBeNull();
-    await api.delete("/api/dcim/device-types/", types.body.map((t: any) => ({ id: t.id })));
+    await api.delete(
+      "/api/dcim/device-types/",
+      types.body.map((t: any) => ({ id: t.id })),
+    );
     await api.delete(`/api/dcim/manufacturers/${maker.body.id}/`);
   });
 
@@ -263,12 +339,24 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     const maker = await api.post("/api/dcim/manufacturers/", { name: "Cascade maker", slug: "cascade-maker" });
     const type = await api.post("/api/dcim/device-types/", { manufacturer: maker.body.id, model: "Cascade", slug: "cascade" });
     const role = await api.post("/api/dcim/device-roles/", { name: "Cascade", slug: "cascade" });
-    const device = await api.post("/api/dcim/devices/", { name: "doomed", site: site.body.id, device_type: type.body.id, role: role.body.id });
+    const device = await api.post("/api/dcim/devices/", {
+      name: "doomed",
+      site: site.body.id,
+      device_type: type.body.id,
+      role: role.body.id,
+    });
     expect(device.status, device.text).toBe(201);
-    const ifaces = await api.post("/api/dcim/interfaces/", ["eth0", "eth1"].map((name) => ({ device: device.body.id, name, type: "1000base-t", enabled: false })));
+    const ifaces = await api.post(
+      "/api/dcim/interfaces/",
+      ["eth0", "eth1"].map((name) => ({ device: device.body.id, name, type: "1000base-t", enabled: false })),
+    );
     expect(ifaces.status, ifaces.text).toBe(201);
     await api.patch("/api/dcim/interfaces/", [{ id: ifaces.body[1].id, description: "second" }]);
-    const before = await Promise.all([`/api/dcim/devices/${device.body.id}/`, ...ifaces.body.map((i: any) => `/api/dcim/interfaces/${i.id}/`)].map(async (p) => (await api.get(p)).body));
+    const before = await Promise.all(
+      [`/api/dcim/devices/${device.body.id}/`, ...ifaces.body.map((i: any) => `/api/dcim/interfaces/${i.id}/`)].map(
+        async (p) => (await api.get(p)).body,
+      ),
+    );
     await api.queue.drain();
     rx.received.length = 0;
     expect((await api.delete(`/api/dcim/devices/${device.body.id}/`)).status).toBe(204);
@@ -307,7 +395,11 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
 
   it("accepts NetBox 3.x webhooks that act as their own event rule", async () => {
     const legacy = await api.post("/api/extras/webhooks/", {
-      name: "legacy", payload_url: `${rx.url}/legacy`, content_types: ["dcim.site"], type_create: true, http_content_type: "text/plain",
+      name: "legacy",
+      payload_url: `${rx.url}/legacy`,
+      content_types: ["dcim.site"],
+      type_create: true,
+      http_content_type: "text/plain",
       body_template: "{{event}} {{data.name}}",
     });
     expect(legacy.status, legacy.text).toBe(201);

@@ -8,7 +8,12 @@ import { constantTimeEqual } from "./crypto.ts";
 import { grantsSql, parseGrants } from "./permissions.ts";
 import { authenticateSession } from "./sessions.ts";
 import {
-  deletedDataStatements, eventDataStatement, freezeDeletedDataStatement, freezeEventDataStatement, outboxStatement, type DeletedObjects,
+  deletedDataStatements,
+  eventDataStatement,
+  freezeDeletedDataStatement,
+  freezeEventDataStatement,
+  outboxStatement,
+  type DeletedObjects,
 } from "../events/outbox.ts";
 import type { Model } from "../models/model.ts";
 
@@ -104,10 +109,12 @@ function checkToken(ctx: RequestContext, entry: CachedToken): void {
 
 async function loadToken(ctx: RequestContext, digest: string): Promise<CachedToken> {
   const [result] = await ctx.db.batch(
-    [sql`SELECT t.id, t.key_digest, t.write_enabled, t.expires, t.last_used, t.allowed_ips,
+    [
+      sql`SELECT t.id, t.key_digest, t.write_enabled, t.expires, t.last_used, t.allowed_ips,
            u.id AS user_id, u.username, u.is_superuser, u.is_active, (SELECT version FROM auth_state) AS version,
            ${grantsSql(sql.ref("u.id"))} AS grants
-         FROM users_token t JOIN users_user u ON u.id = t.user_id WHERE t.key_digest = ${digest}`.compile(qb)],
+         FROM users_token t JOIN users_user u ON u.id = t.user_id WHERE t.key_digest = ${digest}`.compile(qb),
+    ],
     "read",
   );
   const row = result.rows[0];
@@ -116,7 +123,10 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
     digest,
     version: Number(row.version),
     user: {
-      id: Number(row.user_id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: Boolean(row.is_active),
+      id: Number(row.user_id),
+      username: String(row.username),
+      is_superuser: Boolean(row.is_superuser),
+      is_active: Boolean(row.is_active),
       grants: parseGrants(row.grants),
     },
     token: { id: Number(row.id), write_enabled: Boolean(row.write_enabled) },
@@ -163,7 +173,10 @@ export async function readBatch(ctx: RequestContext, statements: readonly Statem
  * full representation of the objects of the `represented` models the transaction created or updated.
  */
 export async function writeBatch(
-  ctx: RequestContext, statements: readonly Statement[], represented: readonly Model[] = [], deleted?: DeletedObjects,
+  ctx: RequestContext,
+  statements: readonly Statement[],
+  represented: readonly Model[] = [],
+  deleted?: DeletedObjects,
 ): Promise<StatementResult[]> {
   const guard = ctx.auth
     ? [sql`INSERT INTO engine_guard (stale) SELECT 1 WHERE (SELECT version FROM auth_state) IS NOT ${ctx.auth.version}`.compile(qb)]

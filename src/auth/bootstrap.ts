@@ -21,7 +21,10 @@ export interface Bootstrap {
  * changed.
  */
 export async function ensureSuperuser(
-  db: Database, config: Config, secrets: Secrets, { generateAdmin = true }: { readonly generateAdmin?: boolean } = {},
+  db: Database,
+  config: Config,
+  secrets: Secrets,
+  { generateAdmin = true }: { readonly generateAdmin?: boolean } = {},
 ): Promise<Bootstrap | null> {
   const named = config.SUPERUSER_NAME;
   if (!named && !generateAdmin) return null;
@@ -40,8 +43,10 @@ export async function ensureSuperuser(
     const password = config.SUPERUSER_PASSWORD ?? randomHex(12);
     if (!config.SUPERUSER_PASSWORD) created.password = password;
     const [row] = await db.batch(
-      [sql`INSERT INTO users_user (username, password, is_superuser, is_staff, is_active, date_joined)
-           VALUES (${username}, ${await hashPassword(password)}, 1, 1, 1, ${new Date().toISOString()}) RETURNING id`.compile(qb)],
+      [
+        sql`INSERT INTO users_user (username, password, is_superuser, is_staff, is_active, date_joined)
+           VALUES (${username}, ${await hashPassword(password)}, 1, 1, 1, ${new Date().toISOString()}) RETURNING id`.compile(qb),
+      ],
       "write",
     );
     userId = Number(row.rows[0].id);
@@ -50,10 +55,12 @@ export async function ensureSuperuser(
   if (key) {
     const digest = await secrets.tokenDigest(key);
     const [row] = await db.batch(
-      [sql`INSERT INTO users_token (user_id, created, key_digest, key_last6, key_ciphertext, write_enabled, description)
+      [
+        sql`INSERT INTO users_token (user_id, created, key_digest, key_last6, key_ciphertext, write_enabled, description)
            VALUES (${userId}, ${new Date().toISOString()}, ${digest}, ${key.slice(-6)},
              ${config.ALLOW_TOKEN_RETRIEVAL ? await secrets.encrypt(key) : null}, 1, 'Created at start')
-           ON CONFLICT (key_digest) DO NOTHING RETURNING id`.compile(qb)],
+           ON CONFLICT (key_digest) DO NOTHING RETURNING id`.compile(qb),
+      ],
       "write",
     );
     if (row.rows.length && !config.SUPERUSER_API_TOKEN) created.token = key;

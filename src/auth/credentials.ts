@@ -13,11 +13,14 @@ import { recordFailure, refuseIfThrottled, throttleProbe } from "./throttle.ts";
  * failure is counted.
  */
 export async function checkCredentials(ctx: RequestContext, username: string, password: string): Promise<User> {
-  const [throttle, result] = await ctx.db.batch([
-    throttleProbe(ctx, username),
-    sql`SELECT id, username, password, is_superuser, is_active, ${grantsSql(sql.ref("users_user.id"))} AS grants
+  const [throttle, result] = await ctx.db.batch(
+    [
+      throttleProbe(ctx, username),
+      sql`SELECT id, username, password, is_superuser, is_active, ${grantsSql(sql.ref("users_user.id"))} AS grants
       FROM users_user WHERE username = ${username}`.compile(qb),
-  ], "read");
+    ],
+    "read",
+  );
   refuseIfThrottled(ctx, throttle);
   const row = result.rows[0];
   const valid = await verifyPassword(password, row?.password as string | undefined);
@@ -25,5 +28,11 @@ export async function checkCredentials(ctx: RequestContext, username: string, pa
     await recordFailure(ctx, username);
     throw ApiError.forbidden("Invalid username/password");
   }
-  return { id: Number(row.id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: true, grants: parseGrants(row.grants) };
+  return {
+    id: Number(row.id),
+    username: String(row.username),
+    is_superuser: Boolean(row.is_superuser),
+    is_active: true,
+    grants: parseGrants(row.grants),
+  };
 }

@@ -16,7 +16,8 @@ export const permissionHooks: ModelHooks = {
       if (types.length === 0) errors.object_types = ["This list may not be empty."];
       else if (unknown.length) errors.object_types = unknown.map((t) => `Invalid object type: ${t}`);
       if (actions.length === 0) errors.actions = ["At least one action must be selected."];
-      else if (actions.some((a) => !/^[a-z_]{1,30}$/.test(a))) errors.actions = ["Actions are lower-case names such as view, add, change, delete."];
+      else if (actions.some((a) => !/^[a-z_]{1,30}$/.test(a)))
+        errors.actions = ["Actions are lower-case names such as view, add, change, delete."];
 
       const constraints = values.constraints === undefined ? JSON.parse(String(current?.constraints ?? "null")) : values.constraints;
       if (constraints === null || errors.object_types) continue;

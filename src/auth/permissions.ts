@@ -71,7 +71,12 @@ export function isViewExempt(ctx: RequestContext, model: Model): boolean {
 }
 
 /** The objects of `objectType` the requester may `action`, from their permissions and the defaults. */
-export function scopeOf(ctx: RequestContext, objectType: string, action: Action, { exempt = false }: { readonly exempt?: boolean } = {}): Scope {
+export function scopeOf(
+  ctx: RequestContext,
+  objectType: string,
+  action: Action,
+  { exempt = false }: { readonly exempt?: boolean } = {},
+): Scope {
   if (action === "view" && exempt) return "all";
   const user = ctx.user;
   if (!user) return null;
@@ -111,7 +116,10 @@ export function authorize(ctx: RequestContext, model: Model, action: Action): vo
   if (action !== "view") {
     if (ctx.token && !ctx.token.write_enabled) throw ApiError.forbidden();
     if (ctx.config.MAINTENANCE_MODE) {
-      throw ApiError.detail("service_unavailable", "The service is in maintenance mode and cannot perform write operations. Please try again later.");
+      throw ApiError.detail(
+        "service_unavailable",
+        "The service is in maintenance mode and cannot perform write operations. Please try again later.",
+      );
     }
   }
   if (modelScope(ctx, model, action) === null) throw ApiError.forbidden();

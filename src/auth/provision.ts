@@ -30,7 +30,12 @@ async function provisionToken(ctx: RequestContext, tokenModel: Model): Promise<R
   if (!hasPermission(ctx, "users.add_token")) throw ApiError.forbidden("Invalid username/password");
 
   const { username: _u, password: _p, user: _user, key: _key, ...fields } = input;
-  const [created] = await writeObjects(ctx, tokenModel, { inputs: [{ write_enabled: true, ...fields }], mode: "create", ids: [null], bulk: false });
+  const [created] = await writeObjects(ctx, tokenModel, {
+    inputs: [{ write_enabled: true, ...fields }],
+    mode: "create",
+    ids: [null],
+    bulk: false,
+  });
   return json(created, 201);
 }
 
@@ -41,7 +46,12 @@ export const provisionRoute: RouteDeclaration = {
   summary: "Create a token for the user whose username and password are given.",
   bodies: {
     POST: {
-      request: { allOf: [{ required: ["username", "password"], properties: { username: { type: "string" }, password: { type: "string" } } }, ref("PatchedWritableTokenRequest")] },
+      request: {
+        allOf: [
+          { required: ["username", "password"], properties: { username: { type: "string" }, password: { type: "string" } } },
+          ref("PatchedWritableTokenRequest"),
+        ],
+      },
       response: ref("Token"),
     },
   },

@@ -35,7 +35,11 @@ export async function deriveSecrets(secretKey: string, hmac?: HmacSha256): Promi
   // The same 256 bits deriveKey gave the HMAC key (HKDF with the same parameters), as raw bytes for `hmac`.
   const rawHmacKey = hmac
     ? new Uint8Array(
-        await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("inventory token digest v1") }, material, 256),
+        await crypto.subtle.deriveBits(
+          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("inventory token digest v1") },
+          material,
+          256,
+        ),
       )
     : null;
 

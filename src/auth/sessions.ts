@@ -76,11 +76,14 @@ export async function authenticateSession(ctx: RequestContext): Promise<void> {
   const raw = cookies(ctx.request).get(SESSION_COOKIE);
   const [key, sig] = (raw ?? "").split(".");
   if (!key || !sig || !/^[0-9a-f]{64}$/.test(key) || !constantTimeEqual(sig, await signature(ctx, key))) return;
-  const [result] = await ctx.db.batch([
-    sql`SELECT s.csrf, u.id, u.username, u.is_superuser, u.is_active, ${grantsSql(sql.ref("u.id"))} AS grants
+  const [result] = await ctx.db.batch(
+    [
+      sql`SELECT s.csrf, u.id, u.username, u.is_superuser, u.is_active, ${grantsSql(sql.ref("u.id"))} AS grants
       FROM users_session s JOIN users_user u ON u.id = s.user_id
       WHERE s.digest = ${await digestOf(ctx, key)} AND s.expires > ${ctx.now.toISOString()} AND u.is_active`.compile(qb),
-  ], "read");
+    ],
+    "read",
+  );
   const row = result.rows[0];
   if (!row) return;
   if (UNSAFE.has(ctx.request.method)) {
@@ -90,7 +93,13 @@ export async function authenticateSession(ctx: RequestContext): Promise<void> {
     if (!given) throw ApiError.forbidden("CSRF Failed: CSRF token missing.");
     if (!constantTimeEqual(given, String(row.csrf))) throw ApiError.forbidden("CSRF Failed: CSRF token incorrect.");
   }
-  ctx.user = { id: Number(row.id), username: String(row.username), is_superuser: Boolean(row.is_superuser), is_active: true, grants: parseGrants(row.grants) };
+  ctx.user = {
+    id: Number(row.id),
+    username: String(row.username),
+    is_superuser: Boolean(row.is_superuser),
+    is_active: true,
+    grants: parseGrants(row.grants),
+  };
   ctx.token = null;
   ctx.auth = null;
 }
@@ -140,15 +149,23 @@ export async function signIn(ctx: RequestContext, { fields, form }: Credentials)
   const key = randomHex(32);
   const csrf = randomHex(32);
   const age = ctx.config.LOGIN_TIMEOUT;
-  await ctx.db.batch([
-    sql`INSERT INTO users_session (digest, user_id, csrf, created, expires)
-      VALUES (${await digestOf(ctx, key)}, ${user.id}, ${csrf}, ${ctx.now.toISOString()}, ${new Date(ctx.now.getTime() + age * 1000).toISOString()})`.compile(qb),
-    sql`UPDATE users_user SET last_login = ${ctx.now.toISOString()} WHERE id = ${user.id}`.compile(qb),
-    // Expired sessions go as new ones come, so the table does not grow without bound.
-    sql`DELETE FROM users_session WHERE expires <= ${ctx.now.toISOString()}`.compile(qb),
-  ], "write");
+  await ctx.db.batch(
+    [
+      sql`INSERT INTO users_session (digest, user_id, csrf, created, expires)
+      VALUES (${await digestOf(ctx, key)}, ${user.id}, ${csrf}, ${ctx.now.toISOString()}, ${new Date(ctx.now.getTime() + age * 1000).toISOString()})`.compile(
+        qb,
+      ),
+      sql`UPDATE users_user SET last_login = ${ctx.now.toISOString()} WHERE id = ${user.id}`.compile(qb),
+      // Expired sessions go as new ones come, so the table does not grow without bound.
+      sql`DELETE FROM users_session WHERE expires <= ${ctx.now.toISOString()}`.compile(qb),
+    ],
+    "write",
+  );
   const headers = new Headers();
-  headers.append("Set-Cookie", cookie(ctx, { name: SESSION_COOKIE, value: `${key}.${await signature(ctx, key)}`, maxAge: age, httpOnly: true }));
+  headers.append(
+    "Set-Cookie",
+    cookie(ctx, { name: SESSION_COOKIE, value: `${key}.${await signature(ctx, key)}`, maxAge: age, httpOnly: true }),
+  );
   headers.append("Set-Cookie", cookie(ctx, { name: CSRF_COOKIE, value: csrf, maxAge: age, httpOnly: false }));
   if (form) {
     headers.set("Location", safeNext(fields.next ?? ctx.url.searchParams.get("next")));
@@ -169,4 +186,3 @@ export async function logout(ctx: RequestContext): Promise<Response> {
   headers.append("Set-Cookie", cookie(ctx, { name: CSRF_COOKIE, value: "", maxAge: 0, httpOnly: false }));
   return new Response(JSON.stringify({ detail: "Logged out." }), { status: 200, headers });
 }
-

@@ -61,13 +61,17 @@ export function refuseIfThrottled(ctx: RequestContext, result: StatementResult):
 export async function recordFailure(ctx: RequestContext, username: string): Promise<void> {
   const now = ctx.now.getTime();
   const { pair, source } = keysOf(ctx, username);
-  await ctx.db.batch([
-    // Windows that have ended count for nothing: they go as new failures come, so the table stays small.
-    sql`DELETE FROM auth_throttle WHERE window_start <= ${now - WINDOW_MS}`.compile(qb),
-    ...[pair, source].map((key) =>
-    sql`INSERT INTO auth_throttle (key, window_start, failures) VALUES (${key}, ${now}, 1)
+  await ctx.db.batch(
+    [
+      // Windows that have ended count for nothing: they go as new failures come, so the table stays small.
+      sql`DELETE FROM auth_throttle WHERE window_start <= ${now - WINDOW_MS}`.compile(qb),
+      ...[pair, source].map((key) =>
+        sql`INSERT INTO auth_throttle (key, window_start, failures) VALUES (${key}, ${now}, 1)
       ON CONFLICT (key) DO UPDATE SET
         failures = CASE WHEN window_start > ${now - WINDOW_MS} THEN failures + 1 ELSE 1 END,
-        window_start = CASE WHEN window_start > ${now - WINDOW_MS} THEN window_start ELSE ${now} END`.compile(qb)),
-  ], "write");
+        window_start = CASE WHEN window_start > ${now - WINDOW_MS} THEN window_start ELSE ${now} END`.compile(qb),
+      ),
+    ],
+    "write",
+  );
 }

@@ -43,49 +43,57 @@ export const tokenHooks: ModelHooks = {
 
   async prepareWrite(ctx, items) {
     const requester = ctx.user!;
-    await Promise.all(items.map(async ({ values, current, errors, columns }) => {
-      if (current && !holdsGrant(ctx, "users.token", "change")) {
-        // Who a token acts for and what it may do are fixed at creation for its owner; only a
-        // permission beyond the default one changes them.
-        const stored: Record<string, unknown> = { user: current.user_id, write_enabled: Boolean(current.write_enabled), allowed_ips: JSON.parse(String(current.allowed_ips ?? "[]")) };
-        for (const name of ["user", "write_enabled", "allowed_ips"]) {
-          if (values[name] !== undefined && JSON.stringify(values[name]) !== JSON.stringify(stored[name])) {
-            errors[name] = ["This field cannot be changed after the token is created."];
+    await Promise.all(
+      items.map(async ({ values, current, errors, columns }) => {
+        if (current && !holdsGrant(ctx, "users.token", "change")) {
+          // Who a token acts for and what it may do are fixed at creation for its owner; only a
+          // permission beyond the default one changes them.
+          const stored: Record<string, unknown> = {
+            user: current.user_id,
+            write_enabled: Boolean(current.write_enabled),
+            allowed_ips: JSON.parse(String(current.allowed_ips ?? "[]")),
+          };
+          for (const name of ["user", "write_enabled", "allowed_ips"]) {
+            if (values[name] !== undefined && JSON.stringify(values[name]) !== JSON.stringify(stored[name])) {
+              errors[name] = ["This field cannot be changed after the token is created."];
+            }
           }
+          if (Object.keys(errors).length) return;
         }
-        if (Object.keys(errors).length) return;
-      }
-      if (values.user === undefined && !current) values.user = requester.id;
-      const owner = values.user ?? current?.user_id;
-      if (owner !== requester.id && !hasPermission(ctx, "users.grant_token")) {
-        throw ApiError.forbidden(OTHERS_REFUSED);
-      }
-      if (!current && typeof values.expires === "string" && Date.parse(values.expires) <= ctx.now.getTime()) {
-        errors.expires = [`Expiration time must be in the future. Current server time is ${ctx.now.toISOString()} (UTC).`];
-        return;
-      }
-      if (current && values.key === undefined) return;
-      const key = String(values.key ?? generateTokenKey()).toLowerCase();
-      const digest = await ctx.secrets.tokenDigest(key);
-      ctx.revealedKeys.set(digest, key);
-      columns.key_digest = digest;
-      columns.key_last6 = key.slice(-6);
-      columns.key_ciphertext = ctx.config.ALLOW_TOKEN_RETRIEVAL ? await ctx.secrets.encrypt(key) : null;
-    }));
+        if (values.user === undefined && !current) values.user = requester.id;
+        const owner = values.user ?? current?.user_id;
+        if (owner !== requester.id && !hasPermission(ctx, "users.grant_token")) {
+          throw ApiError.forbidden(OTHERS_REFUSED);
+        }
+        if (!current && typeof values.expires === "string" && Date.parse(values.expires) <= ctx.now.getTime()) {
+          errors.expires = [`Expiration time must be in the future. Current server time is ${ctx.now.toISOString()} (UTC).`];
+          return;
+        }
+        if (current && values.key === undefined) return;
+        const key = String(values.key ?? generateTokenKey()).toLowerCase();
+        const digest = await ctx.secrets.tokenDigest(key);
+        ctx.revealedKeys.set(digest, key);
+        columns.key_digest = digest;
+        columns.key_last6 = key.slice(-6);
+        columns.key_ciphertext = ctx.config.ALLOW_TOKEN_RETRIEVAL ? await ctx.secrets.encrypt(key) : null;
+      }),
+    );
   },
 
   // The key is shown when created, and afterwards only where it may be retrieved.
   representShape: { mayOmit: ["key"] },
 
   async represent(ctx, rows, outs) {
-    await Promise.all(rows.map(async (row, i) => {
-      const out = outs[i];
-      if (!("key" in out)) return;
-      const revealed = ctx.revealedKeys.get(String(row.key_digest));
-      if (revealed) out.key = revealed;
-      else if (ctx.config.ALLOW_TOKEN_RETRIEVAL && row.key_ciphertext) out.key = await ctx.secrets.decrypt(String(row.key_ciphertext));
-      else delete out.key;
-    }));
+    await Promise.all(
+      rows.map(async (row, i) => {
+        const out = outs[i];
+        if (!("key" in out)) return;
+        const revealed = ctx.revealedKeys.get(String(row.key_digest));
+        if (revealed) out.key = revealed;
+        else if (ctx.config.ALLOW_TOKEN_RETRIEVAL && row.key_ciphertext) out.key = await ctx.secrets.decrypt(String(row.key_ciphertext));
+        else delete out.key;
+      }),
+    );
   },
 
   // SPEC.md 5.8: whoever may grant tokens creates them for anyone, and reads what they created.

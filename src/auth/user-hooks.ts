@@ -28,11 +28,13 @@ export function passwordProblems(config: Config, password: string): string[] {
 /** A user's password is checked, stored only as a PBKDF2 hash, and never read back. */
 export const userHooks: ModelHooks = {
   async prepareWrite(ctx, items) {
-    await Promise.all(items.map(async ({ values, columns, errors }) => {
-      if (typeof values.password !== "string") return;
-      const problems = passwordProblems(ctx.config, values.password);
-      if (problems.length) errors.password = problems;
-      else columns.password = await hashPassword(values.password);
-    }));
+    await Promise.all(
+      items.map(async ({ values, columns, errors }) => {
+        if (typeof values.password !== "string") return;
+        const problems = passwordProblems(ctx.config, values.password);
+        if (problems.length) errors.password = problems;
+        else columns.password = await hashPassword(values.password);
+      }),
+    );
   },
 };

@@ -31,12 +31,14 @@ export function cascadedRows(model: Model, ids: Sql, depth = 0, seen: readonly M
     let set: Cascaded | null = null;
     if (field.kind === "fk" && field.onDelete === "cascade") {
       set = {
-        model: child, via: { column: field.column!, parent: model },
+        model: child,
+        via: { column: field.column!, parent: model },
         ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${sql.ref(field.column!)} IN ${ids})`,
       };
     } else if (field.kind === "generic" && !field.nullable && field.onDelete !== "keep") {
       set = {
-        model: child, via: { generic: field.name, parent: model },
+        model: child,
+        via: { generic: field.name, parent: model },
         ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${sql.ref(`${field.name}_type`)} = ${model.objectType} AND ${sql.ref(`${field.name}_id`)} IN ${ids})`,
       };
     }

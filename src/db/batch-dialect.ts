@@ -32,7 +32,7 @@ export function batchDialect(send: SendBatch): Dialect {
     },
   };
   const refuse = async () => {
-    throw new Error("interactive transactions are not supported by this database port; send one Database.batch(..., \"write\")");
+    throw new Error('interactive transactions are not supported by this database port; send one Database.batch(..., "write")');
   };
   const driver: Driver = {
     init: async () => {},

@@ -79,7 +79,10 @@ export function normalizeDatabaseError(error: unknown): unknown {
   const match = CONSTRAINT_MESSAGE.exec(message);
   if (!match) return error;
   const kinds = { UNIQUE: "unique", "FOREIGN KEY": "foreign_key", "NOT NULL": "not_null", CHECK: "check" } as const;
-  const columns = (match[2] ?? "").split(",").map((c) => c.trim()).filter(Boolean);
+  const columns = (match[2] ?? "")
+    .split(",")
+    .map((c) => c.trim())
+    .filter(Boolean);
   return new ConstraintError(kinds[match[1] as keyof typeof kinds], columns, match[0]);
 }
 

@@ -1,13 +1,4 @@
-import {
-  DummyDriver,
-  Kysely,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  sql,
-  type Dialect,
-  type RawBuilder,
-} from "kysely";
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql, type Dialect, type RawBuilder } from "kysely";
 import type { Schemaless } from "./database.ts";
 
 /**

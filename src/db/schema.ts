@@ -41,9 +41,14 @@ export function modelDdl(model: Model): string[] {
   for (const [name, decl] of Object.entries(model.storage ?? {})) columns.push(`${name} ${decl}`);
   const out = [`CREATE TABLE ${model.table} (\n  ${columns.join(",\n  ")}\n)`];
   for (const field of model.fields) {
-    if (field.kind === "fk" && field.column && !field.unique) out.push(`CREATE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
+    if (field.kind === "fk" && field.column && !field.unique)
+      out.push(`CREATE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
     if (KINDS[field.kind].columns) {
-      out.push(`CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${columnsOf(field).map(([c]) => c).join(", ")})`);
+      out.push(
+        `CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${columnsOf(field)
+          .map(([c]) => c)
+          .join(", ")})`,
+      );
     }
   }
   for (const u of model.uniqueTogether ?? []) {
@@ -80,7 +85,11 @@ export function fieldDdl(model: Model, field: Field): string[] {
   if (field.unique && field.column) out.push(`CREATE UNIQUE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
   else if (field.kind === "fk" && field.column) out.push(`CREATE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
   if (KINDS[field.kind].columns) {
-    out.push(`CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${columnsOf(field).map(([c]) => c).join(", ")})`);
+    out.push(
+      `CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${columnsOf(field)
+        .map(([c]) => c)
+        .join(", ")})`,
+    );
   }
   return out;
 }

@@ -19,7 +19,7 @@ function allowedOperators(value: unknown): readonly Operator[] {
 }
 
 const pyClass = (x: unknown) =>
-  `<class '${x === null ? "NoneType" : Array.isArray(x) ? "list" : ({ string: "str", number: Number.isInteger(x) ? "int" : "float", boolean: "bool", object: "dict" } as Record<string, string>)[typeof x] ?? typeof x}'>`;
+  `<class '${x === null ? "NoneType" : Array.isArray(x) ? "list" : (({ string: "str", number: Number.isInteger(x) ? "int" : "float", boolean: "bool", object: "dict" } as Record<string, string>)[typeof x] ?? typeof x)}'>`;
 
 const MAX_DEPTH = 16;
 
@@ -50,7 +50,8 @@ export function conditionProblem(ruleset: unknown, depth = 0): string | null {
   if (typeof c.attr !== "string" || c.attr === "") return "A condition's attr must be a non-empty string.";
   const op = c.op ?? "eq";
   if (!OPERATORS.includes(op as Operator)) return `Unknown operator: ${String(op)}. Must be one of: ${OPERATORS.join(", ")}`;
-  if (!allowedOperators(c.value).includes(op as Operator)) return `Invalid operator for value type: ${String(op)} cannot be used with ${pyClass(c.value)}.`;
+  if (!allowedOperators(c.value).includes(op as Operator))
+    return `Invalid operator for value type: ${String(op)} cannot be used with ${pyClass(c.value)}.`;
   if (op === "regex") {
     try {
       new RegExp(String(c.value));
@@ -88,10 +89,14 @@ function keyOf(value: unknown, key: string): unknown {
 function pyEqual(a: unknown, b: unknown): boolean {
   const scalar = (x: unknown) => typeof x === "number" || typeof x === "boolean";
   if (scalar(a) && scalar(b)) return Number(a) === Number(b);
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEqual(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEqual(x, b[i]));
   if (a !== null && b !== null && typeof a === "object" && typeof b === "object") {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && pyEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === Object.keys(b).length &&
+      ka.every((k) => Object.hasOwn(b, k) && pyEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
   }
   return a === b;
 }
@@ -124,15 +129,31 @@ function holds(c: Record<string, unknown>, data: unknown): boolean {
   };
   let result: boolean;
   switch ((c.op ?? "eq") as Operator) {
-    case "eq": result = pyEqual(actual, value); break;
-    case "gt": result = order((n) => n > 0); break;
-    case "gte": result = order((n) => n >= 0); break;
-    case "lt": result = order((n) => n < 0); break;
-    case "lte": result = order((n) => n <= 0); break;
-    case "in": result = pyContains(value, actual); break;
-    case "contains": result = pyContains(actual, value); break;
+    case "eq":
+      result = pyEqual(actual, value);
+      break;
+    case "gt":
+      result = order((n) => n > 0);
+      break;
+    case "gte":
+      result = order((n) => n >= 0);
+      break;
+    case "lt":
+      result = order((n) => n < 0);
+      break;
+    case "lte":
+      result = order((n) => n <= 0);
+      break;
+    case "in":
+      result = pyContains(value, actual);
+      break;
+    case "contains":
+      result = pyContains(actual, value);
+      break;
     // Python's re.match: anchored at the start only.
-    case "regex": result = typeof actual === "string" && new RegExp(`^(?:${String(value)})`).test(actual); break;
+    case "regex":
+      result = typeof actual === "string" && new RegExp(`^(?:${String(value)})`).test(actual);
+      break;
   }
   return c.negate === true ? !result : result;
 }

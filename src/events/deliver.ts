@@ -5,7 +5,16 @@ import { qb } from "../db/query-builder.ts";
 import type { Secrets } from "../auth/secrets.ts";
 import { conditionsMatch } from "./conditions.ts";
 import type { Data } from "./event-data.ts";
-import { claimHolders, claimRuns, recordResults, releaseClaims, settleRuns, sweepableRunsStatement, type Attempt, type Result } from "./runs.ts";
+import {
+  claimHolders,
+  claimRuns,
+  recordResults,
+  releaseClaims,
+  settleRuns,
+  sweepableRunsStatement,
+  type Attempt,
+  type Result,
+} from "./runs.ts";
 import { destinationProblem } from "./destination.ts";
 import { renderRequest, type Rendered, type RenderJob } from "./render.ts";
 import { signatureHeaders } from "./sign.ts";
@@ -76,7 +85,15 @@ async function excerpt(response: Response): Promise<string> {
 function resultOf(deps: DeliveryDependencies, d: Row, a: Attempt, retryable: boolean): { result: Result; outcome: Outcome } {
   const now = new Date();
   const at = now.toISOString();
-  const base = { id: Number(d.id), lease: String(d.lease_until), code: a.status ?? null, excerpt: a.excerpt ?? "", ms: a.ms ?? null, at, request: a.request ?? null };
+  const base = {
+    id: Number(d.id),
+    lease: String(d.lease_until),
+    code: a.status ?? null,
+    excerpt: a.excerpt ?? "",
+    ms: a.ms ?? null,
+    at,
+    request: a.request ?? null,
+  };
   if (!a.error) return { result: { ...base, status: "succeeded", finished: at, next: null, line: "" }, outcome: { kind: "done" } };
   const line = `${at} attempt ${d.attempts}: ${a.error}${a.excerpt ? `: ${a.excerpt.slice(0, 200).replace(/\s+/g, " ")}` : ""}\n`;
   const runAttempts = Number(d.run_attempts);
@@ -135,7 +152,8 @@ export function createDeliverer(deps: DeliveryDependencies): Deliverer {
 }
 
 /** The outcome, naming the run that waited for this one once it settled. */
-const withNext = (outcome: Outcome, next: number | null): Outcome => (outcome.kind === "done" && next !== null ? { ...outcome, next } : outcome);
+const withNext = (outcome: Outcome, next: number | null): Outcome =>
+  outcome.kind === "done" && next !== null ? { ...outcome, next } : outcome;
 
 const renderInline = async (job: RenderJob): Promise<Rendered> => renderRequest(job);
 
@@ -146,7 +164,11 @@ export function deliver(deps: DeliveryDependencies, id: number): Promise<Outcome
 
 /** Renders, checks the destination, signs and sends one claimed run, then records the attempt. */
 async function send(
-  deps: DeliveryDependencies, d: Row, w: Row, data: Data, record: (d: Row, a: Attempt, retryable: boolean) => Promise<Outcome>,
+  deps: DeliveryDependencies,
+  d: Row,
+  w: Row,
+  data: Data,
+  record: (d: Row, a: Attempt, retryable: boolean) => Promise<Outcome>,
 ): Promise<Outcome> {
   const { config } = deps;
   const context = {
@@ -159,8 +181,12 @@ async function send(
     snapshots: { prechange: JSON.parse(String(d.prechange_data ?? "null")), postchange: JSON.parse(String(d.postchange_data ?? "null")) },
   };
   const job: RenderJob = {
-    payloadUrl: String(w.payload_url), bodyTemplate: String(w.body_template ?? ""), additionalHeaders: String(w.additional_headers ?? ""),
-    contentType: String(w.http_content_type), context, maxSize: config.WEBHOOK_RENDER_MAX_SIZE,
+    payloadUrl: String(w.payload_url),
+    bodyTemplate: String(w.body_template ?? ""),
+    additionalHeaders: String(w.additional_headers ?? ""),
+    contentType: String(w.http_content_type),
+    context,
+    maxSize: config.WEBHOOK_RENDER_MAX_SIZE,
   };
   let url: string, body: string, headers: [string, string][];
   try {
@@ -189,7 +215,10 @@ async function send(
   } catch (error) {
     const ms = Math.round(performance.now() - start);
     const e = error as Error;
-    const reason = e.name === "TimeoutError" || e.name === "AbortError" ? `timed out after ${config.WEBHOOK_TIMEOUT} s` : `network error: ${e.message}${e.cause ? ` (${(e.cause as Error).message ?? e.cause})` : ""}`;
+    const reason =
+      e.name === "TimeoutError" || e.name === "AbortError"
+        ? `timed out after ${config.WEBHOOK_TIMEOUT} s`
+        : `network error: ${e.message}${e.cause ? ` (${(e.cause as Error).message ?? e.cause})` : ""}`;
     // The runtime's message may quote the URL, credentials and all: the log keeps the masked one.
     return record(d, { error: reason.split(url).join(request.url), ms, request }, true);
   }
@@ -204,7 +233,10 @@ async function send(
  * round trip.
  */
 export async function sweep(
-  db: Database, config: Config, now = new Date(), { after = config.WEBHOOK_SWEEP_AFTER, limit = 1000 } = {},
+  db: Database,
+  config: Config,
+  now = new Date(),
+  { after = config.WEBHOOK_SWEEP_AFTER, limit = 1000 } = {},
 ): Promise<number[]> {
   const cutoff = new Date(now.getTime() - after * 1000).toISOString();
   const statements = [sweepableRunsStatement(cutoff, now.toISOString(), limit)];

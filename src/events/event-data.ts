@@ -12,12 +12,23 @@ import type { DeliveryDependencies } from "./deliver.ts";
 function renderingContext(deps: DeliveryDependencies, origin: string, requestId: string): RequestContext {
   const url = new URL(origin || "http://localhost");
   return {
-    request: new Request(url), body: async () => "", url, origin: "", requestId, now: new Date(),
+    request: new Request(url),
+    body: async () => "",
+    url,
+    origin: "",
+    requestId,
+    now: new Date(),
     // A token's key never leaves in a webhook, whatever ALLOW_TOKEN_RETRIEVAL says.
     config: { ...deps.config, ALLOW_TOKEN_RETRIEVAL: false },
-    db: deps.db, secrets: deps.secrets, clientAddress: null,
-    waitUntil: () => {}, enqueue: async () => {},
-    user: null, token: null, auth: null, revealedKeys: new Map(),
+    db: deps.db,
+    secrets: deps.secrets,
+    clientAddress: null,
+    waitUntil: () => {},
+    enqueue: async () => {},
+    user: null,
+    token: null,
+    auth: null,
+    revealedKeys: new Map(),
   };
 }
 
@@ -46,17 +57,29 @@ export async function eventData(deps: DeliveryDependencies, runs: readonly Row[]
     }
     const ctx = renderingContext(deps, String(d.origin), String(d.request_id));
     const snapshot = JSON.parse(String(d.postchange_data ?? d.prechange_data ?? "{}"));
-    out.set(Number(d.id), { id: d.object_id, ...(model ? { url: objectUrl(ctx, model, d.object_id) } : {}), display: d.object_repr, ...snapshot });
+    out.set(Number(d.id), {
+      id: d.object_id,
+      ...(model ? { url: objectUrl(ctx, model, d.object_id) } : {}),
+      display: d.object_repr,
+      ...snapshot,
+    });
   }
-  await Promise.all([...groups.values()].map(async (group) => {
-    const model = registry.byObjectType(String(group[0].object_type))!;
-    try {
-      const ctx = renderingContext(deps, String(group[0].origin), String(group[0].request_id));
-      const shaped = await represent(ctx, model, group.map((d) => JSON.parse(String(d.data)) as Row), { form: "full" });
-      group.forEach((d, i) => out.set(Number(d.id), shaped[i]));
-    } catch (error) {
-      group.forEach((d) => out.set(Number(d.id), error as Error));
-    }
-  }));
+  await Promise.all(
+    [...groups.values()].map(async (group) => {
+      const model = registry.byObjectType(String(group[0].object_type))!;
+      try {
+        const ctx = renderingContext(deps, String(group[0].origin), String(group[0].request_id));
+        const shaped = await represent(
+          ctx,
+          model,
+          group.map((d) => JSON.parse(String(d.data)) as Row),
+          { form: "full" },
+        );
+        group.forEach((d, i) => out.set(Number(d.id), shaped[i]));
+      } catch (error) {
+        group.forEach((d) => out.set(Number(d.id), error as Error));
+      }
+    }),
+  );
   return out;
 }

@@ -106,10 +106,11 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   return {
     push,
     sweepNow,
-    drain: () => new Promise<void>((resolve) => {
-      idle.push(resolve);
-      settleIdle();
-    }),
+    drain: () =>
+      new Promise<void>((resolve) => {
+        idle.push(resolve);
+        settleIdle();
+      }),
     pause() {
       paused = true;
     },

@@ -27,9 +27,10 @@ function templateErrors(item: WriteItem, maxSize: number): void {
     const value = item.values[name];
     if (typeof value !== "string") continue;
     const size = encoder.encode(value).length;
-    const problem = size > maxSize
-      ? `Ensure this template has at most ${maxSize} bytes (it has ${size}; WEBHOOK_TEMPLATE_MAX_SIZE).`
-      : templateProblem(value);
+    const problem =
+      size > maxSize
+        ? `Ensure this template has at most ${maxSize} bytes (it has ${size}; WEBHOOK_TEMPLATE_MAX_SIZE).`
+        : templateProblem(value);
     if (problem) item.errors[name] = [problem];
   }
 }

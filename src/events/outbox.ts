@@ -32,9 +32,15 @@ export function outboxStatement(ctx: RequestContext): Statement {
 
 function bind(ctx: RequestContext, template: Statement): Statement {
   const values: Record<string, unknown> = {
-    [SLOTS.requestId]: ctx.requestId, [SLOTS.now]: ctx.now.toISOString(), [SLOTS.username]: ctx.user?.username ?? "", [SLOTS.origin]: ctx.origin,
+    [SLOTS.requestId]: ctx.requestId,
+    [SLOTS.now]: ctx.now.toISOString(),
+    [SLOTS.username]: ctx.user?.username ?? "",
+    [SLOTS.origin]: ctx.origin,
   };
-  return { sql: template.sql, parameters: template.parameters.map((p) => (typeof p === "string" && Object.hasOwn(values, p) ? values[p] : p)) };
+  return {
+    sql: template.sql,
+    parameters: template.parameters.map((p) => (typeof p === "string" && Object.hasOwn(values, p) ? values[p] : p)),
+  };
 }
 
 const dataTemplates = new Map<Model, Statement>();
@@ -58,7 +64,9 @@ export function eventDataStatement(ctx: RequestContext, model: Model): Statement
 }
 
 /** Whether an enabled rule (or NetBox 3.x webhook) sends deletes of the object type `type`. */
-const sendsDeletes = (type: RawBuilder<unknown>) => sql`(EXISTS (SELECT 1 FROM extras_eventrule r JOIN extras_webhook w ON w.id = r.action_object_id
+const sendsDeletes = (
+  type: RawBuilder<unknown>,
+) => sql`(EXISTS (SELECT 1 FROM extras_eventrule r JOIN extras_webhook w ON w.id = r.action_object_id
     WHERE r.enabled = 1 AND w.enabled = 1 AND r.action_type = 'webhook' AND r.action_object_type = 'extras.webhook'
     AND EXISTS (SELECT 1 FROM json_each(r.object_types) WHERE value = ${type})
     AND EXISTS (SELECT 1 FROM json_each(r.event_types) WHERE value = 'object_deleted'))
@@ -107,25 +115,30 @@ export function deletedDataStatements(ctx: RequestContext, deleted: DeletedObjec
     const named = sql`(SELECT value FROM json_each(${SLOTS.ids}))`;
     templates = [{ model: deleted.model, ids: named }, ...cascadedRows(deleted.model, named)].map(({ model, ids }) => ({
       model,
-      template: sql`SELECT ${sql.ref(`${model.table}.id`)} AS __object, ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)}
+      template:
+        sql`SELECT ${sql.ref(`${model.table}.id`)} AS __object, ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)}
         WHERE ${sql.ref(`${model.table}.id`)} IN ${ids}`.compile(qb),
     }));
     deletedTemplates.set(deleted.model, templates);
   }
   const ids = JSON.stringify(deleted.ids);
-  return templates.filter((t) => deleted.sent.has(t.model.objectType)).map(({ model, template }) => {
-    const bound = bind(ctx, template);
-    return { model, statement: { sql: bound.sql, parameters: bound.parameters.map((p) => (p === SLOTS.ids ? ids : p)) } };
-  });
+  return templates
+    .filter((t) => deleted.sent.has(t.model.objectType))
+    .map(({ model, template }) => {
+      const bound = bind(ctx, template);
+      return { model, statement: { sql: bound.sql, parameters: bound.parameters.map((p) => (p === SLOTS.ids ? ids : p)) } };
+    });
 }
 
 /** Keeps the representations `deletedDataStatements` read on the request's `deleted` runs of the model. */
 export function freezeDeletedDataStatement(ctx: RequestContext, model: Model, rows: readonly Row[]): Statement | null {
   if (!rows.length) return null;
-  const data = JSON.stringify(rows.map((row) => {
-    const { __object, ...representation } = row;
-    return [Number(__object), JSON.stringify(representation)];
-  }));
+  const data = JSON.stringify(
+    rows.map((row) => {
+      const { __object, ...representation } = row;
+      return [Number(__object), JSON.stringify(representation)];
+    }),
+  );
   return sql`UPDATE extras_webhookdelivery SET data = (SELECT j.value ->> 1 FROM json_each(${data}) j WHERE j.value ->> 0 = extras_webhookdelivery.object_id)
     WHERE request_id = ${ctx.requestId} AND event = 'deleted' AND object_type = ${model.objectType}
     AND object_id IN (SELECT j.value ->> 0 FROM json_each(${data}) j)`.compile(qb);
@@ -150,7 +163,13 @@ export function freezeEventDataStatement(rows: readonly Row[]): Statement | null
  * Placeholders for the request's values in the statements built once (the outbox INSERT, and the
  * event-data SELECT per model, whose representation SQL would cost more to build than to run).
  */
-const SLOTS = { requestId: "\u0000request_id", now: "\u0000now", username: "\u0000username", origin: "\u0000origin", ids: "\u0000ids" } as const;
+const SLOTS = {
+  requestId: "\u0000request_id",
+  now: "\u0000now",
+  username: "\u0000username",
+  origin: "\u0000origin",
+  ids: "\u0000ids",
+} as const;
 let outbox: Statement | null = null;
 
 function outboxTemplate(): Statement {

@@ -51,8 +51,12 @@ export class RenderBudget {
   spend(characters: number, steps: number): void {
     this.output += characters;
     this.steps += steps;
-    if (this.output > this.maxSize) throw new Error(`the rendered request passes WEBHOOK_RENDER_MAX_SIZE (${this.maxSize} bytes); rendering stopped, nothing sent`);
-    if (this.steps > 4 * this.maxSize) throw new Error(`the templates take more than ${4 * this.maxSize} steps (4 x WEBHOOK_RENDER_MAX_SIZE); rendering stopped, nothing sent`);
+    if (this.output > this.maxSize)
+      throw new Error(`the rendered request passes WEBHOOK_RENDER_MAX_SIZE (${this.maxSize} bytes); rendering stopped, nothing sent`);
+    if (this.steps > 4 * this.maxSize)
+      throw new Error(
+        `the templates take more than ${4 * this.maxSize} steps (4 x WEBHOOK_RENDER_MAX_SIZE); rendering stopped, nothing sent`,
+      );
   }
 }
 
@@ -64,11 +68,13 @@ export class RenderBudget {
  */
 function budgetedWriter(budget: RenderBudget): Mustache.Writer {
   const writer = new Mustache.Writer();
-  const counted = <A extends unknown[]>(f: (...args: A) => unknown) => (...args: A) => {
-    const value = f.apply(writer, args);
-    if (value != null) budget.spend(String(value).length, 0);
-    return value;
-  };
+  const counted =
+    <A extends unknown[]>(f: (...args: A) => unknown) =>
+    (...args: A) => {
+      const value = f.apply(writer, args);
+      if (value != null) budget.spend(String(value).length, 0);
+      return value;
+    };
   writer.rawValue = counted(writer.rawValue) as typeof writer.rawValue;
   writer.escapedValue = counted(writer.escapedValue) as typeof writer.escapedValue;
   writer.unescapedValue = counted(writer.unescapedValue) as typeof writer.unescapedValue;
@@ -82,7 +88,12 @@ function budgetedWriter(budget: RenderBudget): Mustache.Writer {
 }
 
 /** Renders a mustache template over the context with the given escaping (mustache is logic-less: no code runs). */
-export function renderTemplate(template: string, context: Record<string, unknown>, escaping: Escaping, budget = new RenderBudget(Infinity)): string {
+export function renderTemplate(
+  template: string,
+  context: Record<string, unknown>,
+  escaping: Escaping,
+  budget = new RenderBudget(Infinity),
+): string {
   return budgetedWriter(budget).render(template, plain(context), undefined, { escape: ESCAPES[escaping] });
 }
 
@@ -107,7 +118,9 @@ export function renderHeaders(template: string, context: Record<string, unknown>
     const i = line.indexOf(":");
     if (i <= 0) continue;
     const name = line.slice(0, i).trim();
-    const value = renderTemplate(line.slice(i + 1), context, "none", budget).replace(/[\r\n]/g, "").trim();
+    const value = renderTemplate(line.slice(i + 1), context, "none", budget)
+      .replace(/[\r\n]/g, "")
+      .trim();
     if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out.push([name, value]);
   }
   return out;
@@ -148,8 +161,12 @@ export function renderRequest(job: RenderJob): Rendered {
     budget.spend(body.length, 0);
   }
   // Characters were counted as they came; a character may take up to 3 bytes on the wire.
-  const size = encoder.encode(url).length + encoder.encode(body).length + headers.reduce((n, [k, v]) => n + encoder.encode(k).length + encoder.encode(v).length, 0);
-  if (size > job.maxSize) throw new Error(`the rendered request passes WEBHOOK_RENDER_MAX_SIZE (${job.maxSize} bytes): ${size} bytes; nothing sent`);
+  const size =
+    encoder.encode(url).length +
+    encoder.encode(body).length +
+    headers.reduce((n, [k, v]) => n + encoder.encode(k).length + encoder.encode(v).length, 0);
+  if (size > job.maxSize)
+    throw new Error(`the rendered request passes WEBHOOK_RENDER_MAX_SIZE (${job.maxSize} bytes): ${size} bytes; nothing sent`);
   return { url, headers, body };
 }
 

@@ -44,17 +44,30 @@ async function retryDeliveries(ctx: RequestContext, model: Model, ids: readonly 
   try {
     const results = await writeBatch(ctx, [
       // Another request may have retried them meanwhile: then nothing is done twice.
-      guardStatement("gone", sql`(SELECT count(*) FROM extras_webhookdelivery WHERE id IN ${idList(ids)} AND status = 'failed') <> ${ids.length}`),
+      guardStatement(
+        "gone",
+        sql`(SELECT count(*) FROM extras_webhookdelivery WHERE id IN ${idList(ids)} AND status = 'failed') <> ${ids.length}`,
+      ),
       sql`UPDATE extras_webhookdelivery SET status = 'queued', run_attempts = 0, next_attempt = ${now}, finished = NULL, lease_until = NULL,
-        last_updated = ${now}, error_log = error_log || ${`${now} retried by ${ctx.user?.username ?? ""}\n`} WHERE id IN ${idList(ids)}`.compile(qb),
+        last_updated = ${now}, error_log = error_log || ${`${now} retried by ${ctx.user?.username ?? ""}\n`} WHERE id IN ${idList(ids)}`.compile(
+        qb,
+      ),
       sql`SELECT ${selectSql(model, model.readableFields)} FROM extras_webhookdelivery WHERE id IN ${idList(ids)} ORDER BY id`.compile(qb),
     ]);
     ctx.waitUntil(ctx.enqueue(ids));
     const rows = new Map(results[2].rows.map((r) => [Number(r.id), r]));
-    return represent(ctx, model, ids.map((id) => rows.get(id)!), { form: "full" });
+    return represent(
+      ctx,
+      model,
+      ids.map((id) => rows.get(id)!),
+      { form: "full" },
+    );
   } catch (error) {
     if (error instanceof ConstraintError && error.columns.includes("guard_object_gone")) {
-      throw ApiError.detail("conflict", "The deliveries changed while this request was processed; nothing was retried. Please reload and retry.");
+      throw ApiError.detail(
+        "conflict",
+        "The deliveries changed while this request was processed; nothing was retried. Please reload and retry.",
+      );
     }
     throw error;
   }
@@ -75,8 +88,13 @@ export const retryOneRoute: RouteDeclaration = {
 export const retryManyRoute: RouteDeclaration = {
   name: "retry",
   detail: false,
-  summary: "Queue failed deliveries again, given a list of {\"id\": ...}.",
-  bodies: { POST: { request: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "integer" } } } }, response: { type: "array", items: ref("WebhookDelivery") } } },
+  summary: 'Queue failed deliveries again, given a list of {"id": ...}.',
+  bodies: {
+    POST: {
+      request: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "integer" } } } },
+      response: { type: "array", items: ref("WebhookDelivery") },
+    },
+  },
   methods: ["POST"],
   permission: null,
   handler: async (ctx, model) => {

@@ -25,7 +25,9 @@ const UNSETTLED = sql`('queued', 'pending')`;
  * waits; the earlier one names it as `next` when it settles (`nextRun`). Runs of a deleted webhook
  * (webhook_id NULL) have nobody to keep order for.
  */
-const waitsForEarlier = (run: string) => sql`EXISTS (SELECT 1 FROM extras_webhookdelivery e WHERE e.webhook_id = ${sql.ref(`${run}.webhook_id`)}
+const waitsForEarlier = (
+  run: string,
+) => sql`EXISTS (SELECT 1 FROM extras_webhookdelivery e WHERE e.webhook_id = ${sql.ref(`${run}.webhook_id`)}
   AND e.object_type = ${sql.ref(`${run}.object_type`)} AND e.object_id = ${sql.ref(`${run}.object_id`)} AND e.status IN ${UNSETTLED}
   AND e.id < ${sql.ref(`${run}.id`)})`;
 
@@ -49,16 +51,19 @@ export async function claimRuns(deps: DeliveryDependencies, ids: readonly number
   // A message may arrive a little before the run's due time (queue delays are coarse).
   const due = new Date(now.getTime() + 2000).toISOString();
   const list = JSON.stringify([...new Set(ids)]);
-  const [claimed, hooks] = await deps.db.batch([
-    sql`UPDATE extras_webhookdelivery SET attempts = attempts + 1, run_attempts = run_attempts + 1, started = ${iso}, lease_until = ${lease},
+  const [claimed, hooks] = await deps.db.batch(
+    [
+      sql`UPDATE extras_webhookdelivery SET attempts = attempts + 1, run_attempts = run_attempts + 1, started = ${iso}, lease_until = ${lease},
         last_updated = ${iso}, claimed_by = ${deps.claimer ?? null}
       WHERE id IN (SELECT value FROM json_each(${list})) AND status IN ('queued', 'pending')
         AND (lease_until IS NULL OR lease_until < ${iso}) AND (next_attempt IS NULL OR next_attempt <= ${due})
         AND NOT ${waitsForEarlier("extras_webhookdelivery")}
       RETURNING *`.compile(qb),
-    sql`SELECT id, payload_url, http_method, http_content_type, additional_headers, body_template, secret, ssl_verification FROM extras_webhook
+      sql`SELECT id, payload_url, http_method, http_content_type, additional_headers, body_template, secret, ssl_verification FROM extras_webhook
       WHERE id IN (SELECT webhook_id FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${list})))`.compile(qb),
-  ], "write");
+    ],
+    "write",
+  );
   const webhooks = new Map(hooks.rows.map((w) => [Number(w.id), w]));
   const runs = new Map(claimed.rows.map((d) => [Number(d.id), d]));
   const data = await eventData(deps, claimed.rows);
@@ -75,13 +80,21 @@ export async function claimRuns(deps: DeliveryDependencies, ids: readonly number
  * Queues the `pending` runs whose conditions held, and drops the others: one round trip for the
  * group. For each dropped run, the run that waited for it (null if none).
  */
-export async function settleRuns(deps: DeliveryDependencies, verdicts: readonly { id: number; keep: boolean }[]): Promise<(number | null)[]> {
+export async function settleRuns(
+  deps: DeliveryDependencies,
+  verdicts: readonly { id: number; keep: boolean }[],
+): Promise<(number | null)[]> {
   const ids = (keep: boolean) => JSON.stringify(verdicts.filter((v) => v.keep === keep).map((v) => v.id));
-  const [dropped] = await deps.db.batch([
-    sql`DELETE FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${ids(false)})) AND status = 'pending'
+  const [dropped] = await deps.db.batch(
+    [
+      sql`DELETE FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${ids(false)})) AND status = 'pending'
       RETURNING id, ${nextRun("extras_webhookdelivery")} AS next`.compile(qb),
-    sql`UPDATE extras_webhookdelivery SET status = 'queued' WHERE id IN (SELECT value FROM json_each(${ids(true)})) AND status = 'pending'`.compile(qb),
-  ], "write");
+      sql`UPDATE extras_webhookdelivery SET status = 'queued' WHERE id IN (SELECT value FROM json_each(${ids(true)})) AND status = 'pending'`.compile(
+        qb,
+      ),
+    ],
+    "write",
+  );
   return nextOf(dropped.rows, verdicts);
 }
 
@@ -125,16 +138,20 @@ export async function recordResults(deps: DeliveryDependencies, results: readonl
   const field = (name: keyof Result) => sql`json_extract(value, ${`$.${name}`}) AS ${sql.ref(`r_${name}`)}`;
   const names: (keyof Result)[] = ["id", "lease", "status", "code", "excerpt", "ms", "at", "finished", "next", "line", "request"];
   // An attempt that rendered no request (a template error, a deleted webhook) leaves none.
-  const request = (part: keyof SentRequest, empty: RawBuilder<unknown>) => sql`coalesce(json_extract(r.r_request, ${`$.${part}`}), ${empty})`;
-  const [recorded] = await deps.db.batch([
-    sql`UPDATE extras_webhookdelivery SET status = r.r_status, last_status_code = r.r_code, response_excerpt = r.r_excerpt, duration_ms = r.r_ms,
+  const request = (part: keyof SentRequest, empty: RawBuilder<unknown>) =>
+    sql`coalesce(json_extract(r.r_request, ${`$.${part}`}), ${empty})`;
+  const [recorded] = await deps.db.batch(
+    [
+      sql`UPDATE extras_webhookdelivery SET status = r.r_status, last_status_code = r.r_code, response_excerpt = r.r_excerpt, duration_ms = r.r_ms,
         lease_until = NULL, last_updated = r.r_at, finished = r.r_finished, next_attempt = r.r_next, error_log = error_log || r.r_line,
         request_method = ${request("method", sql`''`)}, request_url = ${request("url", sql`''`)},
         request_headers = json_extract(r.r_request, '$.headers'), request_body = ${request("body", sql`''`)}
       FROM (SELECT ${sql.join(names.map(field))} FROM json_each(${JSON.stringify(results)})) AS r
       WHERE extras_webhookdelivery.id = r.r_id AND extras_webhookdelivery.lease_until = r.r_lease
       RETURNING id, CASE WHEN status NOT IN ${UNSETTLED} THEN ${nextRun("extras_webhookdelivery")} END AS next`.compile(qb),
-  ], "write");
+    ],
+    "write",
+  );
   return nextOf(recorded.rows, results);
 }
 
@@ -144,12 +161,15 @@ export async function recordResults(deps: DeliveryDependencies, results: readonl
  */
 export async function deadLetterRuns(db: Database, ids: readonly number[], now: Date): Promise<number[]> {
   const iso = now.toISOString();
-  const [failed] = await db.batch([
-    sql`UPDATE extras_webhookdelivery SET status = 'failed', finished = ${iso}, lease_until = NULL,
+  const [failed] = await db.batch(
+    [
+      sql`UPDATE extras_webhookdelivery SET status = 'failed', finished = ${iso}, lease_until = NULL,
         error_log = error_log || ${iso} || ' dead-lettered: the queue gave up on this run' || char(10)
       WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND status IN ${UNSETTLED}
       RETURNING ${nextRun("extras_webhookdelivery")} AS next`.compile(qb),
-  ], "write");
+    ],
+    "write",
+  );
   return failed.rows.filter((r) => r.next != null).map((r) => Number(r.next));
 }
 
@@ -165,10 +185,13 @@ export function sweepableRunsStatement(cutoff: string, now: string, limit: numbe
 
 /** The claimers holding runs now (their lease not yet out): a starting consumer tells the dead from the live. */
 export async function claimHolders(db: Database, now: Date): Promise<string[]> {
-  const [rows] = await db.batch([
-    sql`SELECT DISTINCT claimed_by FROM extras_webhookdelivery WHERE status IN ('queued', 'pending') AND claimed_by IS NOT NULL
+  const [rows] = await db.batch(
+    [
+      sql`SELECT DISTINCT claimed_by FROM extras_webhookdelivery WHERE status IN ('queued', 'pending') AND claimed_by IS NOT NULL
       AND lease_until >= ${now.toISOString()}`.compile(qb),
-  ], "read");
+    ],
+    "read",
+  );
   return rows.rows.map((r) => String(r.claimed_by));
 }
 
@@ -181,10 +204,13 @@ export async function claimHolders(db: Database, now: Date): Promise<string[]> {
 export async function releaseClaims(db: Database, claimers: readonly string[], now: Date): Promise<void> {
   if (!claimers.length) return;
   const iso = now.toISOString();
-  await db.batch([
-    sql`UPDATE extras_webhookdelivery SET lease_until = NULL, last_updated = ${iso},
+  await db.batch(
+    [
+      sql`UPDATE extras_webhookdelivery SET lease_until = NULL, last_updated = ${iso},
         error_log = error_log || ${iso} || ' attempt ' || attempts || ': interrupted (the process sending it stopped); sending again' || char(10)
       WHERE claimed_by IN (SELECT value FROM json_each(${JSON.stringify(claimers)})) AND status IN ('queued', 'pending')
         AND lease_until IS NOT NULL`.compile(qb),
-  ], "write");
+    ],
+    "write",
+  );
 }

@@ -18,7 +18,12 @@ function standardKey(secret: string): Uint8Array {
 }
 
 /** The signing headers of one attempt. */
-export async function signatureHeaders(secret: string, messageId: string, timestamp: number, body: string): Promise<Record<string, string>> {
+export async function signatureHeaders(
+  secret: string,
+  messageId: string,
+  timestamp: number,
+  body: string,
+): Promise<Record<string, string>> {
   const headers: Record<string, string> = { "webhook-id": messageId, "webhook-timestamp": String(timestamp) };
   if (!secret) return headers;
   headers["X-Hook-Signature"] = toHex(await hmac("SHA-512", encoder.encode(secret), body));

@@ -24,7 +24,10 @@ const withoutPort = (hop: string): string => {
  */
 export function clientAddressOf(request: Request, peer: string | null, trusted: readonly string[]): string | null {
   if (!peer || trusted.length === 0 || !ipaddr.isValid(peer) || !within(peer, trusted)) return peer;
-  const hops = (request.headers.get("X-Forwarded-For") ?? "").split(",").map((h) => withoutPort(h.trim())).filter(Boolean);
+  const hops = (request.headers.get("X-Forwarded-For") ?? "")
+    .split(",")
+    .map((h) => withoutPort(h.trim()))
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!ipaddr.isValid(hops[i])) return null;
     if (i === 0 || !within(hops[i], trusted)) return ipaddr.process(hops[i]).toString();

@@ -83,7 +83,9 @@ export function pythonRepr(value: unknown): string {
   if (typeof value === "string") return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
   if (typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`)
+      .join(", ")}}`;
   }
   return String(value);
 }

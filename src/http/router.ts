@@ -35,7 +35,12 @@ export interface PipelineOptions {
 export function createRouter({ registry, runtime, release }: PipelineOptions) {
   const router = Router<IRequest, [RequestContext]>({
     // POST /login/ checks credentials itself: a stale session cookie must not stand in its way.
-    before: [checkHost, refuseUnknownMethod, redirectToSlash, async (req, ctx) => void ((ctx.url.pathname === "/login/" && req.method === "POST") || (await authenticate(ctx)))],
+    before: [
+      checkHost,
+      refuseUnknownMethod,
+      redirectToSlash,
+      async (req, ctx) => void ((ctx.url.pathname === "/login/" && req.method === "POST") || (await authenticate(ctx))),
+    ],
     catch: (error, _req, ctx) => errorResponse(error, ctx),
     finally: [(response, req, ctx) => finish(response, req, ctx, registry)],
   });
@@ -50,35 +55,58 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/logout/", (req, ctx) => only(req, ["GET", "HEAD", "POST"], () => (req.method === "POST" ? logout(ctx) : logoutPage(ctx))));
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/schema/swagger-ui/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => swaggerPage(ctx)));
-  router.all("/admin/webhook-deliveries/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, null))));
-  router.all("/admin/webhook-deliveries/:id/", fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, req.params.id))));
+  router.all(
+    "/admin/webhook-deliveries/",
+    fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, null))),
+  );
+  router.all(
+    "/admin/webhook-deliveries/:id/",
+    fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, req.params.id))),
+  );
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
   router.all("/api/schema/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => schemaResponse(ctx, { registry, release })));
   // pynetbox asks here for the document of servers older than NetBox 3.5; a browser goes to Swagger UI.
-  router.all("/api/docs/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => ctx.url.searchParams.get("format") === "openapi"
-    ? schemaResponse(ctx, { registry, release, forceJson: true })
-    : new Response(null, { status: 302, headers: { Location: `${ctx.origin}/api/schema/swagger-ui/` } })));
+  router.all("/api/docs/", (req, ctx) =>
+    only(req, ["GET", "HEAD", "OPTIONS"], () =>
+      ctx.url.searchParams.get("format") === "openapi"
+        ? schemaResponse(ctx, { registry, release, forceJson: true })
+        : new Response(null, { status: 302, headers: { Location: `${ctx.origin}/api/schema/swagger-ui/` } }),
+    ),
+  );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
 
   router.all("/api/:app/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(appRoot(ctx, registry, req.params.app))));
-  router.all("/api/:app/:path/", fresh((req, ctx) => listEndpoint(req, ctx, modelOf(req))));
-  router.all("/api/:app/:path/:id/", fresh((req, ctx) => {
-    const model = modelOf(req);
-    if (isId(req.params.id)) return detailEndpoint(req, ctx, model, Number(req.params.id));
-    return routeEndpoint(req, ctx, { model, name: req.params.id, id: null });
-  }));
-  router.all("/api/:app/:path/:id/:action/", fresh((req, ctx) => {
-    const model = modelOf(req);
-    if (!isId(req.params.id)) throw ApiError.notFound();
-    return routeEndpoint(req, ctx, { model, name: req.params.action, id: Number(req.params.id) });
-  }));
+  router.all(
+    "/api/:app/:path/",
+    fresh((req, ctx) => listEndpoint(req, ctx, modelOf(req))),
+  );
+  router.all(
+    "/api/:app/:path/:id/",
+    fresh((req, ctx) => {
+      const model = modelOf(req);
+      if (isId(req.params.id)) return detailEndpoint(req, ctx, model, Number(req.params.id));
+      return routeEndpoint(req, ctx, { model, name: req.params.id, id: null });
+    }),
+  );
+  router.all(
+    "/api/:app/:path/:id/:action/",
+    fresh((req, ctx) => {
+      const model = modelOf(req);
+      if (!isId(req.params.id)) throw ApiError.notFound();
+      return routeEndpoint(req, ctx, { model, name: req.params.action, id: Number(req.params.id) });
+    }),
+  );
   // An object's `display_url` (NetBox's page for it, `/dcim/sites/7/`) leads a browser to the
   // object's browsable API page; anything else there is not found.
   const pages = new Map(registry.models.map((m) => [m.page, m]));
   router.all("/:app/:path/:id/", (req, ctx) => {
     const model = pages.get(`/${req.params.app}/${req.params.path}/`);
     if (!model || !isId(req.params.id)) return undefined;
-    return only(req, ["GET", "HEAD"], () => new Response(null, { status: 302, headers: { Location: objectUrl(ctx, model, Number(req.params.id)) } }));
+    return only(
+      req,
+      ["GET", "HEAD"],
+      () => new Response(null, { status: 302, headers: { Location: objectUrl(ctx, model, Number(req.params.id)) } }),
+    );
   });
   return router;
 }
@@ -143,7 +171,8 @@ const READ_METHODS = ["GET", "HEAD", "OPTIONS"] as const;
 
 /** Refuses writes to a model only the engine writes, with 405 and what is allowed. */
 function refuseWriteToReadOnly(req: IRequest, model: Model): void {
-  if (model.readOnly && !(READ_METHODS as readonly string[]).includes(req.method)) throw ApiError.methodNotAllowed(req.method, READ_METHODS);
+  if (model.readOnly && !(READ_METHODS as readonly string[]).includes(req.method))
+    throw ApiError.methodNotAllowed(req.method, READ_METHODS);
 }
 
 async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): Promise<Response> {
@@ -166,7 +195,11 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
     case "PATCH": {
       const items = asList(await body("change"));
       const ids = bulkIds(ctx, items);
-      return json(await writeObjects(ctx, model, { inputs: items, mode: req.method === "PUT" ? "put" : "patch", ids, bulk: true }), 200, allow);
+      return json(
+        await writeObjects(ctx, model, { inputs: items, mode: req.method === "PUT" ? "put" : "patch", ids, bulk: true }),
+        200,
+        allow,
+      );
     }
     case "DELETE": {
       await deleteObjects(ctx, model, { ids: bulkIds(ctx, asList(await body("delete"))), bulk: true });
@@ -188,13 +221,21 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
     case "PUT":
     case "PATCH": {
       const input = await authorizedBody(ctx, model, "change");
-      const [out] = await writeObjects(ctx, model, { inputs: [input ?? {}], mode: req.method === "PUT" ? "put" : "patch", ids: [id], bulk: false });
+      const [out] = await writeObjects(ctx, model, {
+        inputs: [input ?? {}],
+        mode: req.method === "PUT" ? "put" : "patch",
+        ids: [id],
+        bulk: false,
+      });
       return json(out, 200, allow);
     }
     case "DELETE": {
       authorize(ctx, model, "delete");
       if ((await ctx.body()).trim() !== "") {
-        throw ApiError.detail("invalid", "A request body is not accepted when deleting a single object. To delete several objects, send a list of {\"id\": ...} to the list endpoint.");
+        throw ApiError.detail(
+          "invalid",
+          'A request body is not accepted when deleting a single object. To delete several objects, send a list of {"id": ...} to the list endpoint.',
+        );
       }
       await deleteObjects(ctx, model, { ids: [id], bulk: false });
       return noContent();

@@ -90,7 +90,13 @@ async function serveNumbers(ctx: RequestContext, source: NumberSource, id: numbe
     const inputs = items.map((item, i) => ({ ...(item && typeof item === "object" ? item : {}), ...source.fixed(parent, free[i]) }));
     try {
       const allocation = { columns: inputs.map(() => columns), positions: [] };
-      const out = await writeObjects(ctx, source.child(), { inputs, mode: "create", ids: inputs.map(() => null), bulk: !single, allocation });
+      const out = await writeObjects(ctx, source.child(), {
+        inputs,
+        mode: "create",
+        ids: inputs.map(() => null),
+        bulk: !single,
+        allocation,
+      });
       return json(single ? out[0] : out, 201);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;

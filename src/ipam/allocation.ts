@@ -12,7 +12,18 @@ import { ipAddress, prefix, vrf as vrfModel } from "../models/ipam.ts";
 import { scopeSql } from "../rest/scope.ts";
 import { nestedJsonSql } from "../rest/select.ts";
 import { objectUrl } from "../rest/serialize.ts";
-import { bitsOf, blocksBetween, formatAddress, keyOf, lastOf, parseNetwork, usableBounds, firstOf, type Family, type Network } from "./network.ts";
+import {
+  bitsOf,
+  blocksBetween,
+  formatAddress,
+  keyOf,
+  lastOf,
+  parseNetwork,
+  usableBounds,
+  firstOf,
+  type Family,
+  type Network,
+} from "./network.ts";
 import { childPrefixStatement, freeBlocks, freeIps, freeIpStatements, freeRanges, type Space } from "./free-space.ts";
 import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
 
@@ -53,7 +64,14 @@ async function loadParent(ctx: RequestContext, model: Model, id: number): Promis
 function nestedVrf(ctx: RequestContext, parent: Row): Out | null {
   const raw = typeof parent.vrf_json === "string" ? (JSON.parse(parent.vrf_json) as Out) : null;
   if (!raw) return null;
-  return { id: raw.id, url: objectUrl(ctx, vrfModel, raw.id), display: raw.__display, name: raw.name, rd: raw.rd, description: raw.description };
+  return {
+    id: raw.id,
+    url: objectUrl(ctx, vrfModel, raw.id),
+    display: raw.__display,
+    name: raw.name,
+    rd: raw.rd,
+    description: raw.description,
+  };
 }
 
 /** The addresses a parent offers: a prefix's usable bounds, or an IP range's addresses, with the mask they get. */
@@ -76,7 +94,11 @@ async function allocationBody(ctx: RequestContext): Promise<{ items: Out[]; sing
   const single = !Array.isArray(body);
   const items = (single ? [body ?? {}] : body) as unknown[];
   if (items.some((x) => typeof x !== "object" || x === null || Array.isArray(x))) {
-    throw ApiError.invalid(items.map((x) => (typeof x === "object" && x !== null && !Array.isArray(x) ? {} : { non_field_errors: ["Invalid data. Expected a dictionary."] })));
+    throw ApiError.invalid(
+      items.map((x) =>
+        typeof x === "object" && x !== null && !Array.isArray(x) ? {} : { non_field_errors: ["Invalid data. Expected a dictionary."] },
+      ),
+    );
   }
   return { items: items as Out[], single };
 }
@@ -87,8 +109,14 @@ async function allocationBody(ctx: RequestContext): Promise<{ items: Out[]; sing
  * concurrent allocation (409 from the write) looks again.
  */
 async function allocate(
-  ctx: RequestContext, child: Model, single: boolean,
-  plan: () => Promise<{ inputs: Out[]; columns: Record<string, ReturnType<typeof pickSql>>[]; positions: { vrf: number | null; network: Network }[] } | null>,
+  ctx: RequestContext,
+  child: Model,
+  single: boolean,
+  plan: () => Promise<{
+    inputs: Out[];
+    columns: Record<string, ReturnType<typeof pickSql>>[];
+    positions: { vrf: number | null; network: Network }[];
+  } | null>,
 ): Promise<Response> {
   const { writeObjects } = await importCrud();
   for (let attempt = 1; ; attempt++) {
@@ -96,7 +124,13 @@ async function allocate(
     if (!next) throw ApiError.detail("conflict", NO_ROOM);
     try {
       const allocation = { columns: next.columns, positions: next.positions };
-      const out = await writeObjects(ctx, child, { inputs: next.inputs, mode: "create", ids: next.inputs.map(() => null), bulk: !single, allocation });
+      const out = await writeObjects(ctx, child, {
+        inputs: next.inputs,
+        mode: "create",
+        ids: next.inputs.map(() => null),
+        bulk: !single,
+        allocation,
+      });
       return json(single ? out[0] : out, 201);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 409 || attempt >= ATTEMPTS) throw error;
@@ -115,14 +149,20 @@ async function availableIps(ctx: RequestContext, model: Model, id: number): Prom
   }
   const { items, single } = await allocationBody(ctx);
   const ipModel = ipAddress;
-  const taken = (c: ReturnType<typeof member>) => sql`NOT EXISTS (SELECT 1 FROM ipam_ipaddress x WHERE ${space.anyVrf ? sql`1` : sql`x.vrf_id IS ${space.vrf}`}
+  const taken = (
+    c: ReturnType<typeof member>,
+  ) => sql`NOT EXISTS (SELECT 1 FROM ipam_ipaddress x WHERE ${space.anyVrf ? sql`1` : sql`x.vrf_id IS ${space.vrf}`}
     AND x.address_start = ${c})`;
   return allocate(ctx, ipModel, single, async () => {
     const free = await find(Math.min(items.length + SPARE, ctx.config.MAX_BULK_OBJECTS + SPARE));
     if (free.length < items.length) return null;
     const candidates = free.map((ip) => ({ k: keyOf(space.family, ip), t: `${formatAddress(space.family, ip)}/${length}` }));
     const free1 = (c: ReturnType<typeof member>) => taken(member(c, "k"));
-    const columns = { address: pickSql(candidates, "t", free1), address_start: pickSql(candidates, "k", free1), address_end: pickSql(candidates, "k", free1) };
+    const columns = {
+      address: pickSql(candidates, "t", free1),
+      address_start: pickSql(candidates, "k", free1),
+      address_end: pickSql(candidates, "k", free1),
+    };
     // The address and VRF are the server's (NetBox overwrites them); the first candidate stands in for validation.
     const inputs = items.map((item, i) => ({ ...item, address: candidates[i].t, vrf: space.vrf }));
     return { inputs, columns: inputs.map(() => columns), positions: [] };
@@ -142,7 +182,13 @@ async function availablePrefixes(ctx: RequestContext, model: Model, id: number):
   const parent = await loadParent(ctx, model, id);
   const n = parseNetwork(String(parent.prefix))!;
   const vrfId = parent.vrf_id === null ? null : Number(parent.vrf_id);
-  const space: Space = { family: n.family, lo: firstOf(n), hi: lastOf(n), vrf: vrfId, anyVrf: vrfId === null && parent.status === "container" };
+  const space: Space = {
+    family: n.family,
+    lo: firstOf(n),
+    hi: lastOf(n),
+    vrf: vrfId,
+    anyVrf: vrfId === null && parent.status === "container",
+  };
   const vrf = nestedVrf(ctx, parent);
   const ranges = async () => freeRanges(space, (await readBatch(ctx, [childPrefixStatement(space, n.length)]))[0]);
   if (ctx.request.method === "GET") {
@@ -154,7 +200,9 @@ async function availablePrefixes(ctx: RequestContext, model: Model, id: number):
   const problems = items.map((item) => prefixLengthProblem(item, n.family, n.length));
   if (problems.some(Boolean)) throw ApiError.invalid(problems.map((p) => (p ? { prefix_length: [p] } : {})));
   const prefixModel = prefix;
-  const overlaps = (c: ReturnType<typeof member>) => sql`NOT EXISTS (SELECT 1 FROM ipam_prefix x WHERE ${space.anyVrf ? sql`1` : sql`x.vrf_id IS ${space.vrf}`}
+  const overlaps = (
+    c: ReturnType<typeof member>,
+  ) => sql`NOT EXISTS (SELECT 1 FROM ipam_prefix x WHERE ${space.anyVrf ? sql`1` : sql`x.vrf_id IS ${space.vrf}`}
     AND x.prefix_start BETWEEN ${keyOf(n.family, space.lo)} AND ${member(c, "e")} AND x.prefix_end >= ${member(c, "s")} AND x.prefix_length > ${n.length})`;
   return allocate(ctx, prefixModel, single, async () => {
     let free = await ranges();
@@ -165,8 +213,16 @@ async function availablePrefixes(ctx: RequestContext, model: Model, id: number):
       const length = Number(item.prefix_length);
       const blocks = freeBlocks(n.family, free, length, SPARE);
       if (!blocks.length) return null;
-      const candidates = blocks.map((b) => ({ t: `${formatAddress(b.family, b.host)}/${b.length}`, s: keyOf(b.family, b.host), e: keyOf(b.family, lastOf(b)) }));
-      columns.push({ prefix: pickSql(candidates, "t", overlaps), prefix_start: pickSql(candidates, "s", overlaps), prefix_end: pickSql(candidates, "e", overlaps) });
+      const candidates = blocks.map((b) => ({
+        t: `${formatAddress(b.family, b.host)}/${b.length}`,
+        s: keyOf(b.family, b.host),
+        e: keyOf(b.family, lastOf(b)),
+      }));
+      columns.push({
+        prefix: pickSql(candidates, "t", overlaps),
+        prefix_start: pickSql(candidates, "s", overlaps),
+        prefix_end: pickSql(candidates, "e", overlaps),
+      });
       positions.push(...blocks.map((network) => ({ vrf: space.vrf, network })));
       const { prefix_length: _l, ...rest } = item;
       inputs.push({ ...rest, prefix: candidates[0].t, vrf: space.vrf });
@@ -207,7 +263,12 @@ export const availablePrefixesRoute = allocationRoute({
   name: "available-prefixes",
   summary: "GET: free space as the largest aligned prefixes; POST: create prefixes of the lengths given.",
   free: { family: FAMILY, prefix: { type: "string" }, vrf: NESTED_VRF },
-  takes: { allOf: [ref("PatchedWritablePrefixRequest"), { required: ["prefix_length"], properties: { prefix_length: { type: "integer", minimum: 0, maximum: 128 } } }] },
+  takes: {
+    allOf: [
+      ref("PatchedWritablePrefixRequest"),
+      { required: ["prefix_length"], properties: { prefix_length: { type: "integer", minimum: 0, maximum: 128 } } },
+    ],
+  },
   creates: "Prefix",
   handler: (ctx, model, id) => availablePrefixes(ctx, model, id!),
 });

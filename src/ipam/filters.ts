@@ -18,32 +18,42 @@ const networks = (values: readonly string[]) => values.map((v) => parseNetwork(v
 const range = (n: Network) => [keyOf(n.family, firstOf(n)), keyOf(n.family, lastOf(n))] as const;
 
 /** Rows whose network (field `f`) lies inside a value's network; strictly (a longer mask) unless `include`. */
-const inside = (f: string, { include }: { readonly include: boolean }) => (values: readonly string[], t: string) =>
-  or(networks(values).map((n) => {
-    const [s, e] = range(n);
-    return sql`(${col(t, `${f}_start`)} BETWEEN ${s} AND ${e} AND ${col(t, `${f}_end`)} <= ${e} AND ${col(t, `${f}_length`)} ${sql.raw(include ? ">=" : ">")} ${n.length})`;
-  }));
+const inside =
+  (f: string, { include }: { readonly include: boolean }) =>
+  (values: readonly string[], t: string) =>
+    or(
+      networks(values).map((n) => {
+        const [s, e] = range(n);
+        return sql`(${col(t, `${f}_start`)} BETWEEN ${s} AND ${e} AND ${col(t, `${f}_end`)} <= ${e} AND ${col(t, `${f}_length`)} ${sql.raw(include ? ">=" : ">")} ${n.length})`;
+      }),
+    );
 
 /** Rows whose network contains a value (an address or a network): one index lookup per shorter mask. */
 const containing = (f: string) => (values: readonly string[], t: string) =>
-  or(networks(values).map((n) => {
-    const prefix = { ...n, host: firstOf(n) };
-    const candidates = [...ancestorCandidates(prefix), { start: keyOf(n.family, firstOf(n)), length: n.length }];
-    return sql`(${col(t, `${f}_start`)}, ${col(t, `${f}_length`)}) IN (SELECT json_extract(c.value, '$.start'), json_extract(c.value, '$.length') FROM json_each(${JSON.stringify(candidates)}) c)`;
-  }));
+  or(
+    networks(values).map((n) => {
+      const prefix = { ...n, host: firstOf(n) };
+      const candidates = [...ancestorCandidates(prefix), { start: keyOf(n.family, firstOf(n)), length: n.length }];
+      return sql`(${col(t, `${f}_start`)}, ${col(t, `${f}_length`)}) IN (SELECT json_extract(c.value, '$.start'), json_extract(c.value, '$.length') FROM json_each(${JSON.stringify(candidates)}) c)`;
+    }),
+  );
 
 /** Exact networks (a prefix list): same start and mask. */
 const exactPrefix = (f: string) => (values: readonly string[], t: string) =>
-  or(networks(values).map((n) => sql`(${col(t, `${f}_start`)} = ${keyOf(n.family, firstOf(n))} AND ${col(t, `${f}_length`)} = ${n.length})`));
+  or(
+    networks(values).map((n) => sql`(${col(t, `${f}_start`)} = ${keyOf(n.family, firstOf(n))} AND ${col(t, `${f}_length`)} = ${n.length})`),
+  );
 
 /** Exact addresses: with a mask, that address and mask; without, the host under any mask. */
 const exactAddress = (values: readonly string[], t: string) =>
-  or(values.flatMap((v) => {
-    const n = parseNetwork(v);
-    if (!n) return [];
-    const host = sql`${col(t, "address_start")} = ${keyOf(n.family, n.host)}`;
-    return [v.includes("/") ? sql`(${host} AND ${col(t, "address_length")} = ${n.length})` : host];
-  }));
+  or(
+    values.flatMap((v) => {
+      const n = parseNetwork(v);
+      if (!n) return [];
+      const host = sql`${col(t, "address_start")} = ${keyOf(n.family, n.host)}`;
+      return [v.includes("/") ? sql`(${host} AND ${col(t, "address_length")} = ${n.length})` : host];
+    }),
+  );
 
 /** Rows whose mask length compares to every value (`mask_length`, `__gte`, `__lte`). */
 const maskLength = (f: string, op: "=" | ">=" | "<=") => (values: readonly string[], t: string) => {
@@ -91,14 +101,22 @@ export const aggregateFilters = networkFilters("prefix");
 export const ipRangeFilters = {
   start_address: sqlFilter(exactAddressOf("start_address")),
   end_address: sqlFilter(exactAddressOf("end_address")),
-  parent: sqlFilter((values, t) => or(networks(values).map((n) => {
-    const [s, e] = range(n);
-    return sql`(${col(t, "start_address_start")} BETWEEN ${s} AND ${e} AND ${col(t, "end_address_start")} <= ${e})`;
-  }))),
-  contains: sqlFilter((values, t) => or(networks(values).map((n) => {
-    const [s, e] = range(n);
-    return sql`(${col(t, "start_address_start")} <= ${s} AND ${col(t, "end_address_start")} >= ${e})`;
-  }))),
+  parent: sqlFilter((values, t) =>
+    or(
+      networks(values).map((n) => {
+        const [s, e] = range(n);
+        return sql`(${col(t, "start_address_start")} BETWEEN ${s} AND ${e} AND ${col(t, "end_address_start")} <= ${e})`;
+      }),
+    ),
+  ),
+  contains: sqlFilter((values, t) =>
+    or(
+      networks(values).map((n) => {
+        const [s, e] = range(n);
+        return sql`(${col(t, "start_address_start")} <= ${s} AND ${col(t, "end_address_start")} >= ${e})`;
+      }),
+    ),
+  ),
   present_in_vrf_id: sqlFilter(presentInVrf(false)),
   present_in_vrf: sqlFilter(presentInVrf(true)),
 } satisfies Record<string, FilterDeclaration>;
@@ -119,10 +137,14 @@ const boolean = (values: readonly string[]) => ["true", "1", "True"].includes(va
 
 export const ipAddressFilters = {
   address: sqlFilter(exactAddress),
-  parent: sqlFilter((values, t) => or(networks(values).map((n) => {
-    const [s, e] = range(n);
-    return sql`${col(t, "address_start")} BETWEEN ${s} AND ${e}`;
-  }))),
+  parent: sqlFilter((values, t) =>
+    or(
+      networks(values).map((n) => {
+        const [s, e] = range(n);
+        return sql`${col(t, "address_start")} BETWEEN ${s} AND ${e}`;
+      }),
+    ),
+  ),
   mask_length: sqlFilter(maskLength("address", "=")),
   mask_length__gte: sqlFilter(maskLength("address", ">=")),
   mask_length__lte: sqlFilter(maskLength("address", "<=")),
@@ -130,26 +152,43 @@ export const ipAddressFilters = {
   present_in_vrf: sqlFilter(presentInVrf(true)),
   interface_id: sqlFilter((values, t) => assignedTo("dcim.interface", idSet(values), t)),
   interface: sqlFilter((values, t) =>
-    assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`, t)),
+    assignedTo(
+      "dcim.interface",
+      sql`(SELECT id FROM dcim_interface WHERE name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      t,
+    ),
+  ),
   device_id: sqlFilter((values, t) =>
-    assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE device_id IN ${idSet(values)})`, t)),
+    assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE device_id IN ${idSet(values)})`, t),
+  ),
   device: sqlFilter((values, t) =>
-    assignedTo("dcim.interface", sql`(SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id
-      WHERE d.name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`, t)),
+    assignedTo(
+      "dcim.interface",
+      sql`(SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id
+      WHERE d.name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      t,
+    ),
+  ),
   vminterface_id: sqlFilter((values, t) => {
     const m = vmInterface();
     return m ? assignedTo(m.objectType, idSet(values), t) : sql`0`;
   }),
   virtual_machine_id: sqlFilter((values, t) => {
     const m = vmInterface();
-    return m ? assignedTo(m.objectType, sql`(SELECT id FROM ${sql.table(m.table)} WHERE virtual_machine_id IN ${idSet(values)})`, t) : sql`0`;
+    return m
+      ? assignedTo(m.objectType, sql`(SELECT id FROM ${sql.table(m.table)} WHERE virtual_machine_id IN ${idSet(values)})`, t)
+      : sql`0`;
   }),
   assigned_to_interface: sqlFilter((values, t) => {
-    const types = ASSIGNABLE_TO().filter((m) => m.objectType.endsWith("interface")).map((m) => m.objectType);
+    const types = ASSIGNABLE_TO()
+      .filter((m) => m.objectType.endsWith("interface"))
+      .map((m) => m.objectType);
     const cond = sql`${col(t, "assigned_object_type")} IN (${sql.join(types)})`;
     return boolean(values) ? cond : sql`NOT coalesce(${cond}, 0)`;
   }),
-  assigned: sqlFilter((values, t) => (boolean(values) ? sql`${col(t, "assigned_object_id")} IS NOT NULL` : sql`${col(t, "assigned_object_id")} IS NULL`)),
+  assigned: sqlFilter((values, t) =>
+    boolean(values) ? sql`${col(t, "assigned_object_id")} IS NOT NULL` : sql`${col(t, "assigned_object_id")} IS NULL`,
+  ),
 } satisfies Record<string, FilterDeclaration>;
 
 /**

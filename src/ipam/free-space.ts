@@ -33,8 +33,10 @@ const sameVrf = (space: Space, x: string): Sql => (space.anyVrf ? sql`1` : sql`$
 export function freeIpStatements(space: Space, wanted: number): Statement[] {
   const [lo, hi] = [keyOf(space.family, space.lo), keyOf(space.family, space.hi)];
   if (space.anyVrf) {
-    return [sql`SELECT address_start AS k FROM ipam_ipaddress WHERE address_start BETWEEN ${lo} AND ${hi}
-      ORDER BY address_start LIMIT ${READ_CAP}`.compile(qb)];
+    return [
+      sql`SELECT address_start AS k FROM ipam_ipaddress WHERE address_start BETWEEN ${lo} AND ${hi}
+      ORDER BY address_start LIMIT ${READ_CAP}`.compile(qb),
+    ];
   }
   const [blo, bhi] = [blockKey(space.family, space.lo), blockKey(space.family, space.hi)];
   const vrfKey = space.vrf ?? 0;
@@ -57,7 +59,7 @@ export function freeIps(space: Space, wanted: number, results: readonly Statemen
   else {
     const [blocks, taken] = results;
     for (const row of blocks.rows) full.add(BigInt(`0x${String(row.block).slice(1)}`));
-    if (blocks.rows.length >= READ_CAP) known = ((BigInt(`0x${String(blocks.rows.at(-1)!.block).slice(1)}`) + 1n) * BLOCK) - 1n;
+    if (blocks.rows.length >= READ_CAP) known = (BigInt(`0x${String(blocks.rows.at(-1)!.block).slice(1)}`) + 1n) * BLOCK - 1n;
     takenRows = taken;
   }
   const taken = new Set(takenRows.rows.map((row) => valueOfKey(String(row.k))));
@@ -106,7 +108,8 @@ export function freeBlocks(family: Family, ranges: readonly [bigint, bigint][], 
   const size = 1n << BigInt(bitsOf(family) - length);
   const out: Network[] = [];
   for (const [a, b] of ranges) {
-    for (let s = ((a + size - 1n) / size) * size; s + size - 1n <= b && out.length < wanted; s += size) out.push({ family, host: s, length });
+    for (let s = ((a + size - 1n) / size) * size; s + size - 1n <= b && out.length < wanted; s += size)
+      out.push({ family, host: s, length });
     if (out.length >= wanted) break;
   }
   return out;

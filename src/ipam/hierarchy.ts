@@ -62,7 +62,11 @@ const positionOfRow = (row: Row): Position | null => {
  */
 export function hierarchyStatement(positions: readonly Position[], written: Sql | null): Statement | null {
   if (!positions.length && !written) return null;
-  const ranges = positions.map((p) => ({ vrf: p.vrf, start: keyOf(p.network.family, firstOf(p.network)), end: keyOf(p.network.family, lastOf(p.network)) }));
+  const ranges = positions.map((p) => ({
+    vrf: p.vrf,
+    start: keyOf(p.network.family, firstOf(p.network)),
+    end: keyOf(p.network.family, lastOf(p.network)),
+  }));
   const ancestors = positions.flatMap((p) => ancestorCandidates(p.network).map((a) => ({ vrf: p.vrf, ...a })));
   const touched = sql`SELECT p.id FROM json_each(${JSON.stringify(ranges)}) r CROSS JOIN ipam_prefix p
       ON p.vrf_id IS json_extract(r.value, '$.vrf') AND p.prefix_start BETWEEN json_extract(r.value, '$.start') AND json_extract(r.value, '$.end')
@@ -94,6 +98,9 @@ export function prefixWriteHierarchy(ctx: RequestContext, items: readonly WriteI
 
 /** After prefixes are deleted: everything around where they were. */
 export function prefixDeleteHierarchy(rows: readonly Row[]): Statement[] {
-  const statement = hierarchyStatement(rows.map(positionOfRow).filter((p): p is Position => p !== null), null);
+  const statement = hierarchyStatement(
+    rows.map(positionOfRow).filter((p): p is Position => p !== null),
+    null,
+  );
   return statement ? [statement] : [];
 }

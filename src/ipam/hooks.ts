@@ -74,16 +74,23 @@ function duplicateProbes(ctx: RequestContext, model: Model, items: readonly Writ
     const n = item.values[field] as Network | undefined;
     const vrf = vrfAfterSql(ctx, model, item);
     const x = "x";
-    const target = n ? match(n, x) : sql`${sql.ref(`${x}.${field}_start`)} = ${stored(`${field}_start`, self)}
+    const target = n
+      ? match(n, x)
+      : sql`${sql.ref(`${x}.${field}_start`)} = ${stored(`${field}_start`, self)}
       AND (${field === "prefix" ? sql`${sql.ref(`${x}.${field}_length`)} = ${stored(`${field}_length`, self)}` : sql`1`})`;
     const shared = SHARED_ROLES.includes(String(item.values.role));
     // A prefix is its network and mask; an address is its host, whatever its mask.
-    const key = n ? `${JSON.stringify(item.values.vrf ?? null)}|${field === "prefix" ? `${keyOf(n.family, firstOf(n))}/${n.length}` : keyOf(n.family, n.host)}` : null;
+    const key = n
+      ? `${JSON.stringify(item.values.vrf ?? null)}|${field === "prefix" ? `${keyOf(n.family, firstOf(n))}/${n.length}` : keyOf(n.family, n.host)}`
+      : null;
     probes.push({
-      statement: sql`SELECT (CASE WHEN ${vrf} IS NULL THEN ${globalUnique} ELSE (SELECT enforce_unique FROM ipam_vrf WHERE id = ${vrf}) END) AS enforced,
+      statement:
+        sql`SELECT (CASE WHEN ${vrf} IS NULL THEN ${globalUnique} ELSE (SELECT enforce_unique FROM ipam_vrf WHERE id = ${vrf}) END) AS enforced,
           (SELECT name FROM ipam_vrf WHERE id = ${vrf}) AS vrf_name,
           (SELECT ${sql.ref(`${x}.${field}`)} FROM ${table} ${sql.raw(x)}
-            WHERE ${target} AND ${sql.ref(`${x}.vrf_id`)} IS ${vrf} AND ${sql.ref(`${x}.id`)} IS NOT ${self} AND ${extra(item, x)} LIMIT 1) AS found`.compile(qb),
+            WHERE ${target} AND ${sql.ref(`${x}.vrf_id`)} IS ${vrf} AND ${sql.ref(`${x}.id`)} IS NOT ${self} AND ${extra(item, x)} LIMIT 1) AS found`.compile(
+          qb,
+        ),
       settle: (r) => {
         const row = r.rows[0];
         if (!row || !Number(row.enforced)) return;
@@ -133,19 +140,25 @@ export const aggregateHooks: ModelHooks = {
       const n = item.values.prefix as Network | undefined;
       if (!n || Object.keys(item.errors).length) return [];
       const [start, end] = [keyOf(n.family, firstOf(n)), keyOf(n.family, lastOf(n))];
-      return [{
-        statement: sql`SELECT prefix, prefix_start AS s, prefix_end AS e FROM ipam_aggregate
+      return [
+        {
+          statement: sql`SELECT prefix, prefix_start AS s, prefix_end AS e FROM ipam_aggregate
           WHERE prefix_start <= ${end} AND prefix_end >= ${start} AND id IS NOT ${item.id} LIMIT 1`.compile(qb),
-        settle: (r) => {
-          const row = r.rows[0];
-          if (!row) return;
-          const text = formatNet({ ...n, host: firstOf(n) });
-          const covered = String(row.s) <= start && String(row.e) >= end;
-          add(item, "prefix", covered
-            ? `Aggregates cannot overlap. ${text} is already covered by an existing aggregate (${row.prefix}).`
-            : `Aggregates cannot overlap. ${text} covers an existing aggregate (${row.prefix}).`);
+          settle: (r) => {
+            const row = r.rows[0];
+            if (!row) return;
+            const text = formatNet({ ...n, host: firstOf(n) });
+            const covered = String(row.s) <= start && String(row.e) >= end;
+            add(
+              item,
+              "prefix",
+              covered
+                ? `Aggregates cannot overlap. ${text} is already covered by an existing aggregate (${row.prefix}).`
+                : `Aggregates cannot overlap. ${text} covers an existing aggregate (${row.prefix}).`,
+            );
+          },
         },
-      }];
+      ];
     }),
   prepareWrite: (_ctx, items) => setFamily(items, "prefix"),
 };
@@ -156,15 +169,18 @@ export const ipRangeHooks: ModelHooks = {
       const [start, end] = [item.values.start_address as Network | undefined, item.values.end_address as Network | undefined];
       if (!start || !end || start.family !== end.family || end.host <= start.host || Object.keys(item.errors).length) return [];
       const vrf = vrfAfterSql(ctx, ipRangeModel(), item);
-      return [{
-        statement: sql`SELECT r.start_address || '-' || r.end_address AS found, v.name AS vrf_name FROM ipam_iprange r LEFT JOIN ipam_vrf v ON v.id = r.vrf_id
+      return [
+        {
+          statement:
+            sql`SELECT r.start_address || '-' || r.end_address AS found, v.name AS vrf_name FROM ipam_iprange r LEFT JOIN ipam_vrf v ON v.id = r.vrf_id
           WHERE r.start_address_start <= ${keyOf(end.family, end.host)} AND r.end_address_start >= ${keyOf(start.family, start.host)}
             AND r.vrf_id IS ${vrf} AND r.id IS NOT ${item.id} LIMIT 1`.compile(qb),
-        settle: (r) => {
-          const row = r.rows[0];
-          if (row) add(item, "__all__", `Defined addresses overlap with range ${row.found} in VRF ${row.vrf_name ?? "None"}`);
+          settle: (r) => {
+            const row = r.rows[0];
+            if (row) add(item, "__all__", `Defined addresses overlap with range ${row.found} in VRF ${row.vrf_name ?? "None"}`);
+          },
         },
-      }];
+      ];
     }),
   prepareWrite: (_ctx, items) => {
     for (const item of items) {
@@ -173,7 +189,8 @@ export const ipRangeHooks: ModelHooks = {
       if (!start || !end) continue;
       if (start.family !== end.family) add(item, "__all__", "Starting and ending IP address versions must match");
       else if (start.length !== end.length) add(item, "__all__", "Starting and ending IP address masks do not match");
-      else if (end.host <= start.host) add(item, "__all__", `Ending address must be greater than the starting address (${formatNet(start)})`);
+      else if (end.host <= start.host)
+        add(item, "__all__", `Ending address must be greater than the starting address (${formatNet(start)})`);
       else {
         item.columns.family = start.family;
         // SQLite integers stop at 2^63 - 1; a larger IPv6 range reads as that.
@@ -193,7 +210,9 @@ export const ipAddressHooks: StatefulHooks<AllocationPlan | null> = {
     const sameHost = (n: Network, x: string) => sql`${sql.ref(`${x}.address_start`)} = ${keyOf(n.family, n.host)}`;
     // Duplicates with a shared role (anycast, VRRP, ...) are allowed when this one has one too.
     const shared = (item: WriteItem, x: string) =>
-      SHARED_ROLES.includes(String(item.values.role)) ? sql`coalesce(${sql.ref(`${x}.role`)}, '') NOT IN (${sql.join(SHARED_ROLES)})` : sql`1`;
+      SHARED_ROLES.includes(String(item.values.role))
+        ? sql`coalesce(${sql.ref(`${x}.role`)}, '') NOT IN (${sql.join(SHARED_ROLES)})`
+        : sql`1`;
     return duplicateProbes(ctx, model, items, { field: "address", noun: "IP address", match: sameHost, extra: shared });
   },
   prepareWrite: (_ctx, items, allocation) => {
@@ -204,19 +223,26 @@ export const ipAddressHooks: StatefulHooks<AllocationPlan | null> = {
       if (!n) continue;
       const status = item.values.status ?? item.current?.status;
       if (status === "slaac" && n.family !== 6) add(item, "status", "Only IPv6 addresses can be assigned SLAAC status");
-      const assigned = item.values.assigned_object !== undefined ? (item.values.assigned_object as GenericRef | null) : item.current?.assigned_object_type ? { type: String(item.current.assigned_object_type), id: 0 } : null;
+      const assigned =
+        item.values.assigned_object !== undefined
+          ? (item.values.assigned_object as GenericRef | null)
+          : item.current?.assigned_object_type
+            ? { type: String(item.current.assigned_object_type), id: 0 }
+            : null;
       if (!assigned?.type.endsWith("interface")) continue;
       // NetBox refuses a network ID or (IPv4) broadcast address on an interface, except on /31-/32 and /127-/128.
       const max = n.family === 4 ? 32 : 128;
       if (n.length >= max - 1) continue;
       const host = formatAddress(n.family, n.host);
       if (n.host === firstOf(n)) add(item, "__all__", `${host} is a network ID, which may not be assigned to an interface.`);
-      else if (n.family === 4 && n.host === lastOf(n)) add(item, "__all__", `${host} is a broadcast address, which may not be assigned to an interface.`);
+      else if (n.family === 4 && n.host === lastOf(n))
+        add(item, "__all__", `${host} is a broadcast address, which may not be assigned to an interface.`);
     }
   },
   represent: (ctx, _rows, outs) => {
     for (const out of outs) {
-      if (Array.isArray(out.nat_outside)) out.nat_outside = (out.nat_outside as Record<string, unknown>[]).map((a) => nestedAddress(ctx.origin, a));
+      if (Array.isArray(out.nat_outside))
+        out.nat_outside = (out.nat_outside as Record<string, unknown>[]).map((a) => nestedAddress(ctx.origin, a));
     }
   },
 };

@@ -5,7 +5,11 @@ import type { StatefulHooks, Values, WriteItem } from "../models/hooks.ts";
 import { isRef } from "../models/kinds.ts";
 
 /** A device's or VM's primary and out-of-band addresses, with the family each needs. */
-export const PRIMARY_FIELDS = [["primary_ip4", 4], ["primary_ip6", 6], ["oob_ip", null]] as const;
+export const PRIMARY_FIELDS = [
+  ["primary_ip4", 4],
+  ["primary_ip6", 6],
+  ["oob_ip", null],
+] as const;
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
 
@@ -27,7 +31,10 @@ export interface InterfaceHome {
 
 export const DEVICE_INTERFACES: InterfaceHome = { type: "dcim.interface", table: "dcim_interface", owner: "device_id", noun: "device" };
 export const VM_INTERFACES: InterfaceHome = {
-  type: "virtualization.vminterface", table: "virtualization_vminterface", owner: "virtual_machine_id", noun: "virtual machine",
+  type: "virtualization.vminterface",
+  table: "virtualization_vminterface",
+  owner: "virtual_machine_id",
+  noun: "virtual machine",
 };
 
 /**
@@ -43,12 +50,14 @@ export const primaryIpHooks = (home: InterfaceHome): StatefulHooks<Found> => ({
         return isRef(v) && v.ref === "id" ? [v.id] : [];
       });
       if (!ids.length) return [];
-      return [{
-        statement: sql`SELECT ip.id, ip.address, ip.family, i.${sql.ref(home.owner)} AS owner_id FROM ipam_ipaddress ip
+      return [
+        {
+          statement: sql`SELECT ip.id, ip.address, ip.family, i.${sql.ref(home.owner)} AS owner_id FROM ipam_ipaddress ip
           LEFT JOIN ${sql.table(home.table)} i ON ip.assigned_object_type = ${home.type} AND i.id = ip.assigned_object_id
           WHERE ip.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`.compile(qb),
-        settle: (r) => found.set(item.values, new Map(r.rows.map((row) => [Number(row.id), row]))),
-      }];
+          settle: (r) => found.set(item.values, new Map(r.rows.map((row) => [Number(row.id), row]))),
+        },
+      ];
     }),
   prepareWrite: (_ctx, items, found) => {
     for (const item of items) {

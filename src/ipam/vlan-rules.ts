@@ -36,20 +36,29 @@ export const vlanHooks: StatefulHooks<AllocationPlan | null> = {
       if ((item.values.vid === undefined && item.values.group === undefined) || allocation) return [];
       const self = item.id;
       const given = item.values.group;
-      const group = given === undefined ? sql`(SELECT group_id FROM ipam_vlan WHERE id = ${self})` : refSql(ctx, groupModel, isRef(given) ? (given as Ref) : (given as number | null));
+      const group =
+        given === undefined
+          ? sql`(SELECT group_id FROM ipam_vlan WHERE id = ${self})`
+          : refSql(ctx, groupModel, isRef(given) ? (given as Ref) : (given as number | null));
       const vid = item.values.vid === undefined ? sql`(SELECT vid FROM ipam_vlan WHERE id = ${self})` : sql`${item.values.vid as number}`;
-      return [{
-        statement: sql`SELECT g.name, g.vid_ranges, ${vid} AS vid FROM ipam_vlangroup g WHERE g.id = ${group}`.compile(qb),
-        settle: (r) => {
-          const row = r.rows[0];
-          if (!row) return;
-          const ranges = rangesOf(row.vid_ranges);
-          const vidValue = Number(row.vid);
-          if (!ranges.some(([lo, hi]) => vidValue >= lo && vidValue <= hi)) {
-            add(item, "vid", `VID must be in ranges ${ranges.map(([lo, hi]) => `${lo}-${hi}`).join(", ")} for VLANs in group ${row.name}`);
-          }
+      return [
+        {
+          statement: sql`SELECT g.name, g.vid_ranges, ${vid} AS vid FROM ipam_vlangroup g WHERE g.id = ${group}`.compile(qb),
+          settle: (r) => {
+            const row = r.rows[0];
+            if (!row) return;
+            const ranges = rangesOf(row.vid_ranges);
+            const vidValue = Number(row.vid);
+            if (!ranges.some(([lo, hi]) => vidValue >= lo && vidValue <= hi)) {
+              add(
+                item,
+                "vid",
+                `VID must be in ranges ${ranges.map(([lo, hi]) => `${lo}-${hi}`).join(", ")} for VLANs in group ${row.name}`,
+              );
+            }
+          },
         },
-      }];
+      ];
     });
   },
 };
@@ -76,23 +85,32 @@ export const interfaceVlanHooks: StatefulHooks<Found> = {
       const vlanIds = [...tagged, untagged].flatMap((v) => (isRef(v) && v.ref === "id" ? [v.id] : typeof v === "number" ? [v] : []));
       if (!vlanIds.length) return [];
       const given = item.values.device;
-      const device = given === undefined ? sql`(SELECT device_id FROM dcim_interface WHERE id = ${item.id})` : refSql(ctx, deviceModel, isRef(given) ? (given as Ref) : (given as number));
-      return [{
-        statement: sql`SELECT v.id, v.site_id, v.name, v.vid, (SELECT site_id FROM dcim_device WHERE id = ${device}) AS device_site
+      const device =
+        given === undefined
+          ? sql`(SELECT device_id FROM dcim_interface WHERE id = ${item.id})`
+          : refSql(ctx, deviceModel, isRef(given) ? (given as Ref) : (given as number));
+      return [
+        {
+          statement: sql`SELECT v.id, v.site_id, v.name, v.vid, (SELECT site_id FROM dcim_device WHERE id = ${device}) AS device_site
           FROM ipam_vlan v WHERE v.id IN (SELECT value FROM json_each(${JSON.stringify(vlanIds)}))`.compile(qb),
-        settle: (r) => found.set(item.values, { vlans: new Map(r.rows.map((row) => [Number(row.id), row])), deviceSite: r.rows[0]?.device_site }),
-      }];
+          settle: (r) =>
+            found.set(item.values, { vlans: new Map(r.rows.map((row) => [Number(row.id), row])), deviceSite: r.rows[0]?.device_site }),
+        },
+      ];
     });
   },
   prepareWrite: (_ctx, items, found) => {
     for (const item of items) {
       const mode = item.values.mode !== undefined ? item.values.mode : (item.current?.mode ?? null);
       const tagged = item.values.tagged_vlans as number[] | undefined;
-      if (tagged?.length && mode !== "tagged") add(item, "tagged_vlans", `Tagged VLANs can only be assigned to an interface in tagged mode (the mode is ${mode ?? "unset"}).`);
-      if (item.values.untagged_vlan && !mode) add(item, "untagged_vlan", "An untagged VLAN needs an 802.1Q mode (access, tagged or tagged-all).");
+      if (tagged?.length && mode !== "tagged")
+        add(item, "tagged_vlans", `Tagged VLANs can only be assigned to an interface in tagged mode (the mode is ${mode ?? "unset"}).`);
+      if (item.values.untagged_vlan && !mode)
+        add(item, "untagged_vlan", "An untagged VLAN needs an 802.1Q mode (access, tagged or tagged-all).");
       // Leaving tagged mode drops the tagged VLANs; leaving 802.1Q drops the untagged one too.
       if (item.values.mode !== undefined && mode !== "tagged" && tagged === undefined && item.current) item.values.tagged_vlans = [];
-      if (item.values.mode !== undefined && !mode && item.values.untagged_vlan === undefined && item.current) item.values.untagged_vlan = null;
+      if (item.values.mode !== undefined && !mode && item.values.untagged_vlan === undefined && item.current)
+        item.values.untagged_vlan = null;
       const seen = found.get(item.values);
       if (!seen) continue;
       const foreign = (id: unknown) => {
@@ -101,11 +119,20 @@ export const interfaceVlanHooks: StatefulHooks<Found> = {
       };
       const untagged = foreign(item.values.untagged_vlan);
       if (untagged) {
-        add(item, "untagged_vlan", `The untagged VLAN (${untagged.name} (${untagged.vid})) must belong to the same site as the interface's parent device, or it must be global.`);
+        add(
+          item,
+          "untagged_vlan",
+          `The untagged VLAN (${untagged.name} (${untagged.vid})) must belong to the same site as the interface's parent device, or it must be global.`,
+        );
       }
       for (const id of tagged ?? []) {
         const vlan = foreign(id);
-        if (vlan) add(item, "tagged_vlans", `VLAN ${vlan.name} (${vlan.vid}) must belong to the same site as the interface's parent device, or it must be global.`);
+        if (vlan)
+          add(
+            item,
+            "tagged_vlans",
+            `VLAN ${vlan.name} (${vlan.vid}) must belong to the same site as the interface's parent device, or it must be global.`,
+          );
       }
     }
   },

@@ -36,7 +36,11 @@ export const TERM_SIDE: readonly Choice[] = [
 /** A circuit's priority in a group: the same four as a contact's. */
 const PRIORITY = CONTACT_PRIORITY;
 
-const color = f.string({ maxLength: 6, blank: true, pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." } });
+const color = f.string({
+  maxLength: 6,
+  blank: true,
+  pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." },
+});
 const speed = (label: string, helpText: string) => f.integer({ nullable: true, min: 0, max: 2_147_483_647, label, helpText });
 
 type Sql = RawBuilder<unknown>;
@@ -87,7 +91,8 @@ const pick = <T>(all: Record<string, T>, names: readonly string[]) => Object.fro
 const CIRCUIT_TERMINATION_FIELDS = ["termination", "port_speed", "upstream_speed", "xconnect_id", "description"];
 
 export const provider = defineModel({
-  app: "circuits", name: "provider",
+  app: "circuits",
+  name: "provider",
   fields: {
     name: f.string({ maxLength: 100, unique: true, helpText: "Full name of the provider" }),
     slug: f.slug({ unique: true }),
@@ -102,8 +107,10 @@ export const provider = defineModel({
   filters: {
     ...contactFilters("circuits.provider"),
     // Providers with a circuit terminating in the site (or one of its locations), region or site group.
-    ...pick(placeFilters((t) => sql`ct.circuit_id IN (SELECT id FROM circuits_circuit WHERE provider_id = ${sql.ref(`${t}.id`)})`),
-      ["site_id", "site", "region_id", "region", "site_group_id", "site_group"]),
+    ...pick(
+      placeFilters((t) => sql`ct.circuit_id IN (SELECT id FROM circuits_circuit WHERE provider_id = ${sql.ref(`${t}.id`)})`),
+      ["site_id", "site", "region_id", "region", "site_group_id", "site_group"],
+    ),
   },
 });
 
@@ -112,7 +119,9 @@ const accountDisplay: RowSql = (t) =>
   sql`CASE WHEN ${sql.ref(`${t}.name`)} <> '' THEN ${sql.ref(`${t}.account`)} || ' (' || ${sql.ref(`${t}.name`)} || ')' ELSE ${sql.ref(`${t}.account`)} END`;
 
 export const providerAccount = defineModel({
-  app: "circuits", name: "provideraccount", verboseName: "provider account",
+  app: "circuits",
+  name: "provideraccount",
+  verboseName: "provider account",
   fields: {
     provider: f.fk(() => provider, { onDelete: "protect" }),
     name: f.string({ maxLength: 100, blank: true }),
@@ -132,7 +141,9 @@ export const providerAccount = defineModel({
 });
 
 export const providerNetwork = defineModel({
-  app: "circuits", name: "providernetwork", verboseName: "provider network",
+  app: "circuits",
+  name: "providernetwork",
+  verboseName: "provider network",
   fields: {
     provider: f.fk(() => provider, { onDelete: "protect" }),
     name: f.string({ maxLength: 100 }),
@@ -140,16 +151,16 @@ export const providerNetwork = defineModel({
     description,
     comments,
   },
-  uniqueTogether: [
-    { fields: ["provider", "name"], message: "Provider network with this Provider and Name already exists." },
-  ],
+  uniqueTogether: [{ fields: ["provider", "name"], message: "Provider network with this Provider and Name already exists." }],
   brief: ["name", "description"],
   search: ["name", "service_id", "description", "comments"],
   ordering: ["provider", "name"],
 });
 
 export const circuitType = defineModel({
-  app: "circuits", name: "circuittype", verboseName: "circuit type",
+  app: "circuits",
+  name: "circuittype",
+  verboseName: "circuit type",
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true }),
@@ -161,7 +172,8 @@ export const circuitType = defineModel({
 });
 
 export const circuit = defineModel({
-  app: "circuits", name: "circuit",
+  app: "circuits",
+  name: "circuit",
   fields: {
     cid: f.string({ maxLength: 100, label: "Circuit ID", helpText: "Unique circuit ID" }),
     provider: f.fk(() => provider, { onDelete: "protect" }),
@@ -176,15 +188,27 @@ export const circuit = defineModel({
     // NetBox stores a decimal of 6 digits and 2 places: strictly within a million either way.
     distance: f.float({ nullable: true, min: -999_999.99, max: 999_999.99 }),
     distance_unit: f.choice(DISTANCE_UNIT, { nullable: true }),
-    termination_a: f.reverse(() => circuitTermination, { field: "circuit", where: { term_side: "A" }, fields: CIRCUIT_TERMINATION_FIELDS }, { nestedDisplayUrl: true }),
-    termination_z: f.reverse(() => circuitTermination, { field: "circuit", where: { term_side: "Z" }, fields: CIRCUIT_TERMINATION_FIELDS }, { nestedDisplayUrl: true }),
+    termination_a: f.reverse(
+      () => circuitTermination,
+      { field: "circuit", where: { term_side: "A" }, fields: CIRCUIT_TERMINATION_FIELDS },
+      { nestedDisplayUrl: true },
+    ),
+    termination_z: f.reverse(
+      () => circuitTermination,
+      { field: "circuit", where: { term_side: "Z" }, fields: CIRCUIT_TERMINATION_FIELDS },
+      { nestedDisplayUrl: true },
+    ),
     comments,
     // Written as assignments of their own (`/api/circuits/circuit-group-assignments/`).
     assignments: f.reverseList(() => circuitGroupAssignment, "circuits_circuitgroupassignment", "member_id", { typeColumn: "member_type" }),
   },
   uniqueTogether: [
     { fields: ["provider", "cid"], message: "Circuit with this Provider and Circuit ID already exists." },
-    { fields: ["provider_account", "cid"], nullsDistinct: ["provider_account"], message: "Circuit with this Provider account and Circuit ID already exists." },
+    {
+      fields: ["provider_account", "cid"],
+      nullsDistinct: ["provider_account"],
+      message: "Circuit with this Provider account and Circuit ID already exists.",
+    },
   ],
   brief: ["provider", "cid", "description"],
   display: "cid",
@@ -193,11 +217,21 @@ export const circuit = defineModel({
   ordering: ["provider", "provider_account", "cid"],
   filters: {
     ...contactFilters("circuits.circuit"),
-    ...pick(placeFilters((t) => sql`ct.circuit_id = ${sql.ref(`${t}.id`)}`),
-      ["site_id", "site", "region_id", "region", "site_group_id", "site_group", "provider_network_id"]),
+    ...pick(
+      placeFilters((t) => sql`ct.circuit_id = ${sql.ref(`${t}.id`)}`),
+      ["site_id", "site", "region_id", "region", "site_group_id", "site_group", "provider_network_id"],
+    ),
     ...tenantGroupFilters(),
-    termination_a_id: { target: () => circuitTermination, byId: true, related: (t) => sql`SELECT id FROM circuits_circuittermination WHERE circuit_id = ${sql.ref(`${t}.id`)} AND term_side = 'A'` },
-    termination_z_id: { target: () => circuitTermination, byId: true, related: (t) => sql`SELECT id FROM circuits_circuittermination WHERE circuit_id = ${sql.ref(`${t}.id`)} AND term_side = 'Z'` },
+    termination_a_id: {
+      target: () => circuitTermination,
+      byId: true,
+      related: (t) => sql`SELECT id FROM circuits_circuittermination WHERE circuit_id = ${sql.ref(`${t}.id`)} AND term_side = 'A'`,
+    },
+    termination_z_id: {
+      target: () => circuitTermination,
+      byId: true,
+      related: (t) => sql`SELECT id FROM circuits_circuittermination WHERE circuit_id = ${sql.ref(`${t}.id`)} AND term_side = 'Z'`,
+    },
   },
   hooks: accountOfProvider(),
 });
@@ -218,14 +252,17 @@ const terminationFields = {
 };
 
 export const circuitTermination = defineModel({
-  app: "circuits", name: "circuittermination", verboseName: "circuit termination",
+  app: "circuits",
+  name: "circuittermination",
+  verboseName: "circuit termination",
   fields: terminationFields,
   uniqueTogether: [
     { fields: ["circuit", "term_side"], message: "Circuit termination with this Circuit and Termination side already exists." },
   ],
   brief: ["circuit", "term_side", "description", "cable", "_occupied"],
   routes: [pathsRoute],
-  display: (t) => sql`(SELECT c.cid FROM circuits_circuit c WHERE c.id = ${sql.ref(`${t}.circuit_id`)}) || ': Termination ' || ${sql.ref(`${t}.term_side`)}`,
+  display: (t) =>
+    sql`(SELECT c.cid FROM circuits_circuit c WHERE c.id = ${sql.ref(`${t}.circuit_id`)}) || ': Termination ' || ${sql.ref(`${t}.term_side`)}`,
   search: ["xconnect_id", "pp_info", "description"],
   ordering: ["circuit", "term_side"],
   filters: {
@@ -258,29 +295,39 @@ function accountOfProvider(): StatefulHooks<AccountProviders> {
     initial: () => new Map(),
     writeProbes: (ctx, items, seen) => {
       const refs = (name: string, target: Model) =>
-        items.map((i) => i.values[name]).filter((v) => v !== undefined && v !== null).map((v) => refSql(ctx, target, isRef(v) ? v : (v as number)));
+        items
+          .map((i) => i.values[name])
+          .filter((v) => v !== undefined && v !== null)
+          .map((v) => refSql(ctx, target, isRef(v) ? v : (v as number)));
       const [accounts, named] = [refs("provider_account", providerAccount), refs("provider", provider)];
       if (!accounts.length && !named.length) return [];
       const none = sql`(NULL)`;
-      return [{
-        statement: sql`SELECT id, provider_id FROM circuits_provideraccount
-          WHERE id IN (${accounts.length ? sql.join(accounts) : none}) OR provider_id IN (${named.length ? sql.join(named) : none})`.compile(qb),
-        settle: (r) => r.rows.forEach((row) => seen.set(Number(row.id), Number(row.provider_id))),
-      }];
+      return [
+        {
+          statement: sql`SELECT id, provider_id FROM circuits_provideraccount
+          WHERE id IN (${accounts.length ? sql.join(accounts) : none}) OR provider_id IN (${named.length ? sql.join(named) : none})`.compile(
+            qb,
+          ),
+          settle: (r) => r.rows.forEach((row) => seen.set(Number(row.id), Number(row.provider_id))),
+        },
+      ];
     },
     prepareWrite: (_ctx, items, seen) => {
       for (const { values, current, errors } of items) {
         const account = values.provider_account !== undefined ? values.provider_account : (current?.provider_account_id ?? null);
         const owner = values.provider !== undefined ? values.provider : current?.provider_id;
         if (account === null || account === undefined || (values.provider_account === undefined && values.provider === undefined)) continue;
-        if (seen.get(Number(account)) !== Number(owner)) errors.provider_account = ["The assigned account must belong to the assigned provider."];
+        if (seen.get(Number(account)) !== Number(owner))
+          errors.provider_account = ["The assigned account must belong to the assigned provider."];
       }
     },
   };
 }
 
 export const circuitGroup = defineModel({
-  app: "circuits", name: "circuitgroup", verboseName: "circuit group",
+  app: "circuits",
+  name: "circuitgroup",
+  verboseName: "circuit group",
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true }),
@@ -295,7 +342,8 @@ export const circuitGroup = defineModel({
 });
 
 /** The circuits a group assignment may name (virtual circuits too, once they are served). */
-const groupMembers = () => registeredModels().filter((m) => m.objectType === "circuits.circuit" || m.objectType === "circuits.virtualcircuit");
+const groupMembers = () =>
+  registeredModels().filter((m) => m.objectType === "circuits.circuit" || m.objectType === "circuits.virtualcircuit");
 const memberCircuit = (t: string) =>
   sql`SELECT ${sql.ref(`${t}.member_id`)} AS id WHERE ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
 
@@ -303,7 +351,9 @@ const memberProvider = (t: string) => sql`SELECT c.provider_id AS id FROM circui
   WHERE c.id = ${sql.ref(`${t}.member_id`)} AND ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
 
 export const circuitGroupAssignment = defineModel({
-  app: "circuits", name: "circuitgroupassignment", verboseName: "circuit group assignment",
+  app: "circuits",
+  name: "circuitgroupassignment",
+  verboseName: "circuit group assignment",
   fields: {
     group: f.fk(() => circuitGroup, { onDelete: "cascade" }),
     member: f.generic(groupMembers),
@@ -314,7 +364,10 @@ export const circuitGroupAssignment = defineModel({
   ],
   brief: ["group", "priority"],
   display: (t) => sql`(SELECT g.name FROM circuits_circuitgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)})
-    || CASE ${sql.ref(`${t}.priority`)} ${sql.join(PRIORITY.map((c) => sql`WHEN ${c.value} THEN ' (' || ${c.label} || ')'`), sql` `)} ELSE '' END`,
+    || CASE ${sql.ref(`${t}.priority`)} ${sql.join(
+      PRIORITY.map((c) => sql`WHEN ${c.value} THEN ' (' || ${c.label} || ')'`),
+      sql` `,
+    )} ELSE '' END`,
   search: [],
   ordering: ["group", "priority"],
   filters: {
@@ -326,5 +379,12 @@ export const circuitGroupAssignment = defineModel({
 });
 
 export const circuitsModels = [
-  provider, providerAccount, providerNetwork, circuitType, circuit, circuitTermination, circuitGroup, circuitGroupAssignment,
+  provider,
+  providerAccount,
+  providerNetwork,
+  circuitType,
+  circuit,
+  circuitTermination,
+  circuitGroup,
+  circuitGroupAssignment,
 ];

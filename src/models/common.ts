@@ -12,7 +12,11 @@ export const parentOf = (model: () => Model): FieldOptions => f.fk(model, { null
  * description, comments, and a cumulative count of what it groups. `unique` makes name and slug
  * unique everywhere (tenant groups) instead of among siblings.
  */
-export const nestedGroupFields = (self: () => Model, counts: Record<string, FieldOptions>, { unique = false }: { readonly unique?: boolean } = {}) => ({
+export const nestedGroupFields = (
+  self: () => Model,
+  counts: Record<string, FieldOptions>,
+  { unique = false }: { readonly unique?: boolean } = {},
+) => ({
   name: f.string({ maxLength: 100, unique }),
   slug: f.slug({ unique }),
   parent: parentOf(self),

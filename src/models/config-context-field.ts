@@ -55,7 +55,9 @@ export const deepMerge = (base: JsonObject, over: JsonObject): JsonObject => mer
  * as freshly parsed JSON the merge may take over.
  */
 export const mergeLayers = (layers: unknown): JsonObject =>
-  (Array.isArray(layers) ? layers : []).filter((x) => isObject(x) && truthy(x)).reduce<JsonObject>((acc, x) => mergeInto(acc, x as JsonObject), {});
+  (Array.isArray(layers) ? layers : [])
+    .filter((x) => isObject(x) && truthy(x))
+    .reduce<JsonObject>((acc, x) => mergeInto(acc, x as JsonObject), {});
 
 /** The table of config contexts. */
 export const CONFIG_CONTEXT_TABLE = "extras_configcontext";
@@ -80,8 +82,11 @@ export const CONTEXT_DIMENSIONS = {
 export type ContextDimension = keyof typeof CONTEXT_DIMENSIONS;
 
 /** The through table of one dimension: `extras_configcontext_<dimension>(configcontext_id, <target>_id)`. */
-export const contextThrough = (dimension: ContextDimension) =>
-  ({ table: `${CONFIG_CONTEXT_TABLE}_${dimension}`, source: "configcontext_id", target: CONTEXT_DIMENSIONS[dimension].column });
+export const contextThrough = (dimension: ContextDimension) => ({
+  table: `${CONFIG_CONTEXT_TABLE}_${dimension}`,
+  source: "configcontext_id",
+  target: CONTEXT_DIMENSIONS[dimension].column,
+});
 
 /**
  * Where an object finds each assignment dimension: a lookup path from the object's model
@@ -92,17 +97,34 @@ export type ContextPaths = Partial<Record<ContextDimension, string>>;
 
 /** The dimensions of a device, as NetBox matches them. */
 export const DEVICE_CONTEXT_PATHS: ContextPaths = {
-  regions: "site__region", site_groups: "site__group", sites: "site", locations: "location",
-  device_types: "device_type", roles: "role", platforms: "platform",
-  cluster_types: "cluster__type", cluster_groups: "cluster__group", clusters: "cluster",
-  tenant_groups: "tenant__group", tenants: "tenant", tags: "tags",
+  regions: "site__region",
+  site_groups: "site__group",
+  sites: "site",
+  locations: "location",
+  device_types: "device_type",
+  roles: "role",
+  platforms: "platform",
+  cluster_types: "cluster__type",
+  cluster_groups: "cluster__group",
+  clusters: "cluster",
+  tenant_groups: "tenant__group",
+  tenants: "tenant",
+  tags: "tags",
 };
 
 /** The dimensions of a virtual machine: no device type or location, as NetBox matches them. */
 export const VM_CONTEXT_PATHS: ContextPaths = {
-  regions: "site__region", site_groups: "site__group", sites: "site", roles: "role", platforms: "platform",
-  cluster_types: "cluster__type", cluster_groups: "cluster__group", clusters: "cluster",
-  tenant_groups: "tenant__group", tenants: "tenant", tags: "tags",
+  regions: "site__region",
+  site_groups: "site__group",
+  sites: "site",
+  roles: "role",
+  platforms: "platform",
+  cluster_types: "cluster__type",
+  cluster_groups: "cluster__group",
+  clusters: "cluster",
+  tenant_groups: "tenant__group",
+  tenants: "tenant",
+  tags: "tags",
 };
 
 /**
@@ -117,9 +139,10 @@ function pathIdsSql(owner: Model, path: string, table: string, n: number): Sql {
     const field = current.field[name];
     const alias = `cx${n}_${i}`;
     if (field?.kind === "fk") {
-      ids = ids === null
-        ? sql`SELECT ${sql.ref(`${table}.${field.column}`)}`
-        : sql`SELECT ${sql.ref(`${alias}.${field.column}`)} FROM ${sql.table(current.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} IN (${ids})`;
+      ids =
+        ids === null
+          ? sql`SELECT ${sql.ref(`${table}.${field.column}`)}`
+          : sql`SELECT ${sql.ref(`${alias}.${field.column}`)} FROM ${sql.table(current.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} IN (${ids})`;
     } else if (field?.kind === "m2m") {
       const t = field.through!;
       const sources = ids === null ? sql`= ${sql.ref(`${table}.id`)}` : sql`IN (${ids})`;
@@ -148,7 +171,10 @@ function contextLayersSql(owner: Model, paths: ContextPaths, local: string, tabl
   // once per statement (a non-correlated subquery): a context without assignments along a
   // dimension costs one lookup per row there, and one without any assignment one lookup in all.
   const assignedAlong = (ds: readonly ContextDimension[]) =>
-    sql.join(ds.map((d) => sql`SELECT configcontext_id FROM ${sql.table(contextThrough(d).table)}`), sql` UNION ALL `);
+    sql.join(
+      ds.map((d) => sql`SELECT configcontext_id FROM ${sql.table(contextThrough(d).table)}`),
+      sql` UNION ALL `,
+    );
   const conditions = dimensions.map((dimension, n) => {
     const t = contextThrough(dimension);
     const unassigned = sql`cc.id NOT IN (${assignedAlong([dimension])})`;
@@ -179,4 +205,3 @@ function contextLayersSql(owner: Model, paths: ContextPaths, local: string, tabl
  */
 export const configContextField = (owner: () => Model, paths: ContextPaths, local = "local_context_data"): FieldOptions =>
   f.computed((table) => contextLayersSql(owner(), paths, local, table), { returns: "json", finish: mergeLayers });
-

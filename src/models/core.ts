@@ -11,7 +11,9 @@ export const CHANGE_ACTIONS = [
 ] as const;
 
 /** `time` is ISO 8601 text; its range filters compare it as such (`time__gte=2026-01-01`). */
-const timeFilter = (op: ">=" | "<=") => ({ sql: (values: readonly string[], t: string) => sql`${sql.ref(`${t}.time`)} ${sql.raw(op)} ${values[0]}` });
+const timeFilter = (op: ">=" | "<=") => ({
+  sql: (values: readonly string[], t: string) => sql`${sql.ref(`${t}.time`)} ${sql.raw(op)} ${values[0]}`,
+});
 
 /**
  * A change record (NetBox's ObjectChange), written by the engine in the transaction of every
@@ -19,8 +21,13 @@ const timeFilter = (op: ">=" | "<=") => ({ sql: (values: readonly string[], t: s
  * (NetBox 4.1+) and `/api/extras/object-changes/` (SPEC.md 2.1, NetBox 4.0).
  */
 export const objectChange = defineModel({
-  app: "core", name: "objectchange", verboseName: "object change", className: "ObjectChange",
-  taggable: false, timestamps: false, readOnly: true,
+  app: "core",
+  name: "objectchange",
+  verboseName: "object change",
+  className: "ObjectChange",
+  taggable: false,
+  timestamps: false,
+  readOnly: true,
   // NetBox's UI lists change records at /core/changelog/.
   page: "/core/changelog/",
   aliases: [{ app: "extras", path: "object-changes" }],
@@ -47,8 +54,10 @@ export const objectChange = defineModel({
   ordering: ["-time", "-id"],
   naturalKey: "id",
   filters: {
-    time__gte: timeFilter(">="), time__lte: timeFilter("<="),
-    time_after: timeFilter(">="), time_before: timeFilter("<="),
+    time__gte: timeFilter(">="),
+    time__lte: timeFilter("<="),
+    time_after: timeFilter(">="),
+    time_before: timeFilter("<="),
   },
 });
 

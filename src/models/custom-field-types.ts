@@ -9,8 +9,19 @@ import { pyType } from "./kinds.ts";
  */
 
 export type CustomFieldType =
-  | "text" | "longtext" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "url" | "json"
-  | "select" | "multiselect" | "object" | "multiobject";
+  | "text"
+  | "longtext"
+  | "integer"
+  | "decimal"
+  | "boolean"
+  | "date"
+  | "datetime"
+  | "url"
+  | "json"
+  | "select"
+  | "multiselect"
+  | "object"
+  | "multiobject";
 
 export const CUSTOM_FIELD_TYPES: readonly Choice[] = [
   { value: "text", label: "Text" },
@@ -99,7 +110,13 @@ const BOOLEANS = ["true", "false", "1", "0", "True", "False"];
  */
 export function compileRegex(regex: string): RegExp | null {
   try {
-    return new RegExp(regex.replace(/\(\?P</g, "(?<").replace(/\\A/g, "^").replace(/\\Z/g, "$"), "y");
+    return new RegExp(
+      regex
+        .replace(/\(\?P</g, "(?<")
+        .replace(/\\A/g, "^")
+        .replace(/\\Z/g, "$"),
+      "y",
+    );
   } catch {
     return null;
   }
@@ -149,7 +166,8 @@ export const CUSTOM_FIELD_RULES: Record<CustomFieldType, TypeRule> = {
   url: { dataType: "string", check: text, lookups: TEXT_LOOKUPS },
   integer: {
     dataType: "integer",
-    check: (value, def) => (typeof value === "number" && Number.isSafeInteger(value) ? bounded(value, def) : refuse("Value must be an integer.")),
+    check: (value, def) =>
+      typeof value === "number" && Number.isSafeInteger(value) ? bounded(value, def) : refuse("Value must be an integer."),
     lookups: RANGE_LOOKUPS,
     filterValue: (raw) => (INTEGER.test(raw) ? undefined : "Enter a whole number."),
   },
@@ -165,7 +183,8 @@ export const CUSTOM_FIELD_RULES: Record<CustomFieldType, TypeRule> = {
   boolean: {
     dataType: "boolean",
     // Python's `value in [True, False]` also admits 1 and 0.
-    check: (value) => (value === true || value === 1 ? ok(true) : value === false || value === 0 ? ok(false) : refuse("Value must be true or false.")),
+    check: (value) =>
+      value === true || value === 1 ? ok(true) : value === false || value === 0 ? ok(false) : refuse("Value must be true or false."),
     lookups: [""],
     filterValue: (raw) => (BOOLEANS.includes(raw) ? undefined : `Select a valid choice. ${raw} is not one of the available choices.`),
   },
@@ -194,7 +213,9 @@ export const CUSTOM_FIELD_RULES: Record<CustomFieldType, TypeRule> = {
   select: {
     dataType: "string",
     check: (value, def) =>
-      typeof value === "string" && def.choiceSet?.values.includes(value) ? ok(value) : refuse(`Invalid choice (${value}) for choice set ${def.choiceSet?.name}.`),
+      typeof value === "string" && def.choiceSet?.values.includes(value)
+        ? ok(value)
+        : refuse(`Invalid choice (${value}) for choice set ${def.choiceSet?.name}.`),
     lookups: TEXT_LOOKUPS,
   },
   multiselect: {
@@ -208,7 +229,8 @@ export const CUSTOM_FIELD_RULES: Record<CustomFieldType, TypeRule> = {
   },
   object: {
     dataType: "object",
-    check: (value) => (typeof value === "number" && Number.isSafeInteger(value) ? ok(value) : refuse(`Value must be an object ID, not ${pyType(value)}`)),
+    check: (value) =>
+      typeof value === "number" && Number.isSafeInteger(value) ? ok(value) : refuse(`Value must be an object ID, not ${pyType(value)}`),
     lookups: SET_LOOKUPS,
     filterValue: (raw) => (INTEGER.test(raw) ? undefined : "Enter a whole number."),
   },

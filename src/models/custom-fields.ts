@@ -3,14 +3,21 @@ import { f } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { comments, description } from "./common.ts";
 import {
-  CHOICE_SET_BASE_CHOICES, CUSTOM_FIELD_FILTER_LOGIC, CUSTOM_FIELD_TYPES, CUSTOM_FIELD_UI_EDITABLE, CUSTOM_FIELD_UI_VISIBLE,
+  CHOICE_SET_BASE_CHOICES,
+  CUSTOM_FIELD_FILTER_LOGIC,
+  CUSTOM_FIELD_TYPES,
+  CUSTOM_FIELD_UI_EDITABLE,
+  CUSTOM_FIELD_UI_VISIBLE,
 } from "./custom-field-types.ts";
 import { choicesRoute, choiceSetHooks, customFieldHooks } from "../rest/custom-field-definitions.ts";
 
 const valuesSql = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
 export const customFieldChoiceSet = defineModel({
-  app: "extras", name: "customfieldchoiceset", verboseName: "custom field choice set", taggable: false,
+  app: "extras",
+  name: "customfieldchoiceset",
+  verboseName: "custom field choice set",
+  taggable: false,
   path: "custom-field-choice-sets",
   // NetBox's UI names them so.
   page: "/extras/custom-field-choices/",
@@ -27,7 +34,10 @@ export const customFieldChoiceSet = defineModel({
   search: ["name", "description"],
   filters: {
     // Sets offering any of the values.
-    choice: { sql: (values, table) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${table}.extra_choices`)}) c WHERE c.value ->> 0 IN ${valuesSql(values)})` },
+    choice: {
+      sql: (values, table) =>
+        sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${table}.extra_choices`)}) c WHERE c.value ->> 0 IN ${valuesSql(values)})`,
+    },
   },
   hooks: choiceSetHooks,
   routes: [choicesRoute],
@@ -48,7 +58,10 @@ const dataTypeSql = (t: string) => sql`CASE ${sql.ref(`${t}.type`)}
 const NAME = { regex: /^[a-z0-9_]+$/, message: "Only alphanumeric characters and underscores are allowed." };
 
 export const customField = defineModel({
-  app: "extras", name: "customfield", verboseName: "custom field", taggable: false,
+  app: "extras",
+  name: "customfield",
+  verboseName: "custom field",
+  taggable: false,
   fields: {
     object_types: f.stringList({ required: true }),
     type: f.choice(CUSTOM_FIELD_TYPES, { default: "text", helpText: "The type of data this custom field holds" }),
@@ -80,7 +93,10 @@ export const customField = defineModel({
   ordering: ["group_name", "weight", "name"],
   filters: {
     // Fields defined for any of the object types.
-    object_type: { sql: (values, table) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${table}.object_types`)}) o WHERE o.value IN ${valuesSql(values)})` },
+    object_type: {
+      sql: (values, table) =>
+        sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${table}.object_types`)}) o WHERE o.value IN ${valuesSql(values)})`,
+    },
   },
   hooks: customFieldHooks,
 });

@@ -21,8 +21,30 @@ type Sql = RawBuilder<unknown>;
 
 /** Cable types; a cable's `type` reads as the bare value (a plain choice field in NetBox). */
 const CABLE_TYPES = [
-  "cat3", "cat5", "cat5e", "cat6", "cat6a", "cat7", "cat7a", "cat8", "dac-active", "dac-passive", "mrj21-trunk", "coaxial",
-  "mmf", "mmf-om1", "mmf-om2", "mmf-om3", "mmf-om4", "mmf-om5", "smf", "smf-os1", "smf-os2", "aoc", "usb", "power",
+  "cat3",
+  "cat5",
+  "cat5e",
+  "cat6",
+  "cat6a",
+  "cat7",
+  "cat7a",
+  "cat8",
+  "dac-active",
+  "dac-passive",
+  "mrj21-trunk",
+  "coaxial",
+  "mmf",
+  "mmf-om1",
+  "mmf-om2",
+  "mmf-om3",
+  "mmf-om4",
+  "mmf-om5",
+  "smf",
+  "smf-os1",
+  "smf-os2",
+  "aoc",
+  "usb",
+  "power",
 ];
 
 export const CABLE_STATUS: readonly Choice[] = [
@@ -72,7 +94,9 @@ const terminationsInput: v.GenericSchema = v.pipe(
       }
       const id = typeof o.object_id === "string" && /^\d{1,15}$/.test(o.object_id) ? Number(o.object_id) : o.object_id;
       if (typeof o.object_type !== "string" || !(o.object_type in COMPATIBLE_ENDS)) {
-        addIssue({ message: `object_type: ${o.object_type === undefined ? "This field is required." : `Invalid object type: ${String(o.object_type)}`}` });
+        addIssue({
+          message: `object_type: ${o.object_type === undefined ? "This field is required." : `Invalid object type: ${String(o.object_type)}`}`,
+        });
         return NEVER;
       }
       if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) {
@@ -93,7 +117,12 @@ function terminationsSql(table: string, { sc }: SqlScope, end: End): Sql {
 }
 
 const terminationsField = (end: End): FieldOptions =>
-  f.computed((t, s) => terminationsSql(t, s!, end), { returns: "nested", readOnly: false, input: terminationsInput, label: `${end} terminations` });
+  f.computed((t, s) => terminationsSql(t, s!, end), {
+    returns: "nested",
+    readOnly: false,
+    input: terminationsInput,
+    label: `${end} terminations`,
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Writes: validate both ends set-wise, then replace the written ends' rows in one statement each.
@@ -108,7 +137,8 @@ function writeProbes(ctx: RequestContext, items: readonly WriteItem[], found: Fo
   const byType = new Map<string, Set<number>>();
   for (const item of items) {
     for (const end of ENDS) {
-      for (const r of (item.values[FIELD_OF[end]] as EndRef[] | undefined) ?? []) byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
+      for (const r of (item.values[FIELD_OF[end]] as EndRef[] | undefined) ?? [])
+        byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
     }
   }
   const probes: Probe[] = [];
@@ -118,7 +148,8 @@ function writeProbes(ctx: RequestContext, items: readonly WriteItem[], found: Fo
     const kind = model.field.type?.column ? sql`, ${sql.ref(model.field.type.column)} AS __kind` : sql``;
     probes.push({
       // Only endpoints the writer may view: one outside their view is "not found", as a missing one.
-      statement: sql`SELECT id, mark_connected${kind} FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...ids])}))
+      statement:
+        sql`SELECT id, mark_connected${kind} FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...ids])}))
         AND ${scopeSql(ctx, model, "view")}`.compile(qb),
       settle: (r) => r.rows.forEach((row) => found.endpoints.set(`${type}:${row.id}`, row)),
     });
@@ -164,8 +195,11 @@ function prepareWrite(items: readonly WriteItem[], f: Found): void {
     const errors: FieldErrors = {};
     for (const end of ENDS) {
       const given = item.values[FIELD_OF[end]] as EndRef[] | undefined;
-      ends[end] = given ?? f.ends.filter((e) => item.id !== null && Number(e.cable_id) === item.id && e.cable_end === end)
-        .map((e) => ({ type: String(e.termination_type), id: Number(e.termination_id) }));
+      ends[end] =
+        given ??
+        f.ends
+          .filter((e) => item.id !== null && Number(e.cable_id) === item.id && e.cable_end === end)
+          .map((e) => ({ type: String(e.termination_type), id: Number(e.termination_id) }));
       if (given === undefined && item.id !== null) continue;
       if (ends[end].length === 0) {
         errors[FIELD_OF[end]] = ["A cable needs at least one termination at each end."];
@@ -224,17 +258,28 @@ function writeStatements(items: readonly WriteItem[]): Statement[] {
   }
   const out: Statement[] = [];
   if (replaced.length) {
-    out.push(sql`DELETE FROM ${sql.table(TERMINATIONS)} WHERE (cable_id, cable_end) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(replaced)}))`.compile(qb));
+    out.push(
+      sql`DELETE FROM ${sql.table(TERMINATIONS)} WHERE (cable_id, cable_end) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(replaced)}))`.compile(
+        qb,
+      ),
+    );
   }
   if (rows.length) {
-    out.push(sql`INSERT INTO ${sql.table(TERMINATIONS)} (cable_id, cable_end, termination_type, termination_id)
+    out.push(
+      sql`INSERT INTO ${sql.table(TERMINATIONS)} (cable_id, cable_end, termination_type, termination_id)
       SELECT coalesce(value ->> 0, (SELECT seq FROM sqlite_sequence WHERE name = 'dcim_cable') - (value ->> 1)), value ->> 2, value ->> 3, value ->> 4
-      FROM json_each(${JSON.stringify(rows)}) ORDER BY key`.compile(qb));
+      FROM json_each(${JSON.stringify(rows)}) ORDER BY key`.compile(qb),
+    );
   }
   for (const [type, ids] of wanted) {
     const model = modelByType(type)!;
     const list = JSON.stringify([...ids]);
-    out.push(guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${list}))) <> ${ids.size}`));
+    out.push(
+      guardStatement(
+        "gone",
+        sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${list}))) <> ${ids.size}`,
+      ),
+    );
   }
   return out;
 }
@@ -261,8 +306,10 @@ function byDevice(table: string, devices: Sql): Sql {
   const device = modelByType("dcim.device")!;
   const parts = endpointModels(modelByType)
     .filter((m) => m.field.device?.kind === "fk")
-    .map((m) => sql`(ct.termination_type = ${m.objectType} AND ct.termination_id IN (SELECT e.id FROM ${sql.table(m.table)} e
-      JOIN ${sql.table(device.table)} d ON d.id = e.device_id WHERE ${devices}))`);
+    .map(
+      (m) => sql`(ct.termination_type = ${m.objectType} AND ct.termination_id IN (SELECT e.id FROM ${sql.table(m.table)} e
+      JOIN ${sql.table(device.table)} d ON d.id = e.device_id WHERE ${devices}))`,
+    );
   return parts.length ? cablesWhere(table, sql.join(parts, sql` OR `)) : sql`0`;
 }
 
@@ -277,29 +324,42 @@ function deviceRelation(field: string, { byId }: { readonly byId: boolean }): Fi
       if (byId) return byDevice(table, inJsonList(column, idList(values)));
       const target = relation.target!();
       const keyColumn = sql.ref(target.field[target.naturalKey]?.column ?? "id");
-      return byDevice(table, sql`${column} IN (SELECT id FROM ${sql.table(target.table)} WHERE ${keyColumn} IN (SELECT value FROM json_each(${JSON.stringify(values)})))`);
+      return byDevice(
+        table,
+        sql`${column} IN (SELECT id FROM ${sql.table(target.table)} WHERE ${keyColumn} IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      );
     },
   };
 }
 
 const endFilter = (end: End, part: "type" | "id"): FilterDeclaration => ({
   sql: (values, table) =>
-    cablesWhere(table, sql`ct.cable_end = ${end} AND ${part === "type" ? inJsonList(sql`ct.termination_type`, JSON.stringify(values)) : inJsonList(sql`ct.termination_id`, idList(values))}`),
+    cablesWhere(
+      table,
+      sql`ct.cable_end = ${end} AND ${part === "type" ? inJsonList(sql`ct.termination_type`, JSON.stringify(values)) : inJsonList(sql`ct.termination_id`, idList(values))}`,
+    ),
 });
 
 /** `interface_id`, `frontport_id`, ...: cables with an end on one of those objects. */
 const perTypeFilters = Object.fromEntries(
   Object.keys(COMPATIBLE_ENDS).map((type): [string, FilterDeclaration] => [
     `${type.split(".")[1]}_id`,
-    { sql: (values, table) => cablesWhere(table, sql`ct.termination_type = ${type} AND ${inJsonList(sql`ct.termination_id`, idList(values))}`) },
+    {
+      sql: (values, table) =>
+        cablesWhere(table, sql`ct.termination_type = ${type} AND ${inJsonList(sql`ct.termination_id`, idList(values))}`),
+    },
   ]),
 );
 
 export const cable = defineModel({
-  app: "dcim", name: "cable",
+  app: "dcim",
+  name: "cable",
   fields: {
     type: f.string({
-      maxLength: 50, blank: true, nullable: true, default: null,
+      maxLength: 50,
+      blank: true,
+      nullable: true,
+      default: null,
       check: (s) => (CABLE_TYPES.includes(s) ? undefined : `"${s}" is not a valid choice.`),
     }),
     a_terminations: terminationsField("A"),

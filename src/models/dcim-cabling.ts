@@ -22,8 +22,22 @@ export const COMPATIBLE_ENDS: Readonly<Record<string, readonly string[]>> = {
   "dcim.consoleport": ["dcim.consoleserverport", "dcim.frontport", "dcim.rearport"],
   "dcim.consoleserverport": ["dcim.consoleport", "dcim.frontport", "dcim.rearport"],
   "dcim.interface": ["circuits.circuittermination", "dcim.interface", "dcim.frontport", "dcim.rearport"],
-  "dcim.frontport": ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.frontport", "dcim.rearport"],
-  "dcim.rearport": ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.frontport", "dcim.rearport"],
+  "dcim.frontport": [
+    "circuits.circuittermination",
+    "dcim.consoleport",
+    "dcim.consoleserverport",
+    "dcim.interface",
+    "dcim.frontport",
+    "dcim.rearport",
+  ],
+  "dcim.rearport": [
+    "circuits.circuittermination",
+    "dcim.consoleport",
+    "dcim.consoleserverport",
+    "dcim.interface",
+    "dcim.frontport",
+    "dcim.rearport",
+  ],
   "dcim.powerfeed": ["dcim.powerport"],
   "dcim.poweroutlet": ["dcim.powerport"],
   "dcim.powerport": ["dcim.poweroutlet", "dcim.powerfeed"],
@@ -34,12 +48,16 @@ export const PASS_THROUGH = ["dcim.frontport", "dcim.rearport", "circuits.circui
 
 /** The registered endpoint models; models declared later join as soon as they are registered. */
 export function endpointModels(byType: (t: string) => Model | undefined): Model[] {
-  return Object.keys(COMPATIBLE_ENDS).map(byType).filter((m): m is Model => m !== undefined);
+  return Object.keys(COMPATIBLE_ENDS)
+    .map(byType)
+    .filter((m): m is Model => m !== undefined);
 }
 
 /** The nested form's raw JSON of the endpoint `(type, id)`, tagged with its type for rendering. */
 export function nestedEndpointSql(sc: SelectContext, type: Sql, id: Sql, depth: number): Sql {
-  const cases = endpointModels(sc.byType).map((m) => sql`WHEN ${m.objectType} THEN json_set(${sc.nestedJson(m, id, depth)}, '$.__type', ${m.objectType})`);
+  const cases = endpointModels(sc.byType).map(
+    (m) => sql`WHEN ${m.objectType} THEN json_set(${sc.nestedJson(m, id, depth)}, '$.__type', ${m.objectType})`,
+  );
   return cases.length ? sql`json(CASE ${type} ${sql.join(cases, sql` `)} END)` : sql`NULL`;
 }
 
@@ -47,17 +65,20 @@ const TRUE = ["true", "True", "1"];
 const FALSE = ["false", "False", "0"];
 
 /** A boolean filter: the condition, its negation, or no restriction for a value that is neither. */
-const booleanFilter = (condition: (table: string, field: Field, byType: (t: string) => Model | undefined) => Sql): FieldFilter => (values, table, field, byType) => {
-  if (TRUE.includes(values[0])) return condition(table, field, byType);
-  if (FALSE.includes(values[0])) return sql`NOT ${condition(table, field, byType)}`;
-  return sql`1`;
-};
+const booleanFilter =
+  (condition: (table: string, field: Field, byType: (t: string) => Model | undefined) => Sql): FieldFilter =>
+  (values, table, field, byType) => {
+    if (TRUE.includes(values[0])) return condition(table, field, byType);
+    if (FALSE.includes(values[0])) return sql`NOT ${condition(table, field, byType)}`;
+    return sql`1`;
+  };
 
 /** The termination row of the endpoint read under `table`, under `alias`. */
 const ownEnd = (alias: string, ownerType: string, table: string) =>
   sql`${sql.ref(`${alias}.termination_type`)} = ${ownerType} AND ${sql.ref(`${alias}.termination_id`)} = ${sql.ref(`${table}.id`)}`;
 
-const isCabled = (table: string, ownerType: string) => sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", ownerType, table)})`;
+const isCabled = (table: string, ownerType: string) =>
+  sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", ownerType, table)})`;
 const isOccupied = (table: string, ownerType: string) => sql`(${sql.ref(`${table}.mark_connected`)} OR ${isCabled(table, ownerType)})`;
 const ints = (values: readonly string[]) => values.filter((v) => /^\d{1,15}$/.test(v)).map(Number);
 
@@ -84,7 +105,8 @@ export const cabled = (): Record<string, FieldOptions> => ({
     // an empty end goes with it, as NetBox deletes it. Both statements walk only this type's
     // cable ends, each checked by primary key.
     afterDelete: (table, ownerType) => {
-      const gone = (alias: string) => sql`NOT EXISTS (SELECT 1 FROM ${sql.table(table)} e WHERE e.id = ${sql.ref(`${alias}.termination_id`)})`;
+      const gone = (alias: string) =>
+        sql`NOT EXISTS (SELECT 1 FROM ${sql.table(table)} e WHERE e.id = ${sql.ref(`${alias}.termination_id`)})`;
       return [
         sql`DELETE FROM dcim_cable WHERE id IN (SELECT o.cable_id FROM ${sql.table(TERMINATIONS)} o WHERE o.termination_type = ${ownerType} AND ${gone("o")}
           AND NOT EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} s JOIN ${sql.table(table)} e ON e.id = s.termination_id
@@ -93,10 +115,15 @@ export const cabled = (): Record<string, FieldOptions> => ({
       ];
     },
   }),
-  cable_end: f.computed((t, s) => sql`coalesce((SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)}), '')`, { returns: "string" }),
+  cable_end: f.computed(
+    (t, s) => sql`coalesce((SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)}), '')`,
+    { returns: "string" },
+  ),
   link_peers: f.computed((t, s) => linkPeersSql(t, s!), { returns: "nested" }),
-  link_peers_type: f.computed((t, s) => sql`(SELECT p.termination_type FROM ${sql.table(TERMINATIONS)} me
-    JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end WHERE ${ownEnd("me", s!.ownerType, t)} LIMIT 1)`),
+  link_peers_type: f.computed(
+    (t, s) => sql`(SELECT p.termination_type FROM ${sql.table(TERMINATIONS)} me
+    JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end WHERE ${ownEnd("me", s!.ownerType, t)} LIMIT 1)`,
+  ),
   _occupied: f.computed((t, s) => isOccupied(t, s!.ownerType), {
     returns: "boolean",
     filters: { occupied: booleanFilter((t, field) => isOccupied(t, field.ownerType)) },
@@ -186,7 +213,8 @@ export const COMPLETE = sql`(total(tip.near = 0) > 0 AND total((tip.near = 1 AND
 /** Over `hop`: every cable of the path is connected (none planned or being decommissioned). */
 export const ACTIVE = sql`NOT EXISTS (SELECT 1 FROM hop JOIN dcim_cable c ON c.id = hop.cable WHERE c.status <> 'connected')`;
 
-const ownPath = (table: string, { ownerType, sc }: SqlScope, tail: Sql) => pathSql(sc.byType, sql`${ownerType}`, sql.ref(`${table}.id`), tail);
+const ownPath = (table: string, { ownerType, sc }: SqlScope, tail: Sql) =>
+  pathSql(sc.byType, sql`${ownerType}`, sql.ref(`${table}.id`), tail);
 
 /**
  * What an endpoint shows of its path, as one JSON object computed once per row for the three
@@ -195,15 +223,18 @@ const ownPath = (table: string, { ownerType, sc }: SqlScope, tail: Sql) => pathS
  */
 function connectionSql(table: string, scope: SqlScope): Sql {
   const nested = nestedEndpointSql(scope.sc, sql`tip.type`, sql`tip.id`, scope.sc.depth + 1);
-  return sql`json(${ownPath(table, scope, sql`SELECT CASE WHEN ${COMPLETE} THEN json_object(
+  return sql`json(${ownPath(
+    table,
+    scope,
+    sql`SELECT CASE WHEN ${COMPLETE} THEN json_object(
       'connected_endpoints', json_group_array(${nested} ORDER BY tip.id) FILTER (WHERE tip.near = 0),
       'connected_endpoints_type', max(tip.type) FILTER (WHERE tip.near = 0),
       'connected_endpoints_reachable', ${ACTIVE})
-    ELSE json_object('connected_endpoints', NULL, 'connected_endpoints_type', NULL, 'connected_endpoints_reachable', 0) END FROM tip`)})`;
+    ELSE json_object('connected_endpoints', NULL, 'connected_endpoints_type', NULL, 'connected_endpoints_reachable', 0) END FROM tip`,
+  )})`;
 }
 
-const connection = (o: Omit<FieldOptions, "kind"> = {}) =>
-  f.computed((t, s) => connectionSql(t, s!), { sharedAs: "__connection", ...o });
+const connection = (o: Omit<FieldOptions, "kind"> = {}) => f.computed((t, s) => connectionSql(t, s!), { sharedAs: "__connection", ...o });
 
 /**
  * The fields of an endpoint a cable path can end at (every cabled model but front and rear ports
@@ -215,7 +246,10 @@ export const pathEndpoint = (): Record<string, FieldOptions> => ({
   connected_endpoints: connection({
     returns: "nested",
     filters: {
-      connected: booleanFilter((t, field, byType) => sql`coalesce(${pathSql(byType, sql`${field.ownerType}`, sql.ref(`${t}.id`), sql`SELECT ${COMPLETE} AND ${ACTIVE} FROM tip`)}, 0)`),
+      connected: booleanFilter(
+        (t, field, byType) =>
+          sql`coalesce(${pathSql(byType, sql`${field.ownerType}`, sql.ref(`${t}.id`), sql`SELECT ${COMPLETE} AND ${ACTIVE} FROM tip`)}, 0)`,
+      ),
     },
   }),
   connected_endpoints_type: connection(),

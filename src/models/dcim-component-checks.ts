@@ -23,7 +23,8 @@ function sameDevice(model: Model, item: WriteItem, name: string): boolean {
 /** Every modular component: the module it belongs to is installed in its own device. */
 export function componentChecks(self: () => Model): ModelHooks {
   return {
-    writeProbes: (ctx, items) => (self().field.module ? relatedRowsProbe(ctx, self(), items, { name: "module", touching: ["module", "device"] }) : []),
+    writeProbes: (ctx, items) =>
+      self().field.module ? relatedRowsProbe(ctx, self(), items, { name: "module", touching: ["module", "device"] }) : [],
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameDevice(self(), item, "module")) fail(item, "module", "The module must be installed in the component's device.");
@@ -35,7 +36,8 @@ export function componentChecks(self: () => Model): ModelHooks {
 /** A front port maps to a position of a rear port on the same device. */
 export function frontPortChecks(self: () => Model): ModelHooks {
   return combineHooks(componentChecks(self), {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, { name: "rear_port", touching: ["rear_port", "rear_port_position", "device"] }),
+    writeProbes: (ctx, items) =>
+      relatedRowsProbe(ctx, self(), items, { name: "rear_port", touching: ["rear_port", "rear_port_position", "device"] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         const rear = item.probed.rear_port;
@@ -46,7 +48,11 @@ export function frontPortChecks(self: () => Model): ModelHooks {
         }
         const position = Number(effective(self(), item, "rear_port_position"));
         if (position > Number(rear.positions)) {
-          fail(item, "rear_port_position", `Invalid rear port position (${position}): Rear port ${rear.name} has only ${rear.positions} positions.`);
+          fail(
+            item,
+            "rear_port_position",
+            `Invalid rear port position (${position}): Rear port ${rear.name} has only ${rear.positions} positions.`,
+          );
         }
       }
     },
@@ -94,7 +100,8 @@ export function deviceBayChecks(self: () => Model): ModelHooks {
           fail(item, "non_field_errors", `This type of device (${parent.__type}) does not support device bays.`);
         }
         if (!child) continue;
-        if (Number(child.id) === Number(effective(self(), item, "device"))) fail(item, "non_field_errors", "Cannot install a device into itself.");
+        if (Number(child.id) === Number(effective(self(), item, "device")))
+          fail(item, "non_field_errors", "Cannot install a device into itself.");
         else if (child.__role !== "child") {
           fail(item, "installed_device", `Cannot install the specified device; its type (${child.__type}) is not a child device type.`);
         } else if (child.__bay !== null && Number(child.__bay) !== item.id) {
@@ -119,11 +126,22 @@ export function inventoryItemChecks(self: () => Model): ModelHooks {
 
 /** The template tables whose names may hold `{module}`, replaced by the bay's position on install. */
 const MODULAR_TEMPLATE_TABLES = [
-  "dcim_consoleporttemplate", "dcim_consoleserverporttemplate", "dcim_powerporttemplate", "dcim_poweroutlettemplate",
-  "dcim_interfacetemplate", "dcim_rearporttemplate", "dcim_frontporttemplate", "dcim_modulebaytemplate",
+  "dcim_consoleporttemplate",
+  "dcim_consoleserverporttemplate",
+  "dcim_powerporttemplate",
+  "dcim_poweroutlettemplate",
+  "dcim_interfacetemplate",
+  "dcim_rearporttemplate",
+  "dcim_frontporttemplate",
+  "dcim_modulebaytemplate",
 ];
-const placeholders = (r: string) => sql`(${sql.join(MODULAR_TEMPLATE_TABLES.map((t) =>
-  sql`EXISTS (SELECT 1 FROM ${sql.table(t)} x WHERE x.module_type_id = ${sql.ref(`${r}.id`)} AND instr(x.name, '{module}') > 0)`), sql` OR `)})`;
+const placeholders = (r: string) =>
+  sql`(${sql.join(
+    MODULAR_TEMPLATE_TABLES.map(
+      (t) => sql`EXISTS (SELECT 1 FROM ${sql.table(t)} x WHERE x.module_type_id = ${sql.ref(`${r}.id`)} AND instr(x.name, '{module}') > 0)`,
+    ),
+    sql` OR `,
+  )})`;
 
 /**
  * A module sits in a module bay of the device it is assigned to; a type whose templates name
@@ -133,7 +151,11 @@ export function moduleChecks(self: () => Model): ModelHooks {
   return {
     writeProbes: (ctx, items) => [
       ...relatedRowsProbe(ctx, self(), items, { name: "module_bay", touching: ["module_bay", "device", "module_type"] }),
-      ...relatedRowsProbe(ctx, self(), items, { name: "module_type", touching: ["module_bay", "module_type"], extra: { __placeholders: placeholders } }),
+      ...relatedRowsProbe(ctx, self(), items, {
+        name: "module_type",
+        touching: ["module_bay", "module_type"],
+        extra: { __placeholders: placeholders },
+      }),
     ],
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
@@ -158,19 +180,22 @@ function sameParent(model: Model, item: WriteItem, name: string): boolean {
 
 /** A component template belongs to a device type or a module type, not both. */
 export function templateChecks(self: () => Model, ...more: ModelHooks[]): ModelHooks {
-  return combineHooks({
-    prepareWrite: (_ctx, items) => {
-      if (!self().field.module_type) return;
-      for (const item of items) {
-        const [deviceType, moduleType] = [effective(self(), item, "device_type"), effective(self(), item, "module_type")];
-        if (deviceType !== null && moduleType !== null) {
-          fail(item, "non_field_errors", "A component template cannot be associated with both a device type and a module type.");
-        } else if (deviceType === null && moduleType === null) {
-          fail(item, "non_field_errors", "A component template must be associated with either a device type or a module type.");
+  return combineHooks(
+    {
+      prepareWrite: (_ctx, items) => {
+        if (!self().field.module_type) return;
+        for (const item of items) {
+          const [deviceType, moduleType] = [effective(self(), item, "device_type"), effective(self(), item, "module_type")];
+          if (deviceType !== null && moduleType !== null) {
+            fail(item, "non_field_errors", "A component template cannot be associated with both a device type and a module type.");
+          } else if (deviceType === null && moduleType === null) {
+            fail(item, "non_field_errors", "A component template must be associated with either a device type or a module type.");
+          }
         }
-      }
+      },
     },
-  }, ...more);
+    ...more,
+  );
 }
 
 /** A front port template maps to a position of a rear port template of the same type. */
@@ -188,7 +213,11 @@ export function frontPortTemplateChecks(self: () => Model): ModelHooks {
         }
         const position = Number(effective(self(), item, "rear_port_position"));
         if (position > Number(rear.positions)) {
-          fail(item, "rear_port_position", `Invalid rear port position (${position}); rear port ${rear.name} has only ${rear.positions} positions`);
+          fail(
+            item,
+            "rear_port_position",
+            `Invalid rear port position (${position}); rear port ${rear.name} has only ${rear.positions} positions`,
+          );
         }
       }
     },
@@ -198,11 +227,16 @@ export function frontPortTemplateChecks(self: () => Model): ModelHooks {
 /** A power outlet template is fed by a power port template of the same type. */
 export function powerOutletTemplateChecks(self: () => Model): ModelHooks {
   return templateChecks(self, {
-    writeProbes: (ctx, items) => relatedRowsProbe(ctx, self(), items, { name: "power_port", touching: ["power_port", ...parentKeys(self())] }),
+    writeProbes: (ctx, items) =>
+      relatedRowsProbe(ctx, self(), items, { name: "power_port", touching: ["power_port", ...parentKeys(self())] }),
     prepareWrite: (_ctx, items) => {
       for (const item of items) {
         if (!sameParent(self(), item, "power_port")) {
-          fail(item, "power_port", `Parent power port template (${item.probed.power_port.name}) must belong to the same device or module type`);
+          fail(
+            item,
+            "power_port",
+            `Parent power port template (${item.probed.power_port.name}) must belong to the same device or module type`,
+          );
         }
       }
     },

@@ -10,7 +10,12 @@ import { module } from "./dcim-modules.ts";
 import { pathsRoute, traceRoute } from "./dcim-trace.ts";
 import { PORT_TYPE } from "./dcim-choices.ts";
 import {
-  CONSOLE_PORT_SPEED, CONSOLE_PORT_TYPE, INVENTORY_ITEM_STATUS, POWER_FEED_LEG, POWER_OUTLET_TYPE, POWER_PORT_TYPE,
+  CONSOLE_PORT_SPEED,
+  CONSOLE_PORT_TYPE,
+  INVENTORY_ITEM_STATUS,
+  POWER_FEED_LEG,
+  POWER_OUTLET_TYPE,
+  POWER_PORT_TYPE,
 } from "./dcim-component-choices.ts";
 import { componentChecks, deviceBayChecks, frontPortChecks, inventoryItemChecks, powerOutletChecks } from "./dcim-component-checks.ts";
 
@@ -28,8 +33,9 @@ export const componentFields = (modular = true): Record<string, FieldOptions> =>
   label: f.string({ maxLength: 64, blank: true, helpText: "Physical label" }),
 });
 
-export const componentUnique = (verbose: string): UniqueTogether[] =>
-  [{ fields: ["device", "name"], message: `${verbose} with this Device and Name already exists.` }];
+export const componentUnique = (verbose: string): UniqueTogether[] => [
+  { fields: ["device", "name"], message: `${verbose} with this Device and Name already exists.` },
+];
 
 /** The filters every device component has beyond its fields': its device's site, type, role and status. */
 export const componentFilters: Readonly<Record<string, FilterDeclaration>> = {
@@ -62,7 +68,9 @@ const consoleFields = (): Record<string, FieldOptions> => ({
 });
 
 export const consolePort = defineModel({
-  app: "dcim", name: "consoleport", verboseName: "console port",
+  app: "dcim",
+  name: "consoleport",
+  verboseName: "console port",
   fields: consoleFields(),
   uniqueTogether: componentUnique("Console port"),
   brief: cabledBrief,
@@ -72,7 +80,9 @@ export const consolePort = defineModel({
 });
 
 export const consoleServerPort = defineModel({
-  app: "dcim", name: "consoleserverport", verboseName: "console server port",
+  app: "dcim",
+  name: "consoleserverport",
+  verboseName: "console server port",
   fields: consoleFields(),
   uniqueTogether: componentUnique("Console server port"),
   brief: cabledBrief,
@@ -82,7 +92,9 @@ export const consoleServerPort = defineModel({
 });
 
 export const powerPort = defineModel({
-  app: "dcim", name: "powerport", verboseName: "power port",
+  app: "dcim",
+  name: "powerport",
+  verboseName: "power port",
   fields: {
     ...componentFields(),
     type: f.choice(POWER_PORT_TYPE, { nullable: true }),
@@ -100,7 +112,9 @@ export const powerPort = defineModel({
 });
 
 export const powerOutlet = defineModel({
-  app: "dcim", name: "poweroutlet", verboseName: "power outlet",
+  app: "dcim",
+  name: "poweroutlet",
+  verboseName: "power outlet",
   fields: {
     ...componentFields(),
     type: f.choice(POWER_OUTLET_TYPE, { nullable: true }),
@@ -118,7 +132,9 @@ export const powerOutlet = defineModel({
 });
 
 export const rearPort = defineModel({
-  app: "dcim", name: "rearport", verboseName: "rear port",
+  app: "dcim",
+  name: "rearport",
+  verboseName: "rear port",
   fields: {
     ...componentFields(),
     type: f.choice(PORT_TYPE),
@@ -135,7 +151,9 @@ export const rearPort = defineModel({
 });
 
 export const frontPort = defineModel({
-  app: "dcim", name: "frontport", verboseName: "front port",
+  app: "dcim",
+  name: "frontport",
+  verboseName: "front port",
   fields: {
     ...componentFields(),
     type: f.choice(PORT_TYPE),
@@ -156,7 +174,9 @@ export const frontPort = defineModel({
 });
 
 export const deviceBay = defineModel({
-  app: "dcim", name: "devicebay", verboseName: "device bay",
+  app: "dcim",
+  name: "devicebay",
+  verboseName: "device bay",
   fields: {
     ...componentFields(false),
     description,
@@ -169,11 +189,17 @@ export const deviceBay = defineModel({
 });
 
 export const moduleBay = defineModel({
-  app: "dcim", name: "modulebay", verboseName: "module bay",
+  app: "dcim",
+  name: "modulebay",
+  verboseName: "module bay",
   fields: {
     ...componentFields(),
     // NetBox keeps the link on the module (its `module_bay`); the bay shows the module it holds.
-    installed_module: f.related(() => module, (t) => sql`(SELECT m.id FROM dcim_module m WHERE m.module_bay_id = ${sql.ref(`${t}.id`)})`, { notNested: true }),
+    installed_module: f.related(
+      () => module,
+      (t) => sql`(SELECT m.id FROM dcim_module m WHERE m.module_bay_id = ${sql.ref(`${t}.id`)})`,
+      { notNested: true },
+    ),
     position: f.string({ maxLength: 30, blank: true, helpText: "Identifier to reference when renaming installed components" }),
     description,
   },
@@ -191,7 +217,9 @@ export const moduleBay = defineModel({
 });
 
 export const inventoryItemRole = defineModel({
-  app: "dcim", name: "inventoryitemrole", verboseName: "inventory item role",
+  app: "dcim",
+  name: "inventoryitemrole",
+  verboseName: "inventory item role",
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true }),
@@ -206,7 +234,10 @@ export const inventoryItemRole = defineModel({
 export const inventoryItemComponents = () => [consolePort, consoleServerPort, frontPort, iface, powerOutlet, powerPort, rearPort];
 
 export const inventoryItem = defineModel({
-  app: "dcim", name: "inventoryitem", verboseName: "inventory item", tree: true,
+  app: "dcim",
+  name: "inventoryitem",
+  verboseName: "inventory item",
+  tree: true,
   fields: {
     device: f.fk(() => device, { onDelete: "cascade" }),
     parent: f.fk(() => inventoryItem, { nullable: true, onDelete: "cascade", flat: true }),
@@ -217,7 +248,13 @@ export const inventoryItem = defineModel({
     manufacturer: f.fk(() => manufacturer, { nullable: true, onDelete: "protect" }),
     part_id: f.string({ maxLength: 50, blank: true, label: "Part ID", helpText: "Manufacturer-assigned part identifier" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
-    asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true, helpText: "A unique tag used to identify this item" }),
+    asset_tag: f.string({
+      maxLength: 50,
+      nullable: true,
+      default: null,
+      unique: true,
+      helpText: "A unique tag used to identify this item",
+    }),
     discovered: f.boolean({ default: false, helpText: "This item was automatically discovered" }),
     description,
     component: f.generic(inventoryItemComponents, { nullable: true }),
@@ -231,5 +268,14 @@ export const inventoryItem = defineModel({
 });
 
 export const componentModels = [
-  consolePort, consoleServerPort, powerPort, powerOutlet, rearPort, frontPort, deviceBay, moduleBay, inventoryItemRole, inventoryItem,
+  consolePort,
+  consoleServerPort,
+  powerPort,
+  powerOutlet,
+  rearPort,
+  frontPort,
+  deviceBay,
+  moduleBay,
+  inventoryItemRole,
+  inventoryItem,
 ];

@@ -16,13 +16,29 @@ import { rack, virtualChassis } from "./dcim-racks.ts";
 import { devicePlacementHooks } from "./dcim-placement.ts";
 import { traceRoute } from "./dcim-trace.ts";
 import {
-  consolePort, consoleServerPort, deviceBay, frontPort, inventoryItem, moduleBay, powerOutlet, powerPort, rearPort,
+  consolePort,
+  consoleServerPort,
+  deviceBay,
+  frontPort,
+  inventoryItem,
+  moduleBay,
+  powerOutlet,
+  powerPort,
+  rearPort,
 } from "./dcim-components.ts";
 import { module } from "./dcim-modules.ts";
 import { deviceComponentStatements } from "./dcim-instantiation.ts";
 import {
-  DEVICE_AIRFLOW, DEVICE_FACE, DEVICE_STATUS, INTERFACE_DUPLEX, INTERFACE_MODE, INTERFACE_POE_MODE, INTERFACE_POE_TYPE,
-  INTERFACE_RF_CHANNEL, INTERFACE_RF_ROLE, INTERFACE_TYPE,
+  DEVICE_AIRFLOW,
+  DEVICE_FACE,
+  DEVICE_STATUS,
+  INTERFACE_DUPLEX,
+  INTERFACE_MODE,
+  INTERFACE_POE_MODE,
+  INTERFACE_POE_TYPE,
+  INTERFACE_RF_CHANNEL,
+  INTERFACE_RF_ROLE,
+  INTERFACE_TYPE,
 } from "./dcim-choices.ts";
 
 /**
@@ -36,7 +52,8 @@ const deviceDisplay = (t: string) => sql`CASE
         WHERE dt.id = ${sql.ref(`${t}.device_type_id`)}) || ' (' || ${sql.ref(`${t}.id`)} || ')' END`;
 
 export const device = defineModel({
-  app: "dcim", name: "device",
+  app: "dcim",
+  name: "device",
   fields: {
     name: f.string({ maxLength: 64, nullable: true, default: null }),
     device_type: f.fk(() => deviceType, { onDelete: "protect" }),
@@ -59,7 +76,11 @@ export const device = defineModel({
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     // A child device's parent: the device whose bay holds it (the bay keeps the link).
-    parent_device: f.related(() => device, (t) => sql`(SELECT b.device_id FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${t}.id`)})`, { nestedDisplayUrl: true }),
+    parent_device: f.related(
+      () => device,
+      (t) => sql`(SELECT b.device_id FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${t}.id`)})`,
+      { nestedDisplayUrl: true },
+    ),
     status: f.choice(DEVICE_STATUS, { default: "active" }),
     airflow: f.choice(DEVICE_AIRFLOW, { nullable: true }),
     description,
@@ -83,7 +104,8 @@ export const device = defineModel({
   uniqueTogether: [
     { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
     {
-      fields: ["virtual_chassis", "vc_position"], nullsDistinct: ["virtual_chassis", "vc_position"],
+      fields: ["virtual_chassis", "vc_position"],
+      nullsDistinct: ["virtual_chassis", "vc_position"],
       message: "Device with this Virtual chassis and VC position already exists.",
     },
   ],
@@ -112,11 +134,22 @@ export const device = defineModel({
         WHERE ${inJsonList(sql`m.mac_address`, JSON.stringify(values.map((v) => normalMacAddress(v) ?? v)))})`,
     },
     // A child device's bay, and the device that holds it.
-    parent_bay_id: { sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.id`, idList(values))})` },
-    parent_device_id: { sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.device_id`, idList(values))})` },
+    parent_bay_id: {
+      sql: (values, t) =>
+        sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.id`, idList(values))})`,
+    },
+    parent_device_id: {
+      sql: (values, t) =>
+        sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.device_id`, idList(values))})`,
+    },
   },
   // Placement, cluster and primary-IP rules; a new device brings its type's components (dcim-instantiation.ts).
-  hooks: combineHooks(devicePlacementHooks(() => device), deviceClusterHooks, { writeStatements: deviceComponentStatements }, deviceIpamHooks),
+  hooks: combineHooks(
+    devicePlacementHooks(() => device),
+    deviceClusterHooks,
+    { writeStatements: deviceComponentStatements },
+    deviceIpamHooks,
+  ),
 });
 
 /**
@@ -125,7 +158,12 @@ export const device = defineModel({
  */
 function hasComponentFilters() {
   const has = (...tables: string[]) =>
-    whether((t) => sql.join(tables.map((table) => sql`EXISTS (SELECT 1 FROM ${sql.table(table)} c WHERE c.device_id = ${sql.ref(`${t}.id`)})`), sql` OR `));
+    whether((t) =>
+      sql.join(
+        tables.map((table) => sql`EXISTS (SELECT 1 FROM ${sql.table(table)} c WHERE c.device_id = ${sql.ref(`${t}.id`)})`),
+        sql` OR `,
+      ),
+    );
   return {
     console_ports: has("dcim_consoleport"),
     console_server_ports: has("dcim_consoleserverport"),
@@ -139,7 +177,8 @@ function hasComponentFilters() {
 }
 
 export const iface = defineModel({
-  app: "dcim", name: "interface",
+  app: "dcim",
+  name: "interface",
   fields: {
     device: f.fk(() => device, { onDelete: "cascade" }),
     module: f.fk(() => module, { nullable: true, onDelete: "cascade" }),
@@ -208,7 +247,10 @@ function normalMacAddress(text: string): string | null {
     const m = regex.exec(compact);
     if (!m) continue;
     const groups = m.slice(1).filter((g) => !/^[:.-]$/.test(g));
-    const hex = groups.map((g) => g.padStart(width, "0")).join("").toUpperCase();
+    const hex = groups
+      .map((g) => g.padStart(width, "0"))
+      .join("")
+      .toUpperCase();
     return hex.match(/../g)!.join(":");
   }
   return null;
@@ -218,7 +260,9 @@ function normalMacAddress(text: string): string | null {
 const macAddressProblem = (text: string) => (normalMacAddress(text) ? undefined : `Invalid MAC address format: ${text.replace(/ /g, "")}`);
 
 export const macAddress = defineModel({
-  app: "dcim", name: "macaddress", verboseName: "MAC address",
+  app: "dcim",
+  name: "macaddress",
+  verboseName: "MAC address",
   fields: {
     // Declared without f.string's length limit: NetBox stores a PostgreSQL macaddr, which has
     // none, so anything unparsable is refused by the check with NetBox's own message.

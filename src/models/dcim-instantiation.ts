@@ -6,12 +6,27 @@ import { creationRecordsStatement } from "../changes/record.ts";
 import type { WriteItem } from "./hooks.ts";
 import type { Model } from "./model.ts";
 import {
-  consolePort, consoleServerPort, deviceBay, frontPort, inventoryItem, moduleBay, powerOutlet, powerPort, rearPort,
+  consolePort,
+  consoleServerPort,
+  deviceBay,
+  frontPort,
+  inventoryItem,
+  moduleBay,
+  powerOutlet,
+  powerPort,
+  rearPort,
 } from "./dcim-components.ts";
 import { iface } from "./dcim-devices.ts";
 import {
-  consolePortTemplate, consoleServerPortTemplate, deviceBayTemplate, frontPortTemplate, interfaceTemplate, 
-  moduleBayTemplate, powerOutletTemplate, powerPortTemplate, rearPortTemplate,
+  consolePortTemplate,
+  consoleServerPortTemplate,
+  deviceBayTemplate,
+  frontPortTemplate,
+  interfaceTemplate,
+  moduleBayTemplate,
+  powerOutletTemplate,
+  powerPortTemplate,
+  rearPortTemplate,
 } from "./dcim-templates.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -47,19 +62,32 @@ interface Kind {
 const KINDS: readonly Kind[] = [
   { template: () => consolePortTemplate, component: () => consolePort, copy: ["type", "description"], modular: true },
   { template: () => consoleServerPortTemplate, component: () => consoleServerPort, copy: ["type", "description"], modular: true },
-  { template: () => powerPortTemplate, component: () => powerPort, copy: ["type", "maximum_draw", "allocated_draw", "description"], modular: true },
   {
-    template: () => powerOutletTemplate, component: () => powerOutlet, copy: ["type", "feed_leg", "description"],
-    refs: { power_port_id: () => powerPort }, modular: true,
+    template: () => powerPortTemplate,
+    component: () => powerPort,
+    copy: ["type", "maximum_draw", "allocated_draw", "description"],
+    modular: true,
   },
   {
-    template: () => interfaceTemplate, component: () => iface,
-    copy: ["type", "enabled", "mgmt_only", "description", "poe_mode", "poe_type", "rf_role"], modular: true,
+    template: () => powerOutletTemplate,
+    component: () => powerOutlet,
+    copy: ["type", "feed_leg", "description"],
+    refs: { power_port_id: () => powerPort },
+    modular: true,
+  },
+  {
+    template: () => interfaceTemplate,
+    component: () => iface,
+    copy: ["type", "enabled", "mgmt_only", "description", "poe_mode", "poe_type", "rf_role"],
+    modular: true,
   },
   { template: () => rearPortTemplate, component: () => rearPort, copy: ["type", "color", "positions", "description"], modular: true },
   {
-    template: () => frontPortTemplate, component: () => frontPort, copy: ["type", "color", "rear_port_position", "description"],
-    refs: { rear_port_id: () => rearPort }, modular: true,
+    template: () => frontPortTemplate,
+    component: () => frontPort,
+    copy: ["type", "color", "rear_port_position", "description"],
+    refs: { rear_port_id: () => rearPort },
+    modular: true,
   },
   { template: () => deviceBayTemplate, component: () => deviceBay, copy: ["description"], modular: false },
   { template: () => moduleBayTemplate, component: () => moduleBay, copy: ["description"], resolved: ["position"], modular: true },
@@ -148,8 +176,14 @@ const standIns = () => KINDS.filter((k) => k.modular && k.component() !== module
 /** Inventory items, a tree per device: inserted in template order, then linked to their parents. */
 function inventoryStatements(ctx: RequestContext, owners: Owners): Statement[] {
   const now = ctx.now.toISOString();
-  const typeOf = sql.join(standIns().map(([t, c]) => sql`WHEN ${t.objectType} THEN ${c.objectType}`), sql` `);
-  const idOf = sql.join(standIns().map(([t, c]) => sql`WHEN ${t.objectType} THEN ${sibling(owners, t, c, sql`t.component_id`)}`), sql` `);
+  const typeOf = sql.join(
+    standIns().map(([t, c]) => sql`WHEN ${t.objectType} THEN ${c.objectType}`),
+    sql` `,
+  );
+  const idOf = sql.join(
+    standIns().map(([t, c]) => sql`WHEN ${t.objectType} THEN ${sibling(owners, t, c, sql`t.component_id`)}`),
+    sql` `,
+  );
   const insert = sql`INSERT INTO dcim_inventoryitem
       (device_id, name, label, role_id, manufacturer_id, part_id, description, _depth, component_type, component_id, created, last_updated)
     SELECT o.device_id, t.name, t.label, t.role_id, t.manufacturer_id, t.part_id, t.description, t._depth,
@@ -189,5 +223,9 @@ export function deviceComponentStatements(ctx: RequestContext, items: readonly W
 /** The module hook: components on the device for the modules this write installs. */
 export function moduleInstallStatements(ctx: RequestContext, items: readonly WriteItem[]): Statement[] {
   if (!items.some((item) => item.id === null)) return [];
-  return instantiationStatements(ctx, moduleOwners(ctx), KINDS.filter((k) => k.modular));
+  return instantiationStatements(
+    ctx,
+    moduleOwners(ctx),
+    KINDS.filter((k) => k.modular),
+  );
 }

@@ -13,14 +13,19 @@ import { moduleInstallStatements } from "./dcim-instantiation.ts";
 /** `?console_ports=true`: module types that have (or, false, lack) templates of the given tables. */
 const hasTemplates = (...tables: string[]): FilterDeclaration => ({
   sql: (values, t) => {
-    const any = sql.join(tables.map((table) => sql`EXISTS (SELECT 1 FROM ${sql.table(table)} x WHERE x.module_type_id = ${sql.ref(`${t}.id`)})`), sql` OR `);
+    const any = sql.join(
+      tables.map((table) => sql`EXISTS (SELECT 1 FROM ${sql.table(table)} x WHERE x.module_type_id = ${sql.ref(`${t}.id`)})`),
+      sql` OR `,
+    );
     const wanted: RawBuilder<unknown> = sql`(${any})`;
     return ["true", "True", "1"].includes(values[0]) ? wanted : sql`NOT ${wanted}`;
   },
 });
 
 export const moduleType = defineModel({
-  app: "dcim", name: "moduletype", verboseName: "module type",
+  app: "dcim",
+  name: "moduletype",
+  verboseName: "module type",
   fields: {
     manufacturer: f.fk(() => manufacturer, { onDelete: "protect" }),
     model: f.string({ maxLength: 100 }),
@@ -52,14 +57,21 @@ const moduleDisplay = (t: string) => sql`(SELECT b.name FROM dcim_modulebay b WH
   || ': ' || (SELECT mt.model FROM dcim_moduletype mt WHERE mt.id = ${sql.ref(`${t}.module_type_id`)}) || ' (' || ${sql.ref(`${t}.id`)} || ')'`;
 
 export const module = defineModel({
-  app: "dcim", name: "module",
+  app: "dcim",
+  name: "module",
   fields: {
     device: f.fk(() => device, { onDelete: "cascade" }),
     module_bay: f.fk(() => moduleBay, { unique: true, onDelete: "cascade", nestedDisplayUrl: true }),
     module_type: f.fk(() => moduleType, { onDelete: "protect" }),
     status: f.choice(MODULE_STATUS, { default: "active" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
-    asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true, helpText: "A unique tag used to identify this device" }),
+    asset_tag: f.string({
+      maxLength: 50,
+      nullable: true,
+      default: null,
+      unique: true,
+      helpText: "A unique tag used to identify this device",
+    }),
     description,
     comments,
   },

@@ -69,7 +69,7 @@ const touches = (item: WriteItem, names: readonly string[]) => item.id === null 
 
 /** Records the first error of an item, as NetBox's `clean()` stops at the first problem. */
 function refuse(item: WriteItem, field: string, message: string): void {
-  (item.errors[field] ??= [message]);
+  item.errors[field] ??= [message];
 }
 
 /** A decimal as NetBox prints a one-place DecimalField: 10 -> "10.0". */
@@ -117,7 +117,13 @@ function fits(rack: RackSpace & { id: number }, { position, height, face, fullDe
 function footprints(rows: Map<number, Row> | undefined): Map<number | WriteItem, Footprint> {
   const out = new Map<number | WriteItem, Footprint>();
   for (const [id, r] of rows ?? []) {
-    out.set(id, { rack: Number(r.rack_id), position: Number(r.position), height: Number(r.u_height), face: (r.face as string) ?? null, fullDepth: Boolean(r.is_full_depth) });
+    out.set(id, {
+      rack: Number(r.rack_id),
+      position: Number(r.position),
+      height: Number(r.u_height),
+      face: (r.face as string) ?? null,
+      fullDepth: Boolean(r.is_full_depth),
+    });
   }
   return out;
 }
@@ -135,14 +141,24 @@ const occupantsSql = (racks: Sql) => sql`SELECT d.id, d.rack_id, d.position, d.f
   FROM dcim_device d JOIN dcim_devicetype dt ON dt.id = d.device_type_id WHERE d.position IS NOT NULL AND d.rack_id IN ${racks}`;
 
 function deviceProbes(ctx: RequestContext, items: readonly WriteItem[], device: Model, t: Tables): Probe[] {
-  const relevant = items.filter((i) => (i.id === null ? ["rack", "location", "virtual_chassis"].some((n) => i.values[n] != null) : touches(i, DEVICE_PLACEMENT)));
+  const relevant = items.filter((i) =>
+    i.id === null ? ["rack", "location", "virtual_chassis"].some((n) => i.values[n] != null) : touches(i, DEVICE_PLACEMENT),
+  );
   if (!relevant.length) return [];
   const racks = namedIds(ctx, device, items, "rack");
   const updating = items.flatMap((i) => (i.id === null ? [] : [i.id]));
   return [
-    rowsProbe(t, "racks", sql`SELECT id, name, facility_id, site_id, location_id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
+    rowsProbe(
+      t,
+      "racks",
+      sql`SELECT id, name, facility_id, site_id, location_id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`,
+    ),
     rowsProbe(t, "occupants", occupantsSql(racks)),
-    rowsProbe(t, "types", sql`SELECT id, model, u_height, is_full_depth, subdevice_role FROM dcim_devicetype WHERE id IN ${namedIds(ctx, device, items, "device_type")}`),
+    rowsProbe(
+      t,
+      "types",
+      sql`SELECT id, model, u_height, is_full_depth, subdevice_role FROM dcim_devicetype WHERE id IN ${namedIds(ctx, device, items, "device_type")}`,
+    ),
     rowsProbe(t, "locations", sql`SELECT id, name, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, device, items, "location")}`),
     rowsProbe(t, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, device, items, "site")}`),
     rowsProbe(t, "mastering", sql`SELECT id, name, master_id FROM dcim_virtualchassis WHERE master_id IN ${idList(updating)}`, "master_id"),
@@ -162,7 +178,8 @@ function devicePlacementProblem(item: WriteItem, t: Tables, taken: Map<number | 
   if (rack && Number(rack.site_id) !== site) return ["rack", `Rack ${rackName(rack)} does not belong to site ${siteName}.`];
   if (locationId !== null) {
     const location = t.locations?.get(locationId);
-    if (location && Number(location.site_id) !== site) return ["location", `Location ${location.name} does not belong to site ${siteName}.`];
+    if (location && Number(location.site_id) !== site)
+      return ["location", `Location ${location.name} does not belong to site ${siteName}.`];
   }
   if (rack && locationId !== null && Number(rack.location_id ?? 0) !== locationId) {
     return ["rack", `Rack ${rackName(rack)} does not belong to location ${nameOf(t.locations, locationId)}.`];
@@ -185,11 +202,18 @@ function devicePlacementProblem(item: WriteItem, t: Tables, taken: Map<number | 
   if (rack) {
     const child = type.subdevice_role === "child";
     if (child && face) return ["face", "Child device types cannot be assigned to a rack face. This is an attribute of the parent device."];
-    if (child && position) return ["position", "Child device types cannot be assigned to a rack position. This is an attribute of the parent device."];
+    if (child && position)
+      return ["position", "Child device types cannot be assigned to a rack position. This is an attribute of the parent device."];
     const self = item.id ?? item;
     const fullDepth = Boolean(type.is_full_depth);
-    if (position && !fits({ ...(rack as unknown as RackSpace), id: rackId! }, { position, height, face, fullDepth }, otherThan(taken, self))) {
-      return ["position", `U${decimal(position)} is already occupied or does not have sufficient space to accommodate this device type: ${type.model} (${decimal(height)}U)`];
+    if (
+      position &&
+      !fits({ ...(rack as unknown as RackSpace), id: rackId! }, { position, height, face, fullDepth }, otherThan(taken, self))
+    ) {
+      return [
+        "position",
+        `U${decimal(position)} is already occupied or does not have sufficient space to accommodate this device type: ${type.model} (${decimal(height)}U)`,
+      ];
     }
     if (position) taken.set(self, { rack: rackId!, position, height, face, fullDepth });
     else taken.delete(self);
@@ -201,10 +225,14 @@ function devicePlacementProblem(item: WriteItem, t: Tables, taken: Map<number | 
 function deviceChassisProblem(item: WriteItem, t: Tables, seats: Set<string>): [string, string] | null {
   const chassis = fkAfter(item, "virtual_chassis");
   const position = after(item, "vc_position") as number | null;
-  if (chassis !== null && position === null) return ["vc_position", "A device assigned to a virtual chassis must have its position defined."];
+  if (chassis !== null && position === null)
+    return ["vc_position", "A device assigned to a virtual chassis must have its position defined."];
   const mastered = item.id === null ? undefined : t.mastering?.get(item.id);
   if (mastered && Number(mastered.id) !== chassis) {
-    return ["virtual_chassis", `Device cannot be removed from virtual chassis ${mastered.name} because it is currently designated as its master.`];
+    return [
+      "virtual_chassis",
+      `Device cannot be removed from virtual chassis ${mastered.name} because it is currently designated as its master.`,
+    ];
   }
   if (chassis !== null && touches(item, ["virtual_chassis", "vc_position"])) {
     const seat = `${chassis}:${position}`;
@@ -240,8 +268,12 @@ export const deviceTypeHeightHooks = (device: Lazy): StatefulHooks<Tables> => ({
     const racks = sql`(SELECT rack_id FROM dcim_device WHERE device_type_id IN ${idList(changed)} AND position IS NOT NULL)`;
     return [
       rowsProbe(t, "racks", sql`SELECT id, name, facility_id, u_height, starting_unit FROM dcim_rack WHERE id IN ${racks}`),
-      rowsProbe(t, "occupants", sql`SELECT o.*, d.device_type_id, ${device().displaySql("d")} AS display
-        FROM (${occupantsSql(racks)}) o JOIN dcim_device d ON d.id = o.id`),
+      rowsProbe(
+        t,
+        "occupants",
+        sql`SELECT o.*, d.device_type_id, ${device().displaySql("d")} AS display
+        FROM (${occupantsSql(racks)}) o JOIN dcim_device d ON d.id = o.id`,
+      ),
     ];
   },
   prepareWrite: (_ctx, items, t) => {
@@ -256,8 +288,13 @@ export const deviceTypeHeightHooks = (device: Lazy): StatefulHooks<Tables> => ({
         for (const d of mounted) {
           const rack = t.racks?.get(Number(d.rack_id));
           const placement = { position: Number(d.position), height, face: fullDepth ? null : (d.face as string), fullDepth };
-          if (!rack || fits({ ...(rack as unknown as RackSpace), id: Number(rack.id) }, placement, otherThan(taken, Number(d.id)))) continue;
-          refuse(item, "u_height", `Device ${d.display} in rack ${rackName(rack)} does not have sufficient space to accommodate a height of ${decimal(height)}U`);
+          if (!rack || fits({ ...(rack as unknown as RackSpace), id: Number(rack.id) }, placement, otherThan(taken, Number(d.id))))
+            continue;
+          refuse(
+            item,
+            "u_height",
+            `Device ${d.display} in rack ${rackName(rack)} does not have sufficient space to accommodate a height of ${decimal(height)}U`,
+          );
           break;
         }
       } else if (height === 0 && before > 0 && mounted.length) {
@@ -300,8 +337,9 @@ export const locationHooks = (locationModel: Lazy): StatefulHooks<Tables> => ({
     const siteOfLocation = (t: string) => sql`(SELECT l.site_id FROM dcim_location l WHERE l.id = ${sql.ref(`${t}.location_id`)})`;
     return [
       sql`${subtree} UPDATE dcim_location SET site_id = (SELECT s.site_id FROM s WHERE s.id = dcim_location.id) WHERE id IN ${inSubtree}`,
-      ...["dcim_rack", "dcim_device", "dcim_powerpanel"].map((table) =>
-        sql`${subtree} UPDATE ${sql.table(table)} SET site_id = ${siteOfLocation(table)} WHERE location_id IN ${inSubtree}`),
+      ...["dcim_rack", "dcim_device", "dcim_powerpanel"].map(
+        (table) => sql`${subtree} UPDATE ${sql.table(table)} SET site_id = ${siteOfLocation(table)} WHERE location_id IN ${inSubtree}`,
+      ),
     ].map((statement) => statement.compile(qb)) satisfies Statement[];
   },
 });
@@ -320,7 +358,8 @@ function physicalProblem(item: WriteItem): string | null {
 
 /** An outer unit without outer dimensions is cleared on save, as NetBox does. */
 function clearOuterUnit(item: WriteItem): void {
-  if (after(item, "outer_width") === null && after(item, "outer_depth") === null && after(item, "outer_unit") !== null) item.values.outer_unit = null;
+  if (after(item, "outer_width") === null && after(item, "outer_depth") === null && after(item, "outer_unit") !== null)
+    item.values.outer_unit = null;
 }
 
 export const rackTypeHooks: ModelHooks = {
@@ -335,8 +374,18 @@ export const rackTypeHooks: ModelHooks = {
 
 /** The physical attributes a rack takes from its rack type. */
 const RACK_TYPE_ATTRIBUTES = [
-  "form_factor", "width", "u_height", "starting_unit", "desc_units", "outer_width", "outer_depth", "outer_unit", "mounting_depth",
-  "weight", "max_weight", "weight_unit",
+  "form_factor",
+  "width",
+  "u_height",
+  "starting_unit",
+  "desc_units",
+  "outer_width",
+  "outer_depth",
+  "outer_unit",
+  "mounting_depth",
+  "weight",
+  "max_weight",
+  "weight_unit",
 ];
 
 export const rackHooks = (rackModel: Lazy): StatefulHooks<Tables> => ({
@@ -348,9 +397,14 @@ export const rackHooks = (rackModel: Lazy): StatefulHooks<Tables> => ({
       rowsProbe(t, "types", sql`SELECT * FROM dcim_racktype WHERE id IN ${namedIds(ctx, rack, items, "rack_type")}`),
       rowsProbe(t, "locations", sql`SELECT id, site_id FROM dcim_location WHERE id IN ${namedIds(ctx, rack, items, "location")}`),
       rowsProbe(t, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, rack, items, "site")}`),
-      rowsProbe(t, "mounted", sql`SELECT d.rack_id, min(d.position) AS lowest, max(d.position + dt.u_height) AS top
+      rowsProbe(
+        t,
+        "mounted",
+        sql`SELECT d.rack_id, min(d.position) AS lowest, max(d.position + dt.u_height) AS top
         FROM dcim_device d JOIN dcim_devicetype dt ON dt.id = d.device_type_id
-        WHERE d.rack_id IN ${idList(updating)} AND d.position IS NOT NULL GROUP BY d.rack_id`, "rack_id"),
+        WHERE d.rack_id IN ${idList(updating)} AND d.position IS NOT NULL GROUP BY d.rack_id`,
+        "rack_id",
+      ),
     ];
   },
   prepareWrite: (_ctx, items, t) => {
@@ -369,24 +423,35 @@ export const rackHooks = (rackModel: Lazy): StatefulHooks<Tables> => ({
       const mounted = item.id === null ? undefined : t.mounted?.get(item.id);
       const start = Number(after(item, "starting_unit"));
       if (mounted && Number(after(item, "u_height")) < Number(mounted.top) - start) {
-        refuse(item, "u_height", `Rack must be at least ${decimal(Number(mounted.top) - start)}U tall to house currently installed devices.`);
+        refuse(
+          item,
+          "u_height",
+          `Rack must be at least ${decimal(Number(mounted.top) - start)}U tall to house currently installed devices.`,
+        );
         continue;
       }
       if (mounted && start > Number(mounted.lowest)) {
-        refuse(item, "starting_unit", `Rack unit numbering must begin at ${decimal(Number(mounted.lowest))} or less to house currently installed devices.`);
+        refuse(
+          item,
+          "starting_unit",
+          `Rack unit numbering must begin at ${decimal(Number(mounted.lowest))} or less to house currently installed devices.`,
+        );
         continue;
       }
       const location = t.locations?.get(fkAfter(item, "location") ?? -1);
       const site = fkAfter(item, "site");
-      if (location && Number(location.site_id) !== site) refuse(item, "location", `Location must be from the same site, ${nameOf(t.sites, site)}.`);
+      if (location && Number(location.site_id) !== site)
+        refuse(item, "location", `Location must be from the same site, ${nameOf(t.sites, site)}.`);
     }
   },
   // Devices follow their rack to another site or location (NetBox's rack site-change signal).
   writeStatements: (_ctx, items) => {
     const moved = items.flatMap((i) => (i.id !== null && (i.values.site !== undefined || i.values.location !== undefined) ? [i.id] : []));
     if (!moved.length) return [];
-    return [sql`UPDATE dcim_device SET site_id = (SELECT r.site_id FROM dcim_rack r WHERE r.id = dcim_device.rack_id),
-      location_id = (SELECT r.location_id FROM dcim_rack r WHERE r.id = dcim_device.rack_id) WHERE rack_id IN ${idList(moved)}`.compile(qb)];
+    return [
+      sql`UPDATE dcim_device SET site_id = (SELECT r.site_id FROM dcim_rack r WHERE r.id = dcim_device.rack_id),
+      location_id = (SELECT r.location_id FROM dcim_rack r WHERE r.id = dcim_device.rack_id) WHERE rack_id IN ${idList(moved)}`.compile(qb),
+    ];
   },
 });
 
@@ -434,8 +499,12 @@ export const rackReservationHooks = (reservation: Lazy): StatefulHooks<Tables> =
 export const virtualChassisHooks = (chassis: Lazy): StatefulHooks<Tables> => ({
   initial,
   writeProbes: (ctx, items, t) => [
-    rowsProbe(t, "masters", sql`SELECT id, virtual_chassis_id, ${chassis().field.master.target!().displaySql("dcim_device")} AS display
-      FROM dcim_device WHERE id IN ${namedIds(ctx, chassis(), items, "master")}`),
+    rowsProbe(
+      t,
+      "masters",
+      sql`SELECT id, virtual_chassis_id, ${chassis().field.master.target!().displaySql("dcim_device")} AS display
+      FROM dcim_device WHERE id IN ${namedIds(ctx, chassis(), items, "master")}`,
+    ),
   ],
   prepareWrite: (_ctx, items, t) => {
     for (const item of items) {
@@ -448,8 +517,10 @@ export const virtualChassisHooks = (chassis: Lazy): StatefulHooks<Tables> => ({
   writeStatements: (_ctx, items) => {
     const masters = items.flatMap((i) => (i.id === null && typeof i.values.master === "number" ? [i.values.master] : []));
     if (!masters.length) return [];
-    return [sql`UPDATE dcim_device SET virtual_chassis_id = (SELECT v.id FROM dcim_virtualchassis v WHERE v.master_id = dcim_device.id),
-      vc_position = 1 WHERE id IN ${idList(masters)}`.compile(qb)];
+    return [
+      sql`UPDATE dcim_device SET virtual_chassis_id = (SELECT v.id FROM dcim_virtualchassis v WHERE v.master_id = dcim_device.id),
+      vc_position = 1 WHERE id IN ${idList(masters)}`.compile(qb),
+    ];
   },
 });
 
@@ -461,8 +532,12 @@ export const powerPanelHooks = (panelModel: Lazy): StatefulHooks<Tables> => ({
   writeProbes: (ctx, items, t) => {
     const panel = panelModel();
     return [
-      rowsProbe(t, "locations", sql`SELECT l.id, l.name, l.site_id, s.name AS site_name FROM dcim_location l JOIN dcim_site s ON s.id = l.site_id
-        WHERE l.id IN ${namedIds(ctx, panel, items, "location")}`),
+      rowsProbe(
+        t,
+        "locations",
+        sql`SELECT l.id, l.name, l.site_id, s.name AS site_name FROM dcim_location l JOIN dcim_site s ON s.id = l.site_id
+        WHERE l.id IN ${namedIds(ctx, panel, items, "location")}`,
+      ),
       rowsProbe(t, "sites", sql`SELECT id, name FROM dcim_site WHERE id IN ${namedIds(ctx, panel, items, "site")}`),
     ];
   },
@@ -482,10 +557,18 @@ export const powerFeedHooks = (feedModel: Lazy): StatefulHooks<Tables> => ({
   writeProbes: (ctx, items, t) => {
     const feed = feedModel();
     return [
-      rowsProbe(t, "panels", sql`SELECT p.id, p.name, p.site_id, s.name AS site_name FROM dcim_powerpanel p JOIN dcim_site s ON s.id = p.site_id
-        WHERE p.id IN ${namedIds(ctx, feed, items, "power_panel")}`),
-      rowsProbe(t, "racks", sql`SELECT r.id, r.name, r.facility_id, r.site_id, s.name AS site_name FROM dcim_rack r JOIN dcim_site s ON s.id = r.site_id
-        WHERE r.id IN ${namedIds(ctx, feed, items, "rack")}`),
+      rowsProbe(
+        t,
+        "panels",
+        sql`SELECT p.id, p.name, p.site_id, s.name AS site_name FROM dcim_powerpanel p JOIN dcim_site s ON s.id = p.site_id
+        WHERE p.id IN ${namedIds(ctx, feed, items, "power_panel")}`,
+      ),
+      rowsProbe(
+        t,
+        "racks",
+        sql`SELECT r.id, r.name, r.facility_id, r.site_id, s.name AS site_name FROM dcim_rack r JOIN dcim_site s ON s.id = r.site_id
+        WHERE r.id IN ${namedIds(ctx, feed, items, "rack")}`,
+      ),
     ];
   },
   prepareWrite: (_ctx, items, t) => {
@@ -493,7 +576,11 @@ export const powerFeedHooks = (feedModel: Lazy): StatefulHooks<Tables> => ({
       const panel = t.panels?.get(fkAfter(item, "power_panel") ?? -1);
       const rack = t.racks?.get(fkAfter(item, "rack") ?? -1);
       if (panel && rack && Number(rack.site_id) !== Number(panel.site_id)) {
-        refuse(item, "__all__", `Rack ${rackName(rack)} (${rack.site_name}) and power panel ${panel.name} (${panel.site_name}) are in different sites.`);
+        refuse(
+          item,
+          "__all__",
+          `Rack ${rackName(rack)} (${rack.site_name}) and power panel ${panel.name} (${panel.site_name}) are in different sites.`,
+        );
       } else if (Number(after(item, "voltage")) < 0 && after(item, "supply") === "ac") {
         refuse(item, "voltage", "Voltage cannot be negative for AC supply");
       }

@@ -21,7 +21,10 @@ function elevationParams(params: URLSearchParams) {
   const face = params.get("face") || "front";
   if (!FACES[face]) throw ApiError.invalid({ face: [`"${face}" is not a valid choice.`] });
   const render = params.get("render") || "json";
-  if (render !== "json") throw ApiError.invalid({ render: [render === "svg" ? "SVG rendering is not supported; use render=json." : `"${render}" is not a valid choice.`] });
+  if (render !== "json")
+    throw ApiError.invalid({
+      render: [render === "svg" ? "SVG rendering is not supported; use render=json." : `"${render}" is not a valid choice.`],
+    });
   const expandRaw = params.get("expand_devices");
   const expand = expandRaw === null || expandRaw === "" ? true : BOOLEAN[expandRaw];
   if (expand === undefined) throw ApiError.invalid({ expand_devices: ["Must be a valid boolean."] });
@@ -55,7 +58,19 @@ async function rackElevation(ctx: RequestContext, rackModel: Model, device: Mode
   if (!rack.desc_units) units.reverse();
   const visible = isPermitted(ctx, device, "view");
   const briefs = visible ? await represent(ctx, device, devices.rows, { form: "brief" }) : [];
-  const elevation = new Map(units.map((u) => [u, { id: u, name: unitName(u), face: { value: face, label: FACES[face] }, device: null as unknown, occupied: false, display: unitName(u) }]));
+  const elevation = new Map(
+    units.map((u) => [
+      u,
+      {
+        id: u,
+        name: unitName(u),
+        face: { value: face, label: FACES[face] },
+        device: null as unknown,
+        occupied: false,
+        display: unitName(u),
+      },
+    ]),
+  );
   devices.rows.forEach((row: Row, i) => {
     const position = Number(row.position);
     const height = Number(row.__height);

@@ -17,7 +17,9 @@ const reservesUnit = (values: readonly string[], t: string) => {
 };
 
 export const rackReservation = defineModel({
-  app: "dcim", name: "rackreservation", verboseName: "rack reservation",
+  app: "dcim",
+  name: "rackreservation",
+  verboseName: "rack reservation",
   fields: {
     rack: f.fk(() => rack, { onDelete: "cascade" }),
     units: f.integerList({ min: 0, max: 32767 }),

@@ -9,8 +9,15 @@ import { device } from "./dcim-devices.ts";
 import { cabled, pathEndpoint } from "./dcim-cabling.ts";
 import { WEIGHT_UNIT } from "./dcim-choices.ts";
 import {
-  POWERFEED_PHASE, POWERFEED_STATUS, POWERFEED_SUPPLY, POWERFEED_TYPE, RACK_AIRFLOW, RACK_DIMENSION_UNIT, RACK_FORM_FACTOR,
-  RACK_STATUS, RACK_WIDTH,
+  POWERFEED_PHASE,
+  POWERFEED_STATUS,
+  POWERFEED_SUPPLY,
+  POWERFEED_TYPE,
+  RACK_AIRFLOW,
+  RACK_DIMENSION_UNIT,
+  RACK_FORM_FACTOR,
+  RACK_STATUS,
+  RACK_WIDTH,
 } from "./dcim-rack-choices.ts";
 import { powerFeedHooks, powerPanelHooks, rackHooks, rackTypeHooks, virtualChassisHooks } from "./dcim-placement.ts";
 import { rackElevationRoute } from "./dcim-rack-elevation.ts";
@@ -29,8 +36,11 @@ const rackPhysical = (formFactor: FieldOptions): Record<string, FieldOptions> =>
   outer_depth: f.integer({ nullable: true, min: 0, max: 32767, helpText: "Outer dimension of rack (depth)" }),
   outer_unit: f.choice(RACK_DIMENSION_UNIT, { nullable: true }),
   mounting_depth: f.integer({
-    nullable: true, min: 0, max: 32767,
-    helpText: "Maximum depth of a mounted device, in millimeters. For four-post racks, this is the distance between the front and rear rails.",
+    nullable: true,
+    min: 0,
+    max: 32767,
+    helpText:
+      "Maximum depth of a mounted device, in millimeters. For four-post racks, this is the distance between the front and rear rails.",
   }),
   weight: f.float({ nullable: true, min: 0, max: 1_000_000 }),
   max_weight: f.integer({ nullable: true, min: 0, max: 2_147_483_647, helpText: "Maximum load capacity for the rack" }),
@@ -38,7 +48,9 @@ const rackPhysical = (formFactor: FieldOptions): Record<string, FieldOptions> =>
 });
 
 export const rackRole = defineModel({
-  app: "dcim", name: "rackrole", verboseName: "rack role",
+  app: "dcim",
+  name: "rackrole",
+  verboseName: "rack role",
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true }),
@@ -50,7 +62,9 @@ export const rackRole = defineModel({
 });
 
 export const rackType = defineModel({
-  app: "dcim", name: "racktype", verboseName: "rack type",
+  app: "dcim",
+  name: "racktype",
+  verboseName: "rack type",
   fields: {
     manufacturer: f.fk(() => manufacturer, { onDelete: "protect" }),
     model: f.string({ maxLength: 100 }),
@@ -75,7 +89,8 @@ export const rackDisplay = (t: string) => sql`CASE WHEN ${sql.ref(`${t}.facility
   THEN ${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.facility_id`)} || ')' ELSE ${sql.ref(`${t}.name`)} END`;
 
 export const rack = defineModel({
-  app: "dcim", name: "rack",
+  app: "dcim",
+  name: "rack",
   fields: {
     name: f.string({ maxLength: 100 }),
     facility_id: f.string({ maxLength: 50, nullable: true, default: null, label: "Facility ID", helpText: "Locally-assigned identifier" }),
@@ -85,7 +100,13 @@ export const rack = defineModel({
     status: f.choice(RACK_STATUS, { default: "active" }),
     role: f.fk(() => rackRole, { nullable: true, onDelete: "protect", helpText: "Functional role" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
-    asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true, helpText: "A unique tag used to identify this rack" }),
+    asset_tag: f.string({
+      maxLength: 50,
+      nullable: true,
+      default: null,
+      unique: true,
+      helpText: "A unique tag used to identify this rack",
+    }),
     rack_type: f.fk(() => rackType, { nullable: true, onDelete: "protect" }),
     ...rackPhysical(f.choice(RACK_FORM_FACTOR, { nullable: true })),
     airflow: f.choice(RACK_AIRFLOW, { nullable: true }),
@@ -97,7 +118,11 @@ export const rack = defineModel({
   // NetBox's constraints: NULL locations never collide (PostgreSQL), nor do NULL facility ids.
   uniqueTogether: [
     { fields: ["location", "name"], nullsDistinct: ["location"], message: "Rack with this Location and Name already exists." },
-    { fields: ["location", "facility_id"], nullsDistinct: ["location", "facility_id"], message: "Rack with this Location and Facility ID already exists." },
+    {
+      fields: ["location", "facility_id"],
+      nullsDistinct: ["location", "facility_id"],
+      message: "Rack with this Location and Facility ID already exists.",
+    },
   ],
   brief: ["name", "description", "device_count"],
   display: rackDisplay,
@@ -121,7 +146,11 @@ const memberCount = (values: readonly string[], t: string) => {
 };
 
 export const virtualChassis = defineModel({
-  app: "dcim", name: "virtualchassis", verboseName: "virtual chassis", className: "VirtualChassis", path: "virtual-chassis",
+  app: "dcim",
+  name: "virtualchassis",
+  verboseName: "virtual chassis",
+  className: "VirtualChassis",
+  path: "virtual-chassis",
   fields: {
     name: f.string({ maxLength: 64 }),
     domain: f.string({ maxLength: 30, blank: true }),
@@ -145,7 +174,9 @@ export const virtualChassis = defineModel({
 });
 
 export const powerPanel = defineModel({
-  app: "dcim", name: "powerpanel", verboseName: "power panel",
+  app: "dcim",
+  name: "powerpanel",
+  verboseName: "power panel",
   fields: {
     site: f.fk(() => site, { onDelete: "protect" }),
     location: f.fk(() => location, { nullable: true, onDelete: "protect" }),
@@ -163,11 +194,15 @@ export const powerPanel = defineModel({
 });
 
 /** A feed's available power in VA, as NetBox stores it: |V| x A x utilisation, times √3 for three phases. */
-const availablePower = (t: string) => sql`CAST(round(abs(${sql.ref(`${t}.voltage`)}) * ${sql.ref(`${t}.amperage`)} * ${sql.ref(`${t}.max_utilization`)} / 100.0
+const availablePower = (
+  t: string,
+) => sql`CAST(round(abs(${sql.ref(`${t}.voltage`)}) * ${sql.ref(`${t}.amperage`)} * ${sql.ref(`${t}.max_utilization`)} / 100.0
   * CASE ${sql.ref(`${t}.phase`)} WHEN 'three-phase' THEN 1.732 ELSE 1 END) AS INTEGER)`;
 
 export const powerFeed = defineModel({
-  app: "dcim", name: "powerfeed", verboseName: "power feed",
+  app: "dcim",
+  name: "powerfeed",
+  verboseName: "power feed",
   fields: {
     power_panel: f.fk(() => powerPanel, { onDelete: "protect" }),
     rack: f.fk(() => rack, { nullable: true, onDelete: "protect" }),
@@ -195,7 +230,10 @@ export const powerFeed = defineModel({
     site_id: "power_panel__site__id",
     ...siteTreeFilters("power_panel__site"),
     ...tenantGroupFilters(),
-    available_power: { sql: (values, t) => sql`${availablePower(t)} IN (SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,9}$/.test(v)).map(Number))}))` },
+    available_power: {
+      sql: (values, t) =>
+        sql`${availablePower(t)} IN (SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,9}$/.test(v)).map(Number))}))`,
+    },
   },
   hooks: powerFeedHooks(() => powerFeed),
 });

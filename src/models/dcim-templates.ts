@@ -5,13 +5,9 @@ import { deviceType, manufacturer } from "./dcim.ts";
 import { moduleType } from "./dcim-modules.ts";
 import { inventoryItemRole } from "./dcim-components.ts";
 import { optionalColor } from "./colors.ts";
-import {
-  INTERFACE_POE_MODE, INTERFACE_POE_TYPE, INTERFACE_RF_ROLE, INTERFACE_TYPE, PORT_TYPE,
-} from "./dcim-choices.ts";
+import { INTERFACE_POE_MODE, INTERFACE_POE_TYPE, INTERFACE_RF_ROLE, INTERFACE_TYPE, PORT_TYPE } from "./dcim-choices.ts";
 import { CONSOLE_PORT_TYPE, POWER_FEED_LEG, POWER_OUTLET_TYPE, POWER_PORT_TYPE } from "./dcim-component-choices.ts";
-import {
-  deviceBayTemplateChecks, frontPortTemplateChecks, powerOutletTemplateChecks, templateChecks,
-} from "./dcim-component-checks.ts";
+import { deviceBayTemplateChecks, frontPortTemplateChecks, powerOutletTemplateChecks, templateChecks } from "./dcim-component-checks.ts";
 
 /**
  * Component templates: what a device type (or a module type) brings with it. Creating a device
@@ -32,15 +28,29 @@ const templateFields = (modular = true): Record<string, FieldOptions> => ({
 /** A template's name is unique per device type, and (unless not `modular`) per module type. */
 const templateUnique = (verbose: string, { modular = true }: { readonly modular?: boolean } = {}): UniqueTogether[] => [
   { fields: ["device_type", "name"], nullsDistinct: ["device_type"], message: `${verbose} with this Device type and Name already exists.` },
-  ...(modular ? [{ fields: ["module_type", "name"], nullsDistinct: ["module_type"], message: `${verbose} with this Module type and Name already exists.` }] : []),
+  ...(modular
+    ? [
+        {
+          fields: ["module_type", "name"],
+          nullsDistinct: ["module_type"],
+          message: `${verbose} with this Module type and Name already exists.`,
+        },
+      ]
+    : []),
 ];
 
 /** The declaration parts every template shares. */
-const template = { brief: ["name", "description"], search: ["name", "label", "description"], ordering: ["device_type", "module_type", "name"] };
+const template = {
+  brief: ["name", "description"],
+  search: ["name", "label", "description"],
+  ordering: ["device_type", "module_type", "name"],
+};
 const deviceOnly = { ...template, ordering: ["device_type", "name"] };
 
 export const consolePortTemplate = defineModel({
-  app: "dcim", name: "consoleporttemplate", verboseName: "console port template",
+  app: "dcim",
+  name: "consoleporttemplate",
+  verboseName: "console port template",
   fields: { ...templateFields(), type: f.choice(CONSOLE_PORT_TYPE, { nullable: true }), description },
   uniqueTogether: templateUnique("Console port template"),
   ...template,
@@ -48,7 +58,9 @@ export const consolePortTemplate = defineModel({
 });
 
 export const consoleServerPortTemplate = defineModel({
-  app: "dcim", name: "consoleserverporttemplate", verboseName: "console server port template",
+  app: "dcim",
+  name: "consoleserverporttemplate",
+  verboseName: "console server port template",
   fields: { ...templateFields(), type: f.choice(CONSOLE_PORT_TYPE, { nullable: true }), description },
   uniqueTogether: templateUnique("Console server port template"),
   ...template,
@@ -56,7 +68,9 @@ export const consoleServerPortTemplate = defineModel({
 });
 
 export const powerPortTemplate = defineModel({
-  app: "dcim", name: "powerporttemplate", verboseName: "power port template",
+  app: "dcim",
+  name: "powerporttemplate",
+  verboseName: "power port template",
   fields: {
     ...templateFields(),
     type: f.choice(POWER_PORT_TYPE, { nullable: true }),
@@ -70,7 +84,9 @@ export const powerPortTemplate = defineModel({
 });
 
 export const powerOutletTemplate = defineModel({
-  app: "dcim", name: "poweroutlettemplate", verboseName: "power outlet template",
+  app: "dcim",
+  name: "poweroutlettemplate",
+  verboseName: "power outlet template",
   fields: {
     ...templateFields(),
     type: f.choice(POWER_OUTLET_TYPE, { nullable: true }),
@@ -84,7 +100,9 @@ export const powerOutletTemplate = defineModel({
 });
 
 export const interfaceTemplate = defineModel({
-  app: "dcim", name: "interfacetemplate", verboseName: "interface template",
+  app: "dcim",
+  name: "interfacetemplate",
+  verboseName: "interface template",
   fields: {
     ...templateFields(),
     type: f.choice(INTERFACE_TYPE),
@@ -102,7 +120,9 @@ export const interfaceTemplate = defineModel({
 });
 
 export const rearPortTemplate = defineModel({
-  app: "dcim", name: "rearporttemplate", verboseName: "rear port template",
+  app: "dcim",
+  name: "rearporttemplate",
+  verboseName: "rear port template",
   fields: {
     ...templateFields(),
     type: f.choice(PORT_TYPE),
@@ -116,7 +136,9 @@ export const rearPortTemplate = defineModel({
 });
 
 export const frontPortTemplate = defineModel({
-  app: "dcim", name: "frontporttemplate", verboseName: "front port template",
+  app: "dcim",
+  name: "frontporttemplate",
+  verboseName: "front port template",
   fields: {
     ...templateFields(),
     type: f.choice(PORT_TYPE),
@@ -127,14 +149,19 @@ export const frontPortTemplate = defineModel({
   },
   uniqueTogether: [
     ...templateUnique("Front port template"),
-    { fields: ["rear_port", "rear_port_position"], message: "Front port template with this Rear port and Rear port position already exists." },
+    {
+      fields: ["rear_port", "rear_port_position"],
+      message: "Front port template with this Rear port and Rear port position already exists.",
+    },
   ],
   ...template,
   hooks: frontPortTemplateChecks(() => frontPortTemplate),
 });
 
 export const deviceBayTemplate = defineModel({
-  app: "dcim", name: "devicebaytemplate", verboseName: "device bay template",
+  app: "dcim",
+  name: "devicebaytemplate",
+  verboseName: "device bay template",
   fields: { ...templateFields(false), description },
   uniqueTogether: templateUnique("Device bay template", { modular: false }),
   ...deviceOnly,
@@ -142,7 +169,9 @@ export const deviceBayTemplate = defineModel({
 });
 
 export const moduleBayTemplate = defineModel({
-  app: "dcim", name: "modulebaytemplate", verboseName: "module bay template",
+  app: "dcim",
+  name: "modulebaytemplate",
+  verboseName: "module bay template",
   fields: {
     ...templateFields(),
     position: f.string({ maxLength: 30, blank: true, helpText: "Identifier to reference when renaming installed components" }),
@@ -155,11 +184,20 @@ export const moduleBayTemplate = defineModel({
 
 /** The templates an inventory item template may stand for. */
 const inventoryItemTemplateComponents = () => [
-  consolePortTemplate, consoleServerPortTemplate, frontPortTemplate, interfaceTemplate, powerOutletTemplate, powerPortTemplate, rearPortTemplate,
+  consolePortTemplate,
+  consoleServerPortTemplate,
+  frontPortTemplate,
+  interfaceTemplate,
+  powerOutletTemplate,
+  powerPortTemplate,
+  rearPortTemplate,
 ];
 
 export const inventoryItemTemplate = defineModel({
-  app: "dcim", name: "inventoryitemtemplate", verboseName: "inventory item template", tree: true,
+  app: "dcim",
+  name: "inventoryitemtemplate",
+  verboseName: "inventory item template",
+  tree: true,
   fields: {
     device_type: f.fk(() => deviceType, { onDelete: "cascade" }),
     parent: f.fk(() => inventoryItemTemplate, { nullable: true, onDelete: "cascade", flat: true }),
@@ -172,13 +210,24 @@ export const inventoryItemTemplate = defineModel({
     component: f.generic(inventoryItemTemplateComponents, { nullable: true }),
   },
   uniqueTogether: [
-    { fields: ["device_type", "parent", "name"], message: "Inventory item template with this Device type, Parent and Name already exists." },
+    {
+      fields: ["device_type", "parent", "name"],
+      message: "Inventory item template with this Device type, Parent and Name already exists.",
+    },
   ],
   ...deviceOnly,
   brief: ["name", "description", "_depth"],
 });
 
 export const templateModels = [
-  consolePortTemplate, consoleServerPortTemplate, powerPortTemplate, powerOutletTemplate, interfaceTemplate, rearPortTemplate,
-  frontPortTemplate, deviceBayTemplate, moduleBayTemplate, inventoryItemTemplate,
+  consolePortTemplate,
+  consoleServerPortTemplate,
+  powerPortTemplate,
+  powerOutletTemplate,
+  interfaceTemplate,
+  rearPortTemplate,
+  frontPortTemplate,
+  deviceBayTemplate,
+  moduleBayTemplate,
+  inventoryItemTemplate,
 ];

@@ -24,8 +24,12 @@ async function trace(ctx: RequestContext, model: Model, id: number): Promise<Res
   const object = nestedEndpointSql(selectContext(0), sql`hop.type`, sql`hop.id`, 1);
   const cable = sql`json((SELECT json_object('id', c.id, 'type', c.type, 'status', c.status, 'label', c.label, 'color', c.color,
     'length', c.length, 'length_unit', c.length_unit, 'description', c.description) FROM dcim_cable c WHERE c.id = hop.cable))`;
-  const path = pathSql(modelByType, sql`${model.objectType}`, sql`${id}`,
-    sql`SELECT json_group_array(json_array(seg, near, ${object}, ${cable}) ORDER BY seg, near DESC, id) FROM hop`);
+  const path = pathSql(
+    modelByType,
+    sql`${model.objectType}`,
+    sql`${id}`,
+    sql`SELECT json_group_array(json_array(seg, near, ${object}, ${cable}) ORDER BY seg, near DESC, id) FROM hop`,
+  );
   const [exists, hops] = await readBatch(ctx, [
     sql`SELECT id FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
     sql`SELECT ${path} AS hops`.compile(qb),
@@ -44,7 +48,13 @@ function segments(ctx: RequestContext, row: Row): unknown[] {
     const object = raw && typeof raw.__type === "string" ? nestedForm(ctx, raw.__type, raw) : null;
     if (object) (near ? segment[0] : segment[2]).push(object);
     if (near && cable && !segment[1]) {
-      segment[1] = { id: cable.id, url: objectUrl(ctx, cableModel, cable.id), display: cable.label || `#${cable.id}`, ...cable, type: cable.type ?? "" };
+      segment[1] = {
+        id: cable.id,
+        url: objectUrl(ctx, cableModel, cable.id),
+        display: cable.label || `#${cable.id}`,
+        ...cable,
+        type: cable.type ?? "",
+      };
     }
   }
   return out.filter(Boolean);
@@ -90,10 +100,15 @@ async function paths(ctx: RequestContext, model: Model, id: number): Promise<Res
   const object = nestedEndpointSql(selectContext(0), sql`hop.type`, sql`hop.id`, 1);
   const cableModel = modelByType("dcim.cable")!;
   const cable = sql`json_set(${selectContext(0).nestedJson(cableModel, sql`hop.cable`, 1)}, '$.__type', 'dcim.cable')`;
-  const walk = pathSql(modelByType, sql`r.type`, sql`r.id`, sql`SELECT json_object(
+  const walk = pathSql(
+    modelByType,
+    sql`r.type`,
+    sql`r.id`,
+    sql`SELECT json_object(
     'hops', (SELECT json_group_array(json_array(seg, near, type, id, ${object}, ${cable}) ORDER BY seg, near DESC, id) FROM hop),
     'complete', (SELECT ${COMPLETE} FROM tip), 'active', ${ACTIVE},
-    'split', EXISTS (SELECT 1 FROM tip WHERE near = 0 AND type = 'dcim.rearport'))`);
+    'split', EXISTS (SELECT 1 FROM tip WHERE near = 0 AND type = 'dcim.rearport'))`,
+  );
   const [exists, found] = await readBatch(ctx, [
     sql`SELECT id FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
     sql`${reachSql(model.objectType, id)} SELECT (SELECT o.id FROM ${sql.table(TERMINATIONS)} o WHERE o.termination_type = r.type AND o.termination_id = r.id) AS origin,
@@ -103,7 +118,12 @@ async function paths(ctx: RequestContext, model: Model, id: number): Promise<Res
   const out: Out[] = [];
   for (const row of found.rows) {
     if (row.path === null) continue;
-    const p = JSON.parse(String(row.path)) as { hops: [number, number, string, number, Out | null, Out | null][]; complete: number; active: number; split: number };
+    const p = JSON.parse(String(row.path)) as {
+      hops: [number, number, string, number, Out | null, Out | null][];
+      complete: number;
+      active: number;
+      split: number;
+    };
     if (!p.hops.some(([, , type, hopId]) => type === model.objectType && hopId === id)) continue;
     const nodes: Out[][] = [];
     let at = "";
@@ -117,7 +137,13 @@ async function paths(ctx: RequestContext, model: Model, id: number): Promise<Res
       }
       if (raw) nodes[nodes.length - 1].push(nestedForm(ctx, String(raw.__type), raw)!);
     }
-    out.push({ id: Number(row.origin), path: nodes, is_active: Boolean(p.active), is_complete: Boolean(p.complete), is_split: Boolean(p.split) });
+    out.push({
+      id: Number(row.origin),
+      path: nodes,
+      is_active: Boolean(p.active),
+      is_complete: Boolean(p.complete),
+      is_split: Boolean(p.split),
+    });
   }
   return json(out);
 }
@@ -131,4 +157,3 @@ export const pathsRoute: RouteDeclaration = {
   permission: () => "view",
   handler: (ctx, model, id) => paths(ctx, model, id!),
 };
-

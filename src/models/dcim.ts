@@ -10,13 +10,19 @@ import { rack } from "./dcim-racks.ts";
 import { deviceTypeHeightHooks, locationHooks } from "./dcim-placement.ts";
 import { inventoryItem } from "./dcim-components.ts";
 import {
-  consolePortTemplate, consoleServerPortTemplate, deviceBayTemplate, frontPortTemplate, interfaceTemplate, inventoryItemTemplate,
-  moduleBayTemplate, powerOutletTemplate, powerPortTemplate, rearPortTemplate,
+  consolePortTemplate,
+  consoleServerPortTemplate,
+  deviceBayTemplate,
+  frontPortTemplate,
+  interfaceTemplate,
+  inventoryItemTemplate,
+  moduleBayTemplate,
+  powerOutletTemplate,
+  powerPortTemplate,
+  rearPortTemplate,
 } from "./dcim-templates.ts";
 import { siteIpamCounts } from "./ipam-dcim.ts";
-import {
-  DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT,
-} from "./dcim-choices.ts";
+import { DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT } from "./dcim-choices.ts";
 
 /**
  * Site status. SPEC.md shows a site's status as `{value, label, id}`: `id` is the numeric value
@@ -41,7 +47,9 @@ function timeZoneProblem(name: string): string | undefined {
 }
 
 export const region = defineModel({
-  app: "dcim", name: "region", tree: true,
+  app: "dcim",
+  name: "region",
+  tree: true,
   fields: nestedGroupFields(() => region, { site_count: f.count(() => site, "region", { cumulative: true }) }),
   uniqueTogether: siblingUnique("region"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
@@ -49,7 +57,10 @@ export const region = defineModel({
 });
 
 export const siteGroup = defineModel({
-  app: "dcim", name: "sitegroup", verboseName: "site group", tree: true,
+  app: "dcim",
+  name: "sitegroup",
+  verboseName: "site group",
+  tree: true,
   fields: nestedGroupFields(() => siteGroup, { site_count: f.count(() => site, "group", { cumulative: true }) }),
   uniqueTogether: siblingUnique("site group"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
@@ -57,7 +68,8 @@ export const siteGroup = defineModel({
 });
 
 export const site = defineModel({
-  app: "dcim", name: "site",
+  app: "dcim",
+  name: "site",
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true }),
@@ -76,7 +88,10 @@ export const site = defineModel({
     virtualmachine_count: f.count(() => virtualMachine, "site"),
     rack_count: f.count(() => rack, "site"),
     device_count: f.count(() => device, "site"),
-    circuit_count: f.countSql((t) => sql`(SELECT count(DISTINCT ct.circuit_id) FROM circuits_circuittermination ct WHERE (ct.termination_type = 'dcim.site' AND ct.termination_id = ${sql.ref(`${t}.id`)}) OR (ct.termination_type = 'dcim.location' AND ct.termination_id IN (SELECT l.id FROM dcim_location l WHERE l.site_id = ${sql.ref(`${t}.id`)})))`),
+    circuit_count: f.countSql(
+      (t) =>
+        sql`(SELECT count(DISTINCT ct.circuit_id) FROM circuits_circuittermination ct WHERE (ct.termination_type = 'dcim.site' AND ct.termination_id = ${sql.ref(`${t}.id`)}) OR (ct.termination_type = 'dcim.location' AND ct.termination_id IN (SELECT l.id FROM dcim_location l WHERE l.site_id = ${sql.ref(`${t}.id`)})))`,
+    ),
     ...siteIpamCounts(),
   },
   brief: ["name", "slug", "description"],
@@ -89,7 +104,9 @@ export const site = defineModel({
  * Its parent must belong to the same site.
  */
 export const location = defineModel({
-  app: "dcim", name: "location", tree: true,
+  app: "dcim",
+  name: "location",
+  tree: true,
   fields: {
     name: f.string({ maxLength: 100 }),
     slug: f.slug(),
@@ -116,11 +133,16 @@ export const location = defineModel({
   hooks: locationHooks(() => location),
 });
 
-const color = f.string({ maxLength: 6, default: "9e9e9e", pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." } });
+const color = f.string({
+  maxLength: 6,
+  default: "9e9e9e",
+  pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." },
+});
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }) });
 
 export const manufacturer = defineModel({
-  app: "dcim", name: "manufacturer",
+  app: "dcim",
+  name: "manufacturer",
   fields: {
     ...organizational(),
     description,
@@ -133,7 +155,9 @@ export const manufacturer = defineModel({
 });
 
 export const deviceType = defineModel({
-  app: "dcim", name: "devicetype", verboseName: "device type",
+  app: "dcim",
+  name: "devicetype",
+  verboseName: "device type",
   fields: {
     manufacturer: f.fk(() => manufacturer, { onDelete: "protect" }),
     default_platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
@@ -173,7 +197,9 @@ export const deviceType = defineModel({
 });
 
 export const deviceRole = defineModel({
-  app: "dcim", name: "devicerole", verboseName: "device role",
+  app: "dcim",
+  name: "devicerole",
+  verboseName: "device role",
   fields: {
     ...organizational(),
     color,
@@ -186,7 +212,8 @@ export const deviceRole = defineModel({
 });
 
 export const platform = defineModel({
-  app: "dcim", name: "platform",
+  app: "dcim",
+  name: "platform",
   fields: {
     ...organizational(),
     manufacturer: f.fk(() => manufacturer, { nullable: true, onDelete: "protect" }),

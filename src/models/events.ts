@@ -21,19 +21,31 @@ export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
  * acts as its own event rule, so configurations of both eras work.
  */
 export const webhook = defineModel({
-  app: "extras", name: "webhook",
+  app: "extras",
+  name: "webhook",
   fields: {
     name: f.string({ maxLength: 150, unique: true }),
     description,
-    payload_url: f.string({ maxLength: 500, label: "URL", helpText: "A mustache template; rendered per event, then checked against the destination policy." }),
+    payload_url: f.string({
+      maxLength: 500,
+      label: "URL",
+      helpText: "A mustache template; rendered per event, then checked against the destination policy.",
+    }),
     http_method: f.string({
-      maxLength: 30, default: "POST", label: "HTTP method",
+      maxLength: 30,
+      default: "POST",
+      label: "HTTP method",
       check: (s) => ((HTTP_METHODS as readonly string[]).includes(s) ? undefined : `"${s}" is not a valid choice.`),
     }),
     http_content_type: f.string({ maxLength: 100, default: "application/json", label: "HTTP content type" }),
     additional_headers: f.text({ helpText: "One `Name: Value` per line; a mustache template." }),
     body_template: f.text({ helpText: "A mustache template; blank sends the default JSON body." }),
-    secret: f.string({ maxLength: 255, blank: true, writeOnly: true, helpText: "Signs each request (X-Hook-Signature, webhook-signature); never shown after it is saved." }),
+    secret: f.string({
+      maxLength: 255,
+      blank: true,
+      writeOnly: true,
+      helpText: "Signs each request (X-Hook-Signature, webhook-signature); never shown after it is saved.",
+    }),
     ssl_verification: f.boolean({ default: true, label: "SSL verification" }),
     ca_file_path: f.string({ maxLength: 4096, nullable: true, default: null, helpText: "Not applicable on Cloudflare Workers." }),
     object_types: f.stringList({ helpText: "NetBox 3.x: the webhook acts as its own event rule for these object types." }),
@@ -51,7 +63,10 @@ export const webhook = defineModel({
 
 /** NetBox 4.x's event rule: which events of which object types trigger which webhook, under which conditions. */
 export const eventRule = defineModel({
-  app: "extras", name: "eventrule", verboseName: "event rule", className: "EventRule",
+  app: "extras",
+  name: "eventrule",
+  verboseName: "event rule",
+  className: "EventRule",
   fields: {
     name: f.string({ maxLength: 150, unique: true }),
     description,
@@ -87,10 +102,15 @@ export const DELIVERY_EVENTS = [
  * (the outbox, `src/events/outbox.ts`), then sent by the consumer. Read-only but for retry.
  */
 export const webhookDelivery = defineModel({
-  app: "extras", name: "webhookdelivery", verboseName: "webhook delivery", className: "WebhookDelivery", path: "webhook-deliveries",
+  app: "extras",
+  name: "webhookdelivery",
+  verboseName: "webhook delivery",
+  className: "WebhookDelivery",
+  path: "webhook-deliveries",
   // NetBox has no such model; ours has its own page.
   page: "/admin/webhook-deliveries/",
-  taggable: false, readOnly: true,
+  taggable: false,
+  readOnly: true,
   fields: {
     webhook: f.fk(() => webhook, { nullable: true, onDelete: "setNull", readOnly: true }),
     event_rule: f.fk(() => eventRule, { nullable: true, onDelete: "setNull", readOnly: true }),
@@ -112,12 +132,21 @@ export const webhookDelivery = defineModel({
     // The last attempt's request as rendered, so the run can be inspected as sent; secrets masked
     // before they are stored (`src/events/sent-request.ts`).
     request_method: f.string({ maxLength: 10, blank: true, readOnly: true, label: "Request method" }),
-    request_url: f.text({ readOnly: true, label: "Request URL", helpText: "Credentials in the URL and secret-looking query parameters are masked." }),
-    request_headers: f.json({ nullable: true, readOnly: true, helpText: "Values of authorization, cookie and secret-looking headers are masked." }),
+    request_url: f.text({
+      readOnly: true,
+      label: "Request URL",
+      helpText: "Credentials in the URL and secret-looking query parameters are masked.",
+    }),
+    request_headers: f.json({
+      nullable: true,
+      readOnly: true,
+      helpText: "Values of authorization, cookie and secret-looking headers are masked.",
+    }),
     request_body: f.text({ readOnly: true, helpText: "The first 4,096 characters." }),
   },
   brief: ["event", "object_type", "object_id", "status"],
-  display: (t) => sql`'#' || ${sql.ref(`${t}.id`)} || ' ' || ${sql.ref(`${t}.event`)} || ' ' || ${sql.ref(`${t}.object_type`)} || ' ' || ${sql.ref(`${t}.object_id`)}`,
+  display: (t) =>
+    sql`'#' || ${sql.ref(`${t}.id`)} || ' ' || ${sql.ref(`${t}.event`)} || ' ' || ${sql.ref(`${t}.object_type`)} || ' ' || ${sql.ref(`${t}.object_id`)}`,
   search: ["object_repr", "request_id", "error_log"],
   ordering: ["-id"],
   naturalKey: "id",

@@ -14,9 +14,29 @@ export interface Choice {
 
 /** The kinds of field a model can declare; `src/models/kinds.ts` says what each derives. */
 export type FieldKind =
-  | "string" | "text" | "slug" | "integer" | "float" | "boolean" | "choice" | "date" | "datetime"
-  | "json" | "customFields" | "stringList" | "integerList" | "ipList" | "fk" | "m2m" | "generic" | "count"
-  | "computed" | "alias" | "password" | "reverse" | "network";
+  | "string"
+  | "text"
+  | "slug"
+  | "integer"
+  | "float"
+  | "boolean"
+  | "choice"
+  | "date"
+  | "datetime"
+  | "json"
+  | "customFields"
+  | "stringList"
+  | "integerList"
+  | "ipList"
+  | "fk"
+  | "m2m"
+  | "generic"
+  | "count"
+  | "computed"
+  | "alias"
+  | "password"
+  | "reverse"
+  | "network";
 
 /** How an m2m field is stored: a through table, optionally shared by models (tags). */
 export interface Through {
@@ -57,7 +77,12 @@ export type RowSql = (table: string, scope?: SqlScope) => RawBuilder<unknown>;
  * A filter a field brings to every model that declares it, as SQL over the model's row; `byType`
  * reaches registered models the field set cannot import.
  */
-export type FieldFilter = (values: readonly string[], table: string, field: Field, byType: (objectType: string) => Model | undefined) => RawBuilder<unknown>;
+export type FieldFilter = (
+  values: readonly string[],
+  table: string,
+  field: Field,
+  byType: (objectType: string) => Model | undefined,
+) => RawBuilder<unknown>;
 
 /** A field as declared, before `defineModel` names it. */
 export interface FieldOptions {
@@ -177,8 +202,12 @@ type Opts = Omit<FieldOptions, "kind">;
 /** Field builders: the vocabulary of model declarations. */
 export const f = {
   /** A short string; required unless `blank` (then it defaults to ""). */
-  string: (o: Opts & { maxLength: number }): FieldOptions =>
-    ({ kind: "string", required: !o.blank && !o.nullable && o.default === undefined, default: o.blank ? "" : undefined, ...o }),
+  string: (o: Opts & { maxLength: number }): FieldOptions => ({
+    kind: "string",
+    required: !o.blank && !o.nullable && o.default === undefined,
+    default: o.blank ? "" : undefined,
+    ...o,
+  }),
   /** Long free text (comments), blank allowed. */
   text: (o: Opts = {}): FieldOptions => ({ kind: "text", blank: true, default: "", ...o }),
   slug: (o: Opts = {}): FieldOptions => ({ kind: "slug", required: true, maxLength: 100, pattern: SLUG, ...o }),
@@ -188,8 +217,12 @@ export const f = {
   decimal: (o: Opts & { maxDigits: number; decimalPlaces: number }): FieldOptions => ({ kind: "float", ...o }),
   boolean: (o: Opts & { default: boolean }): FieldOptions => ({ kind: "boolean", ...o }),
   /** A choice; blank-able choices (`nullable`) store NULL for "" and null, and read as null. */
-  choice: (choices: readonly Choice[], o: Opts = {}): FieldOptions =>
-    ({ kind: "choice", choices, required: o.default === undefined && !o.nullable, ...o }),
+  choice: (choices: readonly Choice[], o: Opts = {}): FieldOptions => ({
+    kind: "choice",
+    choices,
+    required: o.default === undefined && !o.nullable,
+    ...o,
+  }),
   /** A calendar date, `YYYY-MM-DD`. */
   date: (o: Opts = {}): FieldOptions => ({ kind: "date", ...o }),
   datetime: (o: Opts = {}): FieldOptions => ({ kind: "datetime", ...o }),
@@ -200,16 +233,19 @@ export const f = {
   integerList: (o: Opts = {}): FieldOptions => ({ kind: "integerList", required: true, ...o }),
   /** A list of IP networks stored as JSON (token `allowed_ips`). */
   ipList: (o: Opts = {}): FieldOptions => ({ kind: "ipList", default: [], ...o }),
-  fk: (target: () => Model, o: Opts = {}): FieldOptions =>
-    ({ kind: "fk", target, onDelete: o.nullable ? "setNull" : "protect", required: !o.nullable, ...o }),
-  m2m: (target: () => Model, through: Through, o: Opts = {}): FieldOptions =>
-    ({ kind: "m2m", target, through, default: [], ...o }),
+  fk: (target: () => Model, o: Opts = {}): FieldOptions => ({
+    kind: "fk",
+    target,
+    onDelete: o.nullable ? "setNull" : "protect",
+    required: !o.nullable,
+    ...o,
+  }),
+  m2m: (target: () => Model, through: Through, o: Opts = {}): FieldOptions => ({ kind: "m2m", target, through, default: [], ...o }),
   /**
    * A generic relation named `<name>`: written as `<name>_type` (`app.model`) and `<name>_id`, read
    * as those two plus the nested `<name>` object (`assigned_object`, `scope`, `termination`).
    */
-  generic: (targets: () => readonly Model[], o: Opts = {}): FieldOptions =>
-    ({ kind: "generic", targets, required: !o.nullable, ...o }),
+  generic: (targets: () => readonly Model[], o: Opts = {}): FieldOptions => ({ kind: "generic", targets, required: !o.nullable, ...o }),
   /**
    * A read-only list of the rows of `target` (stored in `table`) whose `column` points here (a
    * provider's accounts), or whose generic relation does when `typeColumn` names its type column
@@ -224,22 +260,44 @@ export const f = {
    * A read-only related object whose id SQL finds from the row, for a relation stored on the other
    * side (a device's `parent_device`: the device of the bay holding it; a bay's `installed_module`).
    */
-  related: (target: () => Model, sql: RowSql, o: Opts = {}): FieldOptions =>
-    ({ kind: "fk", target, sql, column: null, readOnly: true, nullable: true, onDelete: "setNull", ...o }),
+  related: (target: () => Model, sql: RowSql, o: Opts = {}): FieldOptions => ({
+    kind: "fk",
+    target,
+    sql,
+    column: null,
+    readOnly: true,
+    nullable: true,
+    onDelete: "setNull",
+    ...o,
+  }),
   /** A read-only count of `model` rows whose `field` points here. */
-  count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions =>
-    ({ kind: "count", readOnly: true, countOf: { model, field, cumulative: o.cumulative }, ...o }),
+  count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions => ({
+    kind: "count",
+    readOnly: true,
+    countOf: { model, field, cumulative: o.cumulative },
+    ...o,
+  }),
   /** A read-only count of through-table rows whose `column` points here. */
-  countRows: (table: string, column: string, o: Opts = {}): FieldOptions =>
-    ({ kind: "count", readOnly: true, countOf: { table, column }, ...o }),
+  countRows: (table: string, column: string, o: Opts = {}): FieldOptions => ({
+    kind: "count",
+    readOnly: true,
+    countOf: { table, column },
+    ...o,
+  }),
   /** A read-only count given by SQL over the row, for what no fk or through table says (circuits at a site). */
   countSql: (sql: RowSql, o: Opts = {}): FieldOptions => ({ kind: "count", readOnly: true, countOf: { sql }, ...o }),
   /**
    * A read-only nested object: the one row of `target` whose fk `field` points here and whose
    * columns equal `where` (a circuit's `termination_a`: its termination on side A), or null.
    */
-  reverse: (target: () => Model, of: ReverseOf, o: Opts = {}): FieldOptions =>
-    ({ kind: "reverse", readOnly: true, nullable: true, target, reverseOf: of, ...o }),
+  reverse: (target: () => Model, of: ReverseOf, o: Opts = {}): FieldOptions => ({
+    kind: "reverse",
+    readOnly: true,
+    nullable: true,
+    target,
+    reverseOf: of,
+    ...o,
+  }),
   /** A read-only value computed in SQL from the row (`display_name`, `_occupied`). */
   computed: (sql: RowSql, o: Opts = {}): FieldOptions => ({ kind: "computed", readOnly: true, sql, ...o }),
   /** Another name for a field, accepted on write and returned on read (`device_role` for `role`). */

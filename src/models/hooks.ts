@@ -98,16 +98,26 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks<readonly
   const shapes = having("representShape");
   return {
     ...(has("initial") && { initial: (write) => all.map((h) => h.initial?.(write)) }),
-    ...(has("writeProbes") && { writeProbes: (ctx, items, states) => all.flatMap((h, i) => h.writeProbes?.(ctx, items, states?.[i]) ?? []) }),
+    ...(has("writeProbes") && {
+      writeProbes: (ctx, items, states) => all.flatMap((h, i) => h.writeProbes?.(ctx, items, states?.[i]) ?? []),
+    }),
     ...(has("prepareWrite") && {
       prepareWrite: async (ctx, items, states) => {
         for (const [i, h] of all.entries()) await h.prepareWrite?.(ctx, items, states?.[i]);
       },
     }),
-    ...(has("writeStatements") && { writeStatements: (ctx, items, states) => all.flatMap((h, i) => h.writeStatements?.(ctx, items, states?.[i]) ?? []) }),
-    ...(represents.length && { represent: async (ctx, rows, outs) => { for (const r of represents) await r(ctx, rows, outs); } }),
+    ...(has("writeStatements") && {
+      writeStatements: (ctx, items, states) => all.flatMap((h, i) => h.writeStatements?.(ctx, items, states?.[i]) ?? []),
+    }),
+    ...(represents.length && {
+      represent: async (ctx, rows, outs) => {
+        for (const r of represents) await r(ctx, rows, outs);
+      },
+    }),
     ...(widens.length && { widenScope: (ctx, action) => widens.some((w) => w(ctx, action)) }),
-    ...(referables.length && { referable: (ctx, field, table) => referables.map((r) => r(ctx, field, table)).find((x) => x !== null) ?? null }),
+    ...(referables.length && {
+      referable: (ctx, field, table) => referables.map((r) => r(ctx, field, table)).find((x) => x !== null) ?? null,
+    }),
     ...(shapes.length && {
       representShape: { adds: Object.assign({}, ...shapes.map((x) => x.adds)), mayOmit: shapes.flatMap((x) => x.mayOmit ?? []) },
     }),

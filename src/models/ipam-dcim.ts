@@ -3,7 +3,7 @@ import { f, type FieldOptions } from "./fields.ts";
 import type { ModelHooks } from "./hooks.ts";
 import { ipAddress, prefix } from "./ipam.ts";
 import { vlan } from "./ipam-vlans.ts";
-import { DEVICE_INTERFACES, primaryIpHooks, } from "../ipam/primary-ips.ts";
+import { DEVICE_INTERFACES, primaryIpHooks } from "../ipam/primary-ips.ts";
 import { interfaceVlanHooks } from "../ipam/vlan-rules.ts";
 
 /**
@@ -26,12 +26,17 @@ export const deviceIpamHooks: ModelHooks = primaryIpHooks(DEVICE_INTERFACES);
 
 /** Addresses assigned to the interface row under `t` of type `type`. */
 export function addressCount(type: string) {
-  return (t: string) => sql`(SELECT count(*) FROM ipam_ipaddress a WHERE a.assigned_object_type = ${type} AND a.assigned_object_id = ${sql.ref(`${t}.id`)})`;
+  return (t: string) =>
+    sql`(SELECT count(*) FROM ipam_ipaddress a WHERE a.assigned_object_type = ${type} AND a.assigned_object_id = ${sql.ref(`${t}.id`)})`;
 }
 
 export const interfaceVlanFields = (): Record<string, FieldOptions> => ({
   untagged_vlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),
-  tagged_vlans: f.m2m(() => vlan, { table: "dcim_interface_tagged_vlans", source: "interface_id", target: "vlan_id" }, { filterName: "tagged_vlan" }),
+  tagged_vlans: f.m2m(
+    () => vlan,
+    { table: "dcim_interface_tagged_vlans", source: "interface_id", target: "vlan_id" },
+    { filterName: "tagged_vlan" },
+  ),
   count_ipaddresses: f.computed(addressCount("dcim.interface"), { returns: "integer" }),
 });
 

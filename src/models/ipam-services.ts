@@ -23,7 +23,9 @@ const serviceDisplay = (t: string) => sql`${sql.ref(`${t}.name`)} || ' (' || upp
   (SELECT group_concat(p.value, ', ') FROM json_each(${sql.ref(`${t}.ports`)}) p) || ')'`;
 
 export const serviceTemplate = defineModel({
-  app: "ipam", name: "servicetemplate", verboseName: "service template",
+  app: "ipam",
+  name: "servicetemplate",
+  verboseName: "service template",
   fields: {
     name: f.string({ maxLength: 100, unique: true }),
     protocol: f.choice(SERVICE_PROTOCOL),
@@ -41,13 +43,18 @@ export const serviceTemplate = defineModel({
  * virtualization models land.
  */
 export const service = defineModel({
-  app: "ipam", name: "service",
+  app: "ipam",
+  name: "service",
   fields: {
     device: f.fk(() => device, { nullable: true, onDelete: "cascade" }),
     name: f.string({ maxLength: 100 }),
     protocol: f.choice(SERVICE_PROTOCOL),
     ports: ports(),
-    ipaddresses: f.m2m(() => ipAddress, { table: "ipam_service_ipaddresses", source: "service_id", target: "ipaddress_id" }, { filterName: "ipaddress", label: "IP addresses" }),
+    ipaddresses: f.m2m(
+      () => ipAddress,
+      { table: "ipam_service_ipaddresses", source: "service_id", target: "ipaddress_id" },
+      { filterName: "ipaddress", label: "IP addresses" },
+    ),
     description,
     comments,
   },
@@ -58,14 +65,22 @@ export const service = defineModel({
 });
 
 const protocolLabel = (t: string) =>
-  sql`CASE ${sql.ref(`${t}.protocol`)} ${sql.join(FHRP_PROTOCOL.map((c) => sql`WHEN ${c.value} THEN ${c.label}`), sql` `)} END`;
+  sql`CASE ${sql.ref(`${t}.protocol`)} ${sql.join(
+    FHRP_PROTOCOL.map((c) => sql`WHEN ${c.value} THEN ${c.label}`),
+    sql` `,
+  )} END`;
 
 /** The addresses assigned to a group (its virtual IPs), as nested objects (URLs added on output). */
-const groupAddresses = (t: string) => sql`(SELECT json_group_array(json_object('id', a.id, 'address', a.address, 'family', a.family, 'description', a.description))
+const groupAddresses = (
+  t: string,
+) => sql`(SELECT json_group_array(json_object('id', a.id, 'address', a.address, 'family', a.family, 'description', a.description))
   FROM ipam_ipaddress a WHERE a.assigned_object_type = 'ipam.fhrpgroup' AND a.assigned_object_id = ${sql.ref(`${t}.id`)})`;
 
 export const fhrpGroup = defineModel({
-  app: "ipam", name: "fhrpgroup", verboseName: "FHRP group", className: "FHRPGroup",
+  app: "ipam",
+  name: "fhrpgroup",
+  verboseName: "FHRP group",
+  className: "FHRPGroup",
   fields: {
     name: f.string({ maxLength: 100, blank: true }),
     protocol: f.choice(FHRP_PROTOCOL),
@@ -93,7 +108,11 @@ export const fhrpGroup = defineModel({
 
 /** An address read by a computed field, in its nested form. */
 export const nestedAddress = (origin: string, a: Record<string, unknown>) => ({
-  id: a.id, url: `${origin}/api/ipam/ip-addresses/${a.id}/`, display: a.address, family: a.family, address: a.address,
+  id: a.id,
+  url: `${origin}/api/ipam/ip-addresses/${a.id}/`,
+  display: a.address,
+  family: a.family,
+  address: a.address,
   ...(a.description === undefined ? {} : { description: a.description }),
 });
 
@@ -102,7 +121,10 @@ export const nestedAddress = (origin: string, a: Record<string, unknown>) => ({
  * when the virtualization models land.
  */
 export const fhrpGroupAssignment = defineModel({
-  app: "ipam", name: "fhrpgroupassignment", verboseName: "FHRP group assignment", className: "FHRPGroupAssignment",
+  app: "ipam",
+  name: "fhrpgroupassignment",
+  verboseName: "FHRP group assignment",
+  className: "FHRPGroupAssignment",
   taggable: false,
   fields: {
     group: f.fk(() => fhrpGroup, { onDelete: "cascade" }),
@@ -115,7 +137,9 @@ export const fhrpGroupAssignment = defineModel({
   brief: ["group", "priority"],
   // NetBox shows `<interface>: <group> (<priority>)`; the priority is left out so that display
   // names the assignment, not a setting of it.
-  display: (t) => sql`coalesce((SELECT i.name FROM dcim_interface i WHERE ${sql.ref(`${t}.interface_type`)} = 'dcim.interface' AND i.id = ${sql.ref(`${t}.interface_id`)}), '')
+  display: (
+    t,
+  ) => sql`coalesce((SELECT i.name FROM dcim_interface i WHERE ${sql.ref(`${t}.interface_type`)} = 'dcim.interface' AND i.id = ${sql.ref(`${t}.interface_id`)}), '')
     || ': ' || (SELECT ${protocolLabel("g")} || ': ' || g.group_id FROM ipam_fhrpgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)})`,
   search: [],
   ordering: ["priority"],

@@ -16,7 +16,10 @@ const utilization = (t: string) => sql`(SELECT count(*) FROM ipam_vlan v WHERE v
   (SELECT coalesce(sum(json_extract(r.value, '$[1]') - json_extract(r.value, '$[0]') + 1), 0) FROM json_each(${sql.ref(`${t}.vid_ranges`)}) r)`;
 
 export const vlanGroup = defineModel({
-  app: "ipam", name: "vlangroup", verboseName: "VLAN group", className: "VLANGroup",
+  app: "ipam",
+  name: "vlangroup",
+  verboseName: "VLAN group",
+  className: "VLANGroup",
   fields: {
     name: f.string({ maxLength: 100 }),
     slug: f.slug(),
@@ -34,7 +37,10 @@ export const vlanGroup = defineModel({
 const vlanDisplay = (t: string) => sql`${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.vid`)} || ')'`;
 
 export const vlan = defineModel({
-  app: "ipam", name: "vlan", verboseName: "VLAN", className: "VLAN",
+  app: "ipam",
+  name: "vlan",
+  verboseName: "VLAN",
+  className: "VLAN",
   fields: {
     site: f.fk(() => site, { nullable: true, onDelete: "protect" }),
     group: f.fk(() => vlanGroup, { nullable: true, onDelete: "protect" }),

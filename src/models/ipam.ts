@@ -25,7 +25,10 @@ const organizational = () => ({ name: f.string({ maxLength: 100, unique: true })
 const DATE = { regex: /^\d{4}-\d{2}-\d{2}$/, message: "Date has wrong format. Use one of these formats instead: YYYY-MM-DD." };
 
 export const rir = defineModel({
-  app: "ipam", name: "rir", verboseName: "RIR", className: "RIR",
+  app: "ipam",
+  name: "rir",
+  verboseName: "RIR",
+  className: "RIR",
   fields: {
     ...organizational(),
     is_private: f.boolean({ default: false, label: "Private", helpText: "IP space managed by this RIR is considered private" }),
@@ -36,7 +39,8 @@ export const rir = defineModel({
 });
 
 export const aggregate = defineModel({
-  app: "ipam", name: "aggregate",
+  app: "ipam",
+  name: "aggregate",
   fields: {
     family: family(),
     prefix: f.network("prefix"),
@@ -61,7 +65,10 @@ const asnDisplay = (t: string) => {
 };
 
 export const asn = defineModel({
-  app: "ipam", name: "asn", verboseName: "ASN", className: "ASN",
+  app: "ipam",
+  name: "asn",
+  verboseName: "ASN",
+  className: "ASN",
   fields: {
     asn: f.integer({ required: true, unique: true, min: 1, max: 4_294_967_295, label: "ASN" }),
     rir: f.fk(() => rir, { nullable: true, onDelete: "protect", label: "RIR" }),
@@ -81,7 +88,10 @@ export const asn = defineModel({
 });
 
 export const asnRange = defineModel({
-  app: "ipam", name: "asnrange", verboseName: "ASN range", className: "ASNRange",
+  app: "ipam",
+  name: "asnrange",
+  verboseName: "ASN range",
+  className: "ASNRange",
   fields: {
     ...organizational(),
     rir: f.fk(() => rir, { onDelete: "protect", label: "RIR" }),
@@ -89,8 +99,11 @@ export const asnRange = defineModel({
     end: f.integer({ required: true, min: 1, max: 4_294_967_295 }),
     tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
     description,
-    asn_count: f.computed((t) => sql`(SELECT count(*) FROM ipam_asn a WHERE a.rir_id = ${sql.ref(`${t}.rir_id`)}
-      AND a.asn BETWEEN ${sql.ref(`${t}.start`)} AND ${sql.ref(`${t}.end`)})`, { returns: "integer" }),
+    asn_count: f.computed(
+      (t) => sql`(SELECT count(*) FROM ipam_asn a WHERE a.rir_id = ${sql.ref(`${t}.rir_id`)}
+      AND a.asn BETWEEN ${sql.ref(`${t}.start`)} AND ${sql.ref(`${t}.end`)})`,
+      { returns: "integer" },
+    ),
   },
   brief: ["name", "slug", "description"],
   routes: [availableAsnsRoute],
@@ -106,7 +119,9 @@ export const asnRange = defineModel({
 });
 
 export const routeTarget = defineModel({
-  app: "ipam", name: "routetarget", verboseName: "route target",
+  app: "ipam",
+  name: "routetarget",
+  verboseName: "route target",
   fields: {
     name: f.string({ maxLength: 21, unique: true, helpText: "Route target value (formatted in accordance with RFC 4360)" }),
     tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
@@ -117,15 +132,26 @@ export const routeTarget = defineModel({
 });
 
 const targets = (direction: "import" | "export") =>
-  f.m2m(() => routeTarget, { table: `ipam_vrf_${direction}_targets`, source: "vrf_id", target: "routetarget_id" }, { filterName: `${direction}_target`, nestedDisplayUrl: true });
+  f.m2m(
+    () => routeTarget,
+    { table: `ipam_vrf_${direction}_targets`, source: "vrf_id", target: "routetarget_id" },
+    { filterName: `${direction}_target`, nestedDisplayUrl: true },
+  );
 
 export const vrf = defineModel({
-  app: "ipam", name: "vrf", verboseName: "VRF", className: "VRF",
+  app: "ipam",
+  name: "vrf",
+  verboseName: "VRF",
+  className: "VRF",
   fields: {
     name: f.string({ maxLength: 100 }),
     rd: f.string({ maxLength: 21, nullable: true, default: null, unique: true, label: "Route distinguisher" }),
     tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
-    enforce_unique: f.boolean({ default: true, label: "Enforce unique space", helpText: "Prevent duplicate prefixes/IP addresses within this VRF" }),
+    enforce_unique: f.boolean({
+      default: true,
+      label: "Enforce unique space",
+      helpText: "Prevent duplicate prefixes/IP addresses within this VRF",
+    }),
     description,
     comments,
     import_targets: targets("import"),
@@ -134,14 +160,16 @@ export const vrf = defineModel({
     prefix_count: f.count(() => prefix, "vrf"),
   },
   brief: ["name", "rd", "description", "prefix_count"],
-  display: (t) => sql`CASE WHEN ${sql.ref(`${t}.rd`)} IS NULL THEN ${sql.ref(`${t}.name`)} ELSE ${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.rd`)} || ')' END`,
+  display: (t) =>
+    sql`CASE WHEN ${sql.ref(`${t}.rd`)} IS NULL THEN ${sql.ref(`${t}.name`)} ELSE ${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.rd`)} || ')' END`,
   naturalKey: "rd",
   search: ["name", "rd", "description", "comments"],
   ordering: ["name", "rd"],
 });
 
 export const role = defineModel({
-  app: "ipam", name: "role",
+  app: "ipam",
+  name: "role",
   fields: {
     ...organizational(),
     weight: f.integer({ default: 1000, min: 0, max: 32767 }),
@@ -154,7 +182,10 @@ export const role = defineModel({
 });
 
 export const prefix = defineModel({
-  app: "ipam", name: "prefix", verboseName: "prefix", path: "prefixes",
+  app: "ipam",
+  name: "prefix",
+  verboseName: "prefix",
+  path: "prefixes",
   fields: {
     family: family(),
     prefix: f.network("prefix", { helpText: "IPv4 or IPv6 network with mask" }),
@@ -184,7 +215,10 @@ export const prefix = defineModel({
 });
 
 export const ipRange = defineModel({
-  app: "ipam", name: "iprange", verboseName: "IP range", className: "IPRange",
+  app: "ipam",
+  name: "iprange",
+  verboseName: "IP range",
+  className: "IPRange",
   fields: {
     family: family(),
     start_address: f.network("address"),
@@ -213,7 +247,11 @@ const natOutside = (t: string) => sql`(SELECT json_group_array(json_object('id',
   FROM ipam_ipaddress o WHERE o.nat_inside_id = ${sql.ref(`${t}.id`)})`;
 
 export const ipAddress = defineModel({
-  app: "ipam", name: "ipaddress", verboseName: "IP address", className: "IPAddress", path: "ip-addresses",
+  app: "ipam",
+  name: "ipaddress",
+  verboseName: "IP address",
+  className: "IPAddress",
+  path: "ip-addresses",
   fields: {
     family: family(),
     address: f.network("address", { helpText: "IPv4 or IPv6 address (with mask)" }),
@@ -225,8 +263,13 @@ export const ipAddress = defineModel({
     nat_inside: f.fk(() => ipAddress, { nullable: true, onDelete: "setNull", label: "NAT (inside)", nestedDisplayUrl: true }),
     nat_outside: f.computed(natOutside, { returns: "json", label: "NAT (outside)" }),
     dns_name: f.string({
-      maxLength: 255, blank: true, label: "DNS name",
-      pattern: { regex: /^([0-9A-Za-z_-]+|\*)(\.[0-9A-Za-z_-]+)*\.?$/, message: "Only alphanumeric characters, asterisks, hyphens, periods, and underscores are allowed in DNS names" },
+      maxLength: 255,
+      blank: true,
+      label: "DNS name",
+      pattern: {
+        regex: /^([0-9A-Za-z_-]+|\*)(\.[0-9A-Za-z_-]+)*\.?$/,
+        message: "Only alphanumeric characters, asterisks, hyphens, periods, and underscores are allowed in DNS names",
+      },
     }),
     description,
     comments,

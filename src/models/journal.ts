@@ -21,12 +21,18 @@ const journaledModels = (): readonly Model[] =>
 
 /** "2025-01-31 14:05 (Info)": the entry's time and kind, as NetBox prints an entry. */
 const entryDisplay: RowSql = (t) => {
-  const kind = sql`CASE ${sql.ref(`${t}.kind`)} ${sql.join(JOURNAL_KIND.map((c) => sql`WHEN ${c.value} THEN ${c.label}`), sql` `)} ELSE ${sql.ref(`${t}.kind`)} END`;
+  const kind = sql`CASE ${sql.ref(`${t}.kind`)} ${sql.join(
+    JOURNAL_KIND.map((c) => sql`WHEN ${c.value} THEN ${c.label}`),
+    sql` `,
+  )} ELSE ${sql.ref(`${t}.kind`)} END`;
   return sql`coalesce(substr(replace(${sql.ref(`${t}.created`)}, 'T', ' '), 1, 16), '') || ' (' || ${kind} || ')'`;
 };
 
 export const journalEntry = defineModel({
-  app: "extras", name: "journalentry", verboseName: "journal entry", path: "journal-entries",
+  app: "extras",
+  name: "journalentry",
+  verboseName: "journal entry",
+  path: "journal-entries",
   fields: {
     assigned_object: f.generic(journaledModels),
     // Who wrote the entry: the requesting user, never what the client says.

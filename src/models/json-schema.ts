@@ -104,8 +104,7 @@ export const numberInput = (field: Field, type: "integer" | "number"): JsonSchem
 });
 
 /** What describes the field to readers: its label and help text. */
-export const described = (field: Field, s: JsonSchema): JsonSchema =>
-  field.helpText ? { ...s, description: field.helpText } : s;
+export const described = (field: Field, s: JsonSchema): JsonSchema => (field.helpText ? { ...s, description: field.helpText } : s);
 
 /** A related object as written: its id, or attributes that match exactly one object. */
 export const RELATED_REFERENCE = "RelatedObjectReference";

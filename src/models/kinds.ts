@@ -6,7 +6,15 @@ import type { Field, FieldKind, FieldOptions } from "./fields.ts";
 import type { Model } from "./model.ts";
 import { formatNetwork, formatPrefix, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../ipam/network.ts";
 import {
-  described, nullableFor, numberInput, orNull, ref as schemaRef, RELATED_REFERENCE, stringInput, type JsonSchema, type OpenApiFacet,
+  described,
+  nullableFor,
+  numberInput,
+  orNull,
+  ref as schemaRef,
+  RELATED_REFERENCE,
+  stringInput,
+  type JsonSchema,
+  type OpenApiFacet,
 } from "./json-schema.ts";
 
 /**
@@ -132,7 +140,8 @@ function stringSchema(field: Field) {
     // DRF trims surrounding white space from every string field except secrets.
     const s = field.kind === "password" ? String(x) : String(x).trim();
     if (s === "" && !field.blank) fail("This field may not be blank.");
-    if (field.maxLength !== undefined && s.length > field.maxLength) fail(`Ensure this field has no more than ${field.maxLength} characters.`);
+    if (field.maxLength !== undefined && s.length > field.maxLength)
+      fail(`Ensure this field has no more than ${field.maxLength} characters.`);
     if (s !== "" && field.pattern && !field.pattern.regex.test(s)) fail(field.pattern.message);
     const problem = s === "" ? undefined : field.check?.(s);
     if (problem) fail(problem);
@@ -145,7 +154,8 @@ function numberSchema(field: Field) {
   return convert((x, fail) => {
     if (x === null) fail(notNull);
     const n = typeof x === "number" ? x : typeof x === "string" && x.trim() !== "" ? Number(x) : NaN;
-    if (!Number.isFinite(n) || (integer && !Number.isSafeInteger(n))) fail(integer ? "A valid integer is required." : "A valid number is required.");
+    if (!Number.isFinite(n) || (integer && !Number.isSafeInteger(n)))
+      fail(integer ? "A valid integer is required." : "A valid number is required.");
     if (field.decimalPlaces !== undefined) {
       const problem = decimalProblem(typeof x === "string" ? x.trim() : String(x), field.maxDigits!, field.decimalPlaces);
       if (problem) fail(problem);
@@ -158,7 +168,11 @@ function numberSchema(field: Field) {
 
 /** DRF's precision checks of a decimal, on the digits as written (`1.50` has two places). */
 function decimalProblem(text: string, maxDigits: number, places: number): string | undefined {
-  const plain = /e/i.test(text) ? Number(text).toFixed(20).replace(/\.?0+$/, "") : text;
+  const plain = /e/i.test(text)
+    ? Number(text)
+        .toFixed(20)
+        .replace(/\.?0+$/, "")
+    : text;
   const [whole, fraction = ""] = plain.replace(/^[-+]/, "").split(".");
   const wholeDigits = whole.replace(/^0+/, "").length;
   if (wholeDigits + fraction.length > maxDigits) return `Ensure that there are no more than ${maxDigits} digits in total.`;
@@ -168,8 +182,16 @@ function decimalProblem(text: string, maxDigits: number, places: number): string
 }
 
 const BOOLEANS = new Map<unknown, boolean>([
-  [true, true], [false, false], [1, true], [0, false],
-  ["true", true], ["false", false], ["True", true], ["False", false], ["1", true], ["0", false],
+  [true, true],
+  [false, false],
+  [1, true],
+  [0, false],
+  ["true", true],
+  ["false", false],
+  ["True", true],
+  ["False", false],
+  ["1", true],
+  ["0", false],
 ]);
 const booleanSchema = convert((x, fail) => (BOOLEANS.has(x) ? BOOLEANS.get(x)! : fail(x === null ? notNull : "Must be a valid boolean.")));
 
@@ -203,7 +225,8 @@ const datetimeSchema = convert((x, fail) => {
   const s = typeof x === "string" ? x.trim() : "";
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(s) && s.length > 10;
   const ms = ISO_DATETIME.test(s) ? Date.parse(hasZone ? s : `${s.replace(" ", "T")}${s.length > 10 ? "Z" : "T00:00:00Z"}`) : NaN;
-  if (Number.isNaN(ms)) fail("Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].");
+  if (Number.isNaN(ms))
+    fail("Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].");
   return new Date(ms).toISOString();
 });
 
@@ -225,7 +248,10 @@ function integerListSchema(field: Field) {
     if (field.max !== undefined && n > field.max) fail(`Ensure this value is less than or equal to ${field.max}.`);
     return n;
   });
-  return v.pipe(integers, v.check((list) => field.blank || (list as unknown[]).length > 0, "This list may not be empty.")) as v.GenericSchema;
+  return v.pipe(
+    integers,
+    v.check((list) => field.blank || (list as unknown[]).length > 0, "This list may not be empty."),
+  ) as v.GenericSchema;
 }
 
 /** Networks and addresses, normalised to CIDR (`10.0.0.1` becomes `10.0.0.1/32`). */
@@ -306,8 +332,10 @@ function refOf(x: unknown, fail: (m: string) => never): Ref {
     const attrs = x as Record<string, unknown>;
     const keys = Object.keys(attrs);
     if (keys.length === 1 && keys[0] === "id" && /^\d{1,15}$/.test(String(attrs.id))) return { ref: "id", id: Number(attrs.id) };
-    if (keys.length === 0) fail("Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: {}");
-    if (jsonDepth(attrs, MAX_REF_DEPTH) > MAX_REF_DEPTH) fail(`Related object attributes may be nested at most ${MAX_REF_DEPTH} levels deep.`);
+    if (keys.length === 0)
+      fail("Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: {}");
+    if (jsonDepth(attrs, MAX_REF_DEPTH) > MAX_REF_DEPTH)
+      fail(`Related object attributes may be nested at most ${MAX_REF_DEPTH} levels deep.`);
     return { ref: "attrs", attrs };
   }
   const shown = jsonDepth(x, 3) > 2 ? pyType(x) : pythonRepr(x);
@@ -353,7 +381,9 @@ function choiceOutput(field: Field, raw: unknown, form: Form): unknown {
   if (form !== "full" || field.bare) return raw;
   const choice = field.choices!.find((c) => c.value === raw);
   if (!choice) return { value: raw, label: String(raw) };
-  return choice.id === undefined ? { value: choice.value, label: choice.label } : { value: choice.value, label: choice.label, id: choice.id };
+  return choice.id === undefined
+    ? { value: choice.value, label: choice.label }
+    : { value: choice.value, label: choice.label, id: choice.id };
 }
 
 const info = (field: Field, type: string, writable = !field.readOnly): Out => {
@@ -379,9 +409,11 @@ function nestedChildren(target: Model, page = false): Out {
 }
 
 const scalarSnapshot = (field: Field, table: string): [string, Sql][] => (field.column ? [[field.name, ref(table, field.column)]] : []);
-const jsonSnapshot = (field: Field, table: string): [string, Sql][] => (field.column ? [[field.name, sql`json(${ref(table, field.column)})`]] : []);
+const jsonSnapshot = (field: Field, table: string): [string, Sql][] =>
+  field.column ? [[field.name, sql`json(${ref(table, field.column)})`]] : [];
 const none = (): [string, Sql][] => [];
-const plainStore = (field: Field, value: unknown, columns: Map<string, unknown>) => void (field.column && columns.set(field.column, value ?? null));
+const plainStore = (field: Field, value: unknown, columns: Map<string, unknown>) =>
+  void (field.column && columns.set(field.column, value ?? null));
 const jsonStore = (field: Field, value: unknown, columns: Map<string, unknown>) =>
   void (field.column && columns.set(field.column, value === null || value === undefined ? null : JSON.stringify(value)));
 /** A one-key kind's OpenAPI facet: its output schema, and its input schema (default: the same). */
@@ -429,7 +461,12 @@ function scalar({ sqlType, schema, lookups, optionsType, openapi }: ScalarKind):
 }
 
 /** A JSON-stored kind. */
-function jsonKind(schema: (field: Field) => v.GenericSchema, optionsType: string, lookups: LookupFamily, openapi: JsonSchema): KindDescriptor {
+function jsonKind(
+  schema: (field: Field) => v.GenericSchema,
+  optionsType: string,
+  lookups: LookupFamily,
+  openapi: JsonSchema,
+): KindDescriptor {
   return {
     sqlType: "TEXT",
     inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
@@ -514,7 +551,12 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     // The start key leads, so the index the schema derives serves range scans.
     columns: (field) => {
       const c = networkColumns(field.name);
-      return [[c.start, "TEXT"], [c.end, "TEXT"], [c.length, "INTEGER"], [field.name, "TEXT"]];
+      return [
+        [c.start, "TEXT"],
+        [c.end, "TEXT"],
+        [c.length, "INTEGER"],
+        [field.name, "TEXT"],
+      ];
     },
     inputs: (field) => ({ [field.name]: nullable(field, networkSchema(field)) }),
     store: (field, value, columns) => {
@@ -531,44 +573,79 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
     lookups: null,
     options: (field) => ({ [field.name]: info(field, "string") }),
-    openapi: scalarApi(() => ({ type: "string" }), () => ({ type: "string", minLength: 1 })),
+    openapi: scalarApi(
+      () => ({ type: "string" }),
+      () => ({ type: "string", minLength: 1 }),
+    ),
     snapshot: scalarSnapshot,
   },
   string: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "string", openapi: TEXT_API }),
   text: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "string", openapi: TEXT_API }),
   slug: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "slug", openapi: TEXT_API }),
   integer: scalar({
-    sqlType: "INTEGER", schema: numberSchema, lookups: "number", optionsType: "integer",
-    openapi: scalarApi(() => ({ type: "integer" }), (f) => numberInput(f, "integer")),
+    sqlType: "INTEGER",
+    schema: numberSchema,
+    lookups: "number",
+    optionsType: "integer",
+    openapi: scalarApi(
+      () => ({ type: "integer" }),
+      (f) => numberInput(f, "integer"),
+    ),
   }),
   float: scalar({
-    sqlType: "REAL", schema: numberSchema, lookups: "number", optionsType: "float",
-    openapi: scalarApi(() => ({ type: "number" }), (f) => numberInput(f, "number")),
+    sqlType: "REAL",
+    schema: numberSchema,
+    lookups: "number",
+    optionsType: "float",
+    openapi: scalarApi(
+      () => ({ type: "number" }),
+      (f) => numberInput(f, "number"),
+    ),
   }),
   date: scalar({
-    sqlType: "TEXT", schema: () => dateSchema, lookups: "number", optionsType: "date",
+    sqlType: "TEXT",
+    schema: () => dateSchema,
+    lookups: "number",
+    optionsType: "date",
     openapi: scalarApi(() => ({ type: "string", format: "date" })),
   }),
   datetime: scalar({
-    sqlType: "TEXT", schema: () => datetimeSchema, lookups: "number", optionsType: "datetime",
+    sqlType: "TEXT",
+    schema: () => datetimeSchema,
+    lookups: "number",
+    optionsType: "datetime",
     openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
   }),
   password: {
     ...scalar({
-      sqlType: "TEXT", schema: stringSchema, lookups: null, optionsType: "string",
+      sqlType: "TEXT",
+      schema: stringSchema,
+      lookups: null,
+      optionsType: "string",
       openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f)) }) },
     }),
     render: () => undefined,
     snapshot: none,
   },
   boolean: {
-    ...scalar({ sqlType: "INTEGER", schema: () => booleanSchema, lookups: "boolean", optionsType: "boolean", openapi: scalarApi(() => ({ type: "boolean" })) }),
+    ...scalar({
+      sqlType: "INTEGER",
+      schema: () => booleanSchema,
+      lookups: "boolean",
+      optionsType: "boolean",
+      openapi: scalarApi(() => ({ type: "boolean" })),
+    }),
     store: (field, value, columns) => void columns.set(field.column!, value === null || value === undefined ? null : value ? 1 : 0),
     render: (field, row, out) => {
       const raw = readValue(field, row);
       out[field.name] = raw == null ? null : Boolean(raw);
     },
-    snapshot: (field, table) => [[field.name, sql`json(CASE WHEN ${ref(table, field.column!)} IS NULL THEN 'null' WHEN ${ref(table, field.column!)} THEN 'true' ELSE 'false' END)`]],
+    snapshot: (field, table) => [
+      [
+        field.name,
+        sql`json(CASE WHEN ${ref(table, field.column!)} IS NULL THEN 'null' WHEN ${ref(table, field.column!)} THEN 'true' ELSE 'false' END)`,
+      ],
+    ],
   },
   choice: {
     sqlType: "TEXT",
@@ -587,7 +664,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
         const properties: Record<string, JsonSchema> = { value, label: { enum: [...new Set(field.choices!.map((c) => c.label))] } };
         if (field.choices!.some((c) => c.id !== undefined)) properties.id = { type: "integer" };
         // A blank choice (or one cleared by a migration) reads as null, whatever the field says.
-        return { [field.name]: described(field, orNull({ type: "object", additionalProperties: false, required: ["value", "label"], properties })) };
+        return {
+          [field.name]: described(field, orNull({ type: "object", additionalProperties: false, required: ["value", "label"], properties })),
+        };
       },
       input: (field) => {
         const values = [...new Set(field.choices!.flatMap((c) => [c.value, ...(c.accepts ?? [])]))];
@@ -615,11 +694,16 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
     render: (field, row, out, rc) => {
       const raw = parsed(row[field.name]);
-      out[field.name] = raw && typeof raw === "object" ? rc.nested(field.target!(), raw as Out, undefined, field.nestedDisplayUrl) : (row[field.column!] ?? null);
+      out[field.name] =
+        raw && typeof raw === "object"
+          ? rc.nested(field.target!(), raw as Out, undefined, field.nestedDisplayUrl)
+          : (row[field.column!] ?? null);
     },
     lookups: "relation",
     options: (field) => ({
-      [field.name]: field.flat ? info(field, "field") : { ...info(field, "nested object"), children: nestedChildren(field.target!(), field.nestedDisplayUrl) },
+      [field.name]: field.flat
+        ? info(field, "field")
+        : { ...info(field, "nested object"), children: nestedChildren(field.target!(), field.nestedDisplayUrl) },
     }),
     openapi: {
       output: (field, sc) => {
@@ -640,13 +724,18 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     select: (field, table, sc) => m2mSql(field, table, sc),
     render: (field, row, out, rc) => {
       const list = (parsed(row[field.name]) ?? []) as Out[];
-      out[field.name] = field.listedBy ? list.map((x) => x[field.listedBy!]) : list.map((x) => rc.nested(field.target!(), x, undefined, field.nestedDisplayUrl));
+      out[field.name] = field.listedBy
+        ? list.map((x) => x[field.listedBy!])
+        : list.map((x) => rc.nested(field.target!(), x, undefined, field.nestedDisplayUrl));
     },
     lookups: "relation",
     options: (field) => ({ [field.name]: info(field, "list") }),
     openapi: {
       output: (field, sc) => ({
-        [field.name]: described(field, { type: "array", items: field.listedBy ? { type: "string" } : sc.member(field.target!(), field.nestedDisplayUrl) }),
+        [field.name]: described(field, {
+          type: "array",
+          items: field.listedBy ? { type: "string" } : sc.member(field.target!(), field.nestedDisplayUrl),
+        }),
       }),
       input: (field) => ({
         [field.name]: described(field, {
@@ -663,21 +752,33 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
       // Tags are recorded by name, other relations by id, as NetBox's change log does.
       const label = t.objectTypeColumn && target.field.name ? sql`tg.name` : sql`tg.id`;
-      return [[field.name, sql`json((SELECT json_group_array(${label} ORDER BY ${label}) FROM ${sql.table(t.table)} th
-        JOIN ${sql.table(target.table)} tg ON tg.id = th.${sql.ref(t.target)} WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed}))`]];
+      return [
+        [
+          field.name,
+          sql`json((SELECT json_group_array(${label} ORDER BY ${label}) FROM ${sql.table(t.table)} th
+        JOIN ${sql.table(target.table)} tg ON tg.id = th.${sql.ref(t.target)} WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed}))`,
+        ],
+      ];
     },
   },
   generic: {
     sqlType: null,
-    columns: (field) => [[`${field.name}_type`, "TEXT"], [`${field.name}_id`, "INTEGER"]],
+    columns: (field) => [
+      [`${field.name}_type`, "TEXT"],
+      [`${field.name}_id`, "INTEGER"],
+    ],
     related: true,
     inputs: (field) => ({ [`${field.name}_type`]: objectTypeSchema(field), [`${field.name}_id`]: objectIdSchema(field) }),
     collect: (field, input) => {
       const type = input[`${field.name}_type`];
       const id = input[`${field.name}_id`];
       if (type === undefined && id === undefined) return {};
-      if (type === null || id === null) return type === null && id === null ? { value: null } : { errors: { [`${field.name}_${type === null ? "type" : "id"}`]: [notNull] } };
-      if (type === undefined || id === undefined) return { errors: { [`${field.name}_${type === undefined ? "type" : "id"}`]: ["This field is required."] } };
+      if (type === null || id === null)
+        return type === null && id === null
+          ? { value: null }
+          : { errors: { [`${field.name}_${type === null ? "type" : "id"}`]: [notNull] } };
+      if (type === undefined || id === undefined)
+        return { errors: { [`${field.name}_${type === undefined ? "type" : "id"}`]: ["This field is required."] } };
       return { value: { type, id } };
     },
     store: (field, value, columns) => {
@@ -686,7 +787,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       columns.set(`${field.name}_id`, g?.id ?? null);
     },
     select: (field, table, sc) => {
-      const cases = field.targets!().map((m) => sql`WHEN ${m.objectType} THEN ${sc.nestedJson(m, ref(table, `${field.name}_id`), sc.depth + 1)}`);
+      const cases = field.targets!().map(
+        (m) => sql`WHEN ${m.objectType} THEN ${sc.nestedJson(m, ref(table, `${field.name}_id`), sc.depth + 1)}`,
+      );
       return sql`CASE ${ref(table, `${field.name}_type`)} ${sql.join(cases, sql` `)} END`;
     },
     render: (field, row, out, rc) => {
@@ -699,13 +802,18 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     },
     lookups: null,
     options: (field) => ({
-      [`${field.name}_type`]: { ...info(field, "field"), choices: field.targets!().map((m) => ({ value: m.objectType, display_name: m.verboseName })) },
+      [`${field.name}_type`]: {
+        ...info(field, "field"),
+        choices: field.targets!().map((m) => ({ value: m.objectType, display_name: m.verboseName })),
+      },
       [`${field.name}_id`]: info(field, "integer"),
       [field.name]: info(field, "field", false),
     }),
     openapi: {
       output: (field, sc) => {
-        const objects = field.targets!().map((m) => sc.related(m)).filter((s): s is JsonSchema => s !== null);
+        const objects = field.targets!()
+          .map((m) => sc.related(m))
+          .filter((s): s is JsonSchema => s !== null);
         return {
           [`${field.name}_type`]: nullableFor(field, { enum: field.targets!().map((m) => m.objectType) }),
           [`${field.name}_id`]: nullableFor(field, { type: "integer" }),
@@ -778,7 +886,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, fields, field.nestedDisplayUrl) : null;
     },
     lookups: null,
-    options: (field) => ({ [field.name]: { ...info(field, "nested object", false), children: nestedChildren(field.target!(), field.nestedDisplayUrl) } }),
+    options: (field) => ({
+      [field.name]: { ...info(field, "nested object", false), children: nestedChildren(field.target!(), field.nestedDisplayUrl) },
+    }),
     openapi: {
       output: (field, sc) => {
         const target = field.target!();
@@ -797,7 +907,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     openapi: {
       output: (field, sc) => {
         const target = sc.sibling(field.aliasOf!);
-        return { [field.name]: { ...KINDS[target.kind].openapi.output(target, sc)[target.name], description: `Another name for ${target.name}.` } };
+        return {
+          [field.name]: { ...KINDS[target.kind].openapi.output(target, sc)[target.name], description: `Another name for ${target.name}.` },
+        };
       },
       // Written like the field it mirrors, when that one is not given.
       input: (field, sibling) => {

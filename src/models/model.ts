@@ -178,7 +178,11 @@ export function setModelLookup(lookup: (objectType: string) => Model | undefined
 }
 
 /** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */
-const classNameOf = (verbose: string) => verbose.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+const classNameOf = (verbose: string) =>
+  verbose
+    .split(/\s+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
 /** "tenant group" -> "tenant-groups"; "IP address" -> "ip-addresses". */
 const pathOf = (verbose: string) => `${verbose.toLowerCase().replace(/\s+/g, "-")}${/(s|x|ch|sh)$/.test(verbose) ? "es" : "s"}`;
 
@@ -229,9 +233,10 @@ export function defineModel(d: ModelDeclaration): Model {
     search: d.search ?? fields.filter((x) => ["name", "slug", "description"].includes(x.name)).map((x) => x.name),
     ordering: d.ordering ?? (field.name ? ["name"] : ["id"]),
     routes: d.routes ?? [],
-    displaySql: typeof display === "string"
-      ? (table: string) => sql`CAST(${sql.ref(`${table}.${field[display]?.column ?? display}`)} AS TEXT)`
-      : display,
+    displaySql:
+      typeof display === "string"
+        ? (table: string) => sql`CAST(${sql.ref(`${table}.${field[display]?.column ?? display}`)} AS TEXT)`
+        : display,
   });
   return model;
 }

@@ -35,7 +35,9 @@ export interface Registry {
 }
 
 export function createRegistry(models: readonly Model[]): Registry {
-  const paths = models.flatMap((m) => [[`${m.app}/${m.path}`, m], ...(m.aliases ?? []).map((a) => [`${a.app}/${a.path}`, m])] as [string, Model][]);
+  const paths = models.flatMap(
+    (m) => [[`${m.app}/${m.path}`, m], ...(m.aliases ?? []).map((a) => [`${a.app}/${a.path}`, m])] as [string, Model][],
+  );
   const byPath = new Map(paths);
   const byType = new Map(models.map((m) => [m.objectType, m]));
   if (byPath.size !== paths.length || byType.size !== models.length) throw new Error("duplicate model path or type");
@@ -47,7 +49,10 @@ export function createRegistry(models: readonly Model[]): Registry {
       refs = models.flatMap((m) =>
         m.fields
           // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
-          .filter((x) => (x.kind === "fk" && x.column !== null && x.target!() === target) || (x.kind === "generic" && x.targets!().includes(target)))
+          .filter(
+            (x) =>
+              (x.kind === "fk" && x.column !== null && x.target!() === target) || (x.kind === "generic" && x.targets!().includes(target)),
+          )
           .map((field) => ({ model: m, field })),
       );
       references.set(target, refs);
@@ -71,10 +76,27 @@ export function createRegistry(models: readonly Model[]): Registry {
 let built: Registry | null = null;
 const build = (): Registry =>
   (built ??= createRegistry([
-    ...tenancyModels, ...dcimModels, ...deviceModels, ...componentModels, ...rackModels, ...rackReservationModels, ...cableModels,
-    ...moduleModels, ...templateModels, ...extrasModels,
-    ...configContextModels, ...usersModels, ...virtualizationModels, ...coreModels, ...eventModels,
-    ...circuitsModels, ...contactModels, ...journalModels, ...ipamModels, ...vlanModels, ...serviceModels,
+    ...tenancyModels,
+    ...dcimModels,
+    ...deviceModels,
+    ...componentModels,
+    ...rackModels,
+    ...rackReservationModels,
+    ...cableModels,
+    ...moduleModels,
+    ...templateModels,
+    ...extrasModels,
+    ...configContextModels,
+    ...usersModels,
+    ...virtualizationModels,
+    ...coreModels,
+    ...eventModels,
+    ...circuitsModels,
+    ...contactModels,
+    ...journalModels,
+    ...ipamModels,
+    ...vlanModels,
+    ...serviceModels,
   ]));
 
 export const registry: Registry = Object.freeze({

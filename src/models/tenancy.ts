@@ -5,13 +5,17 @@ import { comments, description, nestedGroupFields } from "./common.ts";
 import { circuit } from "./circuits.ts";
 
 export const tenantGroup = defineModel({
-  app: "tenancy", name: "tenantgroup", verboseName: "tenant group", tree: true,
+  app: "tenancy",
+  name: "tenantgroup",
+  verboseName: "tenant group",
+  tree: true,
   fields: nestedGroupFields(() => tenantGroup, { tenant_count: f.count(() => tenant, "group", { cumulative: true }) }, { unique: true }),
   brief: ["name", "slug", "description", "tenant_count", "_depth"],
 });
 
 export const tenant = defineModel({
-  app: "tenancy", name: "tenant",
+  app: "tenancy",
+  name: "tenant",
   fields: {
     name: f.string({ maxLength: 100 }),
     slug: f.slug(),

@@ -8,7 +8,10 @@ import { provisionRoute } from "../auth/provision.ts";
 import { permissionHooks } from "../auth/permission-hooks.ts";
 
 export const group = defineModel({
-  app: "users", name: "group", taggable: false, timestamps: false,
+  app: "users",
+  name: "group",
+  taggable: false,
+  timestamps: false,
   fields: {
     name: f.string({ maxLength: 150, unique: true }),
     description,
@@ -18,17 +21,25 @@ export const group = defineModel({
 });
 
 export const user = defineModel({
-  app: "users", name: "user", taggable: false, timestamps: false,
+  app: "users",
+  name: "user",
+  taggable: false,
+  timestamps: false,
   fields: {
     username: f.string({
-      maxLength: 150, unique: true,
-      pattern: { regex: /^[\w.@+-]+$/, message: "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters." },
+      maxLength: 150,
+      unique: true,
+      pattern: {
+        regex: /^[\w.@+-]+$/,
+        message: "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.",
+      },
     }),
     password: f.password({ required: true }),
     first_name: f.string({ maxLength: 150, blank: true }),
     last_name: f.string({ maxLength: 150, blank: true }),
     email: f.string({
-      maxLength: 254, blank: true,
+      maxLength: 254,
+      blank: true,
       pattern: { regex: /^$|^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: "Enter a valid email address." },
     }),
     is_staff: f.boolean({ default: false }),
@@ -47,14 +58,19 @@ export const user = defineModel({
 });
 
 export const token = defineModel({
-  app: "users", name: "token", taggable: false, timestamps: false,
+  app: "users",
+  name: "token",
+  taggable: false,
+  timestamps: false,
   fields: {
     user: f.fk(() => user, { required: false, onDelete: "cascade" }),
     created: f.datetime({ readOnly: true, autoNow: "create" }),
     expires: f.datetime({ nullable: true }),
     last_used: f.datetime({ nullable: true }),
     key: f.string({
-      maxLength: 40, column: null, required: false,
+      maxLength: 40,
+      column: null,
+      required: false,
       pattern: { regex: /^[0-9a-fA-F]{40}$/, message: "Token key must be 40 hexadecimal characters." },
     }),
     write_enabled: f.boolean({ default: true }),
@@ -78,8 +94,13 @@ export const token = defineModel({
  * groups' members, optionally limited by constraints (lookups over each object's fields).
  */
 export const objectPermission = defineModel({
-  app: "users", name: "objectpermission", verboseName: "permission", className: "ObjectPermission", path: "permissions",
-  taggable: false, timestamps: false,
+  app: "users",
+  name: "objectpermission",
+  verboseName: "permission",
+  className: "ObjectPermission",
+  path: "permissions",
+  taggable: false,
+  timestamps: false,
   fields: {
     name: f.string({ maxLength: 100 }),
     description,
@@ -87,8 +108,16 @@ export const objectPermission = defineModel({
     object_types: f.stringList({ required: true, default: undefined }),
     actions: f.stringList({ required: true, default: undefined, helpText: "The list of actions granted by this permission" }),
     constraints: f.json({ nullable: true, helpText: "Queryset filter matching the applicable objects of the selected type(s)" }),
-    groups: f.m2m(() => group, { table: "users_objectpermission_groups", source: "objectpermission_id", target: "group_id" }, { filterName: "group", nestedDisplayUrl: true }),
-    users: f.m2m(() => user, { table: "users_objectpermission_users", source: "objectpermission_id", target: "user_id" }, { filterName: "user", nestedDisplayUrl: true }),
+    groups: f.m2m(
+      () => group,
+      { table: "users_objectpermission_groups", source: "objectpermission_id", target: "group_id" },
+      { filterName: "group", nestedDisplayUrl: true },
+    ),
+    users: f.m2m(
+      () => user,
+      { table: "users_objectpermission_users", source: "objectpermission_id", target: "user_id" },
+      { filterName: "user", nestedDisplayUrl: true },
+    ),
   },
   brief: ["name", "description", "enabled", "object_types", "actions"],
   search: ["name", "description"],

@@ -12,7 +12,13 @@ import { addressCount, primaryIpFields } from "./ipam-dcim.ts";
 import { primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
 import { combineHooks } from "./hooks.ts";
 import { whether } from "./filter-sql.ts";
-import { checkVirtualMachines, checkVmInterfaces, clusterScopeHooks, virtualMachineProbes, vmInterfaceProbes } from "../virtualization/validation.ts";
+import {
+  checkVirtualMachines,
+  checkVmInterfaces,
+  clusterScopeHooks,
+  virtualMachineProbes,
+  vmInterfaceProbes,
+} from "../virtualization/validation.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
 
@@ -43,7 +49,8 @@ type Scope = "region" | "sitegroup" | "site" | "location";
  */
 export function clusterScopeSql(c: string, level: Scope): RawBuilder<unknown> {
   const [type, id] = [sql.ref(`${c}.scope_type`), sql.ref(`${c}.scope_id`)];
-  const ofSite = (column: string, siteId: RawBuilder<unknown>) => sql`(SELECT s.${sql.ref(column)} FROM dcim_site s WHERE s.id = ${siteId})`;
+  const ofSite = (column: string, siteId: RawBuilder<unknown>) =>
+    sql`(SELECT s.${sql.ref(column)} FROM dcim_site s WHERE s.id = ${siteId})`;
   const locationSite = sql`(SELECT l.site_id FROM dcim_location l WHERE l.id = ${id})`;
   if (level === "location") return sql`CASE ${type} WHEN 'dcim.location' THEN ${id} END`;
   if (level === "site") return sql`CASE ${type} WHEN 'dcim.site' THEN ${id} WHEN 'dcim.location' THEN ${locationSite} END`;
@@ -69,26 +76,33 @@ function scopeFilter(level: Scope, by: "id" | "slug"): FilterDeclaration {
 }
 
 export const clusterType = defineModel({
-  app: "virtualization", name: "clustertype", verboseName: "cluster type",
+  app: "virtualization",
+  name: "clustertype",
+  verboseName: "cluster type",
   fields: { ...organizational(), cluster_count: f.count(() => cluster, "type") },
   brief: ["name", "slug", "description", "cluster_count"],
 });
 
 export const clusterGroup = defineModel({
-  app: "virtualization", name: "clustergroup", verboseName: "cluster group",
+  app: "virtualization",
+  name: "clustergroup",
+  verboseName: "cluster group",
   fields: { ...organizational(), comments, cluster_count: f.count(() => cluster, "group") },
   brief: ["name", "slug", "description", "cluster_count"],
   filters: { ...contactFilters("virtualization.clustergroup") },
 });
 
 /** The sum of one column of a cluster's virtual machines, null when none has it (as Django's Sum). */
-const allocated = (column: string, { round = false }: { readonly round?: boolean } = {}) => (t: string) => {
-  const total = sql`sum(vm.${sql.ref(column)})`;
-  return sql`(SELECT ${round ? sql`round(${total}, 2)` : total} FROM virtualization_virtualmachine vm WHERE vm.cluster_id = ${sql.ref(`${t}.id`)})`;
-};
+const allocated =
+  (column: string, { round = false }: { readonly round?: boolean } = {}) =>
+  (t: string) => {
+    const total = sql`sum(vm.${sql.ref(column)})`;
+    return sql`(SELECT ${round ? sql`round(${total}, 2)` : total} FROM virtualization_virtualmachine vm WHERE vm.cluster_id = ${sql.ref(`${t}.id`)})`;
+  };
 
 export const cluster = defineModel({
-  app: "virtualization", name: "cluster",
+  app: "virtualization",
+  name: "cluster",
   fields: {
     name: f.string({ maxLength: 100 }),
     type: f.fk(() => clusterType, { onDelete: "protect" }),
@@ -105,9 +119,7 @@ export const cluster = defineModel({
     allocated_memory: f.computed(allocated("memory"), { returns: "integer" }),
     allocated_disk: f.computed(allocated("disk"), { returns: "integer" }),
   },
-  uniqueTogether: [
-    { fields: ["group", "name"], message: "A cluster with this name already exists in this group." },
-  ],
+  uniqueTogether: [{ fields: ["group", "name"], message: "A cluster with this name already exists in this group." }],
   brief: ["name", "description", "virtualmachine_count"],
   search: ["name", "description", "comments"],
   hooks: clusterScopeHooks,
@@ -124,9 +136,10 @@ export const cluster = defineModel({
   },
 });
 
-
 export const virtualMachine = defineModel({
-  app: "virtualization", name: "virtualmachine", verboseName: "virtual machine",
+  app: "virtualization",
+  name: "virtualmachine",
+  verboseName: "virtual machine",
   fields: {
     name: f.string({ maxLength: 64 }),
     status: f.choice(VIRTUAL_MACHINE_STATUS, { default: "active" }),
@@ -143,7 +156,8 @@ export const virtualMachine = defineModel({
     description,
     comments,
     local_context_data: f.json({
-      nullable: true, checkJson: localContextData,
+      nullable: true,
+      checkJson: localContextData,
       helpText: "Local config context data takes precedence over source contexts in the final rendered config context",
     }),
     config_context: configContextField(() => virtualMachine, VM_CONTEXT_PATHS),
@@ -154,7 +168,9 @@ export const virtualMachine = defineModel({
   uniqueTogether: [
     // NetBox: Lower('name') with cluster and tenant; a VM without a cluster never collides.
     {
-      fields: ["cluster", "tenant", "name"], nullsDistinct: ["cluster"], caseInsensitive: ["name"],
+      fields: ["cluster", "tenant", "name"],
+      nullsDistinct: ["cluster"],
+      caseInsensitive: ["name"],
       message: "Virtual machine name must be unique per cluster.",
     },
   ],
@@ -185,7 +201,10 @@ const vmInterfaceMacSql = (values: readonly string[]) =>
     AND m.mac_address IN (SELECT value FROM json_each(${JSON.stringify(values.map((v) => v.toUpperCase()))}))`;
 
 export const vmInterface = defineModel({
-  app: "virtualization", name: "vminterface", verboseName: "interface", className: "VMInterface",
+  app: "virtualization",
+  name: "vminterface",
+  verboseName: "interface",
+  className: "VMInterface",
   fields: {
     virtual_machine: f.fk(() => virtualMachine, { onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
@@ -223,7 +242,9 @@ export const vmInterface = defineModel({
 });
 
 export const virtualDisk = defineModel({
-  app: "virtualization", name: "virtualdisk", verboseName: "virtual disk",
+  app: "virtualization",
+  name: "virtualdisk",
+  verboseName: "virtual disk",
   fields: {
     virtual_machine: f.fk(() => virtualMachine, { onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),

@@ -26,7 +26,14 @@ import { idList, selectSql, snapshotSql, subtreeSql } from "./select.ts";
 import { represent } from "./serialize.ts";
 import { uniqueMessage, uniquenessProbes } from "./uniqueness.ts";
 import {
-  deleteStatements, depthRefreshStatement, guardStatement, insertedId, insertStatement, m2mStatements, storedColumns, updateStatement,
+  deleteStatements,
+  depthRefreshStatement,
+  guardStatement,
+  insertedId,
+  insertStatement,
+  m2mStatements,
+  storedColumns,
+  updateStatement,
 } from "./write-statements.ts";
 
 type Out = Record<string, unknown>;
@@ -45,11 +52,19 @@ export interface Selection {
 
 export function selectionOf(ctx: RequestContext, model: Model): Selection {
   const params = ctx.url.searchParams;
-  const list = (name: string) => (params.get(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const list = (name: string) =>
+    (params.get(name) ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   const named = list("fields");
   if (named.length) {
     const keys = new Set(named);
-    return { form: "full", fields: model.readableFields.filter((f) => keys.has(f.name) || (f.kind === "alias" && keys.has(f.aliasOf!))), keys };
+    return {
+      form: "full",
+      fields: model.readableFields.filter((f) => keys.has(f.name) || (f.kind === "alias" && keys.has(f.aliasOf!))),
+      keys,
+    };
   }
   if (params.get("brief")) return { form: "brief", fields: model.briefFields, keys: null };
   const omitted = new Set(list("omit"));
@@ -65,7 +80,6 @@ async function render(ctx: RequestContext, model: Model, rows: readonly Row[], s
   return outs.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => selection.keys!.has(k))));
 }
 
-
 /** GET on a list endpoint: page, count, filter checks and every related object in one round trip. */
 export async function listObjects(ctx: RequestContext, model: Model) {
   authorize(ctx, model, "view");
@@ -79,7 +93,11 @@ export async function listObjects(ctx: RequestContext, model: Model) {
   const pageSql = sql`SELECT ${selectSql(model, selection.fields)} FROM ${table} WHERE ${where}
     ORDER BY ${sql.join(planOrdering(model, params.get("ordering")))} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
   const countSql = sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`;
-  const [rows, count, ...checks] = await readBatch(ctx, [pageSql.compile(qb), countSql.compile(qb), ...plan.checks.map((c) => c.statement)]);
+  const [rows, count, ...checks] = await readBatch(ctx, [
+    pageSql.compile(qb),
+    countSql.compile(qb),
+    ...plan.checks.map((c) => c.statement),
+  ]);
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
   return paginated(ctx.url, page, Number(count.rows[0].n), await render(ctx, model, rows.rows, selection));
@@ -90,7 +108,9 @@ export async function retrieveObject(ctx: RequestContext, model: Model, id: numb
   authorize(ctx, model, "view");
   const selection = selectionOf(ctx, model);
   const [result] = await readBatch(ctx, [
-    sql`SELECT ${selectSql(model, selection.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
+    sql`SELECT ${selectSql(model, selection.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(
+      qb,
+    ),
   ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
   return (await render(ctx, model, result.rows, selection))[0];
@@ -115,7 +135,8 @@ export function asList(body: unknown): unknown[] {
 /** Refuses a bulk request larger than MAX_BULK_OBJECTS before any work is done. */
 export function checkBulkSize(ctx: RequestContext, count: number): void {
   const max = ctx.config.MAX_BULK_OBJECTS;
-  if (count > max) throw ApiError.detail("invalid", `A bulk request may hold at most ${max} objects (MAX_BULK_OBJECTS); this one holds ${count}.`);
+  if (count > max)
+    throw ApiError.detail("invalid", `A bulk request may hold at most ${max} objects (MAX_BULK_OBJECTS); this one holds ${count}.`);
 }
 
 /**
@@ -205,7 +226,11 @@ export async function writeObjects(ctx: RequestContext, model: Model, request: W
   const ready = items.map((item, i) => ({ ...item, current: ids[i] === null ? null : (current.get(ids[i]!) ?? null) }));
   ready.forEach((item, i) => void (missing[i] && (item.errors.id = [OBJECT_NOT_FOUND])));
   customFields.apply(ready);
-  await hooks?.prepareWrite?.(ctx, ready.filter((item) => !Object.keys(item.errors).length), state);
+  await hooks?.prepareWrite?.(
+    ctx,
+    ready.filter((item) => !Object.keys(item.errors).length),
+    state,
+  );
   throwIfInvalid(ready, { bulk });
 
   const statements: Statement[] = [];
@@ -220,10 +245,17 @@ export async function writeObjects(ctx: RequestContext, model: Model, request: W
   // constraint that is NULL for a row (a relation cleared) is not satisfied.
   const action = mode === "create" ? "add" : "change";
   if (!unrestricted(ctx, model, action)) {
-    statements.push(guardStatement("denied", sql`EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id IN ${written} AND NOT coalesce(${scopeSql(ctx, model, action)}, 0))`));
+    statements.push(
+      guardStatement(
+        "denied",
+        sql`EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id IN ${written} AND NOT coalesce(${scopeSql(ctx, model, action)}, 0))`,
+      ),
+    );
   }
   // The response's rows, read inside the transaction: every object this request wrote.
-  statements.push(sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN ${written} ORDER BY id`.compile(qb));
+  statements.push(
+    sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN ${written} ORDER BY id`.compile(qb),
+  );
   const results = await executeWrite(ctx, model, statements, { bulk });
   const rows = results[results.length - 1].rows;
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
@@ -243,7 +275,12 @@ function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, me
   const out: Statement[] = [];
   if (id === null) out.push(insertStatement(model, columns));
   else {
-    out.push(guardStatement("gone", sql`NOT EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "change")})`));
+    out.push(
+      guardStatement(
+        "gone",
+        sql`NOT EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "change")})`,
+      ),
+    );
     const update = updateStatement(model, id, columns);
     if (update) out.push(update);
   }
@@ -251,7 +288,9 @@ function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, me
     const chosen = item.values[field.name] as number[] | undefined;
     if (chosen !== undefined) out.push(...m2mStatements(model, field, { objectId, ids: chosen, replacing: id !== null }));
   }
-  out.push(changeRecordStatement(ctx, model, { action: pre ? "update" : "create", objectId, pre: pre ? String(pre.__snapshot) : null, message }));
+  out.push(
+    changeRecordStatement(ctx, model, { action: pre ? "update" : "create", objectId, pre: pre ? String(pre.__snapshot) : null, message }),
+  );
   return out;
 }
 
@@ -263,12 +302,14 @@ function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteIte
     const self = ids[i];
     if (self === null || parent === undefined || parent === null) return [];
     const parentSql = refSql(ctx, model, isRef(parent) ? parent : (parent as number));
-    return [{
-      statement: sql`SELECT 1 AS hit FROM ${subtreeSql(model, sql`(${self})`)} WHERE id = ${parentSql}`.compile(qb),
-      settle: (r) => {
-        if (r.rows.length) item.errors.parent = [`Cannot assign self or child ${model.verboseName} as parent.`];
+    return [
+      {
+        statement: sql`SELECT 1 AS hit FROM ${subtreeSql(model, sql`(${self})`)} WHERE id = ${parentSql}`.compile(qb),
+        settle: (r) => {
+          if (r.rows.length) item.errors.parent = [`Cannot assign self or child ${model.verboseName} as parent.`];
+        },
       },
-    }];
+    ];
   });
 }
 
@@ -296,19 +337,27 @@ async function executeWrite(ctx: RequestContext, model: Model, statements: State
     if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
     if (error.columns.includes("guard_denied")) throw ApiError.forbidden();
     // An allocation found its space taken by a concurrent one (the caller may look again).
-    if (error.columns.includes("guard_exhausted")) throw ApiError.detail("conflict", "Insufficient resources are available to satisfy the request");
+    if (error.columns.includes("guard_exhausted"))
+      throw ApiError.detail("conflict", "Insufficient resources are available to satisfy the request");
     if (error.kind === "unique") {
       const where = error.columns.join(" ");
       const field = model.fields.find((x) => x.column && where.includes(`${model.table}.${x.column}`));
       const rule = model.uniqueTogether?.find((u) => where.includes(`${model.table}_${u.fields.join("_")}`));
-      const errors = field ? { [field.name]: [uniqueMessage(model, field.name)] } : { __all__: [rule?.message ?? "An object with these values already exists."] };
+      const errors = field
+        ? { [field.name]: [uniqueMessage(model, field.name)] }
+        : { __all__: [rule?.message ?? "An object with these values already exists."] };
       throw ApiError.invalid(bulk ? [errors] : errors);
     }
     if (error.kind === "foreign_key") {
       if (deleting) {
-        throw ApiError.detail("conflict", "Unable to delete object: dependent objects were created at the same time. Nothing was deleted; please retry.");
+        throw ApiError.detail(
+          "conflict",
+          "Unable to delete object: dependent objects were created at the same time. Nothing was deleted; please retry.",
+        );
       }
-      throw ApiError.invalid({ non_field_errors: ["A related object was deleted while this request was processed. Nothing was written; please retry."] });
+      throw ApiError.invalid({
+        non_field_errors: ["A related object was deleted while this request was processed. Nothing was written; please retry."],
+      });
     }
     throw ApiError.invalid({ non_field_errors: [error.message] });
   }
@@ -343,8 +392,10 @@ function danglingGenericStatements(ctx: RequestContext, model: Model): { stateme
   const models = new Set<Model>();
   const statements = [...byField].flatMap(([field, { owner, targets }]) => {
     const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
-    const gone = targets.map((target) =>
-      sql`(${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)}))`);
+    const gone = targets.map(
+      (target) =>
+        sql`(${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)}))`,
+    );
     const orphaned = sql`(${sql.join(gone, sql` OR `)})`;
     if (!field.nullable || field.onDelete === "cascade") return [sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb)];
     if (owner.readOnly) return [sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)];
@@ -382,17 +433,20 @@ export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bu
     // Whose deletes rules send: their data is read in the deleting transaction (none read when none do).
     { statement: deleteRulesProbe(model), settle: (r) => r.rows.forEach((row) => sent.add(String(row.type))) },
     {
-      statement: sql`SELECT id, ${model.hooks?.deleteStatements ? sql`${sql.table(model.table)}.*,` : sql``} ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
+      statement:
+        sql`SELECT id, ${model.hooks?.deleteStatements ? sql`${sql.table(model.table)}.*,` : sql``} ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
         FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
       settle: (r) => r.rows.forEach((row) => current.set(Number(row.id), row)),
     },
     // The dependents that block the delete, named only when the requester may view them.
-    ...protect.map((ref): Probe => ({
-      statement: sql`SELECT id, ${ref.model.displaySql(ref.model.table)} AS __display, ${scopeSql(ctx, ref.model, "view")} AS __visible,
+    ...protect.map(
+      (ref): Probe => ({
+        statement: sql`SELECT id, ${ref.model.displaySql(ref.model.table)} AS __display, ${scopeSql(ctx, ref.model, "view")} AS __visible,
         count(*) OVER () AS __total FROM ${sql.table(ref.model.table)}
         WHERE ${sql.ref(ref.field.column!)} IN ${targetIds} ORDER BY id LIMIT 10`.compile(qb),
-      settle: (r) => void (r.rows.length && blockers.push({ model: ref.model, rows: r.rows })),
-    })),
+        settle: (r) => void (r.rows.length && blockers.push({ model: ref.model, rows: r.rows })),
+      }),
+    ),
   ];
   await runProbes(ctx, probes);
   if (!bulk && !current.has(ids[0])) throw ApiError.notFound(model.className);
@@ -412,8 +466,11 @@ export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bu
   const dangling = danglingGenericStatements(ctx, model);
   const statements = [
     // Every row read must still be there (and in scope), and no descendant may have been added.
-    guardStatement("gone", sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
-      AND ${scopeSql(ctx, model, "delete")}) <> ${doomed.length}`),
+    guardStatement(
+      "gone",
+      sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
+      AND ${scopeSql(ctx, model, "delete")}) <> ${doomed.length}`,
+    ),
     ...doomed.map((id) => {
       const row = current.get(id)!;
       return deletionRecordStatement(ctx, model, { objectId: id, repr: String(row.__display), pre: String(row.__snapshot) });
@@ -422,7 +479,10 @@ export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bu
     ...cleared.statements,
     ...deleteStatements(model, doomed),
     ...dangling.statements,
-    ...(model.hooks?.deleteStatements?.(ctx, doomed.map((id) => current.get(id)!)) ?? []),
+    ...(model.hooks?.deleteStatements?.(
+      ctx,
+      doomed.map((id) => current.get(id)!),
+    ) ?? []),
     ...afterDeleteStatements(model),
   ];
   const represented = [...new Set([...cleared.models, ...dangling.models])];

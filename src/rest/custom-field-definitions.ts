@@ -12,7 +12,12 @@ import { isRef, pyType } from "../models/kinds.ts";
 import type { ModelHooks, StatefulHooks, WriteItem } from "../models/hooks.ts";
 import { registeredModels, type Model } from "../models/model.ts";
 import {
-  cfPath, checkValue, compileRegex, CUSTOM_FIELD_TYPES, type CustomFieldDefinition, type CustomFieldType,
+  cfPath,
+  checkValue,
+  compileRegex,
+  CUSTOM_FIELD_TYPES,
+  type CustomFieldDefinition,
+  type CustomFieldType,
 } from "../models/custom-field-types.ts";
 import { refSql } from "./references.ts";
 import { nameableModels } from "./select.ts";
@@ -30,7 +35,11 @@ const merged = (item: WriteItem, name: string, column = name): unknown =>
 
 /** The models whose objects carry custom fields, by object type. */
 export function customFieldHosts(): Map<string, Model> {
-  return new Map(registeredModels().filter((m) => m.field.custom_fields?.column).map((m) => [m.objectType, m]));
+  return new Map(
+    registeredModels()
+      .filter((m) => m.field.custom_fields?.column)
+      .map((m) => [m.objectType, m]),
+  );
 }
 
 const dataOf = (model: Model) => sql.ref(`${model.table}.${model.field.custom_fields.column}`);
@@ -79,7 +88,8 @@ export const choiceSetHooks: ModelHooks = {
         continue;
       }
       // Ordered once, when saved, as NetBox does: by value, then label.
-      if (pairs && merged(item, "order_alphabetically")) pairs = [...pairs].sort((a, b) => (a[0] === b[0] ? cmp(a[1], b[1]) : cmp(a[0], b[0])));
+      if (pairs && merged(item, "order_alphabetically"))
+        pairs = [...pairs].sort((a, b) => (a[0] === b[0] ? cmp(a[1], b[1]) : cmp(a[0], b[0])));
       if (pairs && (given !== undefined || item.values.order_alphabetically)) item.values.extra_choices = pairs;
     }
   },
@@ -126,8 +136,10 @@ function definitionErrors(item: WriteItem, choiceSets: ChoiceSets): Record<strin
   else if (!SELECTION.includes(type) && choiceSetId) fail("choice_set", "Choices may be set only on selection fields.");
 
   if (merged(item, "unique") && type === "boolean") fail("unique", "Uniqueness cannot be enforced for boolean fields");
-  if (merged(item, "validation_minimum") !== null && !NUMERIC.includes(type)) fail("validation_minimum", "A minimum value may be set only for numeric fields");
-  if (merged(item, "validation_maximum") !== null && !NUMERIC.includes(type)) fail("validation_maximum", "A maximum value may be set only for numeric fields");
+  if (merged(item, "validation_minimum") !== null && !NUMERIC.includes(type))
+    fail("validation_minimum", "A minimum value may be set only for numeric fields");
+  if (merged(item, "validation_maximum") !== null && !NUMERIC.includes(type))
+    fail("validation_maximum", "A maximum value may be set only for numeric fields");
   const regex = String(merged(item, "validation_regex") ?? "");
   if (regex && !TEXTUAL.includes(type)) fail("validation_regex", "Regular expression validation is supported only for text and URL fields");
   else if (regex && !compileRegex(regex)) fail("validation_regex", `Invalid regular expression: ${regex}`);
@@ -137,12 +149,20 @@ function definitionErrors(item: WriteItem, choiceSets: ChoiceSets): Record<strin
   const value = given !== undefined ? given : parsed(item.current?.default ?? null);
   if (value !== null) {
     const def: CustomFieldDefinition = {
-      name, type, relatedObjectType: related as string | null, required: false, unique: false, default: null,
-      minimum: merged(item, "validation_minimum") as number | null, maximum: merged(item, "validation_maximum") as number | null,
-      regex, choiceSet: choiceSetId ? (choiceSets.get(choiceSetId) ?? null) : null,
+      name,
+      type,
+      relatedObjectType: related as string | null,
+      required: false,
+      unique: false,
+      default: null,
+      minimum: merged(item, "validation_minimum") as number | null,
+      maximum: merged(item, "validation_maximum") as number | null,
+      regex,
+      choiceSet: choiceSetId ? (choiceSets.get(choiceSetId) ?? null) : null,
     };
     const checked = checkValue(def, value);
-    if ("error" in checked) fail("default", `Invalid default value "${typeof value === "string" ? value : pythonRepr(value)}": ${checked.error}`);
+    if ("error" in checked)
+      fail("default", `Invalid default value "${typeof value === "string" ? value : pythonRepr(value)}": ${checked.error}`);
     else if (given !== undefined) item.values.default = checked.value;
   }
   return errors;
@@ -164,10 +184,24 @@ function dataStatements(item: WriteItem): Statement[] {
     const kept = before?.types.includes(type);
     if (kept && before!.name !== name) {
       const [from, to] = [cfPath(before!.name), cfPath(name)];
-      out.push(...dataUpdate(hosts, type, (d) => sql`json_remove(json_set(${d}, ${to}, ${d} -> ${from}), ${from})`, (d) => sql`json_type(${d}, ${from}) IS NOT NULL`));
+      out.push(
+        ...dataUpdate(
+          hosts,
+          type,
+          (d) => sql`json_remove(json_set(${d}, ${to}, ${d} -> ${from}), ${from})`,
+          (d) => sql`json_type(${d}, ${from}) IS NOT NULL`,
+        ),
+      );
     } else if (!kept && fallback !== null) {
       const path = cfPath(name);
-      out.push(...dataUpdate(hosts, type, (d) => sql`json_set(${d}, ${path}, json(${JSON.stringify(fallback)}))`, (d) => sql`json_type(${d}, ${path}) IS NULL`));
+      out.push(
+        ...dataUpdate(
+          hosts,
+          type,
+          (d) => sql`json_set(${d}, ${path}, json(${JSON.stringify(fallback)}))`,
+          (d) => sql`json_type(${d}, ${path}) IS NULL`,
+        ),
+      );
     }
   }
   for (const type of before?.types ?? []) {
@@ -183,14 +217,24 @@ function dataUpdate(hosts: Map<string, Model>, type: string, set: DataSql, where
   const model = hosts.get(type);
   if (!model) return [];
   const data = dataOf(model);
-  return [sql`UPDATE ${sql.table(model.table)} SET ${sql.ref(model.field.custom_fields.column!)} = ${set(data)} WHERE ${where(data)}`.compile(qb)];
+  return [
+    sql`UPDATE ${sql.table(model.table)} SET ${sql.ref(model.field.custom_fields.column!)} = ${set(data)} WHERE ${where(data)}`.compile(qb),
+  ];
 }
 
 /** Removes fields' values from every object of one type. */
 function removalStatements(hosts: Map<string, Model>, type: string, names: readonly string[]): Statement[] {
   const paths = names.map(cfPath);
-  return dataUpdate(hosts, type, (d) => sql`json_remove(${d}, ${sql.join(paths)})`,
-    (d) => sql`(${sql.join(paths.map((p) => sql`json_type(${d}, ${p}) IS NOT NULL`), sql` OR `)})`);
+  return dataUpdate(
+    hosts,
+    type,
+    (d) => sql`json_remove(${d}, ${sql.join(paths)})`,
+    (d) =>
+      sql`(${sql.join(
+        paths.map((p) => sql`json_type(${d}, ${p}) IS NOT NULL`),
+        sql` OR `,
+      )})`,
+  );
 }
 
 export const customFieldHooks: StatefulHooks<ChoiceSets> = {
@@ -201,17 +245,23 @@ export const customFieldHooks: StatefulHooks<ChoiceSets> = {
     for (const item of items) {
       const given = item.values.choice_set;
       if (isRef(given)) wanted.push(refSql(ctx, customFieldChoiceSetModel(), given));
-      else if (given === undefined && item.id !== null) wanted.push(sql`(SELECT choice_set_id FROM extras_customfield WHERE id = ${item.id})`);
+      else if (given === undefined && item.id !== null)
+        wanted.push(sql`(SELECT choice_set_id FROM extras_customfield WHERE id = ${item.id})`);
     }
     if (!wanted.length) return [];
-    return [{
-      statement: sql`SELECT id, name, extra_choices FROM extras_customfieldchoiceset WHERE id IN (${sql.join(wanted)})`.compile(qb),
-      settle: (r) => {
-        for (const row of r.rows) {
-          choiceSets.set(Number(row.id), { name: String(row.name), values: ((parsed(row.extra_choices) ?? []) as string[][]).map((pair) => pair[0]) });
-        }
+    return [
+      {
+        statement: sql`SELECT id, name, extra_choices FROM extras_customfieldchoiceset WHERE id IN (${sql.join(wanted)})`.compile(qb),
+        settle: (r) => {
+          for (const row of r.rows) {
+            choiceSets.set(Number(row.id), {
+              name: String(row.name),
+              values: ((parsed(row.extra_choices) ?? []) as string[][]).map((pair) => pair[0]),
+            });
+          }
+        },
       },
-    }];
+    ];
   },
   prepareWrite(_ctx, items, choiceSets) {
     for (const item of items) Object.assign(item.errors, definitionErrors(item, choiceSets));
@@ -241,13 +291,19 @@ async function listChoices(ctx: RequestContext, model: Model, id: number | null)
   ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
   const q = (ctx.url.searchParams.get("q") ?? "").trim().toLowerCase();
-  const pairs = ((parsed(result.rows[0].extra_choices) ?? []) as [string, string][])
-    .filter((pair) => !q || pair.some((part) => part.toLowerCase().includes(q)));
+  const pairs = ((parsed(result.rows[0].extra_choices) ?? []) as [string, string][]).filter(
+    (pair) => !q || pair.some((part) => part.toLowerCase().includes(q)),
+  );
   const page = parsePage(ctx.config, ctx.url.searchParams);
   const shown = pairs.slice(page.offset, page.limit === null ? undefined : page.offset + page.limit);
   return json(paginated(ctx.url, page, pairs.length, shown));
 }
 
 export const choicesRoute: RouteDeclaration = {
-  name: "choices", detail: true, methods: ["GET"], summary: "The choice set's choices, as [value, label] pairs.", permission: () => "view", handler: listChoices,
+  name: "choices",
+  detail: true,
+  methods: ["GET"],
+  summary: "The choice set's choices, as [value, label] pairs.",
+  permission: () => "view",
+  handler: listChoices,
 };

@@ -46,7 +46,8 @@ function objectRef(x: unknown): ObjectRef | null {
   return null;
 }
 
-const refsOf = (value: unknown): ObjectRef[] => (Array.isArray(value) ? value : [value]).map(objectRef).filter((r): r is ObjectRef => r !== null);
+const refsOf = (value: unknown): ObjectRef[] =>
+  (Array.isArray(value) ? value : [value]).map(objectRef).filter((r): r is ObjectRef => r !== null);
 const attrKey = (name: string, attrs: Out) => `${name}:${JSON.stringify(attrs)}`;
 const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON.parse(raw) : raw);
 
@@ -87,9 +88,12 @@ export function customFieldWrite(ctx: RequestContext, model: Model, items: reado
   const attrHits = new Map<string, number[]>();
   const path = sql`('$."' || cf.name || '"')`;
   const found = Object.keys(ids).length
-    ? perModel(sql`cf.related_object_type`, (m) =>
-        sql`(SELECT json_group_array(r.id) FROM ${sql.table(m.table)} r WHERE r.id IN (SELECT value FROM json_each((SELECT ids FROM input), ${path}))
-          AND ${scopeSql(ctx, m, "view", "r")})`)
+    ? perModel(
+        sql`cf.related_object_type`,
+        (m) =>
+          sql`(SELECT json_group_array(r.id) FROM ${sql.table(m.table)} r WHERE r.id IN (SELECT value FROM json_each((SELECT ids FROM input), ${path}))
+          AND ${scopeSql(ctx, m, "view", "r")})`,
+      )
     : sql`NULL`;
   // The value an item gives (or, creating, the default it will get), as canonical JSON text.
   const givenPath = sql`('$.data."' || cf.name || '"')`;
@@ -100,22 +104,26 @@ export function customFieldWrite(ctx: RequestContext, model: Model, items: reado
       WHERE x.id IS NOT i.value ->> '$.id' AND ${data} -> ${path} = ${itemValue})) END`;
   const input = JSON.stringify(items.map((item) => ({ id: item.id, data: given(item) })));
 
-  const probes: Probe[] = [{
-    statement: sql`WITH input(ids, items) AS (SELECT ${JSON.stringify(ids)}, ${input})
+  const probes: Probe[] = [
+    {
+      statement: sql`WITH input(ids, items) AS (SELECT ${JSON.stringify(ids)}, ${input})
       SELECT cf.name, cf.type, cf.related_object_type, cf.required, cf."unique", cf."default", cf.validation_minimum,
         cf.validation_maximum, cf.validation_regex, cs.name AS choice_set, cs.extra_choices, ${found} AS found, ${conflicts} AS conflicts
       FROM extras_customfield cf LEFT JOIN extras_customfieldchoiceset cs ON cs.id = cf.choice_set_id
       WHERE EXISTS (SELECT 1 FROM json_each(cf.object_types) o WHERE o.value = ${model.objectType})
       ORDER BY cf.group_name, cf.weight, cf.name`.compile(qb),
-    settle: (r) => void (definitions = r.rows.map(definitionOf)),
-  }];
+      settle: (r) => void (definitions = r.rows.map(definitionOf)),
+    },
+  ];
   // An object named by attributes: matched in the model the field names, among those the
   // requester may read, by attributes that model can be filtered on (as related objects are).
   for (const [key, { name, attrs }] of byAttrs) {
     const type = sql`(SELECT related_object_type FROM extras_customfield WHERE name = ${name})`;
     const hits = perModel(type, (m) => {
       const cond = isPermitted(ctx, m, "view") ? attributeCondition(m, attrs) : null;
-      return cond ? sql`(SELECT json_group_array(id) FROM (SELECT id FROM ${sql.table(m.table)} WHERE ${cond} AND ${scopeSql(ctx, m, "view")} LIMIT 2))` : null;
+      return cond
+        ? sql`(SELECT json_group_array(id) FROM (SELECT id FROM ${sql.table(m.table)} WHERE ${cond} AND ${scopeSql(ctx, m, "view")} LIMIT 2))`
+        : null;
     });
     probes.push({
       statement: sql`SELECT ${hits} AS hits`.compile(qb),
@@ -191,12 +199,17 @@ function checkItem(item: WriteItem, index: number, { column, definitions, attrHi
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const unknown = Object.keys(given).filter((name) => !byName.has(name));
   if (unknown.length) {
-    return { errors: { custom_fields: Object.fromEntries(unknown.map((name) => [name, `Custom field '${name}' does not exist for this object type.`])) } };
+    return {
+      errors: {
+        custom_fields: Object.fromEntries(unknown.map((name) => [name, `Custom field '${name}' does not exist for this object type.`])),
+      },
+    };
   }
   const resolved: Out = {};
   for (const [name, value] of Object.entries(given)) {
     const ids = resolveObjects(byName.get(name)!, value, attrHits);
-    if (ids === undefined) return { errors: { custom_fields: [`Unknown related object(s): ${typeof value === "string" ? value : pythonRepr(value)}`] } };
+    if (ids === undefined)
+      return { errors: { custom_fields: [`Unknown related object(s): ${typeof value === "string" ? value : pythonRepr(value)}`] } };
     resolved[name] = ids;
   }
   // Data kept from before: only fields still defined for the type.

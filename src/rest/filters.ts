@@ -62,13 +62,28 @@ const DATE = /^\d{4}-\d{2}-\d{2}/;
 /** NetBox's lookup suffixes and Django's, by name, with whether they negate. */
 // Without a prototype: a query string names lookups, and `name__constructor` must name none.
 const LOOKUPS: Record<string, { op: string; negate?: boolean }> = Object.assign(Object.create(null), {
-  "": { op: "exact" }, exact: { op: "exact" }, in: { op: "exact" }, n: { op: "exact", negate: true },
-  ic: { op: "icontains" }, icontains: { op: "icontains" }, nic: { op: "icontains", negate: true },
-  isw: { op: "istartswith" }, istartswith: { op: "istartswith" }, nisw: { op: "istartswith", negate: true },
-  iew: { op: "iendswith" }, iendswith: { op: "iendswith" }, niew: { op: "iendswith", negate: true },
-  ie: { op: "iexact" }, iexact: { op: "iexact" }, nie: { op: "iexact", negate: true },
-  gt: { op: "gt" }, gte: { op: "gte" }, lt: { op: "lt" }, lte: { op: "lte" },
-  empty: { op: "empty" }, isnull: { op: "isnull" },
+  "": { op: "exact" },
+  exact: { op: "exact" },
+  in: { op: "exact" },
+  n: { op: "exact", negate: true },
+  ic: { op: "icontains" },
+  icontains: { op: "icontains" },
+  nic: { op: "icontains", negate: true },
+  isw: { op: "istartswith" },
+  istartswith: { op: "istartswith" },
+  nisw: { op: "istartswith", negate: true },
+  iew: { op: "iendswith" },
+  iendswith: { op: "iendswith" },
+  niew: { op: "iendswith", negate: true },
+  ie: { op: "iexact" },
+  iexact: { op: "iexact" },
+  nie: { op: "iexact", negate: true },
+  gt: { op: "gt" },
+  gte: { op: "gte" },
+  lt: { op: "lt" },
+  lte: { op: "lte" },
+  empty: { op: "empty" },
+  isnull: { op: "isnull" },
 });
 
 /** The lookups each family accepts. */
@@ -98,7 +113,6 @@ function m2mSources(field: Field, targets: Cond | null): Cond {
   return sql`SELECT ${sql.ref(t.source)} FROM ${sql.table(t.table)} WHERE ${targets ? sql`${sql.ref(t.target)} IN ${targets}` : sql`1`}${owner}`;
 }
 
-
 /** A field compared by filters: a stored column, or SQL its kind gives (a count). */
 const filterable = (field: Field) => Boolean(KINDS[field.kind].lookups && (field.column || KINDS[field.kind].filterSql));
 const filterColumn = (field: Field, alias: string): Cond =>
@@ -112,7 +126,8 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   if (set) return set;
   set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
   for (const field of model.fields) {
-    for (const [name, filter] of Object.entries(field.filters ?? {})) set.set(name, { sql: (values, table) => filter(values, table, field, modelByType) });
+    for (const [name, filter] of Object.entries(field.filters ?? {}))
+      set.set(name, { sql: (values, table) => filter(values, table, field, modelByType) });
     if (field.writeOnly) continue;
     if (field.kind === "fk" && field.column) {
       const tree = Boolean(field.target!().tree) && field.target!() !== model;
@@ -123,7 +138,10 @@ export function filtersOf(model: Model): Map<string, Resolved> {
       set.set(`${field.filterName}_id`, { via: [], relation: field, byId: true, tree: false });
     } else if (field.kind === "generic") {
       // Its two stored columns filter as the text and integer they are.
-      for (const [part, kind] of [["type", "string"], ["id", "integer"]] as const) {
+      for (const [part, kind] of [
+        ["type", "string"],
+        ["id", "integer"],
+      ] as const) {
         const name = `${field.name}_${part}`;
         set.set(name, { via: [], field: { ...field, kind, name, column: name } });
       }
@@ -272,9 +290,12 @@ export interface FilterParameter {
 export function filterParameters(model: Model): FilterParameter[] {
   const out: FilterParameter[] = [];
   for (const [filter, target] of filtersOf(model)) {
-    const value: FilterValue = "sql" in target ? { sql: true }
-      : "relation" in target ? { relation: target.relation.target!(), byId: target.byId }
-      : { field: target.field, family: familyOf(target.field) };
+    const value: FilterValue =
+      "sql" in target
+        ? { sql: true }
+        : "relation" in target
+          ? { relation: target.relation.target!(), byId: target.byId }
+          : { field: target.field, family: familyOf(target.field) };
     for (const suffix of LISTED_SUFFIXES) {
       if (!acceptsLookup(target, suffix)) continue;
       const { op, negate = false } = LOOKUPS[suffix];
@@ -299,7 +320,8 @@ function scalarCondition(column: Cond, { field, family, op, values }: ScalarTest
   const like = (pattern: (v: string) => string) => or(values.map((v) => sql`${column} LIKE ${pattern(likeEscape(v))} ESCAPE '\\'`));
   if (op === "empty" || op === "isnull") {
     if (!BOOLEAN.includes(values[0])) return fail(invalidChoice(values[0])) ?? sql`1`;
-    const blank = op === "empty" && (family === "text" || family === "choice") ? sql`(${column} IS NULL OR ${column} = '')` : sql`${column} IS NULL`;
+    const blank =
+      op === "empty" && (family === "text" || family === "choice") ? sql`(${column} IS NULL OR ${column} = '')` : sql`${column} IS NULL`;
     return TRUE.includes(values[0]) ? blank : sql`NOT ${blank}`;
   }
   if (op === "icontains") return like((v) => `%${v}%`);
@@ -311,14 +333,17 @@ function scalarCondition(column: Cond, { field, family, op, values }: ScalarTest
     const datetime = field !== "id" && (field.kind === "datetime" || field.kind === "date");
     const integer = field === "id" || field.kind === "integer";
     const pattern = datetime ? DATE : integer ? INTEGER : NUMBER;
-    if (values.some((v) => !pattern.test(v))) return fail(integer ? "Enter a whole number." : datetime ? "Enter a valid date/time." : "Enter a number.") ?? sql`1`;
+    if (values.some((v) => !pattern.test(v)))
+      return fail(integer ? "Enter a whole number." : datetime ? "Enter a valid date/time." : "Enter a number.") ?? sql`1`;
     typed = datetime ? values : values.map(Number);
   } else if (family === "boolean") {
     const bad = values.find((x) => !BOOLEAN.includes(x));
     if (bad !== undefined) return fail(invalidChoice(bad)) ?? sql`1`;
     typed = values.map((x) => (TRUE.includes(x) ? 1 : 0));
   } else if (family === "choice" && field !== "id") {
-    const allowed = new Map(field.choices!.flatMap((c) => [[String(c.value), c.value], ...(c.accepts ?? []).map((a) => [String(a), c.value] as const)]));
+    const allowed = new Map(
+      field.choices!.flatMap((c) => [[String(c.value), c.value], ...(c.accepts ?? []).map((a) => [String(a), c.value] as const)]),
+    );
     const bad = values.find((x) => !allowed.has(x));
     if (bad !== undefined) return fail(invalidChoice(bad)) ?? sql`1`;
     typed = values.map((x) => allowed.get(x));
@@ -330,7 +355,10 @@ function scalarCondition(column: Cond, { field, family, op, values }: ScalarTest
 
 /** A relation matched by natural key or id (`null` for none, or `__isnull`), descendants of tree targets included. */
 function relationCondition(
-  target: Extract<Resolved, { relation: Field }>, { param, values, isnull }: ParamValues & { readonly isnull: boolean }, table: string, plan: FilterPlan,
+  target: Extract<Resolved, { relation: Field }>,
+  { param, values, isnull }: ParamValues & { readonly isnull: boolean },
+  table: string,
+  plan: FilterPlan,
 ): Cond | null {
   const { relation, byId, tree, via } = target;
   const related = relation.target!();
@@ -338,7 +366,9 @@ function relationCondition(
   const keyColumn = keyField?.column ?? "id";
   if (isnull) {
     if (!BOOLEAN.includes(values[0])) return (((plan.errors[param] ??= []) as string[]).push(invalidChoice(values[0])), null);
-    const none = target.related ? sql`NOT EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IS NOT NULL)` : noneCondition(relation, table, via);
+    const none = target.related
+      ? sql`NOT EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IS NOT NULL)`
+      : noneCondition(relation, table, via);
     return TRUE.includes(values[0]) ? none : sql`NOT ${none}`;
   }
   const wantsNull = values.includes("null");
@@ -355,7 +385,16 @@ function relationCondition(
     if (tree) ids = subtreeSql(related, ids);
     if (relation.matchAll) {
       // Every listed value must be present (tags), as NetBox does.
-      parts.push(sql`(${sql.join(typed.map((v) => through(via, table, (alias) => matchSet(relation, alias, sql`(SELECT id FROM ${sql.table(related.table)} WHERE ${sql.ref(keyColumn)} = ${v})`))), sql` AND `)})`);
+      parts.push(
+        sql`(${sql.join(
+          typed.map((v) =>
+            through(via, table, (alias) =>
+              matchSet(relation, alias, sql`(SELECT id FROM ${sql.table(related.table)} WHERE ${sql.ref(keyColumn)} = ${v})`),
+            ),
+          ),
+          sql` AND `,
+        )})`,
+      );
     } else if (target.related) {
       parts.push(sql`EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IN ${ids})`);
     } else {
@@ -368,7 +407,12 @@ function relationCondition(
         WHERE ${sql.ref(keyColumn)} IN ${keys} AND ${plan.visible?.(related) ?? sql`1`}`.compile(qb),
     });
   }
-  if (wantsNull) parts.push(target.related ? sql`NOT EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IS NOT NULL)` : noneCondition(relation, table, via));
+  if (wantsNull)
+    parts.push(
+      target.related
+        ? sql`NOT EXISTS (SELECT 1 FROM (${target.related(table)}) r WHERE r.id IS NOT NULL)`
+        : noneCondition(relation, table, via),
+    );
   return parts.length ? or(parts) : null;
 }
 
@@ -380,7 +424,9 @@ function matchSet(relation: Field, alias: string, ids: Cond): Cond {
 
 function noneCondition(relation: Field, table: string, via: readonly Field[]): Cond {
   return through(via, table, (alias) =>
-    relation.kind === "fk" ? sql`${sql.ref(`${alias}.${relation.column}`)} IS NULL` : sql`${sql.ref(`${alias}.id`)} NOT IN (${m2mSources(relation, null)})`,
+    relation.kind === "fk"
+      ? sql`${sql.ref(`${alias}.${relation.column}`)} IS NULL`
+      : sql`${sql.ref(`${alias}.id`)} NOT IN (${m2mSources(relation, null)})`,
   );
 }
 
@@ -467,7 +513,8 @@ function customFieldFilter(model: Model, { param: key, values }: ParamValues, ta
   const like = (pattern: (v: string) => string) => or(values.map((v) => sql`${value} LIKE ${pattern(likeEscape(v))} ESCAPE '\\'`));
   // A date and time compares in the form it is stored in; other types as given.
   const asStored = (v: string) => normalDatetime(v) ?? v;
-  const byType = (cond: (v: (s: string) => string) => Cond) => sql`CASE WHEN ${definition("type")} = 'datetime' THEN ${cond(asStored)} ELSE ${cond((v) => v)} END`;
+  const byType = (cond: (v: (s: string) => string) => Cond) =>
+    sql`CASE WHEN ${definition("type")} = 'datetime' THEN ${cond(asStored)} ELSE ${cond((v) => v)} END`;
   let cond: Cond;
   switch (known.op) {
     case "exact": {
@@ -479,27 +526,43 @@ function customFieldFilter(model: Model, { param: key, values }: ParamValues, ta
       cond = sql`CASE WHEN ${loose} THEN ${like((v) => `%${v}%`)} ELSE ${equal} END`;
       break;
     }
-    case "icontains": cond = like((v) => `%${v}%`); break;
-    case "istartswith": cond = like((v) => `${v}%`); break;
-    case "iendswith": cond = like((v) => `%${v}`); break;
-    case "iexact": cond = or(values.map((v) => sql`lower(${value}) = lower(${v})`)); break;
+    case "icontains":
+      cond = like((v) => `%${v}%`);
+      break;
+    case "istartswith":
+      cond = like((v) => `${v}%`);
+      break;
+    case "iendswith":
+      cond = like((v) => `%${v}`);
+      break;
+    case "iexact":
+      cond = or(values.map((v) => sql`lower(${value}) = lower(${v})`));
+      break;
     case "empty": {
       const blank = sql`(${value} IS NULL OR ${value} = '' OR (json_type(${data}, ${path}) = 'array' AND json_array_length(${data}, ${path}) = 0))`;
       cond = TRUE.includes(values[0]) ? blank : sql`NOT ${blank}`;
       break;
     }
-    case "gt": case "gte": case "lt": case "lte": {
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte": {
       const op = sql.raw({ gt: ">", gte: ">=", lt: "<", lte: "<=" }[known.op]);
       cond = byType((form) => or(values.map((v) => sql`${value} ${op} ${NUMBER.test(v) ? Number(v) : form(v)}`)));
       break;
     }
-    default: return sql`0`;
+    default:
+      return sql`0`;
   }
   return known.negate ? exclude(cond) : cond;
 }
 
 /** The change-record filters and the actions each finds. A Map: `__proto__` in a query string must find nothing. */
-const REQUEST_FILTERS = new Map([["created_by_request", ["create", "update"]], ["updated_by_request", ["update"]], ["modified_by_request", ["create", "update"]]]);
+const REQUEST_FILTERS = new Map([
+  ["created_by_request", ["create", "update"]],
+  ["updated_by_request", ["update"]],
+  ["modified_by_request", ["create", "update"]],
+]);
 
 /** `q` and the change-record filters every model has. */
 function builtinFilter(model: Model, table: string, key: string, values: string[]): Cond | null {
@@ -567,7 +630,9 @@ export function constraintCondition(model: Model, constraint: Record<string, unk
 export function flattenAttributes(attrs: Record<string, unknown>, prefix = ""): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(attrs).flatMap(([k, v]) =>
-      v && typeof v === "object" && !Array.isArray(v) ? Object.entries(flattenAttributes(v as Record<string, unknown>, `${prefix}${k}__`)) : [[`${prefix}${k}`, v]],
+      v && typeof v === "object" && !Array.isArray(v)
+        ? Object.entries(flattenAttributes(v as Record<string, unknown>, `${prefix}${k}__`))
+        : [[`${prefix}${k}`, v]],
     ),
   );
 }
@@ -590,15 +655,20 @@ export function relationErrors(checks: readonly RelationCheck[], results: readon
 
 /** ORDER BY terms from `?ordering=` (unknown terms dropped, as NetBox does) or the model's default. */
 export function planOrdering(model: Model, ordering: string | null, table = model.table): Cond[] {
-  const terms = (ordering ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+  const terms = (ordering ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   const toSql = (term: string): Cond | null => {
     const desc = term.startsWith("-");
     const name = desc ? term.slice(1) : term;
     const field = name === "id" ? null : model.field[name];
     if (name !== "id" && (!field || field.writeOnly || (!field.column && field.kind !== "count"))) return null;
     const direction = sql.raw(desc ? "DESC" : "ASC");
-    const refs = field && KINDS[field.kind].order ? KINDS[field.kind].order!(field, table)
-      : [field?.kind === "count" ? sql.ref(field.name) : sql.ref(`${table}.${field?.column ?? "id"}`)];
+    const refs =
+      field && KINDS[field.kind].order
+        ? KINDS[field.kind].order!(field, table)
+        : [field?.kind === "count" ? sql.ref(field.name) : sql.ref(`${table}.${field?.column ?? "id"}`)];
     return sql.join(refs.map((ref) => sql`${ref} ${direction}`));
   };
   const chosen = terms.map(toSql).filter((x): x is Cond => x !== null);

@@ -7,8 +7,17 @@ export type Parameter = Record<string, unknown>;
 
 /** How each lookup reads, for the parameter's description. */
 const OPS: Record<string, string> = {
-  exact: "is one of", icontains: "contains", istartswith: "starts with", iendswith: "ends with", iexact: "equals (any case)",
-  gt: "is greater than", gte: "is at least", lt: "is less than", lte: "is at most", empty: "is empty", isnull: "is unset",
+  exact: "is one of",
+  icontains: "contains",
+  istartswith: "starts with",
+  iendswith: "ends with",
+  iexact: "equals (any case)",
+  gt: "is greater than",
+  gte: "is at least",
+  lt: "is less than",
+  lte: "is at most",
+  empty: "is empty",
+  isnull: "is unset",
 };
 
 const list = (items: JsonSchema): JsonSchema => ({ type: "array", items });
@@ -35,7 +44,10 @@ function describe(p: FilterParameter): string {
   const v = p.value;
   const what = "relation" in v ? `${v.relation.verboseName} (${v.byId ? "id" : v.relation.naturalKey})` : p.filter;
   const nulls = "relation" in v && p.op === "exact" ? "; `null` matches none" : "";
-  return `${what} ${p.negate ? "is not" : ""}${p.negate && p.op === "exact" ? " one of" : p.negate ? ` ${OPS[p.op]}` : OPS[p.op]}${nulls}`.replace(/\s+/g, " ");
+  return `${what} ${p.negate ? "is not" : ""}${p.negate && p.op === "exact" ? " one of" : p.negate ? ` ${OPS[p.op]}` : OPS[p.op]}${nulls}`.replace(
+    /\s+/g,
+    " ",
+  );
 }
 
 /** The filter parameters of a model's list endpoint: every filter with every lookup it takes. */
@@ -59,13 +71,31 @@ const COMMON_PARAMETERS: Record<string, Parameter> = {
   offset: query("offset", "Objects to skip.", { type: "integer", minimum: 0 }),
   ordering: query("ordering", "Fields to sort by, comma-separated; a leading `-` sorts descending.", { type: "string" }),
   brief: query("brief", "Any value: the brief form of each object.", { type: "string" }),
-  fields: query("fields", "Only these fields of each object, comma-separated. The objects then hold a subset of the keys the response schema lists.", { type: "string" }),
-  omit: query("omit", "Every field but these, comma-separated. The objects then lack those keys of the response schema.", { type: "string" }),
+  fields: query(
+    "fields",
+    "Only these fields of each object, comma-separated. The objects then hold a subset of the keys the response schema lists.",
+    { type: "string" },
+  ),
+  omit: query("omit", "Every field but these, comma-separated. The objects then lack those keys of the response schema.", {
+    type: "string",
+  }),
   exclude: query("exclude", "`config_context` leaves out the rendered configuration context (and its key).", { type: "string" }),
   q: query("q", "Search: objects whose searched fields contain the text.", { type: "string" }),
-  created_by_request: query("created_by_request", "Objects created or updated by these requests (X-Request-ID).", list({ type: "string", format: "uuid" })),
-  updated_by_request: query("updated_by_request", "Objects updated by these requests (X-Request-ID).", list({ type: "string", format: "uuid" })),
-  modified_by_request: query("modified_by_request", "Objects created or updated by these requests (X-Request-ID).", list({ type: "string", format: "uuid" })),
+  created_by_request: query(
+    "created_by_request",
+    "Objects created or updated by these requests (X-Request-ID).",
+    list({ type: "string", format: "uuid" }),
+  ),
+  updated_by_request: query(
+    "updated_by_request",
+    "Objects updated by these requests (X-Request-ID).",
+    list({ type: "string", format: "uuid" }),
+  ),
+  modified_by_request: query(
+    "modified_by_request",
+    "Objects created or updated by these requests (X-Request-ID).",
+    list({ type: "string", format: "uuid" }),
+  ),
   objectId: { in: "path", name: "id", required: true, description: "The object's id.", schema: { type: "integer" } },
 };
 

@@ -18,7 +18,10 @@ export type PathItem = Record<string, Operation | Parameter[]>;
 
 const jsonContent = (schema: JsonSchema) => ({ "application/json": { schema } });
 const ok = (schema: JsonSchema, description = "OK") => ({ description, content: jsonContent(schema) });
-const body = (schema: JsonSchema, { required = true }: { readonly required?: boolean } = {}) => ({ required, content: jsonContent(schema) });
+const body = (schema: JsonSchema, { required = true }: { readonly required?: boolean } = {}) => ({
+  required,
+  content: jsonContent(schema),
+});
 const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const listOf = (schema: JsonSchema): JsonSchema => ({ type: "array", items: schema });
 const withId = (name: string): JsonSchema => ({ allOf: [ref(name), ref("ObjectId")] });
@@ -51,8 +54,12 @@ export function modelPaths(model: Model): Record<string, PathItem> {
     const opId = `${at.app}_${at.path.replace(/-/g, "_")}`;
     const x = model.className;
     const noun = model.verboseName;
-    const op = (suffix: string, description: string, rest: Omit<Operation, "operationId" | "description" | "tags">): Operation =>
-      ({ operationId: `${opId}_${suffix}`, description, tags: [model.app], ...rest });
+    const op = (suffix: string, description: string, rest: Omit<Operation, "operationId" | "description" | "tags">): Operation => ({
+      operationId: `${opId}_${suffix}`,
+      description,
+      tags: [model.app],
+      ...rest,
+    });
 
     const list: PathItem = {
       get: op("list", `Get a list of ${noun} objects (\`?brief=1\`: their brief form).`, {
@@ -143,7 +150,13 @@ const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "s
 export function rootPaths(): Record<string, PathItem> {
   const out: Record<string, PathItem> = {
     "/api/": {
-      get: { operationId: "api_root", description: "Every application's root and the status endpoint.", tags: ["status"], security: OPEN, responses: { 200: ok(stringMap) } },
+      get: {
+        operationId: "api_root",
+        description: "Every application's root and the status endpoint.",
+        tags: ["status"],
+        security: OPEN,
+        responses: { 200: ok(stringMap) },
+      },
     },
     "/api/status/": {
       get: {
@@ -163,8 +176,12 @@ export function rootPaths(): Record<string, PathItem> {
         responses: {
           200: {
             description: "The OpenAPI document.",
-            content: Object.fromEntries(["application/vnd.oai.openapi", "application/yaml", "application/vnd.oai.openapi+json", "application/json"]
-              .map((type) => [type, { schema: { type: "object" } }])),
+            content: Object.fromEntries(
+              ["application/vnd.oai.openapi", "application/yaml", "application/vnd.oai.openapi+json", "application/json"].map((type) => [
+                type,
+                { schema: { type: "object" } },
+              ]),
+            ),
           },
           304: { description: "Not modified (If-None-Match)." },
         },
@@ -173,7 +190,13 @@ export function rootPaths(): Record<string, PathItem> {
   };
   for (const app of APPS) {
     out[`/api/${app}/`] = {
-      get: { operationId: `${app}_root`, description: `The endpoints of ${app}.`, tags: [app], security: OPEN, responses: { 200: ok(stringMap) } },
+      get: {
+        operationId: `${app}_root`,
+        description: `The endpoints of ${app}.`,
+        tags: [app],
+        security: OPEN,
+        responses: { 200: ok(stringMap) },
+      },
     };
   }
   return out;

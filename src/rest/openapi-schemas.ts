@@ -99,7 +99,7 @@ function mergeVariants(schemas: Record<string, JsonSchema>, models: readonly Mod
     const x = m.className;
     return [`Brief${x}`, ...Object.keys(schemas).filter((n) => n === `Nested${x}` || n.startsWith(`Nested${x}Level`))];
   });
-  for (let changed = true; changed;) {
+  for (let changed = true; changed; ) {
     changed = false;
     for (const names of variants) {
       const seen = new Map<string, string>();
@@ -177,8 +177,11 @@ function requestSchema(model: Model, { patched }: { readonly patched: boolean })
 /** Schemas every operation shares: references, bulk ids and NetBox's error bodies. */
 const COMMON_SCHEMAS: Record<string, JsonSchema> = {
   [RELATED_REFERENCE]: {
-    description: "A related object: its numeric id, or attributes that match exactly one object (`{\"slug\": \"dc1\"}`).",
-    anyOf: [{ type: "integer", minimum: 0 }, { type: "object", minProperties: 1 }],
+    description: 'A related object: its numeric id, or attributes that match exactly one object (`{"slug": "dc1"}`).',
+    anyOf: [
+      { type: "integer", minimum: 0 },
+      { type: "object", minProperties: 1 },
+    ],
   },
   ObjectId: { type: "object", required: ["id"], properties: { id: { type: "integer", minimum: 0 } } },
   Error: {

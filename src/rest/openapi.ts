@@ -7,7 +7,10 @@ import type { Parameter } from "./openapi-parameters.ts";
 import { openApiYaml } from "./openapi-yaml.ts";
 import { ERROR_RESPONSES, modelPaths, rootPaths, type Operation, type PathItem } from "./openapi-paths.ts";
 
-export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, PathItem>; components: Record<string, Record<string, unknown>> };
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, PathItem>;
+  components: Record<string, Record<string, unknown>>;
+};
 
 /**
  * The OpenAPI 3.1 document of the API, from the registry: every model's paths, filters, request
@@ -116,11 +119,13 @@ export interface SchemaRequest {
 export async function schemaResponse(ctx: RequestContext, { registry, release, forceJson = false }: SchemaRequest): Promise<Response> {
   const b = builtFor(registry, ctx.config.API_VERSION, release);
   const json = forceJson || wantsJson(ctx);
-  const r = await (json
-    ? (b.json ??= rendition(JSON.stringify(b.document)))
-    : (b.yaml ??= openApiYaml(b.document).then(rendition)));
+  const r = await (json ? (b.json ??= rendition(JSON.stringify(b.document))) : (b.yaml ??= openApiYaml(b.document).then(rendition)));
   const asked = ctx.request.headers.get("Accept") ?? "";
-  const type = json ? (forceJson || /application\/json/.test(asked) ? "application/json" : "application/vnd.oai.openapi+json") : "application/vnd.oai.openapi";
+  const type = json
+    ? forceJson || /application\/json/.test(asked)
+      ? "application/json"
+      : "application/vnd.oai.openapi+json"
+    : "application/vnd.oai.openapi";
   const headers = {
     ETag: r.etag,
     "Cache-Control": "public, max-age=300",

@@ -11,6 +11,9 @@ export interface Probe {
 /** Runs every probe in one read round trip, then settles each with its own result. */
 export async function runProbes(ctx: RequestContext, probes: readonly Probe[]): Promise<void> {
   if (probes.length === 0) return;
-  const results = await readBatch(ctx, probes.map((p) => p.statement));
+  const results = await readBatch(
+    ctx,
+    probes.map((p) => p.statement),
+  );
   probes.forEach((p, i) => p.settle(results[i]));
 }

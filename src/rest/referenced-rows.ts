@@ -55,10 +55,16 @@ export function relatedRowsProbe(ctx: RequestContext, model: Model, items: reado
   });
   if (!wanted.length) return [];
   const rows = sql.join(wanted.map(([i, expr]) => sql`(${i}, ${expr})`));
-  const columns = [sql`v.i AS __item`, sql`r.*`, ...Object.entries(options.extra ?? {}).map(([key, expr]) => sql`${expr("r")} AS ${sql.ref(key)}`)];
-  return [{
-    statement: sql`WITH v(i, rid) AS (VALUES ${rows})
+  const columns = [
+    sql`v.i AS __item`,
+    sql`r.*`,
+    ...Object.entries(options.extra ?? {}).map(([key, expr]) => sql`${expr("r")} AS ${sql.ref(key)}`),
+  ];
+  return [
+    {
+      statement: sql`WITH v(i, rid) AS (VALUES ${rows})
       SELECT ${sql.join(columns)} FROM v JOIN ${sql.table(target.table)} r ON r.id = v.rid`.compile(qb),
-    settle: (result) => result.rows.forEach((row) => void (items[Number(row.__item)].probed[name] = row)),
-  }];
+      settle: (result) => result.rows.forEach((row) => void (items[Number(row.__item)].probed[name] = row)),
+    },
+  ];
 }

@@ -88,7 +88,11 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
     }
     probes.push({
       statement: sql`SELECT id FROM ${sql.table(lane.target.table)} WHERE ${cond} AND ${lane.scope} LIMIT 2`.compile(qb),
-      settle: (r) => byAttrs.set(key, r.rows.map((row) => Number(row.id))),
+      settle: (r) =>
+        byAttrs.set(
+          key,
+          r.rows.map((row) => Number(row.id)),
+        ),
     });
   }
 
@@ -114,7 +118,8 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
         }
         if (field.kind === "generic" && value) {
           const g = value as GenericRef;
-          if (!existing.get(laneOf(field, generic(field, g)).key)?.has(g.id)) fail(`Related object not found using the provided numeric ID: ${g.id}`);
+          if (!existing.get(laneOf(field, generic(field, g)).key)?.has(g.id))
+            fail(`Related object not found using the provided numeric ID: ${g.id}`);
         }
       }
     }

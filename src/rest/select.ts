@@ -23,7 +23,11 @@ export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
 
 /** What a field's `select` may ask at `depth` of nesting. */
 export const selectContext = (depth: number): SelectContext => ({
-  depth, nestedJson: nestedJsonSql, nestedObject: nestedObjectSql, anyNestedJson: anyNestedJsonSql, byType: modelByType,
+  depth,
+  nestedJson: nestedJsonSql,
+  nestedObject: nestedObjectSql,
+  anyNestedJson: anyNestedJsonSql,
+  byType: modelByType,
 });
 
 /** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
@@ -65,7 +69,10 @@ function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][
 
 /** The nested form's raw data of the row under `alias` (or the fields named), as one JSON object. */
 export function nestedObjectSql(model: Model, alias: string, depth: number, fields: readonly Field[] = model.nestedFields): Sql {
-  const pairs: [string, Sql][] = [["id", sql.ref(`${alias}.id`)], ["__display", model.displaySql(alias)]];
+  const pairs: [string, Sql][] = [
+    ["id", sql.ref(`${alias}.id`)],
+    ["__display", model.displaySql(alias)],
+  ];
   for (const field of fields) pairs.push(...nestedPairs(field, alias, depth));
   // Fields sharing one value select it once.
   return jsonObjectSql([...new Map(pairs).entries()]);

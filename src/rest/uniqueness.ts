@@ -33,7 +33,9 @@ export function uniquenessProbes(ctx: RequestContext, model: Model, items: reado
     });
     if (!wanted.length) continue;
     probes.push({
-      statement: sql`SELECT id, ${sql.ref(field.column!)} AS v FROM ${table} WHERE ${sql.ref(field.column!)} IN ${idList(wanted)}`.compile(qb),
+      statement: sql`SELECT id, ${sql.ref(field.column!)} AS v FROM ${table} WHERE ${sql.ref(field.column!)} IN ${idList(wanted)}`.compile(
+        qb,
+      ),
       settle: (r) => {
         for (const row of r.rows) {
           const i = seen.get(row.v);
@@ -51,20 +53,28 @@ export function uniquenessProbes(ctx: RequestContext, model: Model, items: reado
       const parts = rule.fields.flatMap((name) => {
         const field = model.field[name];
         const value = item.values[name];
-        const stored = (column: string): RawBuilder<unknown> => (self === null ? sql`NULL` : sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`);
+        const stored = (column: string): RawBuilder<unknown> =>
+          self === null ? sql`NULL` : sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`;
         // A generic relation is its two columns; a given value names both.
         const given = (column: string, part?: keyof GenericRef): RawBuilder<unknown> => {
           if (value === undefined) return stored(column);
           if (part) return sql`${(value as GenericRef | null)?.[part] ?? null}`;
-          return field.kind === "fk" ? refSql(ctx, field.target!(), (isRef(value) ? value : (value as number | null))) : sql`${value}`;
+          return field.kind === "fk" ? refSql(ctx, field.target!(), isRef(value) ? value : (value as number | null)) : sql`${value}`;
         };
-        const columns = field.kind === "generic" ? [[`${name}_type`, "type"], [`${name}_id`, "id"]] as const : [[field.column!, undefined]] as const;
+        const columns =
+          field.kind === "generic"
+            ? ([
+                [`${name}_type`, "type"],
+                [`${name}_id`, "id"],
+              ] as const)
+            : ([[field.column!, undefined]] as const);
         return columns.map(([column, part]) =>
           rule.caseInsensitive?.includes(name)
             ? sql`lower(${sql.ref(column)}) = lower(${given(column, part)})`
             : field.nullable && !rule.nullsDistinct?.includes(name)
-            ? sql`coalesce(${sql.ref(column)}, 0) = coalesce(${given(column, part)}, 0)`
-            : sql`${sql.ref(column)} = ${given(column, part)}`);
+              ? sql`coalesce(${sql.ref(column)}, 0) = coalesce(${given(column, part)}, 0)`
+              : sql`${sql.ref(column)} = ${given(column, part)}`,
+        );
       });
       if (rule.unlessBlank) parts.push(sql`${sql.ref(model.field[rule.unlessBlank].column!)} <> ''`);
       probes.push({

@@ -93,12 +93,20 @@ export function m2mStatements(model: Model, field: Field, { objectId, ids, repla
   const typed = t.objectTypeColumn;
   const out: Statement[] = [];
   if (replacing) {
-    out.push(sql`DELETE FROM ${sql.table(t.table)} WHERE ${sql.ref(t.source)} = ${objectId}${typed ? sql` AND ${sql.ref(typed)} = ${model.objectType}` : sql``}`.compile(qb));
+    out.push(
+      sql`DELETE FROM ${sql.table(t.table)} WHERE ${sql.ref(t.source)} = ${objectId}${typed ? sql` AND ${sql.ref(typed)} = ${model.objectType}` : sql``}`.compile(
+        qb,
+      ),
+    );
   }
   if (ids.length) {
     const cols = [sql.ref(t.source), sql.ref(t.target), ...(typed ? [sql.ref(typed)] : [])];
     const vals = [sql`${objectId}`, sql`value`, ...(typed ? [sql`${model.objectType}`] : [])];
-    out.push(sql`INSERT INTO ${sql.table(t.table)} (${sql.join(cols)}) SELECT ${sql.join(vals)} FROM json_each(${JSON.stringify(ids)})`.compile(qb));
+    out.push(
+      sql`INSERT INTO ${sql.table(t.table)} (${sql.join(cols)}) SELECT ${sql.join(vals)} FROM json_each(${JSON.stringify(ids)})`.compile(
+        qb,
+      ),
+    );
   }
   return out;
 }

@@ -53,7 +53,9 @@ const reader = nativeConnection(path, "reader", config.DATABASE_BUSY_TIMEOUT);
 const writes = threadClient(writer, config.DATABASE_BUSY_TIMEOUT);
 const db = portDatabase({
   send: (kind, payload) =>
-    kind === "read" ? reader.read((payload as { sql: string; parameters: unknown[] }[]).map((s) => [s.sql, s.parameters])) : writes.send(kind, payload),
+    kind === "read"
+      ? reader.read((payload as { sql: string; parameters: unknown[] }[]).map((s) => [s.sql, s.parameters]))
+      : writes.send(kind, payload),
   close() {
     reader.close();
     writer.close();

@@ -50,11 +50,21 @@ export function appThreads(options: AppThreadsOptions) {
   const start = (index: number): AppThread => {
     const writer = options.db.writerPort();
     if (!writer) throw new Error("app threads need a database file");
-    const workerData: AppThreadData = { env: options.env, secretKey: options.secretKey, runtime: options.runtime, path: options.path, writer };
+    const workerData: AppThreadData = {
+      env: options.env,
+      secretKey: options.secretKey,
+      runtime: options.runtime,
+      path: options.path,
+      writer,
+    };
     const worker = new Worker(THREAD_FILE, { workerData, transferList: [writer], name: `app ${index + 1}` });
     let ready!: () => void;
     let failed!: (error: Error) => void;
-    const thread: AppThread = { worker, ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))), waiting: new Map() };
+    const thread: AppThread = {
+      worker,
+      ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))),
+      waiting: new Map(),
+    };
     worker.on("message", (message: AppThreadMessage) => {
       if (message === "ready") return ready();
       if (message[0] === "enqueue") return void options.enqueue(message[1]);

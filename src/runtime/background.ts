@@ -40,7 +40,9 @@ export function localDeliveryQueue(app: App, db: Database): LocalQueue {
     concurrency: app.config.WEBHOOK_CONCURRENCY,
     sweepIntervalMs: app.config.WEBHOOK_SWEEP_INTERVAL * 1000,
   });
-  app.recover(db, (other) => claimerIsDead(other, claimer)).then(queue.push, (error) => console.error("webhook recovery at start failed:", error));
+  app
+    .recover(db, (other) => claimerIsDead(other, claimer))
+    .then(queue.push, (error) => console.error("webhook recovery at start failed:", error));
   return {
     ...queue,
     async stop() {

@@ -10,20 +10,24 @@ export const insecureFetch: typeof fetch = (input, init = {}) =>
     const url = new URL(String(input instanceof Request ? input.url : input));
     if (url.protocol !== "https:") return resolve(fetch(input, init));
     const headers = Object.fromEntries(new Headers(init.headers).entries());
-    const req = httpsRequest(url, { method: init.method ?? "GET", headers, rejectUnauthorized: false, signal: init.signal ?? undefined }, (res) => {
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          res.on("data", (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-          res.on("end", () => controller.close());
-          res.on("error", (e) => controller.error(e));
-        },
-        cancel: () => void res.destroy(),
-      });
-      const status = res.statusCode ?? 0;
-      const responseHeaders = new Headers();
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders.set(k, Array.isArray(v) ? v.join(", ") : v);
-      resolve(new Response([101, 204, 205, 304].includes(status) ? null : stream, { status, headers: responseHeaders }));
-    });
+    const req = httpsRequest(
+      url,
+      { method: init.method ?? "GET", headers, rejectUnauthorized: false, signal: init.signal ?? undefined },
+      (res) => {
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            res.on("data", (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+            res.on("end", () => controller.close());
+            res.on("error", (e) => controller.error(e));
+          },
+          cancel: () => void res.destroy(),
+        });
+        const status = res.statusCode ?? 0;
+        const responseHeaders = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders.set(k, Array.isArray(v) ? v.join(", ") : v);
+        resolve(new Response([101, 204, 205, 304].includes(status) ? null : stream, { status, headers: responseHeaders }));
+      },
+    );
     req.on("error", reject);
     req.end(typeof init.body === "string" ? init.body : undefined);
   });

@@ -52,13 +52,29 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const enqueue = deliveries.push;
 
   const here: NodeHandler = async (req, url) =>
-    toAnswer(await app.fetch(toRequest(req, url), { db, clientAddress: req.socket.remoteAddress ?? null, waitUntil, enqueue, assets: packageAssets }));
-  const pool = workers > 0
-    ? appThreads({
-        count: workers, perThread: PER_THREAD, env: { ...env }, secretKey: key, runtime, path: path!,
-        maxBodySize: config.MAX_BODY_SIZE, db: db as NativeDatabase, enqueue,
-      })
-    : null;
+    toAnswer(
+      await app.fetch(toRequest(req, url), {
+        db,
+        clientAddress: req.socket.remoteAddress ?? null,
+        waitUntil,
+        enqueue,
+        assets: packageAssets,
+      }),
+    );
+  const pool =
+    workers > 0
+      ? appThreads({
+          count: workers,
+          perThread: PER_THREAD,
+          env: { ...env },
+          secretKey: key,
+          runtime,
+          path: path!,
+          maxBodySize: config.MAX_BODY_SIZE,
+          db: db as NativeDatabase,
+          enqueue,
+        })
+      : null;
   let handler: NodeHandler;
   if (pool) {
     await pool.ready().catch(async (error) => {
@@ -73,7 +89,14 @@ export async function startNodeService(env: Record<string, string | undefined>):
   }
   const { server, url } = await listen(handler, config.HOST, config.PORT);
   return {
-    url, app, db, config, bootstrap, secretKeyFile: generated, deliveries, workers,
+    url,
+    app,
+    db,
+    config,
+    bootstrap,
+    secretKeyFile: generated,
+    deliveries,
+    workers,
     async close() {
       await new Promise<void>((resolve) => (server as Server).close(() => resolve()));
       await pool?.close();

@@ -38,7 +38,10 @@ export function renderThread(options: { readonly timeLimitMs: number; readonly h
     if (timer) clearTimeout(timer);
     timer = null;
     if (!pending.length || !ready) return;
-    timer = setTimeout(() => fail(`rendering took longer than ${options.timeLimitMs / 1000} s; stopped, nothing sent`), options.timeLimitMs);
+    timer = setTimeout(
+      () => fail(`rendering took longer than ${options.timeLimitMs / 1000} s; stopped, nothing sent`),
+      options.timeLimitMs,
+    );
     timer.unref?.();
   };
 

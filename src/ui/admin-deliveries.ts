@@ -41,7 +41,9 @@ export async function deliveriesAdmin(ctx: RequestContext, registry: Registry, r
     // Decided on cached permissions: confirmed against the database before it stands (the router's `fresh`).
     if (ctx.auth?.cached) throw ApiError.forbidden();
     return page(ctx, {
-      title: "Permission denied", status: 403, styles: [assetUrl("admin.css")],
+      title: "Permission denied",
+      status: 403,
+      styles: [assetUrl("admin.css")],
       body: html`<h1>Permission denied</h1><p>You do not have permission to view webhook deliveries (<code>extras.view_webhookdelivery</code>).</p>`,
     });
   }
@@ -55,7 +57,8 @@ function asApi(ctx: RequestContext, pathAndQuery: string): RequestContext {
   return { ...ctx, url: new URL(pathAndQuery, ctx.origin) };
 }
 
-const apiList = (ctx: RequestContext, model: Model, pathAndQuery: string) => listObjects(asApi(ctx, pathAndQuery), model) as Promise<ListReply>;
+const apiList = (ctx: RequestContext, model: Model, pathAndQuery: string) =>
+  listObjects(asApi(ctx, pathAndQuery), model) as Promise<ListReply>;
 
 /** The webhooks or event rules the requester may see, for a filter's choices; none without the permission. */
 async function choices(ctx: RequestContext, model: Model, path: string): Promise<Delivery[]> {
@@ -164,9 +167,24 @@ function filterForm(filters: Filters, webhooks: Delivery[], rules: Delivery[]): 
 </select></label>`;
   };
   return html`<form class="admin-filters" method="get" action="${BASE}">
-  ${select("status", "State", filters.status, STATES.map((s) => ({ value: s.value, label: s.label })))}
-  ${select("webhook_id", "Webhook", filters.webhook_id, webhooks.map((w) => ({ value: String(w.id), label: String(w.display) })))}
-  ${select("event_rule_id", "Event rule", filters.event_rule_id, rules.map((r) => ({ value: String(r.id), label: String(r.display) })))}
+  ${select(
+    "status",
+    "State",
+    filters.status,
+    STATES.map((s) => ({ value: s.value, label: s.label })),
+  )}
+  ${select(
+    "webhook_id",
+    "Webhook",
+    filters.webhook_id,
+    webhooks.map((w) => ({ value: String(w.id), label: String(w.display) })),
+  )}
+  ${select(
+    "event_rule_id",
+    "Event rule",
+    filters.event_rule_id,
+    rules.map((r) => ({ value: String(r.id), label: String(r.display) })),
+  )}
   ${filters.limit !== PAGE_SIZE ? html`<input type="hidden" name="limit" value="${filters.limit}">` : ""}
   <button type="submit" class="secondary">Filter</button>
   ${filters.status || filters.webhook_id || filters.event_rule_id ? html`<a href="${BASE}">Clear</a>` : ""}
@@ -199,11 +217,15 @@ function row(d: Delivery, { registry, retry }: RunsTable): SafeHtml {
 </tr>`;
 }
 
-const statusBadge = (d: Delivery) => html`<span class="status status-${d.status?.value}" data-status-for="${d.id}">${d.status?.label}</span>`;
+const statusBadge = (d: Delivery) =>
+  html`<span class="status status-${d.status?.value}" data-status-for="${d.id}">${d.status?.label}</span>`;
 
 /** The last line of the error log, shortened; the whole log is on the run's page. */
 function lastError(d: Delivery): string {
-  const lines = String(d.error_log ?? "").trim().split("\n").filter(Boolean);
+  const lines = String(d.error_log ?? "")
+    .trim()
+    .split("\n")
+    .filter(Boolean);
   if (d.status?.value === "succeeded" || !lines.length) return "";
   const line = lines[lines.length - 1].replace(/^\S+ /, "");
   return line.length > 120 ? `${line.slice(0, 120)}…` : line;
@@ -260,7 +282,9 @@ function pager(filters: Filters, count: number): SafeHtml {
 /** An API error body as one line of text. */
 function problemText(body: unknown): string {
   if (body && typeof body === "object" && "detail" in body) return String((body as { detail: unknown }).detail);
-  return Object.entries((body ?? {}) as Record<string, unknown>).map(([k, v]) => `${k}: ${([] as unknown[]).concat(v).join(" ")}`).join("; ");
+  return Object.entries((body ?? {}) as Record<string, unknown>)
+    .map(([k, v]) => `${k}: ${([] as unknown[]).concat(v).join(" ")}`)
+    .join("; ");
 }
 
 /** A JSON body indented for reading; anything else (a cut-off excerpt, a form body) as it is. */
@@ -274,7 +298,9 @@ function pretty(body: string): string {
 
 function notFoundPage(ctx: RequestContext, id: string): Response {
   return page(ctx, {
-    title: "Not found", status: 404, styles: [assetUrl("admin.css")],
+    title: "Not found",
+    status: 404,
+    styles: [assetUrl("admin.css")],
     body: html`<h1>Not found</h1><p>There is no webhook delivery ${id} you may see. <a href="${BASE}">All deliveries</a></p>`,
   });
 }
@@ -320,12 +346,15 @@ async function detailPage(ctx: RequestContext, registry: Registry, id: number): 
 </section>
 <section class="panel" id="request">
   <h2>Request</h2>
-  ${d.request_method ? html`<p><code>${d.request_method} ${d.request_url}</code></p>
+  ${
+    d.request_method
+      ? html`<p><code>${d.request_method} ${d.request_url}</code></p>
   <table class="headers"><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>
   ${headers.map(([name, value]) => html`<tr><td>${name}</td><td>${value}</td></tr>`)}
   </tbody></table>
   ${d.request_body ? html`<h3>Body <span class="muted">(the first ${REQUEST_BODY_EXCERPT.toLocaleString("en")} characters)</span></h3><pre class="body">${pretty(String(d.request_body))}</pre>` : html`<p class="muted">No body.</p>`}`
-    : html`<p class="muted">No request was rendered${d.attempts ? "" : " yet"}.</p>`}
+      : html`<p class="muted">No request was rendered${d.attempts ? "" : " yet"}.</p>`
+  }
 </section>`;
   return page(ctx, { title: `Webhook delivery #${d.id}`, body, styles: [assetUrl("admin.css")], scripts: [assetUrl("admin.js")] });
 }

@@ -59,7 +59,8 @@ function asset(body: BodyInit | null, name: string, request: Request): Response 
   return new Response(body, { status: 200, headers });
 }
 
-const notFound = () => new Response(JSON.stringify({ detail: "Not found." }), { status: 404, headers: { "Content-Type": "application/json" } });
+const notFound = () =>
+  new Response(JSON.stringify({ detail: "Not found." }), { status: 404, headers: { "Content-Type": "application/json" } });
 
 /**
  * Serves `/static/...` before the API pipeline (no authentication, no database):
@@ -69,7 +70,10 @@ const notFound = () => new Response(JSON.stringify({ detail: "Not found." }), { 
  */
 export async function serveStatic(request: Request, url: URL, source: AssetSource | null): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
-    return new Response(JSON.stringify({ detail: `Method "${request.method}" not allowed.` }), { status: 405, headers: { "Content-Type": "application/json", Allow: "GET, HEAD" } });
+    return new Response(JSON.stringify({ detail: `Method "${request.method}" not allowed.` }), {
+      status: 405,
+      headers: { "Content-Type": "application/json", Allow: "GET, HEAD" },
+    });
   }
   const [, , area, version, name, ...rest] = url.pathname.split("/");
   if (rest.length || !name) return notFound();

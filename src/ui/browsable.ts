@@ -8,9 +8,21 @@ import { html, page, raw, wantsHtml, type SafeHtml } from "./html.ts";
 import { jsonMarkup } from "./json-markup.ts";
 
 const STATUS_TEXT: Record<number, string> = {
-  200: "OK", 201: "Created", 204: "No Content", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-  405: "Method Not Allowed", 409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
-  429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
+  200: "OK",
+  201: "Created",
+  204: "No Content",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  412: "Precondition Failed",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 /** The response headers the page shows, in this order, when the response has them. */
@@ -33,12 +45,17 @@ function endpointOf(registry: Registry, pathname: string): Endpoint {
   if (segments[0] !== "api") return { kind: "other", model: null, crumbs };
   const model = segments.length >= 3 ? (registry.byPath(segments[1], segments[2]) ?? null) : null;
   const kind =
-    segments.length === 1 ? "root"
-    : segments.length === 2 ? "app"
-    : !model ? "other"
-    : segments.length === 3 ? "list"
-    : segments.length === 4 && /^\d{1,15}$/.test(segments[3]) ? "detail"
-    : "route";
+    segments.length === 1
+      ? "root"
+      : segments.length === 2
+        ? "app"
+        : !model
+          ? "other"
+          : segments.length === 3
+            ? "list"
+            : segments.length === 4 && /^\d{1,15}$/.test(segments[3])
+              ? "detail"
+              : "route";
   return { kind, model, crumbs };
 }
 
@@ -49,7 +66,11 @@ function endpointOf(registry: Registry, pathname: string): Endpoint {
  */
 export function wantsBrowsable(ctx: RequestContext, response: Response): boolean {
   const method = ctx.request.method;
-  return (method === "GET" || method === "HEAD") && (response.headers.get("Content-Type") ?? "").startsWith("application/json") && wantsHtml(ctx.request, ctx.url);
+  return (
+    (method === "GET" || method === "HEAD") &&
+    (response.headers.get("Content-Type") ?? "").startsWith("application/json") &&
+    wantsHtml(ctx.request, ctx.url)
+  );
 }
 
 /**
@@ -133,7 +154,9 @@ const isPage = (body: unknown): body is ListPage =>
 function pager(list: ListPage, offset: number, isLink: (url: string) => boolean): SafeHtml {
   const shown = list.results.length ? `${offset + 1}–${offset + list.results.length} of ${list.count}` : `none of ${list.count}`;
   const link = (url: string | null, label: string, rel: string) =>
-    url && isLink(url) ? html`<a class="${rel}" rel="${rel}" href="${url}">${label}</a>` : html`<span class="${rel} disabled">${label}</span>`;
+    url && isLink(url)
+      ? html`<a class="${rel}" rel="${rel}" href="${url}">${label}</a>`
+      : html`<span class="${rel} disabled">${label}</span>`;
   return html`<div class="pager">${link(list.previous, "« Previous", "prev")}<span class="count">${shown}</span>${link(list.next, "Next »", "next")}</div>`;
 }
 

@@ -75,15 +75,20 @@ export interface PageOptions {
 
 /** Links in the header a requester may follow. */
 function navigation(ctx: RequestContext): SafeHtml {
-  const links: [string, string][] = [["/api/", "API"], ["/api/schema/swagger-ui/", "API documentation"]];
-  if (ctx.user && (ctx.user.is_superuser || hasPermission(ctx, "extras.view_webhookdelivery"))) links.push(["/admin/webhook-deliveries/", "Webhook deliveries"]);
+  const links: [string, string][] = [
+    ["/api/", "API"],
+    ["/api/schema/swagger-ui/", "API documentation"],
+  ];
+  if (ctx.user && (ctx.user.is_superuser || hasPermission(ctx, "extras.view_webhookdelivery")))
+    links.push(["/admin/webhook-deliveries/", "Webhook deliveries"]);
   return html`<nav>${links.map(([href, label]) => html`<a href="${href}">${label}</a>`)}</nav>`;
 }
 
 /** Who is signed in, with a way out; or a way in. */
 function identity(ctx: RequestContext): SafeHtml {
   const next = encodeURIComponent(ctx.url.pathname + ctx.url.search);
-  if (!ctx.user) return html`<div class="identity">${ctx.url.pathname === "/login/" ? "" : html`<a href="/login/?next=${next}">Log in</a>`}</div>`;
+  if (!ctx.user)
+    return html`<div class="identity">${ctx.url.pathname === "/login/" ? "" : html`<a href="/login/?next=${next}">Log in</a>`}</div>`;
   return html`<div class="identity">Logged in as <strong class="username">${ctx.user.username}</strong>
     <form method="post" action="/logout/" class="inline"><button type="submit">Log out</button></form></div>`;
 }

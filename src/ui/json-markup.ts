@@ -13,7 +13,8 @@ export function jsonMarkup(value: unknown, isLink: (text: string) => boolean, in
     const text = JSON.stringify(value);
     return isLink(value) ? html`<a class="j-str" href="${value}">${text}</a>` : span("str", text);
   }
-  if (typeof value === "number" || typeof value === "boolean") return span(typeof value === "number" ? "num" : "bool", JSON.stringify(value));
+  if (typeof value === "number" || typeof value === "boolean")
+    return span(typeof value === "number" ? "num" : "bool", JSON.stringify(value));
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return html`[]`;
@@ -23,7 +24,8 @@ export function jsonMarkup(value: unknown, isLink: (text: string) => boolean, in
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return html`{}`;
   const members = entries.map(
-    ([key, item], i) => html`${inner}${span("key", JSON.stringify(key))}: ${jsonMarkup(item, isLink, inner)}${i < entries.length - 1 ? "," : ""}\n`,
+    ([key, item], i) =>
+      html`${inner}${span("key", JSON.stringify(key))}: ${jsonMarkup(item, isLink, inner)}${i < entries.length - 1 ? "," : ""}\n`,
   );
   return html`{\n${members}${indent}}`;
 }

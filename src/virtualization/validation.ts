@@ -44,14 +44,18 @@ export function virtualMachineProbes(ctx: RequestContext, items: readonly WriteI
     ...relatedRowsProbe(ctx, model, todo, { name: "site", ...touching }),
     ...relatedRowsProbe(ctx, model, todo, { name: "device", ...touching, extra: { __display: (r) => device.displaySql(r) } }),
     ...relatedRowsProbe(ctx, model, todo, { name: "role", ...touching }),
-    ...(updating.length ? [{
-      statement: sql`SELECT virtual_machine_id AS id, sum(size) AS total FROM virtualization_virtualdisk
+    ...(updating.length
+      ? [
+          {
+            statement: sql`SELECT virtual_machine_id AS id, sum(size) AS total FROM virtualization_virtualdisk
         WHERE virtual_machine_id IN ${idList(updating.map((i) => i.id!))} GROUP BY virtual_machine_id`.compile(qb),
-      settle: (r) => {
-        const totals = new Map(r.rows.map((row) => [Number(row.id), row]));
-        for (const item of updating) if (totals.has(item.id!)) item.probed.disks = totals.get(item.id!)!;
-      },
-    } satisfies Probe] : []),
+            settle: (r) => {
+              const totals = new Map(r.rows.map((row) => [Number(row.id), row]));
+              for (const item of updating) if (totals.has(item.id!)) item.probed.disks = totals.get(item.id!)!;
+            },
+          } satisfies Probe,
+        ]
+      : []),
   ];
 }
 
@@ -96,7 +100,13 @@ const VM_INTERFACE_FIELDS = ["virtual_machine", "parent", "bridge", "primary_mac
 export function vmInterfaceProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] {
   const model = vmInterface;
   const todo = checkable(items);
-  const peer = { touching: VM_INTERFACE_FIELDS, extra: { __vm_name: (r: string) => sql`(SELECT vm.name FROM virtualization_virtualmachine vm WHERE vm.id = ${sql.ref(`${r}.virtual_machine_id`)})` } };
+  const peer = {
+    touching: VM_INTERFACE_FIELDS,
+    extra: {
+      __vm_name: (r: string) =>
+        sql`(SELECT vm.name FROM virtualization_virtualmachine vm WHERE vm.id = ${sql.ref(`${r}.virtual_machine_id`)})`,
+    },
+  };
   return [
     ...relatedRowsProbe(ctx, model, todo, { name: "parent", ...peer }),
     ...relatedRowsProbe(ctx, model, todo, { name: "bridge", ...peer }),
@@ -165,8 +175,9 @@ export const clusterScopeHooks = {
       const scope = item.values.scope as { type: string; id: number };
       return { c: item.id, scope_type: scope.type, scope_id: scope.id };
     });
-    return [{
-      statement: sql`WITH r AS (SELECT json_extract(value, '$.c') AS id, json_extract(value, '$.scope_type') AS scope_type,
+    return [
+      {
+        statement: sql`WITH r AS (SELECT json_extract(value, '$.c') AS id, json_extract(value, '$.scope_type') AS scope_type,
           json_extract(value, '$.scope_id') AS scope_id FROM json_each(${JSON.stringify(moves)})),
         p AS (SELECT r.id, ${clusterScopeSql("r", "site")} AS site_id, ${clusterScopeSql("r", "location")} AS location_id FROM r)
         SELECT p.id,
@@ -175,11 +186,12 @@ export const clusterScopeHooks = {
           (SELECT count(*) FROM dcim_device d WHERE d.cluster_id = p.id AND d.site_id IS NOT p.site_id) AS off_site,
           (SELECT count(*) FROM dcim_device d WHERE d.cluster_id = p.id AND d.location_id IS NOT p.location_id) AS off_location
         FROM p`.compile(qb),
-      settle: (r) => {
-        const found = new Map(r.rows.map((row) => [Number(row.id), row]));
-        for (const item of todo) if (found.has(item.id!)) item.probed.scope = found.get(item.id!)!;
+        settle: (r) => {
+          const found = new Map(r.rows.map((row) => [Number(row.id), row]));
+          for (const item of todo) if (found.has(item.id!)) item.probed.scope = found.get(item.id!)!;
+        },
       },
-    }];
+    ];
   },
   prepareWrite(_ctx: RequestContext, items: readonly WriteItem[]): void {
     for (const item of checkable(items)) {
@@ -187,7 +199,11 @@ export const clusterScopeHooks = {
       if (row?.site_name != null && Number(row.off_site)) {
         fail(item, "scope", `${row.off_site} devices are assigned as hosts for this cluster but are not in site ${row.site_name}`);
       } else if (row?.location_name != null && Number(row.off_location)) {
-        fail(item, "scope", `${row.off_location} devices are assigned as hosts for this cluster but are not in location ${row.location_name}`);
+        fail(
+          item,
+          "scope",
+          `${row.off_location} devices are assigned as hosts for this cluster but are not in location ${row.location_name}`,
+        );
       }
     }
   },

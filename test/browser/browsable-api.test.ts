@@ -50,7 +50,10 @@ describe("the browsable API in a real browser", () => {
     await expect(page.locator("aside.filters").textContent()).resolves.toContain("name");
     await screenshot(page, "browsable-site-list");
 
-    await page.getByRole("link", { name: `"${site.url}"` }).first().click();
+    await page
+      .getByRole("link", { name: `"${site.url}"` })
+      .first()
+      .click();
     await page.waitForURL(site.url);
     await expect(page.locator("h1").textContent()).resolves.toBe("Site: Amsterdam DC");
     await expect(page.locator("pre.json").textContent()).resolves.toContain('"slug": "ams-dc"');
@@ -152,7 +155,11 @@ describe("the browsable API in a real browser", () => {
   });
 
   it("renders an object named <script>alert(1)</script> as text", async () => {
-    const evil = await api(service, "POST", "/api/dcim/sites/", { name: "<script>alert(1)</script>", slug: "evil", description: '"><img src=x onerror=alert(2)>' });
+    const evil = await api(service, "POST", "/api/dcim/sites/", {
+      name: "<script>alert(1)</script>",
+      slug: "evil",
+      description: '"><img src=x onerror=alert(2)>',
+    });
     const { context, page, errors } = await open();
     const dialogs: string[] = [];
     page.on("dialog", (dialog) => {

@@ -38,12 +38,23 @@ export async function startService(env: Record<string, string> = {}): Promise<No
  */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium), or CHROMIUM_PATH set to another build.`);
+    throw new Error(
+      `The browser tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium), or CHROMIUM_PATH set to another build.`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
   });
 }
 

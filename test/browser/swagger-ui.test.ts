@@ -55,7 +55,9 @@ describe("Swagger UI in a real browser", () => {
     const status = operation.locator(".live-responses-table .response .response-col_status").first();
     await status.waitFor();
     expect(await status.textContent()).toContain("200");
-    await expect(operation.locator(".live-responses-table .response-col_description pre").first().textContent()).resolves.toContain("Swagger DC");
+    await expect(operation.locator(".live-responses-table .response-col_description pre").first().textContent()).resolves.toContain(
+      "Swagger DC",
+    );
     await screenshot(operation.locator(".responses-wrapper"), "swagger-ui-try-it-out");
 
     await page.close();

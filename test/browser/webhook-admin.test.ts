@@ -43,10 +43,17 @@ describe("the webhook delivery admin in a real browser", () => {
     // Loopback destinations are allowed by default (only link-local and metadata networks are blocked).
     [service, browser] = await Promise.all([startService({ WEBHOOK_TIMEOUT: "3" }), launchBrowser()]);
     const webhook = await api(service, "POST", "/api/extras/webhooks/", {
-      name: "Receiver", payload_url: `${rx.url}/hook/{{event}}`, secret: "browser-secret", additional_headers: "X-Api-Key: key-value\nX-Trace: trace-1",
+      name: "Receiver",
+      payload_url: `${rx.url}/hook/{{event}}`,
+      secret: "browser-secret",
+      additional_headers: "X-Api-Key: key-value\nX-Trace: trace-1",
     });
     await api(service, "POST", "/api/extras/event-rules/", {
-      name: "Sites created", object_types: ["dcim.site"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.id,
+      name: "Sites created",
+      object_types: ["dcim.site"],
+      event_types: ["object_created"],
+      action_object_type: "extras.webhook",
+      action_object_id: webhook.id,
     });
     await api(service, "POST", "/api/users/users/", { username: "visitor", password: "Visitor-password-1" });
     admin = await signedIn(ADMIN.username, ADMIN.password);

@@ -52,10 +52,17 @@ export const specs: ContractSpec[] = [
     },
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
-        cid: `CID-${i}`, provider: fx.provider, type: fx.type, provider_account: i <= 2 ? fx.account : null,
-        status: i === 3 ? "planned" : "active", tenant: i === 1 ? fx.tenant : null,
-        install_date: `2024-01-0${i}`, termination_date: i === 1 ? "2029-12-31" : null, commit_rate: 1000 * i,
-        distance: i === 1 ? 12.5 : null, distance_unit: i === 1 ? "km" : null,
+        cid: `CID-${i}`,
+        provider: fx.provider,
+        type: fx.type,
+        provider_account: i <= 2 ? fx.account : null,
+        status: i === 3 ? "planned" : "active",
+        tenant: i === 1 ? fx.tenant : null,
+        install_date: `2024-01-0${i}`,
+        termination_date: i === 1 ? "2029-12-31" : null,
+        commit_rate: 1000 * i,
+        distance: i === 1 ? 12.5 : null,
+        distance_unit: i === 1 ? "km" : null,
       })),
     patch: { description: "changed", status: "offline", commit_rate: 20000 },
     bulkPatch: { comments: "bulk" },
@@ -67,16 +74,31 @@ export const specs: ContractSpec[] = [
       const { provider, type } = await fixtureCircuitBasics(api, "t");
       const circuit = (cid: string) => make(api, "/api/circuits/circuits/", { cid, provider, type });
       return {
-        c1: await circuit("T-1"), c2: await circuit("T-2"), c3: await circuit("T-3"),
+        c1: await circuit("T-1"),
+        c2: await circuit("T-2"),
+        c3: await circuit("T-3"),
         site: await make(api, "/api/dcim/sites/", { name: "POP", slug: "pop" }),
         network: await make(api, "/api/circuits/provider-networks/", { provider, name: "Cloud" }),
       };
     },
     create: (fx) =>
-      ([["c1", "A"], ["c1", "Z"], ["c2", "A"], ["c2", "Z"], ["c3", "A"]] as const).map(([c, side], i) => ({
-        circuit: fx[c], term_side: side,
-        termination_type: i % 2 ? "circuits.providernetwork" : "dcim.site", termination_id: i % 2 ? fx.network : fx.site,
-        port_speed: 10000 * (i + 1), upstream_speed: i === 0 ? 5000 : null, xconnect_id: `XC-${i}`, pp_info: i === 0 ? "PP1/1" : "",
+      (
+        [
+          ["c1", "A"],
+          ["c1", "Z"],
+          ["c2", "A"],
+          ["c2", "Z"],
+          ["c3", "A"],
+        ] as const
+      ).map(([c, side], i) => ({
+        circuit: fx[c],
+        term_side: side,
+        termination_type: i % 2 ? "circuits.providernetwork" : "dcim.site",
+        termination_id: i % 2 ? fx.network : fx.site,
+        port_speed: 10000 * (i + 1),
+        upstream_speed: i === 0 ? 5000 : null,
+        xconnect_id: `XC-${i}`,
+        pp_info: i === 0 ? "PP1/1" : "",
       })),
     patch: { description: "changed", port_speed: 1000 },
     bulkPatch: { mark_connected: true },
@@ -98,12 +120,25 @@ export const specs: ContractSpec[] = [
       return {
         c1: await make(api, "/api/circuits/circuits/", { cid: "G-1", provider, type }),
         c2: await make(api, "/api/circuits/circuits/", { cid: "G-2", provider, type }),
-        g1: await group("east"), g2: await group("west"), g3: await group("north"),
+        g1: await group("east"),
+        g2: await group("west"),
+        g3: await group("north"),
       };
     },
     create: (fx) =>
-      ([["c1", "g1"], ["c2", "g1"], ["c1", "g2"], ["c2", "g2"], ["c1", "g3"]] as const).map(([c, g], i) => ({
-        member_type: "circuits.circuit", member_id: fx[c], group: fx[g], priority: i === 0 ? "primary" : null,
+      (
+        [
+          ["c1", "g1"],
+          ["c2", "g1"],
+          ["c1", "g2"],
+          ["c2", "g2"],
+          ["c1", "g3"],
+        ] as const
+      ).map(([c, g], i) => ({
+        member_type: "circuits.circuit",
+        member_id: fx[c],
+        group: fx[g],
+        priority: i === 0 ? "primary" : null,
       })),
     // The display names the priority, so the single-object change leaves it alone.
     patch: { tags: [] },

@@ -24,8 +24,13 @@ export const specs: ContractSpec[] = [
     fixtures: async (api) => ({ group: await make(api, "/api/tenancy/contact-groups/", { name: "NOC", slug: "noc" }) }),
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
-        name: `Person ${i}`, group: i % 2 ? fx.group : null, title: i === 1 ? "Engineer" : "", phone: `+1 555 010${i}`,
-        email: `person${i}@example.com`, address: i === 1 ? "1 Main St" : "", link: i === 1 ? "https://example.com/people/1" : "",
+        name: `Person ${i}`,
+        group: i % 2 ? fx.group : null,
+        title: i === 1 ? "Engineer" : "",
+        phone: `+1 555 010${i}`,
+        email: `person${i}@example.com`,
+        address: i === 1 ? "1 Main St" : "",
+        link: i === 1 ? "https://example.com/people/1" : "",
       })),
     patch: { description: "changed", title: "Manager" },
     bulkPatch: { comments: "bulk" },
@@ -58,7 +63,10 @@ export const specs: ContractSpec[] = [
     fixtures: async (api) => ({ site: await make(api, "/api/dcim/sites/", { name: "Journaled", slug: "journaled" }) }),
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
-        assigned_object_type: "dcim.site", assigned_object_id: fx.site, kind: i === 2 ? "warning" : "info", comments: `Entry ${i}`,
+        assigned_object_type: "dcim.site",
+        assigned_object_id: fx.site,
+        kind: i === 2 ? "warning" : "info",
+        comments: `Entry ${i}`,
       })),
     // The display names the kind, so the single-object change leaves it alone.
     patch: { comments: "Resolved" },

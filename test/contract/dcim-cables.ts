@@ -14,7 +14,8 @@ export const specs: ContractSpec[] = [
       const fx: Record<string, number> = {
         tenant: await make(api, "/api/tenancy/tenants/", { name: "Cable owner", slug: "cable-owner" }),
       };
-      for (let i = 0; i < 10; i++) fx[`if${i}`] = await make(api, "/api/dcim/interfaces/", { device, name: `eth${i}`, type: "10gbase-x-sfpp" });
+      for (let i = 0; i < 10; i++)
+        fx[`if${i}`] = await make(api, "/api/dcim/interfaces/", { device, name: `eth${i}`, type: "10gbase-x-sfpp" });
       return fx;
     },
     create: (fx) =>

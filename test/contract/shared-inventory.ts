@@ -18,11 +18,19 @@ export const specs: ContractSpec[] = [
     fixtures: async (api) => {
       const site = await make(api, "/api/dcim/sites/", { name: "Campus", slug: "campus" });
       return {
-        site, tenant: await make(api, "/api/tenancy/tenants/", { name: "Floor owner", slug: "floor-owner" }),
+        site,
+        tenant: await make(api, "/api/tenancy/tenants/", { name: "Floor owner", slug: "floor-owner" }),
         parent: await make(api, "/api/dcim/locations/", { name: "Building A", slug: "building-a", site }),
       };
     },
-    create: (fx) => named("Room", (i) => ({ site: fx.site, parent: i % 2 ? fx.parent : null, status: i === 2 ? "planned" : "active", tenant: i === 3 ? fx.tenant : null, facility: `R${i}` })),
+    create: (fx) =>
+      named("Room", (i) => ({
+        site: fx.site,
+        parent: i % 2 ? fx.parent : null,
+        status: i === 2 ? "planned" : "active",
+        tenant: i === 3 ? fx.tenant : null,
+        facility: `R${i}`,
+      })),
     patch: { description: "changed", status: "retired" },
     bulkPatch: { facility: "bulk" },
     invalid: { body: { name: "Bad", slug: "bad", site: 1, status: "gone" }, field: "status" },
@@ -51,7 +59,10 @@ export const specs: ContractSpec[] = [
     }),
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
-        name: `cluster${i}`, type: fx.type, group: i % 2 ? fx.group : null, status: i === 4 ? "offline" : "active",
+        name: `cluster${i}`,
+        type: fx.type,
+        group: i % 2 ? fx.group : null,
+        status: i === 4 ? "offline" : "active",
         ...(i <= 2 ? { scope_type: "dcim.site", scope_id: fx.site } : {}),
       })),
     patch: { description: "changed", status: "planned" },
@@ -61,7 +72,14 @@ export const specs: ContractSpec[] = [
   {
     objectType: "dcim.rearport",
     fixtures: async (api) => ({ device: await fixtureDevice(api, "rp") }),
-    create: (fx) => [1, 2, 3, 4, 5].map((i) => ({ device: fx.device, name: `rear${i}`, type: i % 2 ? "lc" : "mpo", positions: i, color: i === 1 ? "aa00ff" : "" })),
+    create: (fx) =>
+      [1, 2, 3, 4, 5].map((i) => ({
+        device: fx.device,
+        name: `rear${i}`,
+        type: i % 2 ? "lc" : "mpo",
+        positions: i,
+        color: i === 1 ? "aa00ff" : "",
+      })),
     patch: { description: "changed", label: "R" },
     bulkPatch: { mark_connected: true },
     invalid: { body: { device: 1, name: "bad", type: "lc", positions: 0 }, field: "positions" },
@@ -72,7 +90,8 @@ export const specs: ContractSpec[] = [
       const device = await fixtureDevice(api, "fp");
       return { device, rear: await make(api, "/api/dcim/rear-ports/", { device, name: "rear", type: "mpo", positions: 8 }) };
     },
-    create: (fx) => [1, 2, 3, 4, 5].map((i) => ({ device: fx.device, name: `front${i}`, type: "lc", rear_port: fx.rear, rear_port_position: i })),
+    create: (fx) =>
+      [1, 2, 3, 4, 5].map((i) => ({ device: fx.device, name: `front${i}`, type: "lc", rear_port: fx.rear, rear_port_position: i })),
     patch: { description: "changed", color: "00ff00" },
     bulkPatch: { label: "bulk" },
     invalid: { body: { device: 1, name: "bad", type: "lc", rear_port: 1, rear_port_position: 2000 }, field: "rear_port_position" },

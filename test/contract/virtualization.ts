@@ -6,7 +6,12 @@ import { make } from "./fixtures.ts";
 const fixtureCluster = async (api: Harness, tag: string) => {
   const site = await make(api, "/api/dcim/sites/", { name: `Site ${tag}`, slug: `site-${tag}` });
   const type = await make(api, "/api/virtualization/cluster-types/", { name: `Type ${tag}`, slug: `type-${tag}` });
-  const cluster = await make(api, "/api/virtualization/clusters/", { name: `cluster-${tag}`, type, scope_type: "dcim.site", scope_id: site });
+  const cluster = await make(api, "/api/virtualization/clusters/", {
+    name: `cluster-${tag}`,
+    type,
+    scope_type: "dcim.site",
+    scope_id: site,
+  });
   const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: `Maker ${tag}`, slug: `maker-${tag}` });
   const device_type = await make(api, "/api/dcim/device-types/", { manufacturer, model: `Model ${tag}`, slug: `model-${tag}` });
   const role = await make(api, "/api/dcim/device-roles/", { name: `Role ${tag}`, slug: `role-${tag}` });
@@ -31,10 +36,16 @@ export const specs: ContractSpec[] = [
     }),
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
-        name: `vm${i}`, status: i === 2 ? "planned" : "active",
-        ...(i === 1 ? { site: fx.site, cluster: fx.cluster, device: fx.device, role: fx.role, tenant: fx.tenant, platform: fx.platform } : {}),
+        name: `vm${i}`,
+        status: i === 2 ? "planned" : "active",
+        ...(i === 1
+          ? { site: fx.site, cluster: fx.cluster, device: fx.device, role: fx.role, tenant: fx.tenant, platform: fx.platform }
+          : {}),
         ...(i > 1 ? (i % 2 ? { cluster: fx.cluster } : { site: fx.site }) : {}),
-        vcpus: i === 1 ? 2.5 : i, memory: 1024 * i, disk: 10_000 * i, serial: `SN${i}`,
+        vcpus: i === 1 ? 2.5 : i,
+        memory: 1024 * i,
+        disk: 10_000 * i,
+        serial: `SN${i}`,
         local_context_data: i === 1 ? { ntp: ["10.0.0.1"] } : null,
       })),
     patch: { description: "changed", status: "staged", vcpus: 0.5 },
@@ -49,7 +60,11 @@ export const specs: ContractSpec[] = [
     },
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
-        virtual_machine: fx.vm, name: `eth${i}`, enabled: i !== 3, mtu: 1500 + i, mode: i === 2 ? "tagged" : null,
+        virtual_machine: fx.vm,
+        name: `eth${i}`,
+        enabled: i !== 3,
+        mtu: 1500 + i,
+        mode: i === 2 ? "tagged" : null,
         ...(i === 1 ? { parent: fx.parent, bridge: fx.parent } : {}),
       })),
     patch: { description: "changed", mode: "access", mtu: 9000 },

@@ -120,7 +120,9 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       expect(typeof reply.body.display).toBe("string");
       expect(await count()).toBe(before + 1);
       const changes = await changesOf(reply.headers.get("X-Request-ID")!);
-      expect(changes.map((c) => [c.action, c.changed_object_type, c.changed_object_id])).toEqual([["create", spec.objectType, reply.body.id]]);
+      expect(changes.map((c) => [c.action, c.changed_object_type, c.changed_object_id])).toEqual([
+        ["create", spec.objectType, reply.body.id],
+      ]);
       await api.delete(`${base}${reply.body.id}/`);
     });
 
@@ -131,7 +133,10 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       expect(reply.body).toHaveLength(3);
       sent.forEach((object, i) => expectEcho(object, reply.body[i], skip));
       expect((await changesOf(reply.headers.get("X-Request-ID")!)).length).toBe(3);
-      await api.delete(base, reply.body.map((o: any) => ({ id: o.id })));
+      await api.delete(
+        base,
+        reply.body.map((o: any) => ({ id: o.id })),
+      );
     });
 
     it("lists objects with count, next, previous and an Allow header", async () => {
@@ -145,7 +150,10 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       expect(reply.body.next).toBe(`${ORIGIN}${base}?limit=2&offset=2`);
       const fields = model.fields.filter((f) => !f.writeOnly).map((f) => f.name);
       expect(Object.keys(reply.body.results[0])).toEqual(expect.arrayContaining(["id", "url", "display", ...fields]));
-      await api.delete(base, made.map((o) => ({ id: o.id })));
+      await api.delete(
+        base,
+        made.map((o) => ({ id: o.id })),
+      );
     });
 
     it("gives the brief form with ?brief=1, on lists and single objects", async () => {
@@ -204,11 +212,17 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
 
     it("bulk PATCH updates every listed object", async () => {
       const made = await fresh(3);
-      const reply = await api.patch(base, made.map((o) => ({ id: o.id, ...spec.bulkPatch })));
+      const reply = await api.patch(
+        base,
+        made.map((o) => ({ id: o.id, ...spec.bulkPatch })),
+      );
       expect(reply.status, reply.text).toBe(200);
       expect(reply.body.map((o: any) => o.id)).toEqual(made.map((o) => o.id));
       for (const o of reply.body) expectEcho(spec.bulkPatch, o, skip);
-      await api.delete(base, made.map((o) => ({ id: o.id })));
+      await api.delete(
+        base,
+        made.map((o) => ({ id: o.id })),
+      );
     });
 
     it("bulk writes are all or none: one bad item fails the request and changes nothing", async () => {
@@ -220,7 +234,10 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       expect(await count()).toBe(before);
 
       const made = await fresh(2);
-      const patched = await api.patch(base, [{ id: made[0].id, ...spec.bulkPatch }, { id: made[1].id, ...spec.invalid.body }]);
+      const patched = await api.patch(base, [
+        { id: made[0].id, ...spec.bulkPatch },
+        { id: made[1].id, ...spec.invalid.body },
+      ]);
       expect(patched.status).toBe(400);
       expect(patched.body[0]).toEqual({});
       expect((await api.get(`${base}${made[0].id}/`)).body).toEqual(made[0]);
@@ -229,7 +246,10 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       expect(deleted.status).toBe(400);
       expect(deleted.body).toEqual([{}, { id: ["This field is required."] }]);
       expect(await count()).toBe(before + 2);
-      await api.delete(base, made.map((o) => ({ id: o.id })));
+      await api.delete(
+        base,
+        made.map((o) => ({ id: o.id })),
+      );
     });
 
     it("DELETE of one object: 204 with an empty body, then 404", async () => {
@@ -245,7 +265,10 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
     it("bulk DELETE removes every listed object", async () => {
       const before = await count();
       const made = await fresh(3);
-      const reply = await api.delete(base, made.map((o) => ({ id: o.id })));
+      const reply = await api.delete(
+        base,
+        made.map((o) => ({ id: o.id })),
+      );
       expect(reply.status).toBe(204);
       expect(await count()).toBe(before);
     });
@@ -254,8 +277,11 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       const [made] = await fresh();
       const detail = { detail: "Authentication credentials were not provided." };
       for (const [method, path, body] of [
-        ["GET", base], ["GET", `${base}${made.id}/`], ["POST", base, spec.create(fx)[1]],
-        ["PATCH", `${base}${made.id}/`, spec.patch], ["DELETE", `${base}${made.id}/`],
+        ["GET", base],
+        ["GET", `${base}${made.id}/`],
+        ["POST", base, spec.create(fx)[1]],
+        ["PATCH", `${base}${made.id}/`, spec.patch],
+        ["DELETE", `${base}${made.id}/`],
       ] as const) {
         const reply = await api.request(method, path, { token: null, body });
         expect(reply.status, `${method} ${path}`).toBe(403);
@@ -308,8 +334,15 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
         let query: string | undefined;
         if (field.kind === "fk" && value) query = `${field.name}_id=${value.id}`;
         else if (field.kind === "choice" && value) query = `${field.name}=${encodeURIComponent(field.bare ? value : value.value)}`;
-        else if (field.name === "tags" && value?.length) query = `tag=${value[0].slug ?? value[0]}`; // nested tags, or slugs (config contexts)
-        else if (["string", "slug", "text", "integer", "float", "boolean"].includes(field.kind) && field.column && value !== null && value !== "" && value !== undefined) {
+        else if (field.name === "tags" && value?.length)
+          query = `tag=${value[0].slug ?? value[0]}`; // nested tags, or slugs (config contexts)
+        else if (
+          ["string", "slug", "text", "integer", "float", "boolean"].includes(field.kind) &&
+          field.column &&
+          value !== null &&
+          value !== "" &&
+          value !== undefined
+        ) {
           query = `${field.name}=${encodeURIComponent(String(value))}`;
         }
         if (!query) continue;
@@ -343,12 +376,22 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
 
       let created: Record<string, any>[] = [];
       const single = await measure(async () => (created = [(await api.post(base, spec.create(fx)[4])).body]));
-      const bulkUpdate = await measure(() => api.patch(base, [...made, ...created].map((o) => ({ id: o.id, ...spec.bulkPatch }))));
+      const bulkUpdate = await measure(() =>
+        api.patch(
+          base,
+          [...made, ...created].map((o) => ({ id: o.id, ...spec.bulkPatch })),
+        ),
+      );
       const update = await measure(() => api.patch(`${base}${made[0].id}/`, spec.patch));
       for (const write of [single, bulkUpdate, update]) expect(write.roundTrips).toBe(2);
       expectBaseline(key, "create", single);
       expectBaseline(key, "update", update);
-      const bulkDelete = await measure(() => api.delete(base, [...made, ...created].map((o) => ({ id: o.id }))));
+      const bulkDelete = await measure(() =>
+        api.delete(
+          base,
+          [...made, ...created].map((o) => ({ id: o.id })),
+        ),
+      );
       expect(bulkDelete.roundTrips).toBe(2);
       expectBaseline(key, "bulk_delete", bulkDelete);
     });
@@ -384,7 +427,12 @@ function describeReadOnlyContract(spec: ReadOnlyContractSpec, driver: Driver) {
 
     it("refuses writes with 405, and anonymous reads with 403", async () => {
       const [row] = (await api.get(base)).body.results;
-      for (const [method, path] of [["POST", base], ["PUT", base], ["PATCH", `${base}${row.id}/`], ["DELETE", `${base}${row.id}/`]] as const) {
+      for (const [method, path] of [
+        ["POST", base],
+        ["PUT", base],
+        ["PATCH", `${base}${row.id}/`],
+        ["DELETE", `${base}${row.id}/`],
+      ] as const) {
         const reply = await api.request(method, path, { body: method === "DELETE" ? undefined : {} });
         expect(reply.status, `${method} ${path}`).toBe(405);
       }

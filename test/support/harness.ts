@@ -91,7 +91,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
       assets: packageAssets,
     });
     const text = await response.text();
-    let parsed: unknown ;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

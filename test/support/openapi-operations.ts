@@ -17,7 +17,10 @@ export function resolve(document: Schema, value: Schema): Schema {
   let out = value;
   for (let hops = 0; out && typeof out.$ref === "string"; hops++) {
     if (hops > 20) throw new Error(`$ref cycle at ${value.$ref}`);
-    out = out.$ref.replace(/^#\//, "").split("/").reduce((at: any, key: string) => at?.[key.replace(/~1/g, "/").replace(/~0/g, "~")], document);
+    out = out.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce((at: any, key: string) => at?.[key.replace(/~1/g, "/").replace(/~0/g, "~")], document);
     if (!out) throw new Error(`unresolved $ref ${value.$ref}`);
   }
   return out;
@@ -54,7 +57,9 @@ export function operationsOf(document: Schema): Operation[] {
       const op = item[method];
       if (!op) continue;
       const parameters = [...shared, ...(op.parameters ?? []).map((p: Schema) => resolve(document, p))];
-      const query = parameters.filter((p) => p.in === "query").map((p) => ({ name: String(p.name), schema: resolve(document, p.schema ?? {}) }));
+      const query = parameters
+        .filter((p) => p.in === "query")
+        .map((p) => ({ name: String(p.name), schema: resolve(document, p.schema ?? {}) }));
       const content = op.requestBody ? resolve(document, op.requestBody).content : undefined;
       const body = content?.["application/json"]?.schema ? resolve(document, content["application/json"].schema) : null;
       out.push({ method: method.toUpperCase() as Operation["method"], path, query, body });

@@ -30,7 +30,13 @@ export async function startReceiver() {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const r: Received = { method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), arrived: performance.now() };
+      const r: Received = {
+        method: req.method!,
+        path: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        arrived: performance.now(),
+      };
       received.push(r);
       if (state.hang) return;
       const { status = state.status, delayMs = state.delayMs } = state.answer?.(r) ?? {};
@@ -48,9 +54,10 @@ export async function startReceiver() {
     url: `http://127.0.0.1:${port}`,
     received,
     state,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

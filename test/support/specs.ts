@@ -6,4 +6,6 @@ import type { ContractSpec } from "./contract.ts";
  * the contract suite and the security suite both run over all of them.
  */
 const files = import.meta.glob<{ specs: ContractSpec[] }>("../contract/*.ts", { eager: true });
-export const allSpecs: ContractSpec[] = Object.keys(files).sort().flatMap((name) => files[name].specs ?? []);
+export const allSpecs: ContractSpec[] = Object.keys(files)
+  .sort()
+  .flatMap((name) => files[name].specs ?? []);

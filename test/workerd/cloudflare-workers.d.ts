@@ -13,7 +13,12 @@ declare module "cloudflare:test" {
   }
   export interface TestMessageBatch<Body> {
     readonly queue: string;
-    readonly messages: readonly { readonly body: Body; readonly attempts: number; ack(): void; retry(options?: { delaySeconds?: number }): void }[];
+    readonly messages: readonly {
+      readonly body: Body;
+      readonly attempts: number;
+      ack(): void;
+      retry(options?: { delaySeconds?: number }): void;
+    }[];
   }
   export function createExecutionContext(): TestExecutionContext;
   export function waitOnExecutionContext(ctx: TestExecutionContext): Promise<void>;
@@ -22,7 +27,10 @@ declare module "cloudflare:test" {
     queueName: string,
     messages: { id: string; timestamp: Date | number; attempts: number; body: Body }[],
   ): TestMessageBatch<Body>;
-  export function getQueueResult(batch: TestMessageBatch<unknown>, ctx: TestExecutionContext): Promise<{
+  export function getQueueResult(
+    batch: TestMessageBatch<unknown>,
+    ctx: TestExecutionContext,
+  ): Promise<{
     outcome: string;
     ackAll: boolean;
     explicitAcks: string[];

@@ -4,7 +4,14 @@
  * failed, and the cron `scheduled()` sweep re-enqueues a run whose message was lost; a run waits
  * for the earlier runs of its webhook and object, and is enqueued when they settle.
  */
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { createClient } from "@libsql/client/web";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/worker.ts";
@@ -39,11 +46,19 @@ describe("webhooks on Workers", () => {
   let webhookId: number;
   beforeAll(async () => {
     path = `/w-${unique()}`;
-    const webhook = await call("POST", "/api/extras/webhooks/", { body: { name: `wh ${unique()}`, payload_url: `${RECEIVER}${path}/{{event}}` } });
+    const webhook = await call("POST", "/api/extras/webhooks/", {
+      body: { name: `wh ${unique()}`, payload_url: `${RECEIVER}${path}/{{event}}` },
+    });
     expect(webhook.status, webhook.text).toBe(201);
     webhookId = webhook.body.id;
     const rule = await call("POST", "/api/extras/event-rules/", {
-      body: { name: `rule ${unique()}`, object_types: ["tenancy.tenant"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: webhook.body.id },
+      body: {
+        name: `rule ${unique()}`,
+        object_types: ["tenancy.tenant"],
+        event_types: ["object_created"],
+        action_object_type: "extras.webhook",
+        action_object_id: webhook.body.id,
+      },
     });
     expect(rule.status, rule.text).toBe(201);
   });
@@ -63,7 +78,10 @@ describe("webhooks on Workers", () => {
     const id = await queuedDelivery();
     const result = await consume("inventory-webhooks", [message(id)]);
     expect(result.explicitAcks).toEqual([`m${id}-1`]);
-    const done = await eventually(() => delivery(id), (d) => d.status.value === "succeeded");
+    const done = await eventually(
+      () => delivery(id),
+      (d) => d.status.value === "succeeded",
+    );
     expect(done).toMatchObject({ status: { value: "succeeded" }, last_status_code: 200, attempts: 1 });
     // The binding's own consumer got the write's message too: the run is sent once.
     await new Promise((r) => setTimeout(r, 500));
@@ -78,7 +96,14 @@ describe("webhooks on Workers", () => {
     // A redelivered message in the same batch as its original.
     const result = await consume("inventory-webhooks", [...ids.map((id) => message(id)), message(ids[0], 2)]);
     expect([...result.explicitAcks].sort()).toEqual([...ids.map((id) => `m${id}-1`), `m${ids[0]}-2`].sort());
-    const done = await Promise.all(ids.map((id) => eventually(() => delivery(id), (d) => d.status.value === "succeeded")));
+    const done = await Promise.all(
+      ids.map((id) =>
+        eventually(
+          () => delivery(id),
+          (d) => d.status.value === "succeeded",
+        ),
+      ),
+    );
     expect(done.map((d) => [d.status.value, d.attempts])).toEqual(ids.map(() => ["succeeded", 1]));
     await new Promise((r) => setTimeout(r, 500));
     const got = (await received()).filter((r) => r.path === `${path}/created`).map((r) => JSON.parse(r.body).data.id);
@@ -89,10 +114,17 @@ describe("webhooks on Workers", () => {
     await answerWith(500);
     // Claimed by the test before the binding's consumer: hold the real consumer off by failing first.
     const id = await queuedDelivery();
-    const first = await eventually(() => delivery(id), (d) => d.error_log !== "");
+    const first = await eventually(
+      () => delivery(id),
+      (d) => d.error_log !== "",
+    );
     expect(first.error_log).toContain("HTTP 500");
     // With WEBHOOK_MAX_RETRIES=2 the run stays queued for its next attempt, or has used them all.
-    const final = await eventually(() => delivery(id), (d) => d.status.value === "failed", 15_000);
+    const final = await eventually(
+      () => delivery(id),
+      (d) => d.status.value === "failed",
+      15_000,
+    );
     expect(final).toMatchObject({ status: { value: "failed" }, attempts: 3, last_status_code: 500 });
     await answerWith(200);
   }, 30_000);
@@ -116,7 +148,10 @@ describe("webhooks on Workers", () => {
     const client = createClient({ url: String(env.LIBSQL_URL) });
     // A run the queue gave up on (held by a crashed consumer, so nothing sends it meanwhile).
     const id = await queuedDelivery();
-    await client.execute({ sql: "UPDATE extras_webhookdelivery SET status = 'queued', lease_until = '2999-01-01' WHERE id = ?", args: [id] });
+    await client.execute({
+      sql: "UPDATE extras_webhookdelivery SET status = 'queued', lease_until = '2999-01-01' WHERE id = ?",
+      args: [id],
+    });
     const result = await consume("inventory-webhooks-dlq", [message(id, 11)]);
     expect(result.explicitAcks).toEqual([`m${id}-11`]);
     const dead = await delivery(id);
@@ -130,11 +165,17 @@ describe("webhooks on Workers", () => {
     const client = createClient({ url: String(env.LIBSQL_URL) });
     const id = await queuedDelivery();
     // As if the send() after commit was lost: queued, due long ago, held by nobody.
-    await client.execute({ sql: "UPDATE extras_webhookdelivery SET status = 'queued', next_attempt = '2000-01-01T00:00:00.000Z', lease_until = NULL WHERE id = ?", args: [id] });
+    await client.execute({
+      sql: "UPDATE extras_webhookdelivery SET status = 'queued', next_attempt = '2000-01-01T00:00:00.000Z', lease_until = NULL WHERE id = ?",
+      args: [id],
+    });
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env as never, ctx as never);
     await waitOnExecutionContext(ctx);
-    const done = await eventually(() => delivery(id), (d) => d.status.value === "succeeded");
+    const done = await eventually(
+      () => delivery(id),
+      (d) => d.status.value === "succeeded",
+    );
     expect(done.status.value).toBe("succeeded");
     client.close();
   });
@@ -145,12 +186,23 @@ describe("webhooks on Workers", () => {
     // Two events of one object, written as the outbox writes them but sent to no queue: the first
     // held by a consumer that crashed, the second due now.
     const object = 900_000 + Math.floor(Math.random() * 99_999);
-    const insert = (event: string, lease: string | null) => client.execute({
-      sql: `INSERT INTO extras_webhookdelivery (uuid, webhook_id, event, object_type, object_id, object_repr, request_id, status, created, last_updated,
+    const insert = (event: string, lease: string | null) =>
+      client.execute({
+        sql: `INSERT INTO extras_webhookdelivery (uuid, webhook_id, event, object_type, object_id, object_repr, request_id, status, created, last_updated,
           next_attempt, lease_until, postchange_data) VALUES (lower(hex(randomblob(16))), ?, ?, 'tenancy.tenant', ?, 'T', ?, 'queued', ?, ?, ?, ?, ?)
         RETURNING id`,
-      args: [webhookId, event, object, crypto.randomUUID(), "2000-01-01T00:00:00.000Z", "2000-01-01T00:00:00.000Z", "2000-01-01T00:00:00.000Z", lease, JSON.stringify({ name: `T ${object}` })],
-    });
+        args: [
+          webhookId,
+          event,
+          object,
+          crypto.randomUUID(),
+          "2000-01-01T00:00:00.000Z",
+          "2000-01-01T00:00:00.000Z",
+          "2000-01-01T00:00:00.000Z",
+          lease,
+          JSON.stringify({ name: `T ${object}` }),
+        ],
+      });
     const first = Number((await insert("created", "2999-01-01")).rows[0].id);
     const second = Number((await insert("updated", null)).rows[0].id);
 
@@ -161,7 +213,10 @@ describe("webhooks on Workers", () => {
     // The queue gives up on the first run: failed, it settles, and the second goes to the queue.
     await consume("inventory-webhooks-dlq", [message(first, 11)]);
     expect((await delivery(first)).status.value).toBe("failed");
-    const done = await eventually(() => delivery(second), (d) => d.status.value === "succeeded");
+    const done = await eventually(
+      () => delivery(second),
+      (d) => d.status.value === "succeeded",
+    );
     expect(done).toMatchObject({ status: { value: "succeeded" }, attempts: 1 });
     expect((await received()).filter((r) => r.path === `${path}/updated` && JSON.parse(r.body).data.id === object)).toHaveLength(1);
     client.close();
