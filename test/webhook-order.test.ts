@@ -5,7 +5,7 @@
  * slowly and at random; the in-process consumer sends up to WEBHOOK_CONCURRENCY (16) at once.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "./support/harness.ts";
+import { createHarness, type Harness, removeWebhooks } from "./support/harness.ts";
 import { startReceiver, type Received } from "./support/receiver.ts";
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -37,18 +37,7 @@ describe("webhook deliveries of one object arrive in commit order", () => {
   afterEach(async () => {
     await api.queue.drain();
     // Each test has its own webhook and rule.
-    const rules = (await api.get("/api/extras/event-rules/?limit=0")).body.results;
-    if (rules.length)
-      await api.delete(
-        "/api/extras/event-rules/",
-        rules.map((r: any) => ({ id: r.id })),
-      );
-    const hooks = (await api.get("/api/extras/webhooks/?limit=0")).body.results;
-    if (hooks.length)
-      await api.delete(
-        "/api/extras/webhooks/",
-        hooks.map((w: any) => ({ id: w.id })),
-      );
+    await removeWebhooks(api);
     rx.received.length = 0;
     rx.state.answer = null;
   });

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, ORIGIN, type Harness } from "./support/harness.ts";
+import { createHarness, ORIGIN, type Harness, removeWebhooks } from "./support/harness.ts";
 import { startReceiver } from "./support/receiver.ts";
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -23,18 +23,7 @@ describe("webhooks end to end, with a real receiver on 127.0.0.1", () => {
     rx.state.status = 200;
     rx.state.hang = false;
     // Each test sets up its own webhooks and rules.
-    const rules = (await api.get("/api/extras/event-rules/?limit=0")).body.results;
-    if (rules.length)
-      await api.delete(
-        "/api/extras/event-rules/",
-        rules.map((r: any) => ({ id: r.id })),
-      );
-    const hooks = (await api.get("/api/extras/webhooks/?limit=0")).body.results;
-    if (hooks.length)
-      await api.delete(
-        "/api/extras/webhooks/",
-        hooks.map((w: any) => ({ id: w.id })),
-      );
+    await removeWebhooks(api);
     await api.queue.drain();
     rx.received.length = 0;
   });

@@ -139,3 +139,15 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
   };
   return harness;
 }
+
+/** Deletes every event rule, then every webhook: what a webhook test set up for itself. */
+export async function removeWebhooks(api: Harness): Promise<void> {
+  for (const path of ["/api/extras/event-rules/", "/api/extras/webhooks/"]) {
+    const { results } = (await api.get(`${path}?limit=0`)).body;
+    if (results.length)
+      await api.delete(
+        path,
+        results.map((r: { id: number }) => ({ id: r.id })),
+      );
+  }
+}
