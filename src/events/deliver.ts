@@ -82,7 +82,7 @@ async function excerpt(response: Response): Promise<string> {
 }
 
 /** The result of an attempt: succeeded; queued again for a retry the policy allows; or failed. */
-function resultOf(deps: DeliveryDependencies, d: Row, a: Attempt, retryable: boolean): { result: Result; outcome: Outcome } {
+function resultOf(deps: DeliveryDependencies, d: Row, a: Attempt): { result: Result; outcome: Outcome } {
   const now = new Date();
   const at = now.toISOString();
   const base = {
@@ -97,7 +97,7 @@ function resultOf(deps: DeliveryDependencies, d: Row, a: Attempt, retryable: boo
   if (!a.error) return { result: { ...base, status: "succeeded", finished: at, next: null, line: "" }, outcome: { kind: "done" } };
   const line = `${at} attempt ${d.attempts}: ${a.error}${a.excerpt ? `: ${a.excerpt.slice(0, 200).replace(/\s+/g, " ")}` : ""}\n`;
   const runAttempts = Number(d.run_attempts);
-  if (retryable && runAttempts <= deps.config.WEBHOOK_MAX_RETRIES) {
+  if (a.retryable && runAttempts <= deps.config.WEBHOOK_MAX_RETRIES) {
     const delay = backoffSeconds(deps.config, runAttempts);
     const next = new Date(now.getTime() + delay * 1000).toISOString();
     return { result: { ...base, status: "queued", finished: null, next, line }, outcome: { kind: "retry", delaySeconds: delay } };
@@ -122,8 +122,8 @@ export function createDeliverer(deps: DeliveryDependencies): Deliverer {
   const claim = batcher((ids: number[]) => claimRuns(deps, ids));
   const settle = batcher((verdicts: { id: number; keep: boolean }[]) => settleRuns(deps, verdicts));
   const store = batcher((results: Result[]) => recordResults(deps, results));
-  const record = async (d: Row, a: Attempt, retryable: boolean): Promise<Outcome> => {
-    const { result, outcome } = resultOf(deps, d, a, retryable);
+  const record = async (d: Row, a: Attempt): Promise<Outcome> => {
+    const { result, outcome } = resultOf(deps, d, a);
     return withNext(outcome, await store(result));
   };
 
@@ -132,21 +132,21 @@ export function createDeliverer(deps: DeliveryDependencies): Deliverer {
       const claimed = await claim(id);
       if (!claimed) return { kind: "done" };
       const { d, w, data } = claimed;
-      if (data instanceof Error) return record(d, { error: `could not shape the event's data: ${data.message}` }, false);
+      if (data instanceof Error) return record(d, { error: `could not shape the event's data: ${data.message}` });
       if (d.status === "pending") {
         // The rule's conditions, as of the commit, on the data as of the commit.
         let keep: boolean;
         try {
           keep = conditionsMatch(JSON.parse(String(d.conditions ?? "null")), data);
         } catch (error) {
-          return record(d, { error: `could not evaluate the conditions: ${(error as Error).message}` }, false);
+          return record(d, { error: `could not evaluate the conditions: ${(error as Error).message}` });
         }
         const next = await settle({ id: Number(d.id), keep });
         // Rejected: it is no delivery at all.
         if (!keep) return withNext({ kind: "done" }, next);
       }
-      if (!w) return record(d, { error: "the webhook was deleted" }, false);
-      return send(deps, d, w, data, record);
+      if (!w) return record(d, { error: "the webhook was deleted" });
+      return send(deps, { run: d, webhook: w, data }, record);
     },
   };
 }
@@ -165,10 +165,8 @@ export function deliver(deps: DeliveryDependencies, id: number): Promise<Outcome
 /** Renders, checks the destination, signs and sends one claimed run, then records the attempt. */
 async function send(
   deps: DeliveryDependencies,
-  d: Row,
-  w: Row,
-  data: Data,
-  record: (d: Row, a: Attempt, retryable: boolean) => Promise<Outcome>,
+  { run: d, webhook: w, data }: { run: Row; webhook: Row; data: Data },
+  record: (d: Row, a: Attempt) => Promise<Outcome>,
 ): Promise<Outcome> {
   const { config } = deps;
   const context = {
@@ -192,7 +190,7 @@ async function send(
   try {
     ({ url, body, headers } = await (deps.render ?? renderInline)(job));
   } catch (error) {
-    return record(d, { error: `template error: ${(error as Error).message}` }, false);
+    return record(d, { error: `template error: ${(error as Error).message}` });
   }
   const sent = new Headers({ "Content-Type": String(w.http_content_type), "User-Agent": "inventory-webhooks" });
   for (const [name, value] of headers) sent.set(name, value);
@@ -202,7 +200,7 @@ async function send(
   // Kept on the run whether or not it is sent, so a refused destination shows what was refused.
   const request = sentRequest(method, url, sent, body);
   const refused = destinationProblem(config, url);
-  if (refused) return record(d, { error: `destination refused: ${refused}`, request }, false);
+  if (refused) return record(d, { error: `destination refused: ${refused}`, request });
   const fetcher = !w.ssl_verification && deps.insecureFetch ? deps.insecureFetch : (deps.fetch ?? fetch);
   const start = performance.now();
   try {
@@ -211,7 +209,14 @@ async function send(
     const text = await excerpt(response);
     const ms = Math.round(performance.now() - start);
     const ok = response.status >= 200 && response.status < 300;
-    return record(d, { status: response.status, excerpt: text, ms, request, ...(ok ? {} : { error: `HTTP ${response.status}` }) }, true);
+    return record(d, {
+      status: response.status,
+      excerpt: text,
+      ms,
+      request,
+      retryable: true,
+      ...(ok ? {} : { error: `HTTP ${response.status}` }),
+    });
   } catch (error) {
     const ms = Math.round(performance.now() - start);
     const e = error as Error;
@@ -220,7 +225,7 @@ async function send(
         ? `timed out after ${config.WEBHOOK_TIMEOUT} s`
         : `network error: ${e.message}${e.cause ? ` (${(e.cause as Error).message ?? e.cause})` : ""}`;
     // The runtime's message may quote the URL, credentials and all: the log keeps the masked one.
-    return record(d, { error: reason.split(url).join(request.url), ms, request }, true);
+    return record(d, { error: reason.split(url).join(request.url), ms, request, retryable: true });
   }
 }
 

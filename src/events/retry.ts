@@ -27,7 +27,11 @@ function authorizeRetry(ctx: RequestContext, model: Model): void {
  * Moves failed runs back to `queued` and enqueues them (SPEC.md 3: failed -> queued), all or
  * none: an unknown id or a run that is not `failed` refuses the whole request.
  */
-async function retryDeliveries(ctx: RequestContext, model: Model, ids: readonly number[], bulk: boolean): Promise<unknown[]> {
+async function retryDeliveries(
+  ctx: RequestContext,
+  model: Model,
+  { ids, bulk }: { ids: readonly number[]; bulk: boolean },
+): Promise<unknown[]> {
   authorizeRetry(ctx, model);
   // Runs outside the requester's `retry` constraints are not found, as for any other action.
   const [found] = await readBatch(ctx, [
@@ -81,7 +85,7 @@ export const retryOneRoute: RouteDeclaration = {
   bodies: { POST: { response: ref("WebhookDelivery") } },
   methods: ["POST"],
   permission: null,
-  handler: async (ctx, model, id) => json((await retryDeliveries(ctx, model, [id!], false))[0]),
+  handler: async (ctx, model, id) => json((await retryDeliveries(ctx, model, { ids: [id!], bulk: false }))[0]),
 };
 
 /** POST /api/extras/webhook-deliveries/retry/ with a list of `{"id": ...}`. */
@@ -100,6 +104,6 @@ export const retryManyRoute: RouteDeclaration = {
   handler: async (ctx, model) => {
     authorizeRetry(ctx, model);
     const ids = bulkIds(ctx, asList(await readJson(ctx)));
-    return json(ids.length ? await retryDeliveries(ctx, model, ids, true) : []);
+    return json(ids.length ? await retryDeliveries(ctx, model, { ids, bulk: true }) : []);
   },
 };

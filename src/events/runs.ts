@@ -112,6 +112,8 @@ export interface Attempt {
   readonly error?: string;
   /** The request as rendered (masked), when the attempt got that far. */
   readonly request?: SentRequest;
+  /** Whether a failure may be retried by the policy: one the receiver or the network caused. */
+  readonly retryable?: boolean;
 }
 
 /** What an attempt leaves on its run, as the recording statement reads it. */
