@@ -24,6 +24,10 @@ interface AppThread {
   worker: Worker;
   readonly ready: Promise<void>;
   readonly waiting: Map<number, (answer: Answer) => void>;
+  /** It has built its app and answers. */
+  serving: boolean;
+  /** It exited; a replacement is on its way. */
+  gone: boolean;
 }
 
 const THREAD_FILE = new URL("./app-thread.ts", import.meta.url);
@@ -46,6 +50,8 @@ export function appThreads(options: AppThreadsOptions) {
   const queue: (() => void)[] = [];
   let nextId = 1;
   let closing = false;
+  /** Per thread, how many starts in a row ended before it served. */
+  const failedStarts: number[] = [];
 
   const start = (index: number): AppThread => {
     const writer = options.db.writerPort();
@@ -64,9 +70,18 @@ export function appThreads(options: AppThreadsOptions) {
       worker,
       ready: new Promise((resolve, reject) => ((ready = resolve), (failed = reject))),
       waiting: new Map(),
+      serving: false,
+      gone: false,
     };
     worker.on("message", (message: AppThreadMessage) => {
-      if (message === "ready") return ready();
+      if (message === "ready") {
+        thread.serving = true;
+        failedStarts[index] = 0;
+        ready();
+        // Requests may have waited here while no thread could take them.
+        for (let i = 0; i < options.perThread; i++) release();
+        return;
+      }
       if (message[0] === "enqueue") return void options.enqueue(message[1]);
       const [, id, answer] = message;
       const resolve = thread.waiting.get(id);
@@ -80,7 +95,14 @@ export function appThreads(options: AppThreadsOptions) {
     worker.on("exit", () => {
       for (const resolve of thread.waiting.values()) resolve(json(500, "Server error."));
       thread.waiting.clear();
-      if (!closing) threads[index] = start(index);
+      thread.gone = true;
+      if (closing) return;
+      // A thread that dies serving is replaced at once; one that cannot even start (its database
+      // file gone) is retried ever more slowly, not in a loop.
+      const restart = () => void (closing || (threads[index] = start(index)));
+      if (thread.serving) return restart();
+      failedStarts[index] = (failedStarts[index] ?? 0) + 1;
+      setTimeout(restart, Math.min(30_000, 250 * 2 ** failedStarts[index])).unref();
     });
     return thread;
   };
@@ -89,7 +111,9 @@ export function appThreads(options: AppThreadsOptions) {
   /** The thread with the fewest requests in hand, if one has room. */
   const free = (): AppThread | null => {
     let best: AppThread | null = null;
-    for (const t of threads) if (t.waiting.size < options.perThread && (!best || t.waiting.size < best.waiting.size)) best = t;
+    for (const t of threads) {
+      if (!t.gone && t.waiting.size < options.perThread && (!best || t.waiting.size < best.waiting.size)) best = t;
+    }
     return best;
   };
 
