@@ -66,6 +66,9 @@ export interface RenderContext {
 
 type SqlType = "TEXT" | "INTEGER" | "REAL";
 
+/** How an fk's `onDelete` reads in its column's REFERENCES clause. */
+const ON_DELETE_SQL = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL", keep: "NO ACTION" } as const;
+
 export interface KindDescriptor {
   /** The SQL type of the field's own column; null when the kind stores no column of its own. */
   readonly sqlType: SqlType | null;
@@ -73,6 +76,16 @@ export interface KindDescriptor {
   column?(name: string): string;
   /** Stored columns beyond one of its own (a generic relation's type and id), with their types. */
   columns?(field: Field): readonly (readonly [string, SqlType])[];
+  /** DDL: the column's SQL type when the field decides it (a choice of numbers is INTEGER). */
+  sqlTypeOf?(field: Field): SqlType;
+  /** DDL: the column declares no NOT NULL, whatever the field says. */
+  readonly nullableColumn?: boolean;
+  /** DDL: what follows the column's declaration (an fk's `REFERENCES ... ON DELETE ...`). */
+  constraint?(field: Field): string;
+  /** DDL: the index of a field with one column, named `<table>_<name>` (several columns are indexed together by default). */
+  index?(field: Field): { readonly name: string; readonly columns: readonly string[] } | null;
+  /** DDL: tables a field creates beside its model's own (an m2m's through table). */
+  tables?(field: Field, model: Model): string[];
   /** Reads another row (nested); such reads stop at the nesting limit. */
   readonly related?: boolean;
   /** Left out of the nested form (counts, m2m sets), though part of the brief one. */
@@ -609,13 +622,17 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     optionsType: "date",
     openapi: scalarApi(() => ({ type: "string", format: "date" })),
   }),
-  datetime: scalar({
-    sqlType: "TEXT",
-    schema: () => datetimeSchema,
-    lookups: "number",
-    optionsType: "datetime",
-    openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
-  }),
+  datetime: {
+    ...scalar({
+      sqlType: "TEXT",
+      schema: () => datetimeSchema,
+      lookups: "number",
+      optionsType: "datetime",
+      openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
+    }),
+    // The committed migrations declare datetime columns without NOT NULL; the DDL must match them.
+    nullableColumn: true,
+  },
   password: {
     ...scalar({
       sqlType: "TEXT",
@@ -649,6 +666,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   choice: {
     sqlType: "TEXT",
+    sqlTypeOf: (field) => (typeof field.choices?.[0]?.value === "number" ? "INTEGER" : "TEXT"),
     inputs: (field) => ({ [field.name]: choiceSchema(field) }),
     store: plainStore,
     render: (field, row, out, rc) => void (out[field.name] = choiceOutput(field, readValue(field, row), rc.form)),
@@ -687,6 +705,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   fk: {
     sqlType: "INTEGER",
     column: (name) => `${name}_id`,
+    constraint: (field) => `REFERENCES ${field.target!().table}(id) ON DELETE ${ON_DELETE_SQL[field.onDelete ?? "protect"]}`,
+    // A UNIQUE column is indexed already.
+    index: (field) => (field.column && !field.unique ? { name: field.column, columns: [field.column] } : null),
     related: true,
     inputs: (field) => ({ [field.name]: fkSchema(field) }),
     store: plainStore,
@@ -720,6 +741,18 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   m2m: {
     sqlType: null,
     notNested: true,
+    tables: (field, model) => {
+      const t = field.through;
+      // A shared link table (tags) or another model's own table (`f.reverseList`) is not this model's to create.
+      if (!t || t.objectTypeColumn || field.readOnly) return [];
+      return [
+        `CREATE TABLE ${t.table} (\n  id INTEGER PRIMARY KEY AUTOINCREMENT,\n` +
+          `  ${t.source} INTEGER NOT NULL REFERENCES ${model.table}(id) ON DELETE CASCADE,\n` +
+          `  ${t.target} INTEGER NOT NULL REFERENCES ${field.target!().table}(id) ON DELETE CASCADE,\n` +
+          `  UNIQUE (${t.source}, ${t.target})\n)`,
+        `CREATE INDEX ${t.table}_${t.target} ON ${t.table}(${t.target})`,
+      ];
+    },
     inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
     select: (field, table, sc) => m2mSql(field, table, sc),
     render: (field, row, out, rc) => {
@@ -937,6 +970,13 @@ export function columnsOf(field: Field): readonly (readonly [string, SqlType])[]
   const kind = KINDS[field.kind];
   if (kind.columns) return kind.columns(field);
   return field.column && kind.sqlType ? [[field.column, kind.sqlType]] : [];
+}
+
+/** The index a field's columns get, named `<table>_<name>`: its kind's, or one over all its columns when it has several. */
+export function indexOf(field: Field): { readonly name: string; readonly columns: readonly string[] } | null {
+  const kind = KINDS[field.kind];
+  if (kind.index) return kind.index(field);
+  return kind.columns ? { name: field.name, columns: columnsOf(field).map(([column]) => column) } : null;
 }
 
 /** True when clients may write the field. */
