@@ -39,6 +39,9 @@ export interface GenericRef {
   readonly type: string;
   readonly id: number;
 }
+/** The model a generic relation's value names (its type is one of the field's targets, as validated). */
+const genericTarget = (field: Field, value: GenericRef): Model => field.targets!().find((m) => m.objectType === value.type)!;
+const genericRef = (value: GenericRef): Ref => ({ ref: "id", id: value.id });
 
 /** Which filter lookups a kind supports. */
 export type LookupFamily = "text" | "number" | "boolean" | "choice" | "relation" | null;
@@ -76,6 +79,15 @@ export interface KindDescriptor {
   column?(name: string): string;
   /** Stored columns beyond one of its own (a generic relation's type and id), with their types. */
   columns?(field: Field): readonly (readonly [string, SqlType])[];
+  /** References: the related objects a written value names, each with the model it names it in. */
+  referencesIn?(field: Field, value: unknown): readonly { readonly target: Model; readonly ref: Ref }[];
+  /**
+   * References: replaces the references in `values[field.name]` by the ids `resolve` finds (it
+   * reports those it does not find, and gives undefined for them).
+   */
+  resolveReferences?(field: Field, values: Out, resolve: (target: Model, ref: Ref) => number | undefined): void;
+  /** The input key a field's errors are reported under, when not its name (a generic relation's `_id`). */
+  errorKey?(field: Field): string;
   /** DDL: the column's SQL type when the field decides it (a choice of numbers is INTEGER). */
   sqlTypeOf?(field: Field): SqlType;
   /** DDL: the column declares no NOT NULL, whatever the field says. */
@@ -710,6 +722,11 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     index: (field) => (field.column && !field.unique ? { name: field.column, columns: [field.column] } : null),
     related: true,
     inputs: (field) => ({ [field.name]: fkSchema(field) }),
+    referencesIn: (field, value) => (isRef(value) ? [{ target: field.target!(), ref: value }] : []),
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name];
+      if (isRef(value)) values[field.name] = resolve(field.target!(), value) ?? null;
+    },
     store: plainStore,
     select: (field, table, sc) =>
       field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
@@ -754,6 +771,11 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       ];
     },
     inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
+    referencesIn: (field, value) => (Array.isArray(value) ? value.filter(isRef).map((ref) => ({ target: field.target!(), ref })) : []),
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name];
+      if (Array.isArray(value)) values[field.name] = [...new Set(value.map((r) => (isRef(r) ? resolve(field.target!(), r) : r)))];
+    },
     select: (field, table, sc) => m2mSql(field, table, sc),
     render: (field, row, out, rc) => {
       const list = (parsed(row[field.name]) ?? []) as Out[];
@@ -814,6 +836,14 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
         return { errors: { [`${field.name}_${type === undefined ? "type" : "id"}`]: ["This field is required."] } };
       return { value: { type, id } };
     },
+    // A generic relation is written by id only; resolving it checks that the object exists.
+    referencesIn: (field, value) =>
+      value ? [{ target: genericTarget(field, value as GenericRef), ref: genericRef(value as GenericRef) }] : [],
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name] as GenericRef | null | undefined;
+      if (value) resolve(genericTarget(field, value), genericRef(value));
+    },
+    errorKey: (field) => `${field.name}_id`,
     store: (field, value, columns) => {
       const g = value as GenericRef | null;
       columns.set(`${field.name}_type`, g?.type ?? null);
