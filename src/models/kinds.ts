@@ -42,6 +42,22 @@ export interface GenericRef {
 /** The model a generic relation's value names (its type is one of the field's targets, as validated). */
 const genericTarget = (field: Field, value: GenericRef): Model => field.targets!().find((m) => m.objectType === value.type)!;
 const genericRef = (value: GenericRef): Ref => ({ ref: "id", id: value.id });
+/** The ids of owners of an m2m field whose targets are among `targets` (all owners with any target, for null). */
+function m2mSources(field: Field, targets: Sql | null): Sql {
+  const t = field.through!;
+  const owner = t.objectTypeColumn ? sql` AND ${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+  return sql`SELECT ${sql.ref(t.source)} FROM ${sql.table(t.table)} WHERE ${targets ? sql`${sql.ref(t.target)} IN ${targets}` : sql`1`}${owner}`;
+}
+/** A relation's two filters: `name` by its targets' key, `name_id` by their ids. */
+const relationParams = (name: string, relation: Field, tree: boolean): FilterParam[] => [
+  { name, relation, byId: false, tree },
+  { name: `${name}_id`, relation, byId: true, tree },
+];
+
+/** A filter parameter a field gives: compared as the field, or matching the relation's targets by key or by id. */
+export type FilterParam =
+  | { readonly name: string; readonly field: Field }
+  | { readonly name: string; readonly relation: Field; readonly byId: boolean; readonly tree: boolean };
 
 /** Which filter lookups a kind supports. */
 export type LookupFamily = "text" | "number" | "boolean" | "choice" | "relation" | null;
@@ -88,6 +104,18 @@ export interface KindDescriptor {
   resolveReferences?(field: Field, values: Out, resolve: (target: Model, ref: Ref) => number | undefined): void;
   /** The input key a field's errors are reported under, when not its name (a generic relation's `_id`). */
   errorKey?(field: Field): string;
+  /** Filters: the parameters the field gives, in place of one of its name (a relation's by key and by id). */
+  filterParams?(field: Field, model: Model): readonly FilterParam[];
+  /** Filters: whether a lookup path walks through the field to its target (`site__region__slug`). */
+  walks?(field: Field): boolean;
+  /** Filters: the rows under `alias` whose relation points into `ids` (a parenthesised list or subquery of target ids). */
+  matchIds?(field: Field, alias: string, ids: Sql): Sql;
+  /** Filters: the rows under `alias` whose relation points nowhere. */
+  matchNone?(field: Field, alias: string): Sql;
+  /** Filters: the target field a relation's filter values name (default: the target's natural key). */
+  filterKey?(field: Field, target: Model): string;
+  /** Filters: what a number lookup's values must be, when not any number. */
+  readonly numberFormat?: "integer" | "date";
   /** DDL: the column's SQL type when the field decides it (a choice of numbers is INTEGER). */
   sqlTypeOf?(field: Field): SqlType;
   /** DDL: the column declares no NOT NULL, whatever the field says. */
@@ -607,16 +635,19 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   string: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "string", openapi: TEXT_API }),
   text: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "string", openapi: TEXT_API }),
   slug: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "slug", openapi: TEXT_API }),
-  integer: scalar({
-    sqlType: "INTEGER",
-    schema: numberSchema,
-    lookups: "number",
-    optionsType: "integer",
-    openapi: scalarApi(
-      () => ({ type: "integer" }),
-      (f) => numberInput(f, "integer"),
-    ),
-  }),
+  integer: {
+    ...scalar({
+      sqlType: "INTEGER",
+      schema: numberSchema,
+      lookups: "number",
+      optionsType: "integer",
+      openapi: scalarApi(
+        () => ({ type: "integer" }),
+        (f) => numberInput(f, "integer"),
+      ),
+    }),
+    numberFormat: "integer",
+  },
   float: scalar({
     sqlType: "REAL",
     schema: numberSchema,
@@ -627,13 +658,16 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       (f) => numberInput(f, "number"),
     ),
   }),
-  date: scalar({
-    sqlType: "TEXT",
-    schema: () => dateSchema,
-    lookups: "number",
-    optionsType: "date",
-    openapi: scalarApi(() => ({ type: "string", format: "date" })),
-  }),
+  date: {
+    ...scalar({
+      sqlType: "TEXT",
+      schema: () => dateSchema,
+      lookups: "number",
+      optionsType: "date",
+      openapi: scalarApi(() => ({ type: "string", format: "date" })),
+    }),
+    numberFormat: "date",
+  },
   datetime: {
     ...scalar({
       sqlType: "TEXT",
@@ -644,6 +678,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     }),
     // The committed migrations declare datetime columns without NOT NULL; the DDL must match them.
     nullableColumn: true,
+    numberFormat: "date",
   },
   password: {
     ...scalar({
@@ -718,6 +753,15 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     sqlType: "INTEGER",
     column: (name) => `${name}_id`,
     constraint: (field) => `REFERENCES ${field.target!().table}(id) ON DELETE ${ON_DELETE_SQL[field.onDelete ?? "protect"]}`,
+    filterParams: (field, model) => {
+      if (!field.column) return [];
+      // A filter by a tree's node takes its descendants too, unless the tree is the model's own (a parent).
+      const tree = Boolean(field.target!().tree) && field.target!() !== model;
+      return relationParams(field.name, field, tree);
+    },
+    walks: (field) => Boolean(field.column),
+    matchIds: (field, alias, ids) => sql`${ref(alias, field.column!)} IN ${ids}`,
+    matchNone: (field, alias) => sql`${ref(alias, field.column!)} IS NULL`,
     // A UNIQUE column is indexed already.
     index: (field) => (field.column && !field.unique ? { name: field.column, columns: [field.column] } : null),
     related: true,
@@ -771,6 +815,12 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       ];
     },
     inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
+    filterParams: (field) => (field.filterName ? relationParams(field.filterName, field, false) : []),
+    walks: (field) => Boolean(field.filterName),
+    matchIds: (field, alias, ids) => sql`${ref(alias, "id")} IN (${m2mSources(field, ids)})`,
+    matchNone: (field, alias) => sql`${ref(alias, "id")} NOT IN (${m2mSources(field, null)})`,
+    // NetBox's filters of a set (tags) take the targets' slugs.
+    filterKey: (_field, target) => (target.field.slug ? "slug" : target.naturalKey),
     referencesIn: (field, value) => (Array.isArray(value) ? value.filter(isRef).map((ref) => ({ target: field.target!(), ref })) : []),
     resolveReferences: (field, values, resolve) => {
       const value = values[field.name];
@@ -844,6 +894,17 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       if (value) resolve(genericTarget(field, value), genericRef(value));
     },
     errorKey: (field) => `${field.name}_id`,
+    // Its two stored columns filter as the text and integer they are.
+    filterParams: (field) =>
+      (
+        [
+          ["type", "string"],
+          ["id", "integer"],
+        ] as const
+      ).map(([part, kind]) => {
+        const name = `${field.name}_${part}`;
+        return { name, field: { ...field, kind, name, column: name } };
+      }),
     store: (field, value, columns) => {
       const g = value as GenericRef | null;
       columns.set(`${field.name}_type`, g?.type ?? null);
@@ -902,6 +963,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     // NetBox's counts are stored counters, filterable like any number (`interface_count__gte=2`).
     lookups: "number",
     filterSql: countSql,
+    // Sorted by the count a read selects under the field's name.
+    order: (field) => [sql.ref(field.name)],
     options: (field) => ({ [field.name]: info(field, "integer", false) }),
     openapi: { output: (field) => ({ [field.name]: described(field, { type: "integer" }) }) },
     snapshot: none,
@@ -963,6 +1026,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   alias: {
     sqlType: null,
+    // Filtered like the relation it mirrors.
+    filterParams: (field, model) => relationParams(field.name, model.field[field.aliasOf!], false),
     // Written like its target: `parseInput` moves an alias's value to the field it mirrors.
     render: (field, _row, out) => void (out[field.name] = out[field.aliasOf!]),
     lookups: null,
