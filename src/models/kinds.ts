@@ -116,6 +116,20 @@ export interface KindDescriptor {
   filterKey?(field: Field, target: Model): string;
   /** Filters: what a number lookup's values must be, when not any number. */
   readonly numberFormat?: "integer" | "date";
+  /** On delete: whether the field holds references to rows of `target` (which a delete of them must protect, cascade or clear). */
+  pointsAt?(field: Field, target: Model): boolean;
+  /** On delete: a condition on the rows of the field's model that point at `ids` of `target`. */
+  pointingAt?(field: Field, target: Model, ids: Sql): Sql;
+  /** On delete: the column holding the id of the row the field points at. */
+  idColumn?(field: Field): string;
+  /** On delete: whether rows pointing at a deleted row are deleted with it. */
+  cascades?(field: Field): boolean;
+  /** On delete: whether the field is set to NULL, and the change recorded, before the row it points at goes. */
+  setsNull?(field: Field): boolean;
+  /** On delete: whether the field is tidied after the delete (cleared, or its row removed), no foreign key guarding it. */
+  tidiedAfterDelete?(field: Field): boolean;
+  /** Writes: the field is stored in a link table, written after its row (an m2m set). */
+  readonly linked?: boolean;
   /** DDL: the column's SQL type when the field decides it (a choice of numbers is INTEGER). */
   sqlTypeOf?(field: Field): SqlType;
   /** DDL: the column declares no NOT NULL, whatever the field says. */
@@ -762,6 +776,12 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     walks: (field) => Boolean(field.column),
     matchIds: (field, alias, ids) => sql`${ref(alias, field.column!)} IN ${ids}`,
     matchNone: (field, alias) => sql`${ref(alias, field.column!)} IS NULL`,
+    // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
+    pointsAt: (field, target) => field.column !== null && field.target!() === target,
+    pointingAt: (field, _target, ids) => sql`${sql.ref(field.column!)} IN ${ids}`,
+    idColumn: (field) => field.column!,
+    cascades: (field) => field.onDelete === "cascade",
+    setsNull: (field) => field.onDelete === "setNull",
     // A UNIQUE column is indexed already.
     index: (field) => (field.column && !field.unique ? { name: field.column, columns: [field.column] } : null),
     related: true,
@@ -815,6 +835,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       ];
     },
     inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
+    linked: true,
     filterParams: (field) => (field.filterName ? relationParams(field.filterName, field, false) : []),
     walks: (field) => Boolean(field.filterName),
     matchIds: (field, alias, ids) => sql`${ref(alias, "id")} IN (${m2mSources(field, ids)})`,
@@ -894,6 +915,13 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       if (value) resolve(genericTarget(field, value), genericRef(value));
     },
     errorKey: (field) => `${field.name}_id`,
+    pointsAt: (field, target) => field.targets!().includes(target),
+    pointingAt: (field, target, ids) =>
+      sql`${sql.ref(`${field.name}_type`)} = ${target.objectType} AND ${sql.ref(`${field.name}_id`)} IN ${ids}`,
+    idColumn: (field) => `${field.name}_id`,
+    // A required one cannot be cleared, so its row goes too; `keep` leaves the reference dangling (change records).
+    cascades: (field) => !field.nullable && field.onDelete !== "keep",
+    tidiedAfterDelete: (field) => field.onDelete !== "keep",
     // Its two stored columns filter as the text and integer they are.
     filterParams: (field) =>
       (
