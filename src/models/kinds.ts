@@ -130,6 +130,10 @@ export interface KindDescriptor {
   tidiedAfterDelete?(field: Field): boolean;
   /** Writes: the field is stored in a link table, written after its row (an m2m set). */
   readonly linked?: boolean;
+  /** The field another name stands for (an alias): read, written and filtered as that one. */
+  mirrors?(field: Field): string;
+  /** OpenAPI: the schema of a number lookup's values, when not any number. */
+  readonly numberFilterSchema?: JsonSchema;
   /** DDL: the column's SQL type when the field decides it (a choice of numbers is INTEGER). */
   sqlTypeOf?(field: Field): SqlType;
   /** DDL: the column declares no NOT NULL, whatever the field says. */
@@ -661,6 +665,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       ),
     }),
     numberFormat: "integer",
+    numberFilterSchema: { type: "integer" },
   },
   float: scalar({
     sqlType: "REAL",
@@ -681,6 +686,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       openapi: scalarApi(() => ({ type: "string", format: "date" })),
     }),
     numberFormat: "date",
+    numberFilterSchema: { type: "string", format: "date" },
   },
   datetime: {
     ...scalar({
@@ -693,6 +699,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     // The committed migrations declare datetime columns without NOT NULL; the DDL must match them.
     nullableColumn: true,
     numberFormat: "date",
+    numberFilterSchema: { type: "string", format: "date-time" },
   },
   password: {
     ...scalar({
@@ -991,6 +998,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     // NetBox's counts are stored counters, filterable like any number (`interface_count__gte=2`).
     lookups: "number",
     filterSql: countSql,
+    numberFilterSchema: { type: "integer" },
     // Sorted by the count a read selects under the field's name.
     order: (field) => [sql.ref(field.name)],
     options: (field) => ({ [field.name]: info(field, "integer", false) }),
@@ -1054,6 +1062,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   alias: {
     sqlType: null,
+    mirrors: (field) => field.aliasOf!,
     // Filtered like the relation it mirrors.
     filterParams: (field, model) => relationParams(field.name, model.field[field.aliasOf!], false),
     // Written like its target: `parseInput` moves an alias's value to the field it mirrors.
@@ -1101,6 +1110,9 @@ export function indexOf(field: Field): { readonly name: string; readonly columns
   if (kind.index) return kind.index(field);
   return kind.columns ? { name: field.name, columns: columnsOf(field).map(([column]) => column) } : null;
 }
+
+/** The field an alias stands for, or undefined for a field of any other kind. */
+export const mirrorOf = (field: Field): string | undefined => KINDS[field.kind].mirrors?.(field);
 
 /** True when clients may write the field. */
 export const isWritable = (field: Field): boolean => !field.readOnly && KINDS[field.kind].inputs !== undefined;

@@ -14,7 +14,7 @@ import { paginated, parsePage } from "../http/pagination.ts";
 import type { Field } from "../models/fields.ts";
 import type { WriteItem } from "../models/hooks.ts";
 import type { AllocationPlan } from "../ipam/allocation-plan.ts";
-import { isRef, KINDS } from "../models/kinds.ts";
+import { isRef, KINDS, mirrorOf } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { registry } from "../models/registry.ts";
 import { planFilters, planOrdering, relationErrors } from "./filters.ts";
@@ -62,7 +62,7 @@ export function selectionOf(ctx: RequestContext, model: Model): Selection {
     const keys = new Set(named);
     return {
       form: "full",
-      fields: model.readableFields.filter((f) => keys.has(f.name) || (f.kind === "alias" && keys.has(f.aliasOf!))),
+      fields: model.readableFields.filter((f) => keys.has(f.name) || keys.has(mirrorOf(f) ?? f.name)),
       keys,
     };
   }
