@@ -130,6 +130,10 @@ export interface KindDescriptor {
   tidiedAfterDelete?(field: Field): boolean;
   /** Writes: the field is stored in a link table, written after its row (an m2m set). */
   readonly linked?: boolean;
+  /** Uniqueness: the model a value of the field references, when it is one reference (an fk's target). */
+  singleTarget?(field: Field): Model;
+  /** Uniqueness: stored columns that each hold one part of a value (a generic relation's `type` and `id`). */
+  valueColumns?(field: Field): readonly (readonly [column: string, part: string])[];
   /** The field another name stands for (an alias): read, written and filtered as that one. */
   mirrors?(field: Field): string;
   /** OpenAPI: the schema of a number lookup's values, when not any number. */
@@ -783,6 +787,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     walks: (field) => Boolean(field.column),
     matchIds: (field, alias, ids) => sql`${ref(alias, field.column!)} IN ${ids}`,
     matchNone: (field, alias) => sql`${ref(alias, field.column!)} IS NULL`,
+    singleTarget: (field) => field.target!(),
     // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
     pointsAt: (field, target) => field.column !== null && field.target!() === target,
     pointingAt: (field, _target, ids) => sql`${sql.ref(field.column!)} IN ${ids}`,
@@ -923,6 +928,10 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     },
     errorKey: (field) => `${field.name}_id`,
     pointsAt: (field, target) => field.targets!().includes(target),
+    valueColumns: (field) => [
+      [`${field.name}_type`, "type"],
+      [`${field.name}_id`, "id"],
+    ],
     pointingAt: (field, target, ids) =>
       sql`${sql.ref(`${field.name}_type`)} = ${target.objectType} AND ${sql.ref(`${field.name}_id`)} IN ${ids}`,
     idColumn: (field) => `${field.name}_id`,
