@@ -130,6 +130,11 @@ export interface KindDescriptor {
   tidiedAfterDelete?(field: Field): boolean;
   /** Writes: the field is stored in a link table, written after its row (an m2m set). */
   readonly linked?: boolean;
+  /**
+   * Walking: a SELECT of the ids of the targets the field reaches, from the row under `table`
+   * when `owners` is null, else from the rows of `owner` whose ids `owners` selects (under `alias`).
+   */
+  targetIds?(field: Field, owner: Model, alias: string, table: string, owners: Sql | null): Sql;
   /** Uniqueness: the model a value of the field references, when it is one reference (an fk's target). */
   singleTarget?(field: Field): Model;
   /** Uniqueness: stored columns that each hold one part of a value (a generic relation's `type` and `id`). */
@@ -711,7 +716,8 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       schema: stringSchema,
       lookups: null,
       optionsType: "string",
-      openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f)) }) },
+      // A secret's schema states no minimum length (as the document was first derived), though its input may not be blank.
+      openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f, { blankable: true })) }) },
     }),
     render: () => undefined,
     snapshot: none,
@@ -788,6 +794,10 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     matchIds: (field, alias, ids) => sql`${ref(alias, field.column!)} IN ${ids}`,
     matchNone: (field, alias) => sql`${ref(alias, field.column!)} IS NULL`,
     singleTarget: (field) => field.target!(),
+    targetIds: (field, owner, alias, table, owners) =>
+      owners === null
+        ? sql`SELECT ${ref(table, field.column!)}`
+        : sql`SELECT ${ref(alias, field.column!)} FROM ${sql.table(owner.table)} ${sql.raw(alias)} WHERE ${ref(alias, "id")} IN (${owners})`,
     // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
     pointsAt: (field, target) => field.column !== null && field.target!() === target,
     pointingAt: (field, _target, ids) => sql`${sql.ref(field.column!)} IN ${ids}`,
@@ -848,6 +858,12 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     },
     inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
     linked: true,
+    targetIds: (field, _owner, alias, table, owners) => {
+      const t = field.through!;
+      const sources = owners === null ? sql`= ${ref(table, "id")}` : sql`IN (${owners})`;
+      const typed = t.objectTypeColumn ? sql` AND ${ref(alias, t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+      return sql`SELECT ${ref(alias, t.target)} FROM ${sql.table(t.table)} ${sql.raw(alias)} WHERE ${ref(alias, t.source)} ${sources}${typed}`;
+    },
     filterParams: (field) => (field.filterName ? relationParams(field.filterName, field, false) : []),
     walks: (field) => Boolean(field.filterName),
     matchIds: (field, alias, ids) => sql`${ref(alias, "id")} IN (${m2mSources(field, ids)})`,
