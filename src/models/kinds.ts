@@ -19,9 +19,11 @@ import {
 
 /**
  * THE FIELD KINDS. One descriptor per kind says everything the engine derives from a field: its
- * stored columns, its input schema, how a validated value is stored, what a read selects beyond
- * the stored columns, its output in each form, its filter lookups, its OPTIONS and OpenAPI types
- * and its change-record snapshot. Adding a kind is one entry here (and a builder in fields.ts).
+ * stored columns and their DDL, its input schema, how a validated value is stored, what a read
+ * selects beyond the stored columns, its output in each form, its filters and how a lookup path
+ * walks it, the references a write names, what a delete does to it, its OPTIONS and OpenAPI types
+ * and its change-record snapshot. Callers ask the descriptor instead of testing the kind. Adding a
+ * kind is one entry here (and a builder in fields.ts).
  */
 
 type Out = Record<string, unknown>;
@@ -108,6 +110,11 @@ export interface KindDescriptor {
   filterParams?(field: Field, model: Model): readonly FilterParam[];
   /** Filters: whether a lookup path walks through the field to its target (`site__region__slug`). */
   walks?(field: Field): boolean;
+  /**
+   * Walking: a SELECT of the ids of the targets the field reaches, from the row under `table`
+   * when `owners` is null, else from the rows of `owner` whose ids `owners` selects (under `alias`).
+   */
+  targetIds?(field: Field, owner: Model, alias: string, table: string, owners: Sql | null): Sql;
   /** Filters: the rows under `alias` whose relation points into `ids` (a parenthesised list or subquery of target ids). */
   matchIds?(field: Field, alias: string, ids: Sql): Sql;
   /** Filters: the rows under `alias` whose relation points nowhere. */
@@ -130,11 +137,6 @@ export interface KindDescriptor {
   tidiedAfterDelete?(field: Field): boolean;
   /** Writes: the field is stored in a link table, written after its row (an m2m set). */
   readonly linked?: boolean;
-  /**
-   * Walking: a SELECT of the ids of the targets the field reaches, from the row under `table`
-   * when `owners` is null, else from the rows of `owner` whose ids `owners` selects (under `alias`).
-   */
-  targetIds?(field: Field, owner: Model, alias: string, table: string, owners: Sql | null): Sql;
   /** Uniqueness: the model a value of the field references, when it is one reference (an fk's target). */
   singleTarget?(field: Field): Model;
   /** Uniqueness: stored columns that each hold one part of a value (a generic relation's `type` and `id`). */
