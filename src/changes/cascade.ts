@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
+import { KINDS } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { registry } from "../models/registry.ts";
 import { snapshotSql } from "../rest/select.ts";
@@ -13,7 +14,7 @@ interface Cascaded {
   readonly model: Model;
   readonly ids: Sql;
   /** The reference that took them: its column, and the model it points to (`related_object`). */
-  readonly via: { readonly column: string; readonly parent: Model } | { readonly generic: string; readonly parent: Model };
+  readonly via: { readonly column: string; readonly parent: Model };
 }
 
 /**
@@ -28,21 +29,13 @@ export function cascadedRows(model: Model, ids: Sql, depth = 0, seen: readonly M
     // A tree's own descendants are already among the named rows.
     if (child === model && model.tree) continue;
     if (seen.includes(child)) continue;
-    let set: Cascaded | null = null;
-    if (field.kind === "fk" && field.onDelete === "cascade") {
-      set = {
-        model: child,
-        via: { column: field.column!, parent: model },
-        ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${sql.ref(field.column!)} IN ${ids})`,
-      };
-    } else if (field.kind === "generic" && !field.nullable && field.onDelete !== "keep") {
-      set = {
-        model: child,
-        via: { generic: field.name, parent: model },
-        ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${sql.ref(`${field.name}_type`)} = ${model.objectType} AND ${sql.ref(`${field.name}_id`)} IN ${ids})`,
-      };
-    }
-    if (!set) continue;
+    const kind = KINDS[field.kind];
+    if (!kind.cascades?.(field)) continue;
+    const set: Cascaded = {
+      model: child,
+      via: { column: kind.idColumn!(field), parent: model },
+      ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${kind.pointingAt!(field, model, ids)})`,
+    };
     out.push(set, ...cascadedRows(child, set.ids, depth + 1, [...seen, model]));
   }
   return out;
@@ -56,7 +49,7 @@ export function cascadedRows(model: Model, ids: Sql, depth = 0, seen: readonly M
 export function cascadeRecordStatements(ctx: RequestContext, model: Model, ids: Sql): Statement[] {
   return cascadedRows(model, ids).map(({ model: m, ids: rows, via }) => {
     const t = m.table;
-    const parentId = "column" in via ? sql.ref(`${t}.${via.column}`) : sql.ref(`${t}.${via.generic}_id`);
+    const parentId = sql.ref(`${t}.${via.column}`);
     return sql`INSERT INTO core_objectchange (time, user_id, user_name, request_id, action, changed_object_type, changed_object_id,
         related_object_type, related_object_id, object_repr, message, prechange_data, postchange_data)
       SELECT ${ctx.now.toISOString()}, ${ctx.user?.id ?? null}, ${ctx.user?.username ?? ""}, ${ctx.requestId}, 'delete', ${m.objectType},

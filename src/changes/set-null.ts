@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
+import { KINDS } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { registry } from "../models/registry.ts";
 import { snapshotSql } from "../rest/select.ts";
@@ -55,7 +56,7 @@ export function setNullStatements(ctx: RequestContext, model: Model, ids: Sql): 
   const models = new Set<Model>();
   for (const set of removed) {
     for (const { model: owner, field } of registry.referencesTo(set.model)) {
-      if (field.kind !== "fk" || field.onDelete !== "setNull" || owner.readOnly) continue;
+      if (!KINDS[field.kind].setsNull?.(field) || owner.readOnly) continue;
       const t = owner.table;
       const spared = removed.filter((r) => r.model === owner).map((r) => sql` AND ${sql.ref(`${t}.id`)} NOT IN ${r.ids}`);
       const where = sql`${sql.ref(`${t}.${field.column!}`)} IN ${set.ids}${sql.join(spared, sql``)}`;

@@ -1,23 +1,26 @@
 import type { Field } from "../models/fields.ts";
-import { columnsOf, KINDS } from "../models/kinds.ts";
+import { columnsOf, indexOf, KINDS } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 
 /** The SQL declarations of a field's stored columns, derived from its kind. */
 export function columnSql(field: Field): string[] {
-  if (KINDS[field.kind].columns) return columnsOf(field).map(([name, type]) => `${name} ${type}${field.nullable ? "" : " NOT NULL"}`);
-  const base = KINDS[field.kind].sqlType;
-  if (!field.column || !base) return [];
-  const type = field.kind === "choice" && typeof field.choices?.[0]?.value === "number" ? "INTEGER" : base;
-  const parts = [field.column, type];
-  if (!field.nullable && field.kind !== "datetime") parts.push("NOT NULL");
+  const kind = KINDS[field.kind];
+  if (kind.columns) return columnsOf(field).map(([name, type]) => `${name} ${type}${field.nullable ? "" : " NOT NULL"}`);
+  if (!field.column || !kind.sqlType) return [];
+  const parts = [field.column, kind.sqlTypeOf?.(field) ?? kind.sqlType];
+  if (!field.nullable && !kind.nullableColumn) parts.push("NOT NULL");
   const fallback = defaultSql(field);
   if (fallback !== null) parts.push(`DEFAULT ${fallback}`);
   if (field.unique) parts.push("UNIQUE");
-  if (field.kind === "fk") {
-    const action = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL", keep: "NO ACTION" }[field.onDelete ?? "protect"];
-    parts.push(`REFERENCES ${field.target!().table}(id) ON DELETE ${action}`);
-  }
+  const constraint = kind.constraint?.(field);
+  if (constraint) parts.push(constraint);
   return [parts.join(" ")];
+}
+
+/** The index a field's columns get. */
+function indexSql(model: Model, field: Field): string[] {
+  const index = indexOf(field);
+  return index ? [`CREATE INDEX ${model.table}_${index.name} ON ${model.table}(${index.columns.join(", ")})`] : [];
 }
 
 function defaultSql(field: Field): string | null {
@@ -40,17 +43,7 @@ export function modelDdl(model: Model): string[] {
   for (const field of model.fields) columns.push(...columnSql(field));
   for (const [name, decl] of Object.entries(model.storage ?? {})) columns.push(`${name} ${decl}`);
   const out = [`CREATE TABLE ${model.table} (\n  ${columns.join(",\n  ")}\n)`];
-  for (const field of model.fields) {
-    if (field.kind === "fk" && field.column && !field.unique)
-      out.push(`CREATE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
-    if (KINDS[field.kind].columns) {
-      out.push(
-        `CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${columnsOf(field)
-          .map(([c]) => c)
-          .join(", ")})`,
-      );
-    }
-  }
+  for (const field of model.fields) out.push(...indexSql(model, field));
   for (const u of model.uniqueTogether ?? []) {
     const cols = u.fields.flatMap((name) => {
       const f = model.field[name];
@@ -60,18 +53,7 @@ export function modelDdl(model: Model): string[] {
     const partial = u.unlessBlank ? ` WHERE ${model.field[u.unlessBlank].column} <> ''` : "";
     out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})${partial}`);
   }
-  for (const field of model.fields) {
-    const t = field.through;
-    // A shared link table (tags) or another model's own table (`f.reverseList`) is not this model's to create.
-    if (field.kind !== "m2m" || !t || t.objectTypeColumn || field.readOnly) continue;
-    out.push(
-      `CREATE TABLE ${t.table} (\n  id INTEGER PRIMARY KEY AUTOINCREMENT,\n` +
-        `  ${t.source} INTEGER NOT NULL REFERENCES ${model.table}(id) ON DELETE CASCADE,\n` +
-        `  ${t.target} INTEGER NOT NULL REFERENCES ${field.target!().table}(id) ON DELETE CASCADE,\n` +
-        `  UNIQUE (${t.source}, ${t.target})\n)`,
-      `CREATE INDEX ${t.table}_${t.target} ON ${t.table}(${t.target})`,
-    );
-  }
+  for (const field of model.fields) out.push(...(KINDS[field.kind].tables?.(field, model) ?? []));
   return out;
 }
 
@@ -83,13 +65,6 @@ export function modelDdl(model: Model): string[] {
 export function fieldDdl(model: Model, field: Field): string[] {
   const out = columnSql(field).map((c) => `ALTER TABLE ${model.table} ADD COLUMN ${c.replace(/ UNIQUE\b/, "")}`);
   if (field.unique && field.column) out.push(`CREATE UNIQUE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
-  else if (field.kind === "fk" && field.column) out.push(`CREATE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
-  if (KINDS[field.kind].columns) {
-    out.push(
-      `CREATE INDEX ${model.table}_${field.name} ON ${model.table}(${columnsOf(field)
-        .map(([c]) => c)
-        .join(", ")})`,
-    );
-  }
+  out.push(...indexSql(model, field));
   return out;
 }

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import { f, type FieldOptions } from "./fields.ts";
+import { KINDS } from "./kinds.ts";
 import type { Model } from "./model.ts";
 
 /**
@@ -138,19 +139,9 @@ function pathIdsSql(owner: Model, path: string, table: string, n: number): Sql {
   path.split("__").forEach((name, i) => {
     const field = current.field[name];
     const alias = `cx${n}_${i}`;
-    if (field?.kind === "fk") {
-      ids =
-        ids === null
-          ? sql`SELECT ${sql.ref(`${table}.${field.column}`)}`
-          : sql`SELECT ${sql.ref(`${alias}.${field.column}`)} FROM ${sql.table(current.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} IN (${ids})`;
-    } else if (field?.kind === "m2m") {
-      const t = field.through!;
-      const sources = ids === null ? sql`= ${sql.ref(`${table}.id`)}` : sql`IN (${ids})`;
-      const typed = t.objectTypeColumn ? sql` AND ${sql.ref(`${alias}.${t.objectTypeColumn}`)} = ${field.ownerType}` : sql``;
-      ids = sql`SELECT ${sql.ref(`${alias}.${t.target}`)} FROM ${sql.table(t.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.${t.source}`)} ${sources}${typed}`;
-    } else {
-      throw new Error(`${owner.objectType}: config context path ${path} names no relation at ${name}`);
-    }
+    const walk = field ? KINDS[field.kind].targetIds : undefined;
+    if (!walk) throw new Error(`${owner.objectType}: config context path ${path} names no relation at ${name}`);
+    ids = walk(field, current, alias, table, ids);
     current = field.target!();
   });
   if (!current.tree) return ids!;

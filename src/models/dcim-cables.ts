@@ -10,7 +10,7 @@ import { scopeSql } from "../rest/scope.ts";
 import type { Probe } from "../rest/probes.ts";
 import { f, type Choice, type FieldOptions, type SqlScope } from "./fields.ts";
 import type { StatefulHooks, WriteItem } from "./hooks.ts";
-import { pyType } from "./kinds.ts";
+import { KINDS, pyType } from "./kinds.ts";
 import { defineModel, modelByType, type FilterDeclaration, type Model } from "./model.ts";
 import { comments, description } from "./common.ts";
 import { tenant } from "./tenancy.ts";
@@ -305,7 +305,7 @@ const cablesWhere = (table: string, where: Sql) =>
 function byDevice(table: string, devices: Sql): Sql {
   const device = modelByType("dcim.device")!;
   const parts = endpointModels(modelByType)
-    .filter((m) => m.field.device?.kind === "fk")
+    .filter((m) => m.field.device && KINDS[m.field.device.kind].singleTarget)
     .map(
       (m) => sql`(ct.termination_type = ${m.objectType} AND ct.termination_id IN (SELECT e.id FROM ${sql.table(m.table)} e
       JOIN ${sql.table(device.table)} d ON d.id = e.device_id WHERE ${devices}))`,
@@ -319,7 +319,7 @@ function deviceRelation(field: string, { byId }: { readonly byId: boolean }): Fi
     sql: (values, table) => {
       const device = modelByType("dcim.device")!;
       const relation = device.field[field];
-      if (relation?.kind !== "fk") return sql`0`;
+      if (!relation || !KINDS[relation.kind].singleTarget) return sql`0`;
       const column = sql.ref(`d.${relation.column}`);
       if (byId) return byDevice(table, inJsonList(column, idList(values)));
       const target = relation.target!();

@@ -46,10 +46,10 @@ export function orNull(s: JsonSchema): JsonSchema {
 export const nullableFor = (field: Field, s: JsonSchema): JsonSchema => (field.nullable ? orNull(s) : s);
 
 /** An input string: its length, pattern and whether it may be blank, as the input schema checks them. */
-export function stringInput(field: Field): JsonSchema {
+export function stringInput(field: Field, { blankable = Boolean(field.blank) } = {}): JsonSchema {
   return {
     type: "string",
-    ...(field.blank || field.kind === "password" ? {} : { minLength: 1 }),
+    ...(blankable ? {} : { minLength: 1 }),
     ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
     ...(field.pattern ? { pattern: patternOf(field.pattern.regex, { blank: Boolean(field.blank) }) } : {}),
     ...(field.writeOnly ? { writeOnly: true } : {}),

@@ -19,9 +19,11 @@ import {
 
 /**
  * THE FIELD KINDS. One descriptor per kind says everything the engine derives from a field: its
- * stored columns, its input schema, how a validated value is stored, what a read selects beyond
- * the stored columns, its output in each form, its filter lookups, its OPTIONS and OpenAPI types
- * and its change-record snapshot. Adding a kind is one entry here (and a builder in fields.ts).
+ * stored columns and their DDL, its input schema, how a validated value is stored, what a read
+ * selects beyond the stored columns, its output in each form, its filters and how a lookup path
+ * walks it, the references a write names, what a delete does to it, its OPTIONS and OpenAPI types
+ * and its change-record snapshot. Callers ask the descriptor instead of testing the kind. Adding a
+ * kind is one entry here (and a builder in fields.ts).
  */
 
 type Out = Record<string, unknown>;
@@ -39,6 +41,25 @@ export interface GenericRef {
   readonly type: string;
   readonly id: number;
 }
+/** The model a generic relation's value names (its type is one of the field's targets, as validated). */
+const genericTarget = (field: Field, value: GenericRef): Model => field.targets!().find((m) => m.objectType === value.type)!;
+const genericRef = (value: GenericRef): Ref => ({ ref: "id", id: value.id });
+/** The ids of owners of an m2m field whose targets are among `targets` (all owners with any target, for null). */
+function m2mSources(field: Field, targets: Sql | null): Sql {
+  const t = field.through!;
+  const owner = t.objectTypeColumn ? sql` AND ${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+  return sql`SELECT ${sql.ref(t.source)} FROM ${sql.table(t.table)} WHERE ${targets ? sql`${sql.ref(t.target)} IN ${targets}` : sql`1`}${owner}`;
+}
+/** A relation's two filters: `name` by its targets' key, `name_id` by their ids. */
+const relationParams = (name: string, relation: Field, tree: boolean): FilterParam[] => [
+  { name, relation, byId: false, tree },
+  { name: `${name}_id`, relation, byId: true, tree },
+];
+
+/** A filter parameter a field gives: compared as the field, or matching the relation's targets by key or by id. */
+export type FilterParam =
+  | { readonly name: string; readonly field: Field }
+  | { readonly name: string; readonly relation: Field; readonly byId: boolean; readonly tree: boolean };
 
 /** Which filter lookups a kind supports. */
 export type LookupFamily = "text" | "number" | "boolean" | "choice" | "relation" | null;
@@ -66,6 +87,9 @@ export interface RenderContext {
 
 type SqlType = "TEXT" | "INTEGER" | "REAL";
 
+/** How an fk's `onDelete` reads in its column's REFERENCES clause. */
+const ON_DELETE_SQL = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL", keep: "NO ACTION" } as const;
+
 export interface KindDescriptor {
   /** The SQL type of the field's own column; null when the kind stores no column of its own. */
   readonly sqlType: SqlType | null;
@@ -73,6 +97,64 @@ export interface KindDescriptor {
   column?(name: string): string;
   /** Stored columns beyond one of its own (a generic relation's type and id), with their types. */
   columns?(field: Field): readonly (readonly [string, SqlType])[];
+  /** References: the related objects a written value names, each with the model it names it in. */
+  referencesIn?(field: Field, value: unknown): readonly { readonly target: Model; readonly ref: Ref }[];
+  /**
+   * References: replaces the references in `values[field.name]` by the ids `resolve` finds (it
+   * reports those it does not find, and gives undefined for them).
+   */
+  resolveReferences?(field: Field, values: Out, resolve: (target: Model, ref: Ref) => number | undefined): void;
+  /** The input key a field's errors are reported under, when not its name (a generic relation's `_id`). */
+  errorKey?(field: Field): string;
+  /** Filters: the parameters the field gives, in place of one of its name (a relation's by key and by id). */
+  filterParams?(field: Field, model: Model): readonly FilterParam[];
+  /** Filters: whether a lookup path walks through the field to its target (`site__region__slug`). */
+  walks?(field: Field): boolean;
+  /**
+   * Walking: a SELECT of the ids of the targets the field reaches, from the row under `table`
+   * when `owners` is null, else from the rows of `owner` whose ids `owners` selects (under `alias`).
+   */
+  targetIds?(field: Field, owner: Model, alias: string, table: string, owners: Sql | null): Sql;
+  /** Filters: the rows under `alias` whose relation points into `ids` (a parenthesised list or subquery of target ids). */
+  matchIds?(field: Field, alias: string, ids: Sql): Sql;
+  /** Filters: the rows under `alias` whose relation points nowhere. */
+  matchNone?(field: Field, alias: string): Sql;
+  /** Filters: the target field a relation's filter values name (default: the target's natural key). */
+  filterKey?(field: Field, target: Model): string;
+  /** Filters: what a number lookup's values must be, when not any number. */
+  readonly numberFormat?: "integer" | "date";
+  /** On delete: whether the field holds references to rows of `target` (which a delete of them must protect, cascade or clear). */
+  pointsAt?(field: Field, target: Model): boolean;
+  /** On delete: a condition on the rows of the field's model that point at `ids` of `target`. */
+  pointingAt?(field: Field, target: Model, ids: Sql): Sql;
+  /** On delete: the column holding the id of the row the field points at. */
+  idColumn?(field: Field): string;
+  /** On delete: whether rows pointing at a deleted row are deleted with it. */
+  cascades?(field: Field): boolean;
+  /** On delete: whether the field is set to NULL, and the change recorded, before the row it points at goes. */
+  setsNull?(field: Field): boolean;
+  /** On delete: whether the field is tidied after the delete (cleared, or its row removed), no foreign key guarding it. */
+  tidiedAfterDelete?(field: Field): boolean;
+  /** Writes: the field is stored in a link table, written after its row (an m2m set). */
+  readonly linked?: boolean;
+  /** Uniqueness: the model a value of the field references, when it is one reference (an fk's target). */
+  singleTarget?(field: Field): Model;
+  /** Uniqueness: stored columns that each hold one part of a value (a generic relation's `type` and `id`). */
+  valueColumns?(field: Field): readonly (readonly [column: string, part: string])[];
+  /** The field another name stands for (an alias): read, written and filtered as that one. */
+  mirrors?(field: Field): string;
+  /** OpenAPI: the schema of a number lookup's values, when not any number. */
+  readonly numberFilterSchema?: JsonSchema;
+  /** DDL: the column's SQL type when the field decides it (a choice of numbers is INTEGER). */
+  sqlTypeOf?(field: Field): SqlType;
+  /** DDL: the column declares no NOT NULL, whatever the field says. */
+  readonly nullableColumn?: boolean;
+  /** DDL: what follows the column's declaration (an fk's `REFERENCES ... ON DELETE ...`). */
+  constraint?(field: Field): string;
+  /** DDL: the index of a field with one column, named `<table>_<name>` (several columns are indexed together by default). */
+  index?(field: Field): { readonly name: string; readonly columns: readonly string[] } | null;
+  /** DDL: tables a field creates beside its model's own (an m2m's through table). */
+  tables?(field: Field, model: Model): string[];
   /** Reads another row (nested); such reads stop at the nesting limit. */
   readonly related?: boolean;
   /** Left out of the nested form (counts, m2m sets), though part of the brief one. */
@@ -582,16 +664,20 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   string: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "string", openapi: TEXT_API }),
   text: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "string", openapi: TEXT_API }),
   slug: scalar({ sqlType: "TEXT", schema: stringSchema, lookups: "text", optionsType: "slug", openapi: TEXT_API }),
-  integer: scalar({
-    sqlType: "INTEGER",
-    schema: numberSchema,
-    lookups: "number",
-    optionsType: "integer",
-    openapi: scalarApi(
-      () => ({ type: "integer" }),
-      (f) => numberInput(f, "integer"),
-    ),
-  }),
+  integer: {
+    ...scalar({
+      sqlType: "INTEGER",
+      schema: numberSchema,
+      lookups: "number",
+      optionsType: "integer",
+      openapi: scalarApi(
+        () => ({ type: "integer" }),
+        (f) => numberInput(f, "integer"),
+      ),
+    }),
+    numberFormat: "integer",
+    numberFilterSchema: { type: "integer" },
+  },
   float: scalar({
     sqlType: "REAL",
     schema: numberSchema,
@@ -602,27 +688,38 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       (f) => numberInput(f, "number"),
     ),
   }),
-  date: scalar({
-    sqlType: "TEXT",
-    schema: () => dateSchema,
-    lookups: "number",
-    optionsType: "date",
-    openapi: scalarApi(() => ({ type: "string", format: "date" })),
-  }),
-  datetime: scalar({
-    sqlType: "TEXT",
-    schema: () => datetimeSchema,
-    lookups: "number",
-    optionsType: "datetime",
-    openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
-  }),
+  date: {
+    ...scalar({
+      sqlType: "TEXT",
+      schema: () => dateSchema,
+      lookups: "number",
+      optionsType: "date",
+      openapi: scalarApi(() => ({ type: "string", format: "date" })),
+    }),
+    numberFormat: "date",
+    numberFilterSchema: { type: "string", format: "date" },
+  },
+  datetime: {
+    ...scalar({
+      sqlType: "TEXT",
+      schema: () => datetimeSchema,
+      lookups: "number",
+      optionsType: "datetime",
+      openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
+    }),
+    // The committed migrations declare datetime columns without NOT NULL; the DDL must match them.
+    nullableColumn: true,
+    numberFormat: "date",
+    numberFilterSchema: { type: "string", format: "date-time" },
+  },
   password: {
     ...scalar({
       sqlType: "TEXT",
       schema: stringSchema,
       lookups: null,
       optionsType: "string",
-      openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f)) }) },
+      // A secret's schema states no minimum length (as the document was first derived), though its input may not be blank.
+      openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f, { blankable: true })) }) },
     }),
     render: () => undefined,
     snapshot: none,
@@ -649,6 +746,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   choice: {
     sqlType: "TEXT",
+    sqlTypeOf: (field) => (typeof field.choices?.[0]?.value === "number" ? "INTEGER" : "TEXT"),
     inputs: (field) => ({ [field.name]: choiceSchema(field) }),
     store: plainStore,
     render: (field, row, out, rc) => void (out[field.name] = choiceOutput(field, readValue(field, row), rc.form)),
@@ -687,8 +785,36 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   fk: {
     sqlType: "INTEGER",
     column: (name) => `${name}_id`,
+    constraint: (field) => `REFERENCES ${field.target!().table}(id) ON DELETE ${ON_DELETE_SQL[field.onDelete ?? "protect"]}`,
+    filterParams: (field, model) => {
+      if (!field.column) return [];
+      // A filter by a tree's node takes its descendants too, unless the tree is the model's own (a parent).
+      const tree = Boolean(field.target!().tree) && field.target!() !== model;
+      return relationParams(field.name, field, tree);
+    },
+    walks: (field) => Boolean(field.column),
+    matchIds: (field, alias, ids) => sql`${ref(alias, field.column!)} IN ${ids}`,
+    matchNone: (field, alias) => sql`${ref(alias, field.column!)} IS NULL`,
+    singleTarget: (field) => field.target!(),
+    targetIds: (field, owner, alias, table, owners) =>
+      owners === null
+        ? sql`SELECT ${ref(table, field.column!)}`
+        : sql`SELECT ${ref(alias, field.column!)} FROM ${sql.table(owner.table)} ${sql.raw(alias)} WHERE ${ref(alias, "id")} IN (${owners})`,
+    // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
+    pointsAt: (field, target) => field.column !== null && field.target!() === target,
+    pointingAt: (field, _target, ids) => sql`${sql.ref(field.column!)} IN ${ids}`,
+    idColumn: (field) => field.column!,
+    cascades: (field) => field.onDelete === "cascade",
+    setsNull: (field) => field.onDelete === "setNull",
+    // A UNIQUE column is indexed already.
+    index: (field) => (field.column && !field.unique ? { name: field.column, columns: [field.column] } : null),
     related: true,
     inputs: (field) => ({ [field.name]: fkSchema(field) }),
+    referencesIn: (field, value) => (isRef(value) ? [{ target: field.target!(), ref: value }] : []),
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name];
+      if (isRef(value)) values[field.name] = resolve(field.target!(), value) ?? null;
+    },
     store: plainStore,
     select: (field, table, sc) =>
       field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
@@ -720,7 +846,37 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   m2m: {
     sqlType: null,
     notNested: true,
+    tables: (field, model) => {
+      const t = field.through;
+      // A shared link table (tags) or another model's own table (`f.reverseList`) is not this model's to create.
+      if (!t || t.objectTypeColumn || field.readOnly) return [];
+      return [
+        `CREATE TABLE ${t.table} (\n  id INTEGER PRIMARY KEY AUTOINCREMENT,\n` +
+          `  ${t.source} INTEGER NOT NULL REFERENCES ${model.table}(id) ON DELETE CASCADE,\n` +
+          `  ${t.target} INTEGER NOT NULL REFERENCES ${field.target!().table}(id) ON DELETE CASCADE,\n` +
+          `  UNIQUE (${t.source}, ${t.target})\n)`,
+        `CREATE INDEX ${t.table}_${t.target} ON ${t.table}(${t.target})`,
+      ];
+    },
     inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
+    linked: true,
+    targetIds: (field, _owner, alias, table, owners) => {
+      const t = field.through!;
+      const sources = owners === null ? sql`= ${ref(table, "id")}` : sql`IN (${owners})`;
+      const typed = t.objectTypeColumn ? sql` AND ${ref(alias, t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+      return sql`SELECT ${ref(alias, t.target)} FROM ${sql.table(t.table)} ${sql.raw(alias)} WHERE ${ref(alias, t.source)} ${sources}${typed}`;
+    },
+    filterParams: (field) => (field.filterName ? relationParams(field.filterName, field, false) : []),
+    walks: (field) => Boolean(field.filterName),
+    matchIds: (field, alias, ids) => sql`${ref(alias, "id")} IN (${m2mSources(field, ids)})`,
+    matchNone: (field, alias) => sql`${ref(alias, "id")} NOT IN (${m2mSources(field, null)})`,
+    // NetBox's filters of a set (tags) take the targets' slugs.
+    filterKey: (_field, target) => (target.field.slug ? "slug" : target.naturalKey),
+    referencesIn: (field, value) => (Array.isArray(value) ? value.filter(isRef).map((ref) => ({ target: field.target!(), ref })) : []),
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name];
+      if (Array.isArray(value)) values[field.name] = [...new Set(value.map((r) => (isRef(r) ? resolve(field.target!(), r) : r)))];
+    },
     select: (field, table, sc) => m2mSql(field, table, sc),
     render: (field, row, out, rc) => {
       const list = (parsed(row[field.name]) ?? []) as Out[];
@@ -781,6 +937,36 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
         return { errors: { [`${field.name}_${type === undefined ? "type" : "id"}`]: ["This field is required."] } };
       return { value: { type, id } };
     },
+    // A generic relation is written by id only; resolving it checks that the object exists.
+    referencesIn: (field, value) =>
+      value ? [{ target: genericTarget(field, value as GenericRef), ref: genericRef(value as GenericRef) }] : [],
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name] as GenericRef | null | undefined;
+      if (value) resolve(genericTarget(field, value), genericRef(value));
+    },
+    errorKey: (field) => `${field.name}_id`,
+    pointsAt: (field, target) => field.targets!().includes(target),
+    valueColumns: (field) => [
+      [`${field.name}_type`, "type"],
+      [`${field.name}_id`, "id"],
+    ],
+    pointingAt: (field, target, ids) =>
+      sql`${sql.ref(`${field.name}_type`)} = ${target.objectType} AND ${sql.ref(`${field.name}_id`)} IN ${ids}`,
+    idColumn: (field) => `${field.name}_id`,
+    // A required one cannot be cleared, so its row goes too; `keep` leaves the reference dangling (change records).
+    cascades: (field) => !field.nullable && field.onDelete !== "keep",
+    tidiedAfterDelete: (field) => field.onDelete !== "keep",
+    // Its two stored columns filter as the text and integer they are.
+    filterParams: (field) =>
+      (
+        [
+          ["type", "string"],
+          ["id", "integer"],
+        ] as const
+      ).map(([part, kind]) => {
+        const name = `${field.name}_${part}`;
+        return { name, field: { ...field, kind, name, column: name } };
+      }),
     store: (field, value, columns) => {
       const g = value as GenericRef | null;
       columns.set(`${field.name}_type`, g?.type ?? null);
@@ -839,6 +1025,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
     // NetBox's counts are stored counters, filterable like any number (`interface_count__gte=2`).
     lookups: "number",
     filterSql: countSql,
+    numberFilterSchema: { type: "integer" },
+    // Sorted by the count a read selects under the field's name.
+    order: (field) => [sql.ref(field.name)],
     options: (field) => ({ [field.name]: info(field, "integer", false) }),
     openapi: { output: (field) => ({ [field.name]: described(field, { type: "integer" }) }) },
     snapshot: none,
@@ -900,6 +1089,9 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   },
   alias: {
     sqlType: null,
+    mirrors: (field) => field.aliasOf!,
+    // Filtered like the relation it mirrors.
+    filterParams: (field, model) => relationParams(field.name, model.field[field.aliasOf!], false),
     // Written like its target: `parseInput` moves an alias's value to the field it mirrors.
     render: (field, _row, out) => void (out[field.name] = out[field.aliasOf!]),
     lookups: null,
@@ -938,6 +1130,16 @@ export function columnsOf(field: Field): readonly (readonly [string, SqlType])[]
   if (kind.columns) return kind.columns(field);
   return field.column && kind.sqlType ? [[field.column, kind.sqlType]] : [];
 }
+
+/** The index a field's columns get, named `<table>_<name>`: its kind's, or one over all its columns when it has several. */
+export function indexOf(field: Field): { readonly name: string; readonly columns: readonly string[] } | null {
+  const kind = KINDS[field.kind];
+  if (kind.index) return kind.index(field);
+  return kind.columns ? { name: field.name, columns: columnsOf(field).map(([column]) => column) } : null;
+}
+
+/** The field an alias stands for, or undefined for a field of any other kind. */
+export const mirrorOf = (field: Field): string | undefined => KINDS[field.kind].mirrors?.(field);
 
 /** True when clients may write the field. */
 export const isWritable = (field: Field): boolean => !field.readOnly && KINDS[field.kind].inputs !== undefined;

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import { labelOf, type Field, type FieldOptions, type RowSql } from "./fields.ts";
-import { columnOf, KINDS } from "./kinds.ts";
+import { columnOf, KINDS, mirrorOf } from "./kinds.ts";
 import type { ModelHooks } from "./hooks.ts";
 import type { RouteDeclaration } from "./routes.ts";
 
@@ -210,7 +210,8 @@ export function defineModel(d: ModelDeclaration): Model {
   const unknown = named.filter((n) => !field[n] && n !== "id");
   if (unknown.length) throw new Error(`${objectType}: unknown field(s) ${unknown.join(", ")} in brief, search or ordering`);
   for (const x of fields) {
-    if (x.kind === "alias" && fields.indexOf(field[x.aliasOf!] ?? x) >= fields.indexOf(x)) {
+    const mirrored = mirrorOf(x);
+    if (mirrored !== undefined && fields.indexOf(field[mirrored] ?? x) >= fields.indexOf(x)) {
       throw new Error(`${objectType}: alias ${x.name} must follow the field it mirrors`);
     }
   }

@@ -1,3 +1,4 @@
+import { KINDS } from "./kinds.ts";
 import { APPS, setModelLookup, setRegisteredModels, type AppName, type Model } from "./model.ts";
 import { tenancyModels } from "./tenancy.ts";
 import { dcimModels } from "./dcim.ts";
@@ -46,15 +47,7 @@ export function createRegistry(models: readonly Model[]): Registry {
   const referencesTo = (target: Model) => {
     let refs = references.get(target);
     if (!refs) {
-      refs = models.flatMap((m) =>
-        m.fields
-          // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
-          .filter(
-            (x) =>
-              (x.kind === "fk" && x.column !== null && x.target!() === target) || (x.kind === "generic" && x.targets!().includes(target)),
-          )
-          .map((field) => ({ model: m, field })),
-      );
+      refs = models.flatMap((m) => m.fields.filter((x) => KINDS[x.kind].pointsAt?.(x, target)).map((field) => ({ model: m, field })));
       references.set(target, refs);
     }
     return refs;

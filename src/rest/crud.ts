@@ -14,7 +14,7 @@ import { paginated, parsePage } from "../http/pagination.ts";
 import type { Field } from "../models/fields.ts";
 import type { WriteItem } from "../models/hooks.ts";
 import type { AllocationPlan } from "../ipam/allocation-plan.ts";
-import { isRef } from "../models/kinds.ts";
+import { isRef, KINDS, mirrorOf } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { registry } from "../models/registry.ts";
 import { planFilters, planOrdering, relationErrors } from "./filters.ts";
@@ -62,7 +62,7 @@ export function selectionOf(ctx: RequestContext, model: Model): Selection {
     const keys = new Set(named);
     return {
       form: "full",
-      fields: model.readableFields.filter((f) => keys.has(f.name) || (f.kind === "alias" && keys.has(f.aliasOf!))),
+      fields: model.readableFields.filter((f) => keys.has(f.name) || keys.has(mirrorOf(f) ?? f.name)),
       keys,
     };
   }
@@ -284,7 +284,7 @@ function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, me
     const update = updateStatement(model, id, columns);
     if (update) out.push(update);
   }
-  for (const field of model.fields.filter((x) => x.kind === "m2m")) {
+  for (const field of model.fields.filter((x) => KINDS[x.kind].linked)) {
     const chosen = item.values[field.name] as number[] | undefined;
     if (chosen !== undefined) out.push(...m2mStatements(model, field, { objectId, ids: chosen, replacing: id !== null }));
   }
@@ -383,7 +383,7 @@ function danglingGenericStatements(ctx: RequestContext, model: Model): { stateme
   const byField = new Map<Model["fields"][number], { owner: Model; targets: Model[] }>();
   for (const target of cascadeOf(model)) {
     for (const { model: owner, field } of registry.referencesTo(target)) {
-      if (field.kind !== "generic" || field.onDelete === "keep") continue;
+      if (!KINDS[field.kind].tidiedAfterDelete?.(field)) continue;
       const entry = byField.get(field) ?? { owner, targets: [] };
       entry.targets.push(target);
       byField.set(field, entry);

@@ -102,15 +102,7 @@ function through(via: readonly Field[], table: string, inner: (alias: string) =>
   const target = field.target!();
   const alias = `p${depth}`;
   const sub = sql`SELECT ${sql.ref(`${alias}.id`)} FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${through(rest, alias, inner, depth + 1)}`;
-  if (field.kind === "fk") return sql`${sql.ref(`${table}.${field.column}`)} IN (${sub})`;
-  return sql`${sql.ref(`${table}.id`)} IN (${m2mSources(field, sql`(${sub})`)})`;
-}
-
-/** The ids of owners of an m2m field whose targets are among `targets`. */
-function m2mSources(field: Field, targets: Cond | null): Cond {
-  const t = field.through!;
-  const owner = field.kind === "m2m" && t.objectTypeColumn ? sql` AND ${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
-  return sql`SELECT ${sql.ref(t.source)} FROM ${sql.table(t.table)} WHERE ${targets ? sql`${sql.ref(t.target)} IN ${targets}` : sql`1`}${owner}`;
+  return KINDS[field.kind].matchIds!(field, table, sql`(${sub})`);
 }
 
 /** A field compared by filters: a stored column, or SQL its kind gives (a count). */
@@ -129,29 +121,9 @@ export function filtersOf(model: Model): Map<string, Resolved> {
     for (const [name, filter] of Object.entries(field.filters ?? {}))
       set.set(name, { sql: (values, table) => filter(values, table, field, modelByType) });
     if (field.writeOnly) continue;
-    if (field.kind === "fk" && field.column) {
-      const tree = Boolean(field.target!().tree) && field.target!() !== model;
-      set.set(field.name, { via: [], relation: field, byId: false, tree });
-      set.set(`${field.name}_id`, { via: [], relation: field, byId: true, tree });
-    } else if (field.kind === "m2m" && field.filterName) {
-      set.set(field.filterName, { via: [], relation: field, byId: false, tree: false });
-      set.set(`${field.filterName}_id`, { via: [], relation: field, byId: true, tree: false });
-    } else if (field.kind === "generic") {
-      // Its two stored columns filter as the text and integer they are.
-      for (const [part, kind] of [
-        ["type", "string"],
-        ["id", "integer"],
-      ] as const) {
-        const name = `${field.name}_${part}`;
-        set.set(name, { via: [], field: { ...field, kind, name, column: name } });
-      }
-    } else if (field.kind === "alias") {
-      const target = model.field[field.aliasOf!];
-      set.set(field.name, { via: [], relation: target, byId: false, tree: false });
-      set.set(`${field.name}_id`, { via: [], relation: target, byId: true, tree: false });
-    } else if (filterable(field)) {
-      set.set(field.name, { via: [], field });
-    }
+    const params = KINDS[field.kind].filterParams?.(field, model);
+    if (params) for (const { name, ...param } of params) set.set(name, { via: [], ...param });
+    else if (filterable(field)) set.set(field.name, { via: [], field });
   }
   if (model.tree) {
     set.set("ancestor", { via: [], relation: model.field.parent, byId: false, tree: true });
@@ -201,8 +173,8 @@ export function resolvePath(model: Model, segments: readonly string[]): { target
     const rest = segments.slice(i + 1);
     if (name === "id") return rest.length <= 1 ? { target: { via, field: "id" }, lookup: rest[0] ?? "" } : null;
     const field = current.field[name];
-    if (!field || field.writeOnly || field.kind === "password" || (field.kind === "fk" && !field.column)) return null;
-    if (field.kind === "fk" || (field.kind === "m2m" && field.filterName)) {
+    if (!field || field.writeOnly) return null;
+    if (KINDS[field.kind].walks?.(field)) {
       const next = rest[0];
       const target = field.target!();
       // `site__id` names the relation by id: checked like `site_id`, not compared as a number.
@@ -330,8 +302,9 @@ function scalarCondition(column: Cond, { field, family, op, values }: ScalarTest
   if (op === "iexact") return or(values.map((v) => sql`lower(${column}) = lower(${v})`));
   let typed: unknown[] = values;
   if (family === "number") {
-    const datetime = field !== "id" && (field.kind === "datetime" || field.kind === "date");
-    const integer = field === "id" || field.kind === "integer";
+    const format = field === "id" ? "integer" : KINDS[field.kind].numberFormat;
+    const datetime = format === "date";
+    const integer = format === "integer";
     const pattern = datetime ? DATE : integer ? INTEGER : NUMBER;
     if (values.some((v) => !pattern.test(v)))
       return fail(integer ? "Enter a whole number." : datetime ? "Enter a valid date/time." : "Enter a number.") ?? sql`1`;
@@ -362,7 +335,7 @@ function relationCondition(
 ): Cond | null {
   const { relation, byId, tree, via } = target;
   const related = relation.target!();
-  const keyField = byId ? null : related.field[relation.kind === "m2m" && related.field.slug ? "slug" : related.naturalKey];
+  const keyField = byId ? null : related.field[KINDS[relation.kind].filterKey?.(relation, related) ?? related.naturalKey];
   const keyColumn = keyField?.column ?? "id";
   if (isnull) {
     if (!BOOLEAN.includes(values[0])) return (((plan.errors[param] ??= []) as string[]).push(invalidChoice(values[0])), null);
@@ -417,17 +390,11 @@ function relationCondition(
 }
 
 /** Rows of the owner (under `alias`) whose relation points into `ids`. */
-function matchSet(relation: Field, alias: string, ids: Cond): Cond {
-  if (relation.kind === "fk") return sql`${sql.ref(`${alias}.${relation.column}`)} IN ${ids}`;
-  return sql`${sql.ref(`${alias}.id`)} IN (${m2mSources(relation, ids)})`;
-}
+const matchSet = (relation: Field, alias: string, ids: Cond): Cond => KINDS[relation.kind].matchIds!(relation, alias, ids);
 
+/** Rows (through `via`) whose relation points nowhere. */
 function noneCondition(relation: Field, table: string, via: readonly Field[]): Cond {
-  return through(via, table, (alias) =>
-    relation.kind === "fk"
-      ? sql`${sql.ref(`${alias}.${relation.column}`)} IS NULL`
-      : sql`${sql.ref(`${alias}.id`)} NOT IN (${m2mSources(relation, null)})`,
-  );
+  return through(via, table, (alias) => KINDS[relation.kind].matchNone!(relation, alias));
 }
 
 /** Splits `name__ic` into a filter the model has and its lookup (`site__n` -> `site`, `n`). */
@@ -663,12 +630,10 @@ export function planOrdering(model: Model, ordering: string | null, table = mode
     const desc = term.startsWith("-");
     const name = desc ? term.slice(1) : term;
     const field = name === "id" ? null : model.field[name];
-    if (name !== "id" && (!field || field.writeOnly || (!field.column && field.kind !== "count"))) return null;
+    const order = field ? KINDS[field.kind].order : undefined;
+    if (name !== "id" && (!field || field.writeOnly || (!field.column && !order))) return null;
     const direction = sql.raw(desc ? "DESC" : "ASC");
-    const refs =
-      field && KINDS[field.kind].order
-        ? KINDS[field.kind].order!(field, table)
-        : [field?.kind === "count" ? sql.ref(field.name) : sql.ref(`${table}.${field?.column ?? "id"}`)];
+    const refs = field && order ? order(field, table) : [sql.ref(`${table}.${field?.column ?? "id"}`)];
     return sql.join(refs.map((ref) => sql`${ref} ${direction}`));
   };
   const chosen = terms.map(toSql).filter((x): x is Cond => x !== null);

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import type { Model } from "../models/model.ts";
 import type { Values } from "../models/hooks.ts";
 import type { FieldErrors } from "../http/errors.ts";
-import { isWritable, KINDS, pyType } from "../models/kinds.ts";
+import { isWritable, KINDS, mirrorOf, pyType } from "../models/kinds.ts";
 
 export type Mode = "create" | "put" | "patch";
 
@@ -42,9 +42,9 @@ export function parseInput(model: Model, input: unknown, mode: Mode): { values: 
   }
   let raw = input as Record<string, unknown>;
   for (const field of model.fields) {
-    if (field.kind === "alias" && raw[field.name] !== undefined && raw[field.aliasOf!] === undefined) {
-      raw = { ...raw, [field.aliasOf!]: raw[field.name] };
-    }
+    const mirrored = mirrorOf(field);
+    if (mirrored !== undefined && raw[field.name] !== undefined && raw[mirrored] === undefined)
+      raw = { ...raw, [mirrored]: raw[field.name] };
   }
   const result = v.safeParse(inputSchema(model, mode), raw, { abortPipeEarly: true });
   const errors: FieldErrors = {};

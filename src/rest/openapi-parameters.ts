@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../models/json-schema.ts";
+import { KINDS } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { BUILTIN_FILTERS, filterParameters, type FilterParameter } from "./filters.ts";
 
@@ -34,10 +35,8 @@ function valueSchema(p: FilterParameter): JsonSchema {
     return list({ enum: [...new Set(field.choices!.flatMap((c) => [c.value, ...(c.accepts ?? [])]))] });
   }
   if (v.family !== "number") return list({ type: "string" });
-  if (field === "id" || field.kind === "integer" || field.kind === "count") return list({ type: "integer" });
-  if (field.kind === "date") return list({ type: "string", format: "date" });
-  if (field.kind === "datetime") return list({ type: "string", format: "date-time" });
-  return list({ type: "number" });
+  if (field === "id") return list({ type: "integer" });
+  return list(KINDS[field.kind].numberFilterSchema ?? { type: "number" });
 }
 
 function describe(p: FilterParameter): string {

@@ -1,5 +1,5 @@
 import type { Field } from "../models/fields.ts";
-import { isWritable, KINDS, MAX_NESTING, type Form } from "../models/kinds.ts";
+import { isWritable, KINDS, MAX_NESTING, mirrorOf, type Form } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { ref, RELATED_REFERENCE, type JsonSchema, type SchemaContext } from "../models/json-schema.ts";
 
@@ -165,11 +165,13 @@ function requestSchema(model: Model, { patched }: { readonly patched: boolean })
   const sibling = (name: string) => model.field[name];
   for (const field of model.fields) {
     const input = KINDS[field.kind].openapi.input;
-    const writable = isWritable(field) || (field.kind === "alias" && !field.readOnly);
+    // An alias is written like the field it mirrors, and never required: that field is.
+    const alias = mirrorOf(field) !== undefined;
+    const writable = isWritable(field) || (alias && !field.readOnly);
     if (!input || !writable) continue;
     const inputs = input(field, sibling);
     Object.assign(properties, inputs);
-    if (field.required && !patched && field.kind !== "alias") required.push(...Object.keys(inputs));
+    if (field.required && !patched && !alias) required.push(...Object.keys(inputs));
   }
   return { type: "object", properties, ...(required.length ? { required } : {}) };
 }

@@ -5,7 +5,7 @@ import type { RequestContext } from "../http/context.ts";
 import { pythonRepr } from "../http/errors.ts";
 import type { Field } from "../models/fields.ts";
 import type { WriteItem } from "../models/hooks.ts";
-import { isRef, type GenericRef, type Ref } from "../models/kinds.ts";
+import { KINDS, type Ref } from "../models/kinds.ts";
 import type { Model } from "../models/model.ts";
 import { attributeCondition, flattenAttributes } from "./filters.ts";
 import type { Probe } from "./probes.ts";
@@ -45,7 +45,6 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
   const idRefs = new Map<string, { lane: Lane; ids: Set<number> }>();
   const attrRefs = new Map<string, { lane: Lane; attrs: Record<string, unknown> }>();
   const attrKey = (lane: Lane, attrs: Record<string, unknown>) => `${lane.key}:${JSON.stringify(attrs)}`;
-  const generic = (field: Field, value: GenericRef) => field.targets!().find((m) => m.objectType === value.type)!;
   // One lane per field and target, built once: its scope SQL is the same for every item.
   const lanes = new Map<string, Lane>();
   const laneOf = (field: Field, target: Model): Lane => {
@@ -61,14 +60,11 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
   };
   for (const item of items) {
     for (const field of model.fields) {
-      const value = item.values[field.name];
-      const refs = field.kind === "fk" && isRef(value) ? [value] : field.kind === "m2m" && Array.isArray(value) ? value.filter(isRef) : [];
-      for (const ref of refs) {
-        const lane = laneOf(field, field.target!());
+      for (const { target, ref } of KINDS[field.kind].referencesIn?.(field, item.values[field.name]) ?? []) {
+        const lane = laneOf(field, target);
         if (ref.ref === "id") addId(lane, ref.id);
         else attrRefs.set(attrKey(lane, ref.attrs), { lane, attrs: ref.attrs });
       }
-      if (field.kind === "generic" && value) addId(laneOf(field, generic(field, value as GenericRef)), (value as GenericRef).id);
     }
   }
 
@@ -99,8 +95,9 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
   const resolve = () => {
     for (const item of items) {
       for (const field of model.fields) {
-        const value = item.values[field.name];
-        const fail = (message: string) => void (item.errors[field.kind === "generic" ? `${field.name}_id` : field.name] ??= [message]);
+        const kind = KINDS[field.kind];
+        if (!kind.resolveReferences) continue;
+        const fail = (message: string) => void (item.errors[kind.errorKey?.(field) ?? field.name] ??= [message]);
         const one = (target: Model, ref: Ref): number | undefined => {
           const lane = laneOf(field, target);
           if (ref.ref === "id") {
@@ -112,15 +109,7 @@ export function referenceProbes(ctx: RequestContext, model: Model, items: readon
           const verb = hits.length ? "Multiple objects match" : "Related object not found using";
           return fail(`${verb} the provided attributes: ${pythonRepr(flattenAttributes(ref.attrs))}`);
         };
-        if (field.kind === "fk" && isRef(value)) item.values[field.name] = one(field.target!(), value) ?? null;
-        if (field.kind === "m2m" && Array.isArray(value)) {
-          item.values[field.name] = [...new Set(value.map((r) => (isRef(r) ? one(field.target!(), r) : r)))];
-        }
-        if (field.kind === "generic" && value) {
-          const g = value as GenericRef;
-          if (!existing.get(laneOf(field, generic(field, g)).key)?.has(g.id))
-            fail(`Related object not found using the provided numeric ID: ${g.id}`);
-        }
+        kind.resolveReferences(field, item.values, one);
       }
     }
   };

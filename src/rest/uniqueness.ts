@@ -3,7 +3,7 @@ import { qb } from "../db/query-builder.ts";
 import type { Model } from "../models/model.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { WriteItem } from "../models/hooks.ts";
-import { isRef, type GenericRef } from "../models/kinds.ts";
+import { isRef, KINDS } from "../models/kinds.ts";
 import type { Probe } from "./probes.ts";
 import { refSql } from "./references.ts";
 import { idList } from "./select.ts";
@@ -53,21 +53,17 @@ export function uniquenessProbes(ctx: RequestContext, model: Model, items: reado
       const parts = rule.fields.flatMap((name) => {
         const field = model.field[name];
         const value = item.values[name];
+        const kind = KINDS[field.kind];
         const stored = (column: string): RawBuilder<unknown> =>
           self === null ? sql`NULL` : sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`;
         // A generic relation is its two columns; a given value names both.
-        const given = (column: string, part?: keyof GenericRef): RawBuilder<unknown> => {
+        const given = (column: string, part?: string): RawBuilder<unknown> => {
           if (value === undefined) return stored(column);
-          if (part) return sql`${(value as GenericRef | null)?.[part] ?? null}`;
-          return field.kind === "fk" ? refSql(ctx, field.target!(), isRef(value) ? value : (value as number | null)) : sql`${value}`;
+          if (part) return sql`${(value as Record<string, unknown> | null)?.[part] ?? null}`;
+          const target = kind.singleTarget?.(field);
+          return target ? refSql(ctx, target, isRef(value) ? value : (value as number | null)) : sql`${value}`;
         };
-        const columns =
-          field.kind === "generic"
-            ? ([
-                [`${name}_type`, "type"],
-                [`${name}_id`, "id"],
-              ] as const)
-            : ([[field.column!, undefined]] as const);
+        const columns: readonly (readonly [string, string | undefined])[] = kind.valueColumns?.(field) ?? [[field.column!, undefined]];
         return columns.map(([column, part]) =>
           rule.caseInsensitive?.includes(name)
             ? sql`lower(${sql.ref(column)}) = lower(${given(column, part)})`
