@@ -11,24 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startReceiver } from "./support/receiver.ts";
+import { DENO_SERVE_FLAGS } from "./support/processes.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DENO = join(ROOT, "node_modules", ".bin", "deno");
 const TOKEN = "0123456789abcdef0123456789abcdef01234567";
-
-/** What `deno serve` needs, and nothing that reaches the network (see src/deno.ts). */
-const DENO_SERVE_FLAGS = [
-  "--no-remote",
-  "--no-lock",
-  "--node-modules-dir=manual",
-  "--no-prompt",
-  "--allow-env",
-  "--allow-read",
-  "--allow-write",
-  "--allow-net=127.0.0.1",
-  "--allow-sys",
-  "--allow-ffi",
-];
 
 let dir: string;
 let child: ChildProcess | undefined;

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parseConfig } from "../src/config.ts";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
 import { ADMIN_TOKEN, createHarness, ORIGIN, type Harness } from "./support/harness.ts";
+import { DENO_SERVE_FLAGS } from "./support/processes.ts";
 
 const MiB = 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -485,32 +486,24 @@ describe("deno serve src/deno.ts over a real socket", () => {
   let output = "";
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "inventory-hardening-deno-"));
-    const flags = [
-      "--no-remote",
-      "--no-lock",
-      "--node-modules-dir=manual",
-      "--no-prompt",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-net=127.0.0.1",
-      "--allow-sys",
-      "--allow-ffi",
-    ];
-    child = spawn(join(ROOT, "node_modules", ".bin", "deno"), ["serve", "--host", "127.0.0.1", "--port", "0", ...flags, "src/deno.ts"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME ?? dir,
-        DENO_DIR: join(dir, "deno-cache"),
-        DENO_NO_UPDATE_CHECK: "1",
-        NO_COLOR: "1",
-        ...HARDENED,
-        LIBSQL_URL: `file:${join(dir, "deno.db")}`,
-        SECRET_KEY: "deno-test-secret-key-0123456789abcdef0123",
+    child = spawn(
+      join(ROOT, "node_modules", ".bin", "deno"),
+      ["serve", "--host", "127.0.0.1", "--port", "0", ...DENO_SERVE_FLAGS, "src/deno.ts"],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME ?? dir,
+          DENO_DIR: join(dir, "deno-cache"),
+          DENO_NO_UPDATE_CHECK: "1",
+          NO_COLOR: "1",
+          ...HARDENED,
+          LIBSQL_URL: `file:${join(dir, "deno.db")}`,
+          SECRET_KEY: "deno-test-secret-key-0123456789abcdef0123",
+        },
       },
-    });
+    );
     child.stdout!.on("data", (chunk) => (output += chunk));
     child.stderr!.on("data", (chunk) => (output += chunk));
     await new Promise<void>((resolve, reject) => {

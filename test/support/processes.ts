@@ -80,3 +80,17 @@ export function tempDirs() {
     cleanup: () => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })),
   };
 }
+
+/** What `deno serve` needs, and nothing that reaches the network (see src/deno.ts). */
+export const DENO_SERVE_FLAGS = [
+  "--no-remote",
+  "--no-lock",
+  "--node-modules-dir=manual",
+  "--no-prompt",
+  "--allow-env",
+  "--allow-read",
+  "--allow-write",
+  "--allow-net=127.0.0.1",
+  "--allow-sys",
+  "--allow-ffi",
+];
