@@ -77,10 +77,16 @@ export interface SelectContext {
 }
 
 /** What `render` may ask of the serializer: the nested form of a related object. */
+/** What a nested object shows: the fields named (default: its nested form's), and `display_url` when `page`. */
+export interface NestedShown {
+  readonly fields?: readonly Field[];
+  readonly page?: boolean;
+}
+
 export interface RenderContext {
   readonly form: Form;
   /** The nested form of a related object (or the fields named, for `reverse`), with `display_url` when `page`. */
-  nested(model: Model, raw: Out, fields?: readonly Field[], page?: boolean): Out;
+  nested(model: Model, raw: Out, shown?: NestedShown): Out;
   /** The nested form of an object of the registered model `app.model`, or null if there is none. */
   nestedOf(objectType: string, raw: Out): Out | null;
 }
@@ -822,7 +828,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       const raw = parsed(row[field.name]);
       out[field.name] =
         raw && typeof raw === "object"
-          ? rc.nested(field.target!(), raw as Out, undefined, field.nestedDisplayUrl)
+          ? rc.nested(field.target!(), raw as Out, { page: field.nestedDisplayUrl })
           : (row[field.column!] ?? null);
     },
     lookups: "relation",
@@ -882,7 +888,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       const list = (parsed(row[field.name]) ?? []) as Out[];
       out[field.name] = field.listedBy
         ? list.map((x) => x[field.listedBy!])
-        : list.map((x) => rc.nested(field.target!(), x, undefined, field.nestedDisplayUrl));
+        : list.map((x) => rc.nested(field.target!(), x, { page: field.nestedDisplayUrl }));
     },
     lookups: "relation",
     options: (field) => ({ [field.name]: info(field, "list") }),
@@ -1072,7 +1078,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
       const raw = parsed(row[field.name]);
       const target = field.target!();
       const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
-      out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, fields, field.nestedDisplayUrl) : null;
+      out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, { fields, page: field.nestedDisplayUrl }) : null;
     },
     lookups: null,
     options: (field) => ({

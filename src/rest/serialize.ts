@@ -51,7 +51,7 @@ function renderContext(ctx: RequestContext, form: Form): Shaping {
   const nestedContext: Shaping = {
     ctx,
     form: "nested",
-    nested: (target, raw, fields, page) => shape(target, raw, fields ?? target.nestedFields, page ? paged : nestedContext),
+    nested: (target, raw, shown = {}) => shape(target, raw, shown.fields ?? target.nestedFields, shown.page ? paged : nestedContext),
     nestedOf: (objectType, raw) => {
       const target = modelByType(objectType);
       return target ? shape(target, raw, target.nestedFields, nestedContext) : null;
