@@ -68,8 +68,19 @@ describe("token digests", () => {
       deriveSecrets(key, nodeHmac),
       deriveSecrets("o".repeat(40), nodeHmac),
     ]);
+    // The key as digests stored by earlier releases were made: HKDF straight to an HMAC key.
+    const enc = new TextEncoder();
+    const material = await crypto.subtle.importKey("raw", enc.encode(key), "HKDF", false, ["deriveKey"]);
+    const stored = await crypto.subtle.deriveKey(
+      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: enc.encode("inventory token digest v1") },
+      material,
+      { name: "HMAC", hash: "SHA-256", length: 256 },
+      false,
+      ["sign"],
+    );
     for (const token of ["0123456789abcdef0123456789abcdef01234567", "session:abc", ""]) {
       const digest = await web.tokenDigest(token);
+      expect(digest).toBe(Buffer.from(await crypto.subtle.sign("HMAC", stored, enc.encode(token))).toString("hex"));
       expect(digest).toMatch(/^[0-9a-f]{64}$/);
       expect(await node.tokenDigest(token)).toBe(digest);
       expect(await other.tokenDigest(token)).not.toBe(digest);

@@ -22,31 +22,19 @@ export type HmacSha256 = (key: Uint8Array, data: string) => string;
  */
 export async function deriveSecrets(secretKey: string, hmac?: HmacSha256): Promise<Secrets> {
   const material = await crypto.subtle.importKey("raw", encoder.encode(secretKey), "HKDF", false, ["deriveKey", "deriveBits"]);
-  const derive = (info: string, algorithm: HmacImportParams | AesKeyGenParams, usages: KeyUsage[]) =>
-    crypto.subtle.deriveKey(
-      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(info) },
-      material,
-      algorithm,
-      false,
-      usages,
-    );
-  const hmacKey = await derive("inventory token digest v1", { name: "HMAC", hash: "SHA-256", length: 256 }, ["sign"]);
-  const aesKey = await derive("inventory token encryption v1", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);
-  // The same 256 bits deriveKey gave the HMAC key (HKDF with the same parameters), as raw bytes for `hmac`.
-  const rawHmacKey = hmac
-    ? new Uint8Array(
-        await crypto.subtle.deriveBits(
-          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("inventory token digest v1") },
-          material,
-          256,
-        ),
-      )
-    : null;
+  const hkdf = (info: string): HkdfParams => ({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(info) });
+  // The digest key as its 256 raw bits: what `hmac` takes, and, imported, the same HMAC key deriveKey would give.
+  const digestKey = new Uint8Array(await crypto.subtle.deriveBits(hkdf("inventory token digest v1"), material, 256));
+  const hmacKey = hmac ? null : await crypto.subtle.importKey("raw", digestKey, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const aesKey = await crypto.subtle.deriveKey(hkdf("inventory token encryption v1"), material, { name: "AES-GCM", length: 256 }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
 
   return {
-    tokenDigest: rawHmacKey
-      ? async (key) => hmac!(rawHmacKey, key)
-      : async (key) => toHex(await crypto.subtle.sign("HMAC", hmacKey, encoder.encode(key))),
+    tokenDigest: hmac
+      ? async (key) => hmac(digestKey, key)
+      : async (key) => toHex(await crypto.subtle.sign("HMAC", hmacKey!, encoder.encode(key))),
     async encrypt(plain) {
       const iv = crypto.getRandomValues(new Uint8Array(12));
       const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, aesKey, encoder.encode(plain)));
