@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { Worker } from "node:worker_threads";
 import type { AppThreadData, AppThreadMessage, AppThreadRequest } from "./app-thread.ts";
-import { readBody, type Answer } from "./node-http.ts";
+import { detailAnswer, readBody, SERVER_ERROR, type Answer } from "./node-http.ts";
 import type { NativeDatabase } from "./native-database.ts";
 
 export interface AppThreadsOptions {
@@ -31,12 +31,6 @@ interface AppThread {
 }
 
 const THREAD_FILE = new URL("./app-thread.ts", import.meta.url);
-
-const json = (status: number, detail: string): Answer => ({
-  status,
-  headers: { "content-type": "application/json" },
-  body: new TextEncoder().encode(JSON.stringify({ detail })),
-});
 
 /**
  * The application on `count` threads, fed by the thread that answers HTTP, which then does
@@ -73,6 +67,9 @@ export function appThreads(options: AppThreadsOptions) {
       serving: false,
       gone: false,
     };
+    // Only the first start's promises are awaited (by `ready()`); a replacement that fails to start
+    // is logged below and retried, and its rejection must not end the process as unhandled.
+    thread.ready.catch(() => {});
     worker.on("message", (message: AppThreadMessage) => {
       if (message === "ready") {
         thread.serving = true;
@@ -93,7 +90,7 @@ export function appThreads(options: AppThreadsOptions) {
       console.error(`app thread ${index + 1} failed:`, error);
     });
     worker.on("exit", () => {
-      for (const resolve of thread.waiting.values()) resolve(json(500, "Server error."));
+      for (const resolve of thread.waiting.values()) resolve(SERVER_ERROR);
       thread.waiting.clear();
       thread.gone = true;
       if (closing) return;
@@ -129,7 +126,7 @@ export function appThreads(options: AppThreadsOptions) {
         body = await readBody(req, options.maxBodySize);
       } catch {
         // The client went away mid-upload: its fault, not the server's, and no one reads the answer.
-        return json(400, "The request body was not received in full.");
+        return detailAnswer(400, "The request body was not received in full.");
       }
       let thread = queue.length ? null : free();
       // Woken but overtaken by a newcomer: back to the head of the line, not its end.

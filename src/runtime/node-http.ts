@@ -15,11 +15,14 @@ export type NodeHandler = (req: IncomingMessage, url: string) => Promise<Answer>
 /** Methods the Fetch API's `new Request` refuses to carry. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
-const SERVER_ERROR: Answer = {
-  status: 500,
+/** An answer in NetBox's error shape, `{"detail": ...}`, made on this side (no app involved). */
+export const detailAnswer = (status: number, detail: string): Answer => ({
+  status,
   headers: { "content-type": "application/json" },
-  body: new TextEncoder().encode(JSON.stringify({ detail: "Server error." })),
-};
+  body: new TextEncoder().encode(JSON.stringify({ detail })),
+});
+
+export const SERVER_ERROR = detailAnswer(500, "Server error.");
 
 /**
  * Serves a handler on node:http. Written here rather than taken from a generic adapter
