@@ -3,13 +3,13 @@ import type { Database } from "./db/database.ts";
 import { clientAddressOf } from "./http/client-address.ts";
 import { bodyOnce } from "./http/body.ts";
 import { applyMigrations, type Migration } from "./db/migrate.ts";
-import { deriveSecrets, type HmacSha256, type Secrets } from "./auth/secrets.ts";
+import { deriveSecrets, type HmacSha256, type Secrets } from "./lib/secrets.ts";
 import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
 import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { createAuthCache } from "./auth/authenticate.ts";
-import { registry } from "./models/registry.ts";
+import { registry } from "./schema/registry.ts";
 import { createDeliverer, recover, sweep, type Deliverer, type DeliveryDependencies, type Outcome } from "./events/deliver.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
 

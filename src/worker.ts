@@ -8,7 +8,7 @@ import { createApp, type App } from "./app.ts";
 import { ConfigError, parseConfig } from "./config.ts";
 import { MIGRATIONS } from "./db/migration-files.ts";
 import { libsqlClientDatabase } from "./db/libsql-client.ts";
-import { json } from "./http/responses.ts";
+import { json } from "./lib/responses.ts";
 import { deadLetterRuns } from "./events/runs.ts";
 
 /** Every migration file, in order (generated: `npm run list-migrations`); a test checks it against migrations/. */

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Statement } from "../src/db/database.ts";
-import { deepMerge, mergeLayers } from "../src/models/config-context-field.ts";
+import { deepMerge, mergeLayers } from "../src/apps/extras/config-context-field.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
 import { make } from "./contract/fixtures.ts";
 

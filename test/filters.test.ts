@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { qb } from "../src/db/query-builder.ts";
-import { site } from "../src/models/dcim.ts";
-import { planFilters } from "../src/rest/filters.ts";
+import { site } from "../src/apps/dcim/organization.ts";
+import { planFilters } from "../src/engine/filters.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
 
 /** The SQL a query string compiles to, without a database. */

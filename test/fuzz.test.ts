@@ -15,7 +15,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
-import { registry } from "../src/models/registry.ts";
+import { registry } from "../src/schema/registry.ts";
 import { createHarness, ADMIN_TOKEN, type Driver, type Harness, type Reply } from "./support/harness.ts";
 import { allSpecs } from "./support/specs.ts";
 import { operationsOf, propertiesOf, type Operation, type Schema } from "./support/openapi-operations.ts";

@@ -60,7 +60,7 @@ for (const retrieval of ["true", "false"]) {
 
 describe("token digests", () => {
   it("are the same through Web Crypto and through the runtime's HMAC (node:crypto), so either reads the other's tokens", async () => {
-    const { deriveSecrets } = await import("../src/auth/secrets.ts");
+    const { deriveSecrets } = await import("../src/lib/secrets.ts");
     const { nodeHmac } = await import("../src/runtime/node-hmac.ts");
     const key = "k".repeat(40);
     const [web, node, other] = await Promise.all([

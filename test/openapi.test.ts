@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import { parse as parseYaml } from "yaml";
-import { registry } from "../src/models/registry.ts";
-import { planFilters, RESERVED } from "../src/rest/filters.ts";
+import { registry } from "../src/schema/registry.ts";
+import { planFilters, RESERVED } from "../src/engine/filters.ts";
 import { buildOpenApi, operationsOf, type OpenApiDocument } from "../src/rest/openapi.ts";
 import { createHarness, type Harness, type Reply } from "./support/harness.ts";
 import { make } from "./contract/fixtures.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { registry } from "../src/models/registry.ts";
+import { registry } from "../src/schema/registry.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
 import { nativeDatabase } from "../src/runtime/native-database.ts";
 import { migrationList } from "../scripts/list-migrations.ts";
@@ -87,7 +87,7 @@ describe("portability", () => {
 
 describe("model declarations", () => {
   it("fail at definition when brief, search or ordering names an unknown field", async () => {
-    const { defineModel } = await import("../src/models/model.ts");
+    const { defineModel } = await import("../src/schema/model.ts");
     const base = { app: "dcim", name: "thing" } as const;
     expect(() => defineModel({ ...base, fields: {}, brief: ["nmae"] })).toThrow(/dcim\.thing: unknown field\(s\) nmae/);
     expect(() => defineModel({ ...base, fields: {}, brief: [], ordering: ["-created"] })).not.toThrow();

@@ -3,7 +3,7 @@
  * the way, a list element without the key) reads as null, then the operator and `negate` apply.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { conditionsMatch } from "../src/events/conditions.ts";
+import { conditionsMatch } from "../src/apps/extras/conditions.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
 import { startReceiver } from "./support/receiver.ts";
 

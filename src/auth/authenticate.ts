@@ -3,9 +3,9 @@ import { sql } from "kysely";
 import { ConstraintError, type Statement, type StatementResult } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext, User, AuthToken } from "../http/context.ts";
-import { ApiError } from "../http/errors.ts";
-import { constantTimeEqual } from "./crypto.ts";
-import { grantsSql, parseGrants } from "./permissions.ts";
+import { ApiError } from "../schema/errors.ts";
+import { constantTimeEqual } from "../lib/crypto.ts";
+import { grantsSql, parseGrants } from "../engine/permissions.ts";
 import { authenticateSession } from "./sessions.ts";
 import {
   deletedDataStatements,
@@ -14,8 +14,8 @@ import {
   freezeEventDataStatement,
   outboxStatement,
   type DeletedObjects,
-} from "../events/outbox.ts";
-import type { Model } from "../models/model.ts";
+} from "../engine/outbox.ts";
+import type { Model } from "../schema/model.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;

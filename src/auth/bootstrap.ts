@@ -2,10 +2,10 @@ import { sql } from "kysely";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import { randomHex } from "./crypto.ts";
-import { hashPassword } from "./passwords.ts";
-import type { Secrets } from "./secrets.ts";
-import { generateTokenKey } from "./token-hooks.ts";
+import { randomHex } from "../lib/crypto.ts";
+import { hashPassword } from "../lib/passwords.ts";
+import type { Secrets } from "../lib/secrets.ts";
+import { generateTokenKey } from "../apps/users/token-rules.ts";
 
 /** What a start created and must tell its operator once: never logged again. */
 export interface Bootstrap {

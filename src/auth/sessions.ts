@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
-import { ApiError } from "../http/errors.ts";
-import { checkCredentials } from "./credentials.ts";
-import { constantTimeEqual, randomHex } from "./crypto.ts";
-import { grantsSql, parseGrants } from "./permissions.ts";
+import { ApiError } from "../schema/errors.ts";
+import { checkCredentials } from "../engine/credentials.ts";
+import { constantTimeEqual, randomHex } from "../lib/crypto.ts";
+import { grantsSql, parseGrants } from "../engine/permissions.ts";
 
 /** Django's cookie and header names, so the browsable API and its scripts work as they expect. */
 export const SESSION_COOKIE = "sessionid";

@@ -2,8 +2,8 @@ import { sql } from "kysely";
 import type { Config } from "../config.ts";
 import type { Database, Row } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { Secrets } from "../auth/secrets.ts";
-import { conditionsMatch } from "./conditions.ts";
+import type { Secrets } from "../lib/secrets.ts";
+import { conditionsMatch } from "../apps/extras/conditions.ts";
 import type { Data } from "./event-data.ts";
 import {
   claimHolders,
@@ -16,9 +16,9 @@ import {
   type Result,
 } from "./runs.ts";
 import { destinationProblem } from "./destination.ts";
-import { renderRequest, type Rendered, type RenderJob } from "./render.ts";
+import { renderRequest, type Rendered, type RenderJob } from "../apps/extras/render.ts";
 import { signatureHeaders } from "./sign.ts";
-import { batcher } from "./batcher.ts";
+import { batcher } from "../lib/batcher.ts";
 import { sentRequest } from "./sent-request.ts";
 
 /** What the queue does with a delivery's message after an attempt. */

@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
 import type { Config } from "../config.ts";
-import { embeddedIPv4 } from "./embedded-ipv4.ts";
+import { embeddedIPv4 } from "../lib/embedded-ipv4.ts";
 
 /**
  * The destination policy, checked on the rendered URL before anything is sent: an allowed scheme,

@@ -1,7 +1,7 @@
 import type { Row } from "../db/database.ts";
 import type { RequestContext } from "../http/context.ts";
-import { registry } from "../models/registry.ts";
-import { objectUrl, represent } from "../rest/serialize.ts";
+import { registry } from "../schema/registry.ts";
+import { objectUrl, represent } from "../engine/serialize.ts";
 import type { DeliveryDependencies } from "./deliver.ts";
 
 /**

@@ -5,7 +5,7 @@
  * `id.timestamp.body`). A `whsec_`-prefixed secret is base64 key material, as Standard Webhooks
  * libraries read it; any other secret is used as its UTF-8 bytes.
  */
-import { encoder, fromBase64, toBase64, toHex } from "../auth/crypto.ts";
+import { encoder, fromBase64, toBase64, toHex } from "../lib/crypto.ts";
 
 async function hmac(hash: "SHA-256" | "SHA-512", key: Uint8Array, data: string): Promise<Uint8Array> {
   const k = await crypto.subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash }, false, ["sign"]);

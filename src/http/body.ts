@@ -1,4 +1,4 @@
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../schema/errors.ts";
 import type { RequestContext } from "./context.ts";
 
 const JSON_TYPES = /^(application\/json|application\/[\w.+-]*\+json|application\/x-www-form-urlencoded|text\/json)\b/i;

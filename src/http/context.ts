@@ -1,8 +1,8 @@
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
-import type { Secrets } from "../auth/secrets.ts";
+import type { Secrets } from "../lib/secrets.ts";
 import type { AuthCache } from "../auth/authenticate.ts";
-import type { Grant } from "../auth/permissions.ts";
+import type { Grant } from "../engine/permissions.ts";
 
 /** The user a request acts as. */
 export interface User {

@@ -1,6 +1,6 @@
 import type { IRequest } from "itty-router";
 import type { RequestContext } from "./context.ts";
-import { ApiError, pythonRepr } from "./errors.ts";
+import { ApiError, pythonRepr } from "../schema/errors.ts";
 
 /**
  * Django's host_validation_re (a DNS name or a bracketed IPv6 address, then an optional port),

@@ -1,7 +1,7 @@
-import { APPS, type AppName } from "../models/model.ts";
-import type { Registry } from "../models/registry.ts";
+import { APPS, type AppName } from "../schema/model.ts";
+import type { Registry } from "../schema/registry.ts";
 import type { RequestContext } from "./context.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../schema/errors.ts";
 
 /** LOGIN_REQUIRED (NetBox's default since 4.1): the status answers only signed-in requesters. */
 function requireLogin(ctx: RequestContext): void {

@@ -1,23 +1,23 @@
 import { Router, type IRequest } from "itty-router";
-import type { Registry } from "../models/registry.ts";
-import type { Model } from "../models/model.ts";
+import type { Registry } from "../schema/registry.ts";
+import type { Model } from "../schema/model.ts";
 import { authenticate, StaleAuth } from "../auth/authenticate.ts";
 import { logout } from "../auth/sessions.ts";
-import { authorize, type Action } from "../auth/permissions.ts";
-import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjects } from "../rest/crud.ts";
+import { authorize, type Action } from "../engine/permissions.ts";
+import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjects } from "../engine/crud.ts";
 import { describeEndpoint } from "../rest/options.ts";
 import type { RequestContext } from "./context.ts";
-import { ApiError, fromDatabaseError } from "./errors.ts";
+import { ApiError, fromDatabaseError } from "../schema/errors.ts";
 import { readJson } from "./body.ts";
 import { checkHost } from "./host.ts";
-import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "./responses.ts";
+import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "../lib/responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
 import { deliveriesAdmin } from "../ui/admin-deliveries.ts";
 import { browsable, wantsBrowsable } from "../ui/browsable.ts";
 import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
 import { schemaResponse } from "../rest/openapi.ts";
-import { objectUrl } from "../rest/serialize.ts";
+import { objectUrl } from "../engine/serialize.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {

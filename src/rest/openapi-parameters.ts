@@ -1,7 +1,7 @@
-import type { JsonSchema } from "../models/json-schema.ts";
-import { KINDS } from "../models/kinds.ts";
-import type { Model } from "../models/model.ts";
-import { BUILTIN_FILTERS, filterParameters, type FilterParameter } from "./filters.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
+import { KINDS } from "../schema/kinds.ts";
+import type { Model } from "../schema/model.ts";
+import { BUILTIN_FILTERS, filterParameters, type FilterParameter } from "../engine/filters.ts";
 
 /** An OpenAPI parameter object. */
 export type Parameter = Record<string, unknown>;

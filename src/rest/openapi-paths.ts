@@ -1,6 +1,6 @@
-import { APPS, type Model } from "../models/model.ts";
-import type { RouteDeclaration } from "../models/routes.ts";
-import { ref, type JsonSchema } from "../models/json-schema.ts";
+import { APPS, type Model } from "../schema/model.ts";
+import type { RouteDeclaration } from "../schema/routes.ts";
+import { ref, type JsonSchema } from "../schema/json-schema.ts";
 import { detailParameters, listParameters, objectIdParameter, type Parameter } from "./openapi-parameters.ts";
 
 /** An OpenAPI operation object. */

@@ -1,7 +1,7 @@
-import type { Field } from "../models/fields.ts";
-import { isWritable, KINDS, MAX_NESTING, mirrorOf, type Form } from "../models/kinds.ts";
-import type { Model } from "../models/model.ts";
-import { ref, RELATED_REFERENCE, type JsonSchema, type SchemaContext } from "../models/json-schema.ts";
+import type { Field } from "../schema/fields.ts";
+import { isWritable, KINDS, MAX_NESTING, mirrorOf, type Form } from "../schema/kinds.ts";
+import type { Model } from "../schema/model.ts";
+import { ref, RELATED_REFERENCE, type JsonSchema, type SchemaContext } from "../schema/json-schema.ts";
 
 /**
  * The component schemas of the OpenAPI document, from the registry and the field kinds' OpenAPI

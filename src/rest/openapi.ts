@@ -1,6 +1,6 @@
-import { encoder, toHex } from "../auth/crypto.ts";
-import { APPS } from "../models/model.ts";
-import type { Registry } from "../models/registry.ts";
+import { encoder, toHex } from "../lib/crypto.ts";
+import { APPS } from "../schema/model.ts";
+import type { Registry } from "../schema/registry.ts";
 import type { RequestContext } from "../http/context.ts";
 import { componentSchemas } from "./openapi-schemas.ts";
 import type { Parameter } from "./openapi-parameters.ts";

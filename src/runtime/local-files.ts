@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
 import type { Migration } from "../db/migrate.ts";
-import { randomHex } from "../auth/crypto.ts";
+import { randomHex } from "../lib/crypto.ts";
 import { localPath } from "./node-database.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations/", import.meta.url));

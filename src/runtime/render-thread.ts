@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { Rendered, RenderJob } from "../events/render.ts";
+import type { Rendered, RenderJob } from "../apps/extras/render.ts";
 
 /** Renders webhook requests on a worker thread; `close()` ends the thread. */
 export interface RenderThread {

@@ -1,6 +1,6 @@
 /** The render thread's code (src/runtime/render-thread.ts): renders each job it is sent, in order, and answers. */
 import { parentPort } from "node:worker_threads";
-import { renderRequest, type RenderJob } from "../events/render.ts";
+import { renderRequest, type RenderJob } from "../apps/extras/render.ts";
 
 parentPort!.on("message", ({ id, job }: { id: number; job: RenderJob }) => {
   try {

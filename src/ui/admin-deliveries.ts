@@ -1,10 +1,10 @@
-import { hasPermission, isPermitted } from "../auth/permissions.ts";
+import { hasPermission, isPermitted } from "../engine/permissions.ts";
 import type { RequestContext } from "../http/context.ts";
-import { ApiError } from "../http/errors.ts";
-import { eventRule, webhook, webhookDelivery } from "../models/events.ts";
-import type { Model } from "../models/model.ts";
-import type { Registry } from "../models/registry.ts";
-import { listObjects, retrieveObject } from "../rest/crud.ts";
+import { ApiError } from "../schema/errors.ts";
+import { eventRule, webhook, webhookDelivery } from "../apps/extras/events.ts";
+import type { Model } from "../schema/model.ts";
+import type { Registry } from "../schema/registry.ts";
+import { listObjects, retrieveObject } from "../engine/crud.ts";
 import { REQUEST_BODY_EXCERPT } from "../events/sent-request.ts";
 import { assetUrl } from "./assets.ts";
 import { html, page, type SafeHtml } from "./html.ts";

@@ -1,8 +1,8 @@
 import type { RequestContext } from "../http/context.ts";
-import type { Model } from "../models/model.ts";
-import type { Registry } from "../models/registry.ts";
-import { isPermitted } from "../auth/permissions.ts";
-import { filterCatalog } from "../rest/filters.ts";
+import type { Model } from "../schema/model.ts";
+import type { Registry } from "../schema/registry.ts";
+import { isPermitted } from "../engine/permissions.ts";
+import { filterCatalog } from "../engine/filters.ts";
 import { describeEndpoint } from "../rest/options.ts";
 import { html, page, raw, wantsHtml, type SafeHtml } from "./html.ts";
 import { jsonMarkup } from "./json-markup.ts";

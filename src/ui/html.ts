@@ -1,5 +1,5 @@
 import type { RequestContext } from "../http/context.ts";
-import { hasPermission } from "../auth/permissions.ts";
+import { hasPermission } from "../engine/permissions.ts";
 import { assetUrl } from "./assets.ts";
 
 /** Markup that is already safe: the output of `html`, or a constant written here. */

@@ -1,5 +1,5 @@
 import type { RequestContext } from "../http/context.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../schema/errors.ts";
 import { credentialsOf, safeNext, signIn } from "../auth/sessions.ts";
 import { html, page } from "./html.ts";
 

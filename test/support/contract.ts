@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { registry } from "../../src/models/registry.ts";
-import { KINDS } from "../../src/models/kinds.ts";
+import { registry } from "../../src/schema/registry.ts";
+import { KINDS } from "../../src/schema/kinds.ts";
 import { createHarness, ORIGIN, type Driver, type Harness } from "./harness.ts";
 
 /** What one model's contract needs: valid objects to create, changes, an invalid object. */

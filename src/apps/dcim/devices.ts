@@ -1,0 +1,288 @@
+import { sql } from "kysely";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
+import { contactFilters } from "../tenancy/contacts.ts";
+import { combineHooks } from "../../schema/hooks.ts";
+import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
+import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
+import { tenant } from "../tenancy/tenancy.ts";
+import { deviceRole, deviceType, location, platform, site } from "./organization.ts";
+import { cabled, pathEndpoint } from "./cabling.ts";
+import { deviceIpamHooks, interfaceIpamHooks, interfaceVlanFields, primaryIpFields } from "../ipam/dcim-fields.ts";
+import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
+import { cluster, vmInterface } from "../virtualization/virtualization.ts";
+import { deviceClusterHooks } from "../virtualization/validation.ts";
+import { rack, virtualChassis } from "./racks.ts";
+import { devicePlacementHooks } from "./placement.ts";
+import { traceRoute } from "./trace.ts";
+import {
+  consolePort,
+  consoleServerPort,
+  deviceBay,
+  frontPort,
+  inventoryItem,
+  moduleBay,
+  powerOutlet,
+  powerPort,
+  rearPort,
+} from "./components.ts";
+import { module } from "./modules.ts";
+import { deviceComponentStatements } from "./instantiation.ts";
+import {
+  DEVICE_AIRFLOW,
+  DEVICE_FACE,
+  DEVICE_STATUS,
+  INTERFACE_DUPLEX,
+  INTERFACE_MODE,
+  INTERFACE_POE_MODE,
+  INTERFACE_POE_TYPE,
+  INTERFACE_RF_CHANNEL,
+  INTERFACE_RF_ROLE,
+  INTERFACE_TYPE,
+} from "./choices.ts";
+
+/**
+ * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its
+ * type's manufacturer and model with its id.
+ */
+const deviceDisplay = (t: string) => sql`CASE
+  WHEN ${sql.ref(`${t}.name`)} IS NOT NULL AND ${sql.ref(`${t}.asset_tag`)} IS NOT NULL THEN ${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.asset_tag`)} || ')'
+  WHEN ${sql.ref(`${t}.name`)} IS NOT NULL THEN ${sql.ref(`${t}.name`)}
+  ELSE (SELECT m.name || ' ' || dt.model FROM dcim_devicetype dt JOIN dcim_manufacturer m ON m.id = dt.manufacturer_id
+        WHERE dt.id = ${sql.ref(`${t}.device_type_id`)}) || ' (' || ${sql.ref(`${t}.id`)} || ')' END`;
+
+export const device = defineModel({
+  app: "dcim",
+  name: "device",
+  fields: {
+    name: f.string({ maxLength: 64, nullable: true, default: null }),
+    device_type: f.fk(() => deviceType, { onDelete: "protect" }),
+    role: f.fk(() => deviceRole, { onDelete: "protect" }),
+    // NetBox before 4.0 called the role `device_role`; older clients still send and read it.
+    device_role: f.alias("role"),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
+    cluster: f.fk(() => cluster, { nullable: true, onDelete: "setNull" }),
+    serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
+    asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true }),
+    site: f.fk(() => site, { onDelete: "protect" }),
+    location: f.fk(() => location, { nullable: true, onDelete: "protect" }),
+    rack: f.fk(() => rack, { nullable: true, onDelete: "protect" }),
+    position: f.float({ nullable: true, min: 0.5, max: 1000, label: "Position (U)" }),
+    face: f.choice(DEVICE_FACE, { nullable: true, label: "Rack face" }),
+    virtual_chassis: f.fk(() => virtualChassis, { nullable: true, onDelete: "setNull" }),
+    vc_position: f.integer({ nullable: true, min: 0, max: 255 }),
+    vc_priority: f.integer({ nullable: true, min: 0, max: 255 }),
+    latitude: f.float({ nullable: true, min: -90, max: 90 }),
+    longitude: f.float({ nullable: true, min: -180, max: 180 }),
+    // A child device's parent: the device whose bay holds it (the bay keeps the link).
+    parent_device: f.related(
+      () => device,
+      (t) => sql`(SELECT b.device_id FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${t}.id`)})`,
+      { nestedDisplayUrl: true },
+    ),
+    status: f.choice(DEVICE_STATUS, { default: "active" }),
+    airflow: f.choice(DEVICE_AIRFLOW, { nullable: true }),
+    description,
+    comments,
+    local_context_data: f.json({ nullable: true, checkJson: localContextData }),
+    config_context: configContextField(() => device, DEVICE_CONTEXT_PATHS),
+    // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
+    display_name: f.computed(deviceDisplay, { returns: "string" }),
+    console_port_count: f.count(() => consolePort, "device"),
+    console_server_port_count: f.count(() => consoleServerPort, "device"),
+    power_port_count: f.count(() => powerPort, "device"),
+    power_outlet_count: f.count(() => powerOutlet, "device"),
+    interface_count: f.count(() => iface, "device"),
+    front_port_count: f.count(() => frontPort, "device"),
+    rear_port_count: f.count(() => rearPort, "device"),
+    device_bay_count: f.count(() => deviceBay, "device"),
+    module_bay_count: f.count(() => moduleBay, "device"),
+    inventory_item_count: f.count(() => inventoryItem, "device"),
+    ...primaryIpFields(),
+  },
+  uniqueTogether: [
+    { fields: ["site", "tenant", "name"], nullsDistinct: ["name"], message: "Device name must be unique per site." },
+    {
+      fields: ["virtual_chassis", "vc_position"],
+      nullsDistinct: ["virtual_chassis", "vc_position"],
+      message: "Device with this Virtual chassis and VC position already exists.",
+    },
+  ],
+  brief: ["name", "display_name", "description"],
+  display: deviceDisplay,
+  search: ["name", "serial", "asset_tag", "description", "comments"],
+  filters: {
+    ...contactFilters("dcim.device"),
+    manufacturer: "device_type__manufacturer",
+    manufacturer_id: "device_type__manufacturer__id",
+    model: "device_type__slug",
+    ...siteTreeFilters("site"),
+    ...tenantGroupFilters(),
+    cluster_group: "cluster__group",
+    cluster_group_id: "cluster__group__id",
+    is_full_depth: "device_type__is_full_depth",
+    virtual_chassis_member: whether((t) => sql`${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL`),
+    // Inventories select managed hosts so (Ansible's `device_query_filters: [has_primary_ip: true]`).
+    has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
+    has_oob_ip: whether((t) => sql`${sql.ref(`${t}.oob_ip_id`)} IS NOT NULL`),
+    local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
+    ...hasComponentFilters(),
+    mac_address: {
+      sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT i.device_id FROM dcim_interface i JOIN dcim_macaddress m
+        ON m.assigned_object_type = 'dcim.interface' AND m.assigned_object_id = i.id
+        WHERE ${inJsonList(sql`m.mac_address`, JSON.stringify(values.map((v) => normalMacAddress(v) ?? v)))})`,
+    },
+    // A child device's bay, and the device that holds it.
+    parent_bay_id: {
+      sql: (values, t) =>
+        sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.id`, idList(values))})`,
+    },
+    parent_device_id: {
+      sql: (values, t) =>
+        sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.device_id`, idList(values))})`,
+    },
+  },
+  // Placement, cluster and primary-IP rules; a new device brings its type's components (dcim-instantiation.ts).
+  hooks: combineHooks(
+    devicePlacementHooks(() => device),
+    deviceClusterHooks,
+    { writeStatements: deviceComponentStatements },
+    deviceIpamHooks,
+  ),
+});
+
+/**
+ * NetBox's "has components" filters of a device (`interfaces=true`, `console_ports=false`, ...),
+ * by the table each component kind is kept in; pass-through ports are front or rear ports.
+ */
+function hasComponentFilters() {
+  const has = (...tables: string[]) =>
+    whether((t) =>
+      sql.join(
+        tables.map((table) => sql`EXISTS (SELECT 1 FROM ${sql.table(table)} c WHERE c.device_id = ${sql.ref(`${t}.id`)})`),
+        sql` OR `,
+      ),
+    );
+  return {
+    console_ports: has("dcim_consoleport"),
+    console_server_ports: has("dcim_consoleserverport"),
+    power_ports: has("dcim_powerport"),
+    power_outlets: has("dcim_poweroutlet"),
+    interfaces: has("dcim_interface"),
+    pass_through_ports: has("dcim_frontport", "dcim_rearport"),
+    device_bays: has("dcim_devicebay"),
+    module_bays: has("dcim_modulebay"),
+  };
+}
+
+export const iface = defineModel({
+  app: "dcim",
+  name: "interface",
+  fields: {
+    device: f.fk(() => device, { onDelete: "cascade" }),
+    module: f.fk(() => module, { nullable: true, onDelete: "cascade" }),
+    name: f.string({ maxLength: 64 }),
+    label: f.string({ maxLength: 64, blank: true }),
+    type: f.choice(INTERFACE_TYPE),
+    enabled: f.boolean({ default: true }),
+    parent: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Parent interface", nestedDisplayUrl: true }),
+    bridge: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Bridge interface", nestedDisplayUrl: true }),
+    lag: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Parent LAG", nestedDisplayUrl: true }),
+    mtu: f.integer({ nullable: true, min: 1, max: 65536 }),
+    speed: f.integer({ nullable: true, min: 0, max: 2_147_483_647, label: "Speed (Kbps)" }),
+    duplex: f.choice(INTERFACE_DUPLEX, { nullable: true }),
+    wwn: f.string({ maxLength: 23, nullable: true, default: null, label: "WWN" }),
+    mgmt_only: f.boolean({ default: false, label: "Management only" }),
+    description,
+    mode: f.choice(INTERFACE_MODE, { nullable: true, label: "802.1Q Mode" }),
+    rf_role: f.choice(INTERFACE_RF_ROLE, { nullable: true, label: "Wireless role" }),
+    rf_channel: f.choice(INTERFACE_RF_CHANNEL, { nullable: true, label: "Wireless channel" }),
+    poe_mode: f.choice(INTERFACE_POE_MODE, { nullable: true, label: "PoE mode" }),
+    poe_type: f.choice(INTERFACE_POE_TYPE, { nullable: true, label: "PoE type" }),
+    rf_channel_frequency: f.float({ nullable: true, min: 0, max: 100_000, label: "Channel frequency (MHz)" }),
+    rf_channel_width: f.float({ nullable: true, min: 0, max: 10_000, label: "Channel width (MHz)" }),
+    tx_power: f.integer({ nullable: true, min: 0, max: 127, label: "Transmit power (dBm)" }),
+    ...interfaceVlanFields(),
+    ...cabled(),
+    ...pathEndpoint(),
+  },
+  uniqueTogether: [{ fields: ["device", "name"], message: "Interface with this Device and Name already exists." }],
+  brief: ["device", "name", "description", "cable", "_occupied"],
+  search: ["name", "label", "description"],
+  ordering: ["device", "name"],
+  hooks: interfaceIpamHooks,
+  filters: {
+    manufacturer: "device__device_type__manufacturer",
+    manufacturer_id: "device__device_type__manufacturer__id",
+    site: "device__site",
+    site_id: "device__site__id",
+    region: { path: "device__site__region", tree: true },
+    region_id: { path: "device__site__region__id", tree: true },
+    role: "device__role",
+    role_id: "device__role__id",
+    device_type: "device__device_type",
+    device_type_id: "device__device_type__id",
+  },
+  routes: [traceRoute],
+});
+
+/**
+ * The spellings of a MAC address netaddr's EUI accepts, as NetBox parses them (`dcim/fields.py`):
+ * six groups of 1-2 hex digits (`:` or `-`), three of 1-4 (`:`, `-` or `.`: Cisco), two of 5-6
+ * (PostgreSQL), or 12 bare digits. Each group is zero-padded to its share of the 12 digits.
+ */
+const MAC_SPELLINGS: readonly { readonly regex: RegExp; readonly width: number }[] = [
+  { regex: /^([0-9a-f]{1,2})([:-])([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})$/i, width: 2 },
+  { regex: /^([0-9a-f]{1,4})([:.-])([0-9a-f]{1,4})\2([0-9a-f]{1,4})$/i, width: 4 },
+  { regex: /^([0-9a-f]{5,6})([:-])([0-9a-f]{5,6})$/i, width: 6 },
+  { regex: /^([0-9a-f]{12})$/i, width: 12 },
+];
+
+/** A MAC address in NetBox's form (`AA:BB:CC:DD:EE:FF`, netaddr's unix-expanded-uppercase), or null. */
+function normalMacAddress(text: string): string | null {
+  // NetBox drops spaces before parsing (`MACAddressField.to_python`).
+  const compact = text.replace(/ /g, "");
+  for (const { regex, width } of MAC_SPELLINGS) {
+    const m = regex.exec(compact);
+    if (!m) continue;
+    const groups = m.slice(1).filter((g) => !/^[:.-]$/.test(g));
+    const hex = groups
+      .map((g) => g.padStart(width, "0"))
+      .join("")
+      .toUpperCase();
+    return hex.match(/../g)!.join(":");
+  }
+  return null;
+}
+
+/** NetBox's refusal names the value as it parsed it, spaces dropped. */
+const macAddressProblem = (text: string) => (normalMacAddress(text) ? undefined : `Invalid MAC address format: ${text.replace(/ /g, "")}`);
+
+export const macAddress = defineModel({
+  app: "dcim",
+  name: "macaddress",
+  verboseName: "MAC address",
+  fields: {
+    // Declared without f.string's length limit: NetBox stores a PostgreSQL macaddr, which has
+    // none, so anything unparsable is refused by the check with NetBox's own message.
+    mac_address: { kind: "string", required: true, check: macAddressProblem, label: "MAC address" },
+    assigned_object: f.generic(() => [iface, vmInterface], { nullable: true }),
+    description,
+    comments,
+  },
+  brief: ["mac_address", "description"],
+  display: "mac_address",
+  search: ["mac_address", "description"],
+  ordering: ["mac_address"],
+  hooks: {
+    // The field's check accepts every spelling; the stored value is the one NetBox stores.
+    prepareWrite: (_ctx, items) => {
+      for (const { values } of items) {
+        if (typeof values.mac_address === "string") values.mac_address = normalMacAddress(values.mac_address);
+      }
+    },
+  },
+});
+
+export const deviceModels = [device, iface, macAddress];

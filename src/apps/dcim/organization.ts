@@ -1,0 +1,227 @@
+import { sql } from "kysely";
+import { f, type Choice } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
+import { contactFilters } from "../tenancy/contacts.ts";
+import { comments, description, nestedGroupFields, parentOf, siblingUnique, siteTreeFilters } from "../../schema/common.ts";
+import { tenant } from "../tenancy/tenancy.ts";
+import { device } from "./devices.ts";
+import { virtualMachine } from "../virtualization/virtualization.ts";
+import { rack } from "./racks.ts";
+import { deviceTypeHeightHooks, locationHooks } from "./placement.ts";
+import { inventoryItem } from "./components.ts";
+import {
+  consolePortTemplate,
+  consoleServerPortTemplate,
+  deviceBayTemplate,
+  frontPortTemplate,
+  interfaceTemplate,
+  inventoryItemTemplate,
+  moduleBayTemplate,
+  powerOutletTemplate,
+  powerPortTemplate,
+  rearPortTemplate,
+} from "./templates.ts";
+import { siteIpamCounts } from "../ipam/dcim-fields.ts";
+import { DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT } from "./choices.ts";
+
+/**
+ * Site status. SPEC.md shows a site's status as `{value, label, id}`: `id` is the numeric value
+ * older clients stored (active 1, planned 2, retired 4); the two later states continue the series.
+ */
+export const SITE_STATUS: readonly Choice[] = [
+  { value: "planned", label: "Planned", id: 2 },
+  { value: "staging", label: "Staging", id: 3 },
+  { value: "active", label: "Active", id: 1 },
+  { value: "decommissioning", label: "Decommissioning", id: 5 },
+  { value: "retired", label: "Retired", id: 4 },
+];
+
+/** An IANA time zone name, as every runtime's Intl knows them. */
+function timeZoneProblem(name: string): string | undefined {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return undefined;
+  } catch {
+    return `"${name}" is not a valid time zone.`;
+  }
+}
+
+export const region = defineModel({
+  app: "dcim",
+  name: "region",
+  tree: true,
+  fields: nestedGroupFields(() => region, { site_count: f.count(() => site, "region", { cumulative: true }) }),
+  uniqueTogether: siblingUnique("region"),
+  brief: ["name", "slug", "description", "site_count", "_depth"],
+  filters: { ...contactFilters("dcim.region") },
+});
+
+export const siteGroup = defineModel({
+  app: "dcim",
+  name: "sitegroup",
+  verboseName: "site group",
+  tree: true,
+  fields: nestedGroupFields(() => siteGroup, { site_count: f.count(() => site, "group", { cumulative: true }) }),
+  uniqueTogether: siblingUnique("site group"),
+  brief: ["name", "slug", "description", "site_count", "_depth"],
+  filters: { ...contactFilters("dcim.sitegroup") },
+});
+
+export const site = defineModel({
+  app: "dcim",
+  name: "site",
+  fields: {
+    name: f.string({ maxLength: 100, unique: true }),
+    slug: f.slug({ unique: true }),
+    status: f.choice(SITE_STATUS, { default: "active" }),
+    region: f.fk(() => region, { nullable: true, onDelete: "protect" }),
+    group: f.fk(() => siteGroup, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    facility: f.string({ maxLength: 50, blank: true }),
+    time_zone: f.string({ maxLength: 63, nullable: true, blank: true, default: null, check: timeZoneProblem }),
+    description,
+    physical_address: f.string({ maxLength: 200, blank: true }),
+    shipping_address: f.string({ maxLength: 200, blank: true }),
+    latitude: f.float({ nullable: true, min: -90, max: 90 }),
+    longitude: f.float({ nullable: true, min: -180, max: 180 }),
+    comments,
+    virtualmachine_count: f.count(() => virtualMachine, "site"),
+    rack_count: f.count(() => rack, "site"),
+    device_count: f.count(() => device, "site"),
+    circuit_count: f.countSql(
+      (t) =>
+        sql`(SELECT count(DISTINCT ct.circuit_id) FROM circuits_circuittermination ct WHERE (ct.termination_type = 'dcim.site' AND ct.termination_id = ${sql.ref(`${t}.id`)}) OR (ct.termination_type = 'dcim.location' AND ct.termination_id IN (SELECT l.id FROM dcim_location l WHERE l.site_id = ${sql.ref(`${t}.id`)})))`,
+    ),
+    ...siteIpamCounts(),
+  },
+  brief: ["name", "slug", "description"],
+  search: ["name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"],
+  filters: { ...contactFilters("dcim.site") },
+});
+
+/**
+ * A location: a nested group of racks and devices inside one site (a building, a floor, a room).
+ * Its parent must belong to the same site.
+ */
+export const location = defineModel({
+  app: "dcim",
+  name: "location",
+  tree: true,
+  fields: {
+    name: f.string({ maxLength: 100 }),
+    slug: f.slug(),
+    site: f.fk(() => site, { onDelete: "cascade" }),
+    parent: parentOf(() => location),
+    status: f.choice(LOCATION_STATUS, { default: "active" }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    facility: f.string({ maxLength: 50, blank: true, helpText: "Local facility ID or description" }),
+    description,
+    comments,
+    rack_count: f.count(() => rack, "location", { cumulative: true }),
+    device_count: f.count(() => device, "location", { cumulative: true }),
+  },
+  uniqueTogether: [
+    { fields: ["site", "parent", "name"], message: "A location with this name already exists within the specified site and parent." },
+    { fields: ["site", "parent", "slug"], message: "A location with this slug already exists within the specified site and parent." },
+  ],
+  brief: ["name", "slug", "description", "rack_count", "_depth"],
+  search: ["name", "slug", "facility", "description", "comments"],
+  filters: {
+    ...contactFilters("dcim.location"),
+    ...siteTreeFilters("site"),
+  },
+  hooks: locationHooks(() => location),
+});
+
+const color = f.string({
+  maxLength: 6,
+  default: "9e9e9e",
+  pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." },
+});
+const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }) });
+
+export const manufacturer = defineModel({
+  app: "dcim",
+  name: "manufacturer",
+  fields: {
+    ...organizational(),
+    description,
+    devicetype_count: f.count(() => deviceType, "manufacturer"),
+    inventoryitem_count: f.count(() => inventoryItem, "manufacturer"),
+    platform_count: f.count(() => platform, "manufacturer"),
+  },
+  brief: ["name", "slug", "description", "devicetype_count"],
+  filters: { ...contactFilters("dcim.manufacturer") },
+});
+
+export const deviceType = defineModel({
+  app: "dcim",
+  name: "devicetype",
+  verboseName: "device type",
+  fields: {
+    manufacturer: f.fk(() => manufacturer, { onDelete: "protect" }),
+    default_platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
+    model: f.string({ maxLength: 100 }),
+    slug: f.slug(),
+    part_number: f.string({ maxLength: 50, blank: true }),
+    u_height: f.float({ default: 1, min: 0, max: 1000 }),
+    exclude_from_utilization: f.boolean({ default: false }),
+    is_full_depth: f.boolean({ default: true }),
+    subdevice_role: f.choice(SUBDEVICE_ROLE, { nullable: true }),
+    airflow: f.choice(DEVICE_TYPE_AIRFLOW, { nullable: true }),
+    weight: f.float({ nullable: true, min: 0, max: 1_000_000 }),
+    weight_unit: f.choice(WEIGHT_UNIT, { nullable: true }),
+    description,
+    comments,
+    device_count: f.count(() => device, "device_type"),
+    console_port_template_count: f.count(() => consolePortTemplate, "device_type"),
+    console_server_port_template_count: f.count(() => consoleServerPortTemplate, "device_type"),
+    power_port_template_count: f.count(() => powerPortTemplate, "device_type"),
+    power_outlet_template_count: f.count(() => powerOutletTemplate, "device_type"),
+    interface_template_count: f.count(() => interfaceTemplate, "device_type"),
+    front_port_template_count: f.count(() => frontPortTemplate, "device_type"),
+    rear_port_template_count: f.count(() => rearPortTemplate, "device_type"),
+    device_bay_template_count: f.count(() => deviceBayTemplate, "device_type"),
+    module_bay_template_count: f.count(() => moduleBayTemplate, "device_type"),
+    inventory_item_template_count: f.count(() => inventoryItemTemplate, "device_type"),
+  },
+  uniqueTogether: [
+    { fields: ["manufacturer", "model"], message: "Device type model must be unique per manufacturer." },
+    { fields: ["manufacturer", "slug"], message: "Device type slug must be unique per manufacturer." },
+  ],
+  brief: ["manufacturer", "model", "slug", "description", "device_count"],
+  display: "model",
+  search: ["model", "slug", "part_number", "description", "comments"],
+  ordering: ["model"],
+  hooks: deviceTypeHeightHooks(() => device),
+});
+
+export const deviceRole = defineModel({
+  app: "dcim",
+  name: "devicerole",
+  verboseName: "device role",
+  fields: {
+    ...organizational(),
+    color,
+    vm_role: f.boolean({ default: true }),
+    description,
+    device_count: f.count(() => device, "role"),
+    virtualmachine_count: f.count(() => virtualMachine, "role"),
+  },
+  brief: ["name", "slug", "description", "device_count", "virtualmachine_count"],
+});
+
+export const platform = defineModel({
+  app: "dcim",
+  name: "platform",
+  fields: {
+    ...organizational(),
+    manufacturer: f.fk(() => manufacturer, { nullable: true, onDelete: "protect" }),
+    description,
+    device_count: f.count(() => device, "platform"),
+    virtualmachine_count: f.count(() => virtualMachine, "platform"),
+  },
+  brief: ["name", "slug", "description", "device_count", "virtualmachine_count"],
+});
+
+export const dcimModels = [region, siteGroup, site, location, manufacturer, deviceType, deviceRole, platform];

@@ -1,0 +1,63 @@
+import { sql } from "kysely";
+import { f, type FieldOptions } from "../../schema/fields.ts";
+import { defineModel, type Model } from "../../schema/model.ts";
+import { description } from "../../schema/common.ts";
+import { deviceRole, deviceType, location, platform, region, site, siteGroup } from "../dcim/organization.ts";
+import { cluster, clusterGroup, clusterType } from "../virtualization/virtualization.ts";
+import { tenant, tenantGroup } from "../tenancy/tenancy.ts";
+import { tag } from "./extras.ts";
+import { CONFIG_CONTEXT_TABLE, CONTEXT_DIMENSIONS, contextData, contextThrough, type ContextDimension } from "./config-context-field.ts";
+
+/** The model each assignment dimension points to. */
+const TARGETS: Record<ContextDimension, () => Model> = {
+  regions: () => region,
+  site_groups: () => siteGroup,
+  sites: () => site,
+  locations: () => location,
+  device_types: () => deviceType,
+  roles: () => deviceRole,
+  platforms: () => platform,
+  cluster_types: () => clusterType,
+  cluster_groups: () => clusterGroup,
+  clusters: () => cluster,
+  tenant_groups: () => tenantGroup,
+  tenants: () => tenant,
+  tags: () => tag,
+};
+
+const assignment = (dimension: ContextDimension): FieldOptions =>
+  // Tags are written and read as slugs on a config context (not as nested tags).
+  f.m2m(TARGETS[dimension], contextThrough(dimension), {
+    filterName: CONTEXT_DIMENSIONS[dimension].filter,
+    ...(dimension === "tags" ? { listedBy: "slug" } : {}),
+  });
+
+/** NetBox's `extras.configcontext`: data applied to the devices and VMs its assignments match. */
+export const configContext = defineModel({
+  app: "extras",
+  name: "configcontext",
+  verboseName: "config context",
+  table: CONFIG_CONTEXT_TABLE,
+  taggable: false,
+  fields: {
+    name: f.string({ maxLength: 100, unique: true }),
+    weight: f.integer({ default: 1000, min: 0, max: 32767 }),
+    description,
+    is_active: f.boolean({ default: true }),
+    ...(Object.fromEntries(Object.keys(CONTEXT_DIMENSIONS).map((d) => [d, assignment(d as ContextDimension)])) as Record<
+      ContextDimension,
+      FieldOptions
+    >),
+    // Contexts synced from a data source are not supported: these read as NetBox shows a local one.
+    data_source: f.computed(() => sql`NULL`, { nullable: true }),
+    data_path: f.computed(() => sql`''`, { returns: "string" }),
+    data_file: f.computed(() => sql`NULL`, { nullable: true }),
+    data_synced: f.computed(() => sql`NULL`, { nullable: true }),
+    data: f.json({ required: true, checkJson: contextData }),
+  },
+  brief: ["name", "description"],
+  search: ["name", "description", "data"],
+  ordering: ["weight", "name"],
+});
+
+export const configContextModels = [configContext];

@@ -1,0 +1,285 @@
+import { sql } from "kysely";
+import { f, type FieldOptions } from "../../schema/fields.ts";
+import { defineModel, type Model } from "../../schema/model.ts";
+import { comments, description } from "../../schema/common.ts";
+import { tenant } from "../tenancy/tenancy.ts";
+import { location, region, site, siteGroup } from "../dcim/organization.ts";
+import { iface } from "../dcim/devices.ts";
+import { FAMILY, IP_ADDRESS_ROLE, IP_ADDRESS_STATUS, IP_RANGE_STATUS, PREFIX_STATUS } from "./choices.ts";
+import { fhrpGroup } from "./services.ts";
+import { vlan } from "./vlans.ts";
+import { aggregateHooks, ipAddressHooks, ipRangeHooks, prefixHooks } from "./rules.ts";
+import type { StatefulHooks } from "../../schema/hooks.ts";
+import { aggregateFilters, ipAddressFilters, ipRangeFilters, prefixFilters } from "./filters.ts";
+import { availableIpsRoute, availablePrefixesRoute } from "./allocation.ts";
+import { availableAsnsRoute } from "./allocation-numbers.ts";
+import { allocationState, applyAllocation, type AllocationPlan } from "./allocation-plan.ts";
+import { vmInterface } from "../virtualization/virtualization.ts";
+
+/** The models an IP address can be assigned to. */
+export const ASSIGNABLE_TO: () => readonly Model[] = () => [iface, vmInterface, fhrpGroup];
+
+/** The family an address or prefix has: derived on write, read-only, `{value, label}` in full form. */
+const family = (): FieldOptions => f.choice(FAMILY, { readOnly: true, required: false });
+const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }) });
+const DATE = { regex: /^\d{4}-\d{2}-\d{2}$/, message: "Date has wrong format. Use one of these formats instead: YYYY-MM-DD." };
+
+export const rir = defineModel({
+  app: "ipam",
+  name: "rir",
+  verboseName: "RIR",
+  className: "RIR",
+  fields: {
+    ...organizational(),
+    is_private: f.boolean({ default: false, label: "Private", helpText: "IP space managed by this RIR is considered private" }),
+    description,
+    aggregate_count: f.count(() => aggregate, "rir"),
+  },
+  brief: ["name", "slug", "description", "aggregate_count"],
+});
+
+export const aggregate = defineModel({
+  app: "ipam",
+  name: "aggregate",
+  fields: {
+    family: family(),
+    prefix: f.network("prefix"),
+    rir: f.fk(() => rir, { onDelete: "protect", label: "RIR" }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    date_added: f.string({ maxLength: 10, nullable: true, default: null, pattern: DATE }),
+    description,
+    comments,
+  },
+  brief: ["family", "prefix", "description"],
+  display: "prefix",
+  search: ["prefix", "description", "comments"],
+  ordering: ["prefix"],
+  hooks: aggregateHooks,
+  filters: aggregateFilters,
+});
+
+/** `AS65000`, and for 32-bit numbers their asdot form too: `AS4200000000 (64086.59904)`. */
+const asnDisplay = (t: string) => {
+  const asn = sql.ref(`${t}.asn`);
+  return sql`CASE WHEN ${asn} > 65535 THEN 'AS' || ${asn} || ' (' || (${asn} / 65536) || '.' || (${asn} % 65536) || ')' ELSE 'AS' || ${asn} END`;
+};
+
+export const asn = defineModel({
+  app: "ipam",
+  name: "asn",
+  verboseName: "ASN",
+  className: "ASN",
+  fields: {
+    asn: f.integer({ required: true, unique: true, min: 1, max: 4_294_967_295, label: "ASN" }),
+    rir: f.fk(() => rir, { nullable: true, onDelete: "protect", label: "RIR" }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    description,
+    comments,
+  },
+  brief: ["asn", "description"],
+  display: asnDisplay,
+  naturalKey: "asn",
+  search: ["description", "comments"],
+  ordering: ["asn"],
+  hooks: {
+    initial: allocationState,
+    prepareWrite: (_ctx, items, allocation) => applyAllocation(allocation, items),
+  } satisfies StatefulHooks<AllocationPlan | null>,
+});
+
+export const asnRange = defineModel({
+  app: "ipam",
+  name: "asnrange",
+  verboseName: "ASN range",
+  className: "ASNRange",
+  fields: {
+    ...organizational(),
+    rir: f.fk(() => rir, { onDelete: "protect", label: "RIR" }),
+    start: f.integer({ required: true, min: 1, max: 4_294_967_295 }),
+    end: f.integer({ required: true, min: 1, max: 4_294_967_295 }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    description,
+    asn_count: f.computed(
+      (t) => sql`(SELECT count(*) FROM ipam_asn a WHERE a.rir_id = ${sql.ref(`${t}.rir_id`)}
+      AND a.asn BETWEEN ${sql.ref(`${t}.start`)} AND ${sql.ref(`${t}.end`)})`,
+      { returns: "integer" },
+    ),
+  },
+  brief: ["name", "slug", "description"],
+  routes: [availableAsnsRoute],
+  hooks: {
+    prepareWrite: (_ctx, items) => {
+      for (const item of items) {
+        const start = Number(item.values.start ?? item.current?.start);
+        const end = Number(item.values.end ?? item.current?.end);
+        if (end < start) item.errors.__all__ = [`Starting ASN (${start}) cannot be greater than ending ASN (${end}).`];
+      }
+    },
+  },
+});
+
+export const routeTarget = defineModel({
+  app: "ipam",
+  name: "routetarget",
+  verboseName: "route target",
+  fields: {
+    name: f.string({ maxLength: 21, unique: true, helpText: "Route target value (formatted in accordance with RFC 4360)" }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    description,
+    comments,
+  },
+  brief: ["name", "description"],
+});
+
+const targets = (direction: "import" | "export") =>
+  f.m2m(
+    () => routeTarget,
+    { table: `ipam_vrf_${direction}_targets`, source: "vrf_id", target: "routetarget_id" },
+    { filterName: `${direction}_target`, nestedDisplayUrl: true },
+  );
+
+export const vrf = defineModel({
+  app: "ipam",
+  name: "vrf",
+  verboseName: "VRF",
+  className: "VRF",
+  fields: {
+    name: f.string({ maxLength: 100 }),
+    rd: f.string({ maxLength: 21, nullable: true, default: null, unique: true, label: "Route distinguisher" }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    enforce_unique: f.boolean({
+      default: true,
+      label: "Enforce unique space",
+      helpText: "Prevent duplicate prefixes/IP addresses within this VRF",
+    }),
+    description,
+    comments,
+    import_targets: targets("import"),
+    export_targets: targets("export"),
+    ipaddress_count: f.count(() => ipAddress, "vrf"),
+    prefix_count: f.count(() => prefix, "vrf"),
+  },
+  brief: ["name", "rd", "description", "prefix_count"],
+  display: (t) =>
+    sql`CASE WHEN ${sql.ref(`${t}.rd`)} IS NULL THEN ${sql.ref(`${t}.name`)} ELSE ${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.rd`)} || ')' END`,
+  naturalKey: "rd",
+  search: ["name", "rd", "description", "comments"],
+  ordering: ["name", "rd"],
+});
+
+export const role = defineModel({
+  app: "ipam",
+  name: "role",
+  fields: {
+    ...organizational(),
+    weight: f.integer({ default: 1000, min: 0, max: 32767 }),
+    description,
+    prefix_count: f.count(() => prefix, "role"),
+    vlan_count: f.count(() => vlan, "role"),
+  },
+  brief: ["name", "slug", "description", "prefix_count", "vlan_count"],
+  ordering: ["weight", "name"],
+});
+
+export const prefix = defineModel({
+  app: "ipam",
+  name: "prefix",
+  verboseName: "prefix",
+  path: "prefixes",
+  fields: {
+    family: family(),
+    prefix: f.network("prefix", { helpText: "IPv4 or IPv6 network with mask" }),
+    // SPEC.md 2.3 shows a prefix's `site`; NetBox 4.2 scopes it instead: both are kept in step.
+    site: f.fk(() => site, { nullable: true, onDelete: "protect" }),
+    vrf: f.fk(() => vrf, { nullable: true, onDelete: "protect", label: "VRF" }),
+    scope: f.generic(() => [region, siteGroup, site, location], { nullable: true }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    vlan: f.fk(() => vlan, { nullable: true, onDelete: "protect", label: "VLAN" }),
+    status: f.choice(PREFIX_STATUS, { default: "active" }),
+    role: f.fk(() => role, { nullable: true, onDelete: "setNull" }),
+    is_pool: f.boolean({ default: false, label: "Is a pool", helpText: "All IP addresses within this prefix are considered usable" }),
+    mark_utilized: f.boolean({ default: false, helpText: "Treat as fully utilized" }),
+    description,
+    comments,
+    // Stored and kept current by every prefix write (as NetBox keeps them), so reads cost nothing.
+    children: f.integer({ readOnly: true, default: 0 }),
+    _depth: f.integer({ readOnly: true, default: 0 }),
+  },
+  brief: ["family", "prefix", "description", "_depth"],
+  display: "prefix",
+  search: ["prefix", "description", "comments"],
+  ordering: ["vrf", "prefix"],
+  hooks: prefixHooks,
+  filters: prefixFilters,
+  routes: [availablePrefixesRoute, availableIpsRoute],
+});
+
+export const ipRange = defineModel({
+  app: "ipam",
+  name: "iprange",
+  verboseName: "IP range",
+  className: "IPRange",
+  fields: {
+    family: family(),
+    start_address: f.network("address"),
+    end_address: f.network("address"),
+    // Addresses in the range, computed on write (IPv6 ranges can exceed 2^53: read as stored).
+    size: f.integer({ readOnly: true, default: 0 }),
+    vrf: f.fk(() => vrf, { nullable: true, onDelete: "protect", label: "VRF" }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    status: f.choice(IP_RANGE_STATUS, { default: "active" }),
+    role: f.fk(() => role, { nullable: true, onDelete: "setNull" }),
+    description,
+    comments,
+    mark_utilized: f.boolean({ default: false, helpText: "Treat as fully utilized" }),
+  },
+  brief: ["family", "start_address", "end_address", "description"],
+  display: (t) => sql`${sql.ref(`${t}.start_address`)} || '-' || ${sql.ref(`${t}.end_address`)}`,
+  search: ["start_address", "end_address", "description", "comments"],
+  ordering: ["vrf", "start_address"],
+  hooks: ipRangeHooks,
+  filters: ipRangeFilters,
+  routes: [availableIpsRoute],
+});
+
+/** The IP addresses whose `nat_inside` is this one, as nested objects (URLs added on output). */
+const natOutside = (t: string) => sql`(SELECT json_group_array(json_object('id', o.id, 'address', o.address, 'family', o.family))
+  FROM ipam_ipaddress o WHERE o.nat_inside_id = ${sql.ref(`${t}.id`)})`;
+
+export const ipAddress = defineModel({
+  app: "ipam",
+  name: "ipaddress",
+  verboseName: "IP address",
+  className: "IPAddress",
+  path: "ip-addresses",
+  fields: {
+    family: family(),
+    address: f.network("address", { helpText: "IPv4 or IPv6 address (with mask)" }),
+    vrf: f.fk(() => vrf, { nullable: true, onDelete: "protect", label: "VRF" }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    status: f.choice(IP_ADDRESS_STATUS, { default: "active" }),
+    role: f.choice(IP_ADDRESS_ROLE, { nullable: true }),
+    assigned_object: f.generic(ASSIGNABLE_TO, { nullable: true }),
+    nat_inside: f.fk(() => ipAddress, { nullable: true, onDelete: "setNull", label: "NAT (inside)", nestedDisplayUrl: true }),
+    nat_outside: f.computed(natOutside, { returns: "json", label: "NAT (outside)" }),
+    dns_name: f.string({
+      maxLength: 255,
+      blank: true,
+      label: "DNS name",
+      pattern: {
+        regex: /^([0-9A-Za-z_-]+|\*)(\.[0-9A-Za-z_-]+)*\.?$/,
+        message: "Only alphanumeric characters, asterisks, hyphens, periods, and underscores are allowed in DNS names",
+      },
+    }),
+    description,
+    comments,
+  },
+  brief: ["family", "address", "description"],
+  display: "address",
+  search: ["address", "dns_name", "description", "comments"],
+  ordering: ["address"],
+  hooks: ipAddressHooks,
+  filters: ipAddressFilters,
+});
+
+export const ipamModels = [rir, aggregate, asn, asnRange, routeTarget, vrf, role, prefix, ipRange, ipAddress];

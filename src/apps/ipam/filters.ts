@@ -1,0 +1,211 @@
+import { sql, type RawBuilder } from "kysely";
+import type { FilterDeclaration, Model } from "../../schema/model.ts";
+import { ancestorCandidates, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
+import { ASSIGNABLE_TO } from "./addressing.ts";
+
+type Cond = RawBuilder<unknown>;
+type SqlFilter = Extract<FilterDeclaration, { sql: unknown }>;
+
+/**
+ * IPAM's filters, NetBox's names and meanings, each a range scan or a few index lookups on the
+ * sortable key columns. A value that does not parse matches nothing (NetBox's `parent` does the
+ * same; a 400 would reveal nothing more).
+ */
+
+const or = (xs: Cond[]): Cond => (xs.length ? sql`(${sql.join(xs, sql` OR `)})` : sql`0`);
+const col = (table: string, c: string) => sql.ref(`${table}.${c}`);
+const networks = (values: readonly string[]) => values.map((v) => parseNetwork(v)).filter((n): n is Network => n !== null);
+const range = (n: Network) => [keyOf(n.family, firstOf(n)), keyOf(n.family, lastOf(n))] as const;
+
+/** Rows whose network (field `f`) lies inside a value's network; strictly (a longer mask) unless `include`. */
+const inside =
+  (f: string, { include }: { readonly include: boolean }) =>
+  (values: readonly string[], t: string) =>
+    or(
+      networks(values).map((n) => {
+        const [s, e] = range(n);
+        return sql`(${col(t, `${f}_start`)} BETWEEN ${s} AND ${e} AND ${col(t, `${f}_end`)} <= ${e} AND ${col(t, `${f}_length`)} ${sql.raw(include ? ">=" : ">")} ${n.length})`;
+      }),
+    );
+
+/** Rows whose network contains a value (an address or a network): one index lookup per shorter mask. */
+const containing = (f: string) => (values: readonly string[], t: string) =>
+  or(
+    networks(values).map((n) => {
+      const prefix = { ...n, host: firstOf(n) };
+      const candidates = [...ancestorCandidates(prefix), { start: keyOf(n.family, firstOf(n)), length: n.length }];
+      return sql`(${col(t, `${f}_start`)}, ${col(t, `${f}_length`)}) IN (SELECT json_extract(c.value, '$.start'), json_extract(c.value, '$.length') FROM json_each(${JSON.stringify(candidates)}) c)`;
+    }),
+  );
+
+/** Exact networks (a prefix list): same start and mask. */
+const exactPrefix = (f: string) => (values: readonly string[], t: string) =>
+  or(
+    networks(values).map((n) => sql`(${col(t, `${f}_start`)} = ${keyOf(n.family, firstOf(n))} AND ${col(t, `${f}_length`)} = ${n.length})`),
+  );
+
+/** Exact addresses: with a mask, that address and mask; without, the host under any mask. */
+const exactAddress = (values: readonly string[], t: string) =>
+  or(
+    values.flatMap((v) => {
+      const n = parseNetwork(v);
+      if (!n) return [];
+      const host = sql`${col(t, "address_start")} = ${keyOf(n.family, n.host)}`;
+      return [v.includes("/") ? sql`(${host} AND ${col(t, "address_length")} = ${n.length})` : host];
+    }),
+  );
+
+/** Rows whose mask length compares to every value (`mask_length`, `__gte`, `__lte`). */
+const maskLength = (f: string, op: "=" | ">=" | "<=") => (values: readonly string[], t: string) => {
+  const ns = values.filter((v) => /^\d{1,3}$/.test(v)).map(Number);
+  return ns.length ? or(ns.map((n) => sql`${col(t, `${f}_length`)} ${sql.raw(op)} ${n}`)) : sql`0`;
+};
+
+const ids = (values: readonly string[]) => values.filter((v) => /^\d{1,15}$/.test(v)).map(Number);
+const idSet = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids(values))}))`;
+
+/**
+ * Rows in the given VRFs or in VRFs importing their export targets... as NetBox's `present_in_vrf`:
+ * the VRF itself, or any VRF exporting a route target the given one imports.
+ */
+const presentInVrf = (byRd: boolean) => (values: readonly string[], t: string) => {
+  const chosen = byRd ? sql`(SELECT id FROM ipam_vrf WHERE rd IN (SELECT value FROM json_each(${JSON.stringify(values)})))` : idSet(values);
+  return sql`(${col(t, "vrf_id")} IN ${chosen} OR ${col(t, "vrf_id")} IN (SELECT e.vrf_id FROM ipam_vrf_export_targets e
+    JOIN ipam_vrf_import_targets i ON i.routetarget_id = e.routetarget_id WHERE i.vrf_id IN ${chosen}))`;
+};
+
+const sqlFilter = (f: (values: readonly string[], table: string) => Cond): SqlFilter => ({ sql: f });
+
+/** Filters of models holding one network field `f` (prefixes, aggregates). */
+const networkFilters = (f: string) => ({
+  [f]: sqlFilter(exactPrefix(f)),
+  within: sqlFilter(inside(f, { include: false })),
+  within_include: sqlFilter(inside(f, { include: true })),
+  contains: sqlFilter(containing(f)),
+  mask_length: sqlFilter(maskLength(f, "=")),
+  mask_length__gte: sqlFilter(maskLength(f, ">=")),
+  mask_length__lte: sqlFilter(maskLength(f, "<=")),
+});
+
+export const prefixFilters = {
+  ...networkFilters("prefix"),
+  present_in_vrf_id: sqlFilter(presentInVrf(false)),
+  present_in_vrf: sqlFilter(presentInVrf(true)),
+  vlan_vid: "vlan__vid",
+  vlan_group_id: "vlan__group__id",
+  depth: "_depth",
+} satisfies Record<string, FilterDeclaration>;
+
+export const aggregateFilters = networkFilters("prefix");
+
+export const ipRangeFilters = {
+  start_address: sqlFilter(exactAddressOf("start_address")),
+  end_address: sqlFilter(exactAddressOf("end_address")),
+  parent: sqlFilter((values, t) =>
+    or(
+      networks(values).map((n) => {
+        const [s, e] = range(n);
+        return sql`(${col(t, "start_address_start")} BETWEEN ${s} AND ${e} AND ${col(t, "end_address_start")} <= ${e})`;
+      }),
+    ),
+  ),
+  contains: sqlFilter((values, t) =>
+    or(
+      networks(values).map((n) => {
+        const [s, e] = range(n);
+        return sql`(${col(t, "start_address_start")} <= ${s} AND ${col(t, "end_address_start")} >= ${e})`;
+      }),
+    ),
+  ),
+  present_in_vrf_id: sqlFilter(presentInVrf(false)),
+  present_in_vrf: sqlFilter(presentInVrf(true)),
+} satisfies Record<string, FilterDeclaration>;
+
+function exactAddressOf(f: string) {
+  return (values: readonly string[], t: string) =>
+    or(networks(values).map((n) => sql`${col(t, `${f}_start`)} = ${keyOf(n.family, n.host)}`));
+}
+
+/** The interface model an address can be assigned to by a virtual machine, once it exists. */
+const vmInterface = (): Model | undefined => ASSIGNABLE_TO().find((m) => m.field.virtual_machine);
+
+/** Addresses assigned to objects of `type` whose ids are in `idsSql`. */
+const assignedTo = (type: string, idsSql: Cond, t: string) =>
+  sql`(${col(t, "assigned_object_type")} = ${type} AND ${col(t, "assigned_object_id")} IN ${idsSql})`;
+
+const boolean = (values: readonly string[]) => ["true", "1", "True"].includes(values[0]);
+
+export const ipAddressFilters = {
+  address: sqlFilter(exactAddress),
+  parent: sqlFilter((values, t) =>
+    or(
+      networks(values).map((n) => {
+        const [s, e] = range(n);
+        return sql`${col(t, "address_start")} BETWEEN ${s} AND ${e}`;
+      }),
+    ),
+  ),
+  mask_length: sqlFilter(maskLength("address", "=")),
+  mask_length__gte: sqlFilter(maskLength("address", ">=")),
+  mask_length__lte: sqlFilter(maskLength("address", "<=")),
+  present_in_vrf_id: sqlFilter(presentInVrf(false)),
+  present_in_vrf: sqlFilter(presentInVrf(true)),
+  interface_id: sqlFilter((values, t) => assignedTo("dcim.interface", idSet(values), t)),
+  interface: sqlFilter((values, t) =>
+    assignedTo(
+      "dcim.interface",
+      sql`(SELECT id FROM dcim_interface WHERE name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      t,
+    ),
+  ),
+  device_id: sqlFilter((values, t) =>
+    assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE device_id IN ${idSet(values)})`, t),
+  ),
+  device: sqlFilter((values, t) =>
+    assignedTo(
+      "dcim.interface",
+      sql`(SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id
+      WHERE d.name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      t,
+    ),
+  ),
+  vminterface_id: sqlFilter((values, t) => {
+    const m = vmInterface();
+    return m ? assignedTo(m.objectType, idSet(values), t) : sql`0`;
+  }),
+  virtual_machine_id: sqlFilter((values, t) => {
+    const m = vmInterface();
+    return m
+      ? assignedTo(m.objectType, sql`(SELECT id FROM ${sql.table(m.table)} WHERE virtual_machine_id IN ${idSet(values)})`, t)
+      : sql`0`;
+  }),
+  assigned_to_interface: sqlFilter((values, t) => {
+    const types = ASSIGNABLE_TO()
+      .filter((m) => m.objectType.endsWith("interface"))
+      .map((m) => m.objectType);
+    const cond = sql`${col(t, "assigned_object_type")} IN (${sql.join(types)})`;
+    return boolean(values) ? cond : sql`NOT coalesce(${cond}, 0)`;
+  }),
+  assigned: sqlFilter((values, t) =>
+    boolean(values) ? sql`${col(t, "assigned_object_id")} IS NOT NULL` : sql`${col(t, "assigned_object_id")} IS NULL`,
+  ),
+} satisfies Record<string, FilterDeclaration>;
+
+/**
+ * VLANs a device's interfaces may carry (NetBox's `available_on_device`): global ones, those of
+ * the device's site, and those of groups scoped to the device's site, location, region, site
+ * group, or to nothing.
+ */
+const availableOnDevice = (values: readonly string[], t: string) => {
+  const devices = sql`(SELECT d.id, d.site_id, d.location_id, s.region_id, s.group_id FROM dcim_device d JOIN dcim_site s ON s.id = d.site_id
+    WHERE d.id IN ${idSet(values)})`;
+  return sql`EXISTS (SELECT 1 FROM ${devices} d WHERE
+    (${col(t, "group_id")} IS NULL AND (${col(t, "site_id")} IS NULL OR ${col(t, "site_id")} = d.site_id))
+    OR ${col(t, "group_id")} IN (SELECT g.id FROM ipam_vlangroup g WHERE g.scope_type IS NULL
+      OR (g.scope_type = 'dcim.site' AND g.scope_id = d.site_id) OR (g.scope_type = 'dcim.location' AND g.scope_id = d.location_id)
+      OR (g.scope_type = 'dcim.region' AND g.scope_id = d.region_id) OR (g.scope_type = 'dcim.sitegroup' AND g.scope_id = d.group_id)))`;
+};
+
+export const vlanFilters = {
+  available_on_device: sqlFilter(availableOnDevice),
+} satisfies Record<string, FilterDeclaration>;

@@ -1,0 +1,166 @@
+import { sql } from "kysely";
+import { f, type FieldOptions } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
+import { comments, description } from "../../schema/common.ts";
+import { device, iface } from "../dcim/devices.ts";
+import { vmInterface } from "../virtualization/virtualization.ts";
+import { FHRP_AUTH_TYPE, FHRP_PROTOCOL, SERVICE_PROTOCOL } from "./choices.ts";
+import { ipAddress } from "./addressing.ts";
+import type { WriteItem } from "../../schema/hooks.ts";
+import type { GenericRef } from "../../schema/kinds.ts";
+
+/** A list of 1 to 65535 port numbers (at least one), as NetBox's ArrayField of ports. */
+function portsProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0) return "Enter a list of port numbers.";
+  const bad = value.find((p) => !Number.isInteger(p) || p < 1 || p > 65535);
+  return bad === undefined ? undefined : `${JSON.stringify(bad)} is not a valid port number (1-65535).`;
+}
+
+const ports = (): FieldOptions => f.json({ required: true, checkJson: portsProblem, label: "Port numbers" });
+
+/** `ssh (TCP/22)`, as NetBox shows a service. */
+const serviceDisplay = (t: string) => sql`${sql.ref(`${t}.name`)} || ' (' || upper(${sql.ref(`${t}.protocol`)}) || '/' ||
+  (SELECT group_concat(p.value, ', ') FROM json_each(${sql.ref(`${t}.ports`)}) p) || ')'`;
+
+export const serviceTemplate = defineModel({
+  app: "ipam",
+  name: "servicetemplate",
+  verboseName: "service template",
+  fields: {
+    name: f.string({ maxLength: 100, unique: true }),
+    protocol: f.choice(SERVICE_PROTOCOL),
+    ports: ports(),
+    description,
+    comments,
+  },
+  brief: ["name", "protocol", "ports", "description"],
+  display: serviceDisplay,
+  search: ["name", "description", "comments"],
+});
+
+/**
+ * A service on a device. Virtual machines' services get `virtual_machine` (one field) when the
+ * virtualization models land.
+ */
+export const service = defineModel({
+  app: "ipam",
+  name: "service",
+  fields: {
+    device: f.fk(() => device, { nullable: true, onDelete: "cascade" }),
+    name: f.string({ maxLength: 100 }),
+    protocol: f.choice(SERVICE_PROTOCOL),
+    ports: ports(),
+    ipaddresses: f.m2m(
+      () => ipAddress,
+      { table: "ipam_service_ipaddresses", source: "service_id", target: "ipaddress_id" },
+      { filterName: "ipaddress", label: "IP addresses" },
+    ),
+    description,
+    comments,
+  },
+  brief: ["name", "protocol", "ports", "description"],
+  display: serviceDisplay,
+  search: ["name", "description", "comments"],
+  ordering: ["protocol", "name"],
+});
+
+const protocolLabel = (t: string) =>
+  sql`CASE ${sql.ref(`${t}.protocol`)} ${sql.join(
+    FHRP_PROTOCOL.map((c) => sql`WHEN ${c.value} THEN ${c.label}`),
+    sql` `,
+  )} END`;
+
+/** The addresses assigned to a group (its virtual IPs), as nested objects (URLs added on output). */
+const groupAddresses = (
+  t: string,
+) => sql`(SELECT json_group_array(json_object('id', a.id, 'address', a.address, 'family', a.family, 'description', a.description))
+  FROM ipam_ipaddress a WHERE a.assigned_object_type = 'ipam.fhrpgroup' AND a.assigned_object_id = ${sql.ref(`${t}.id`)})`;
+
+export const fhrpGroup = defineModel({
+  app: "ipam",
+  name: "fhrpgroup",
+  verboseName: "FHRP group",
+  className: "FHRPGroup",
+  fields: {
+    name: f.string({ maxLength: 100, blank: true }),
+    protocol: f.choice(FHRP_PROTOCOL),
+    group_id: f.integer({ required: true, min: 0, max: 32767, label: "Group ID" }),
+    auth_type: f.choice(FHRP_AUTH_TYPE, { nullable: true, label: "Authentication type" }),
+    auth_key: f.string({ maxLength: 255, blank: true, label: "Authentication key" }),
+    description,
+    comments,
+    ip_addresses: f.computed(groupAddresses, { returns: "json", label: "IP addresses" }),
+  },
+  brief: ["protocol", "group_id", "description"],
+  display: (t) => sql`${protocolLabel(t)} || ': ' || ${sql.ref(`${t}.group_id`)} ||
+    CASE WHEN ${sql.ref(`${t}.name`)} <> '' THEN ' (' || ${sql.ref(`${t}.name`)} || ')' ELSE '' END`,
+  search: ["name", "description", "comments"],
+  ordering: ["protocol", "group_id"],
+  hooks: {
+    represent: (ctx, _rows, outs) => {
+      for (const out of outs) {
+        if (!Array.isArray(out.ip_addresses)) continue;
+        out.ip_addresses = (out.ip_addresses as Record<string, unknown>[]).map((a) => nestedAddress(ctx.origin, a));
+      }
+    },
+  },
+});
+
+/** An address read by a computed field, in its nested form. */
+export const nestedAddress = (origin: string, a: Record<string, unknown>) => ({
+  id: a.id,
+  url: `${origin}/api/ipam/ip-addresses/${a.id}/`,
+  display: a.address,
+  family: a.family,
+  address: a.address,
+  ...(a.description === undefined ? {} : { description: a.description }),
+});
+
+/**
+ * An interface's membership of an FHRP group. VM interfaces join `interface`'s targets (one line)
+ * when the virtualization models land.
+ */
+export const fhrpGroupAssignment = defineModel({
+  app: "ipam",
+  name: "fhrpgroupassignment",
+  verboseName: "FHRP group assignment",
+  className: "FHRPGroupAssignment",
+  taggable: false,
+  fields: {
+    group: f.fk(() => fhrpGroup, { onDelete: "cascade" }),
+    // Required on create (checked by the hook, which names `interface_type` and `interface_id`).
+    interface: f.generic(() => [iface, vmInterface], { required: false }),
+    priority: f.integer({ required: true, min: 0, max: 255 }),
+  },
+  // NetBox's brief form also lists the interface's type and id; a generic relation's keys come as
+  // a set of three, so the brief form here keeps the group and priority.
+  brief: ["group", "priority"],
+  // NetBox shows `<interface>: <group> (<priority>)`; the priority is left out so that display
+  // names the assignment, not a setting of it.
+  display: (
+    t,
+  ) => sql`coalesce((SELECT i.name FROM dcim_interface i WHERE ${sql.ref(`${t}.interface_type`)} = 'dcim.interface' AND i.id = ${sql.ref(`${t}.interface_id`)}), '')
+    || ': ' || (SELECT ${protocolLabel("g")} || ': ' || g.group_id FROM ipam_fhrpgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)})`,
+  search: [],
+  ordering: ["priority"],
+  hooks: { prepareWrite: fhrpAssignmentUnique },
+});
+
+/** One assignment per interface and group (NetBox's unique constraint), checked among the request's items too. */
+function fhrpAssignmentUnique(_ctx: unknown, items: readonly WriteItem[]): void {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const g = item.values.interface as GenericRef | undefined;
+    if (!item.current && !g) {
+      item.errors.interface_type = ["This field is required."];
+      item.errors.interface_id = ["This field is required."];
+      continue;
+    }
+    const group = item.values.group ?? item.current?.group_id;
+    const key = `${g?.type ?? item.current?.interface_type}:${g?.id ?? item.current?.interface_id}:${group}`;
+    if (seen.has(key)) item.errors.__all__ = ["FHRP group assignment with this Interface type, Interface ID and Group already exists."];
+    seen.add(key);
+  }
+}
+
+export const serviceModels = [serviceTemplate, service, fhrpGroup, fhrpGroupAssignment];

@@ -1,0 +1,139 @@
+import { sql } from "kysely";
+import { qb } from "../../db/query-builder.ts";
+import type { Row } from "../../db/database.ts";
+import type { StatefulHooks, Values, WriteItem } from "../../schema/hooks.ts";
+import { isRef, type Ref } from "../../schema/kinds.ts";
+import type { Probe } from "../../engine/probes.ts";
+import { refSql } from "../../engine/references.ts";
+import { vlanGroup } from "./vlans.ts";
+import { device } from "../dcim/devices.ts";
+import { allocationState, applyAllocation, type AllocationPlan } from "./allocation-plan.ts";
+
+const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
+
+/** A VLAN group's `vid_ranges`: inclusive `[lower, upper]` pairs of VIDs (1-4094), as NetBox checks them. */
+export function vidRangesProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return "Ranges must be specified in the form (lower, upper).";
+  for (const pair of value) {
+    if (!Array.isArray(pair) || pair.length !== 2) return "Ranges must be specified in the form (lower, upper).";
+    if (!pair.every((x) => Number.isInteger(x))) return "Range boundaries must be defined as integers.";
+    const [lo, hi] = pair as number[];
+    if (lo < 1 || hi > 4094 || lo > hi) return `Invalid VLAN ID range ${lo}-${hi}: bounds must lie within 1-4094, lower first.`;
+  }
+  return undefined;
+}
+
+/** The VID ranges a stored group row allows. */
+export const rangesOf = (raw: unknown): [number, number][] => (typeof raw === "string" ? JSON.parse(raw) : [[1, 4094]]);
+
+/** A VLAN in a group must take a VID within the group's ranges. */
+export const vlanHooks: StatefulHooks<AllocationPlan | null> = {
+  initial: allocationState,
+  prepareWrite: (_ctx, items, allocation) => applyAllocation(allocation, items),
+  writeProbes: (ctx, items, allocation) => {
+    const groupModel = vlanGroup;
+    return items.flatMap((item): Probe[] => {
+      if ((item.values.vid === undefined && item.values.group === undefined) || allocation) return [];
+      const self = item.id;
+      const given = item.values.group;
+      const group =
+        given === undefined
+          ? sql`(SELECT group_id FROM ipam_vlan WHERE id = ${self})`
+          : refSql(ctx, groupModel, isRef(given) ? (given as Ref) : (given as number | null));
+      const vid = item.values.vid === undefined ? sql`(SELECT vid FROM ipam_vlan WHERE id = ${self})` : sql`${item.values.vid as number}`;
+      return [
+        {
+          statement: sql`SELECT g.name, g.vid_ranges, ${vid} AS vid FROM ipam_vlangroup g WHERE g.id = ${group}`.compile(qb),
+          settle: (r) => {
+            const row = r.rows[0];
+            if (!row) return;
+            const ranges = rangesOf(row.vid_ranges);
+            const vidValue = Number(row.vid);
+            if (!ranges.some(([lo, hi]) => vidValue >= lo && vidValue <= hi)) {
+              add(
+                item,
+                "vid",
+                `VID must be in ranges ${ranges.map(([lo, hi]) => `${lo}-${hi}`).join(", ")} for VLANs in group ${row.name}`,
+              );
+            }
+          },
+        },
+      ];
+    });
+  },
+};
+
+/**
+ * What a write's VLAN probes found for each interface: each VLAN's site, and the site of the
+ * interface's device. Keyed by the item's values, the one part of an item that the copies
+ * `prepareWrite` receives share with those the probes saw.
+ */
+type Found = Map<Values, { vlans: Map<number, Row>; deviceSite: unknown }>;
+
+/**
+ * An interface's 802.1Q rules (NetBox's): tagged VLANs only in tagged mode, an untagged VLAN only
+ * with a mode, and every VLAN global or of the device's site. Leaving tagged mode drops the tagged
+ * VLANs, leaving 802.1Q altogether the untagged one too, as NetBox's save does.
+ */
+export const interfaceVlanHooks: StatefulHooks<Found> = {
+  initial: () => new Map(),
+  writeProbes: (ctx, items, found) => {
+    const deviceModel = device;
+    return items.flatMap((item): Probe[] => {
+      const tagged = (item.values.tagged_vlans as unknown[] | undefined) ?? [];
+      const untagged = item.values.untagged_vlan;
+      const vlanIds = [...tagged, untagged].flatMap((v) => (isRef(v) && v.ref === "id" ? [v.id] : typeof v === "number" ? [v] : []));
+      if (!vlanIds.length) return [];
+      const given = item.values.device;
+      const device =
+        given === undefined
+          ? sql`(SELECT device_id FROM dcim_interface WHERE id = ${item.id})`
+          : refSql(ctx, deviceModel, isRef(given) ? (given as Ref) : (given as number));
+      return [
+        {
+          statement: sql`SELECT v.id, v.site_id, v.name, v.vid, (SELECT site_id FROM dcim_device WHERE id = ${device}) AS device_site
+          FROM ipam_vlan v WHERE v.id IN (SELECT value FROM json_each(${JSON.stringify(vlanIds)}))`.compile(qb),
+          settle: (r) =>
+            found.set(item.values, { vlans: new Map(r.rows.map((row) => [Number(row.id), row])), deviceSite: r.rows[0]?.device_site }),
+        },
+      ];
+    });
+  },
+  prepareWrite: (_ctx, items, found) => {
+    for (const item of items) {
+      const mode = item.values.mode !== undefined ? item.values.mode : (item.current?.mode ?? null);
+      const tagged = item.values.tagged_vlans as number[] | undefined;
+      if (tagged?.length && mode !== "tagged")
+        add(item, "tagged_vlans", `Tagged VLANs can only be assigned to an interface in tagged mode (the mode is ${mode ?? "unset"}).`);
+      if (item.values.untagged_vlan && !mode)
+        add(item, "untagged_vlan", "An untagged VLAN needs an 802.1Q mode (access, tagged or tagged-all).");
+      // Leaving tagged mode drops the tagged VLANs; leaving 802.1Q drops the untagged one too.
+      if (item.values.mode !== undefined && mode !== "tagged" && tagged === undefined && item.current) item.values.tagged_vlans = [];
+      if (item.values.mode !== undefined && !mode && item.values.untagged_vlan === undefined && item.current)
+        item.values.untagged_vlan = null;
+      const seen = found.get(item.values);
+      if (!seen) continue;
+      const foreign = (id: unknown) => {
+        const vlan = seen.vlans.get(Number(id));
+        return vlan && vlan.site_id !== null && vlan.site_id !== seen.deviceSite ? vlan : undefined;
+      };
+      const untagged = foreign(item.values.untagged_vlan);
+      if (untagged) {
+        add(
+          item,
+          "untagged_vlan",
+          `The untagged VLAN (${untagged.name} (${untagged.vid})) must belong to the same site as the interface's parent device, or it must be global.`,
+        );
+      }
+      for (const id of tagged ?? []) {
+        const vlan = foreign(id);
+        if (vlan)
+          add(
+            item,
+            "tagged_vlans",
+            `VLAN ${vlan.name} (${vlan.vid}) must belong to the same site as the interface's parent device, or it must be global.`,
+          );
+      }
+    }
+  },
+};

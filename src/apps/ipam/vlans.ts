@@ -1,0 +1,71 @@
+import { sql } from "kysely";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
+import { comments, description } from "../../schema/common.ts";
+import { tenant } from "../tenancy/tenancy.ts";
+import { location, region, site, siteGroup } from "../dcim/organization.ts";
+import { cluster, clusterGroup } from "../virtualization/virtualization.ts";
+import { VLAN_QINQ_ROLE, VLAN_STATUS } from "./choices.ts";
+import { prefix, role } from "./addressing.ts";
+import { vidRangesProblem, vlanHooks } from "./vlan-rules.ts";
+import { availableVlansRoute } from "./allocation-numbers.ts";
+import { vlanFilters } from "./filters.ts";
+
+/** Used and total VIDs of a group, as NetBox's `utilization` reads: "12/4094". */
+const utilization = (t: string) => sql`(SELECT count(*) FROM ipam_vlan v WHERE v.group_id = ${sql.ref(`${t}.id`)}) || '/' ||
+  (SELECT coalesce(sum(json_extract(r.value, '$[1]') - json_extract(r.value, '$[0]') + 1), 0) FROM json_each(${sql.ref(`${t}.vid_ranges`)}) r)`;
+
+export const vlanGroup = defineModel({
+  app: "ipam",
+  name: "vlangroup",
+  verboseName: "VLAN group",
+  className: "VLANGroup",
+  fields: {
+    name: f.string({ maxLength: 100 }),
+    slug: f.slug(),
+    scope: f.generic(() => [region, siteGroup, site, location, clusterGroup, cluster], { nullable: true }),
+    vid_ranges: f.json({ default: [[1, 4094]], checkJson: vidRangesProblem, label: "VLAN ID ranges" }),
+    description,
+    vlan_count: f.count(() => vlan, "group"),
+    utilization: f.computed(utilization),
+  },
+  brief: ["name", "slug", "description", "vlan_count"],
+  routes: [availableVlansRoute],
+});
+
+/** NetBox's `str()` of a VLAN, also given as `display_name` (SPEC.md 2.3). */
+const vlanDisplay = (t: string) => sql`${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.vid`)} || ')'`;
+
+export const vlan = defineModel({
+  app: "ipam",
+  name: "vlan",
+  verboseName: "VLAN",
+  className: "VLAN",
+  fields: {
+    site: f.fk(() => site, { nullable: true, onDelete: "protect" }),
+    group: f.fk(() => vlanGroup, { nullable: true, onDelete: "protect" }),
+    vid: f.integer({ required: true, min: 1, max: 4094, label: "VLAN ID" }),
+    name: f.string({ maxLength: 64 }),
+    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    status: f.choice(VLAN_STATUS, { default: 1 }),
+    role: f.fk(() => role, { nullable: true, onDelete: "setNull" }),
+    description,
+    qinq_role: f.choice(VLAN_QINQ_ROLE, { nullable: true, label: "Q-in-Q role" }),
+    qinq_svlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Q-in-Q SVLAN", nestedDisplayUrl: true }),
+    comments,
+    display_name: f.computed(vlanDisplay, { returns: "string" }),
+    prefix_count: f.count(() => prefix, "vlan"),
+  },
+  uniqueTogether: [
+    { fields: ["group", "vid"], nullsDistinct: ["group"], message: "VLAN with this Group and VID already exists." },
+    { fields: ["group", "name"], nullsDistinct: ["group"], message: "VLAN with this Group and Name already exists." },
+  ],
+  brief: ["vid", "name", "description"],
+  display: vlanDisplay,
+  search: ["name", "description", "comments"],
+  ordering: ["site", "group", "vid"],
+  hooks: vlanHooks,
+  filters: vlanFilters,
+});
+
+export const vlanModels = [vlanGroup, vlan];

@@ -1,0 +1,36 @@
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
+import { contactFilters } from "./contacts.ts";
+import { comments, description, nestedGroupFields } from "../../schema/common.ts";
+import { circuit } from "../circuits/circuits.ts";
+
+export const tenantGroup = defineModel({
+  app: "tenancy",
+  name: "tenantgroup",
+  verboseName: "tenant group",
+  tree: true,
+  fields: nestedGroupFields(() => tenantGroup, { tenant_count: f.count(() => tenant, "group", { cumulative: true }) }, { unique: true }),
+  brief: ["name", "slug", "description", "tenant_count", "_depth"],
+});
+
+export const tenant = defineModel({
+  app: "tenancy",
+  name: "tenant",
+  fields: {
+    name: f.string({ maxLength: 100 }),
+    slug: f.slug(),
+    group: f.fk(() => tenantGroup, { nullable: true, onDelete: "protect" }),
+    description,
+    comments,
+    circuit_count: f.count(() => circuit, "tenant"),
+  },
+  uniqueTogether: [
+    { fields: ["group", "name"], message: "Tenant name must be unique per group." },
+    { fields: ["group", "slug"], message: "Tenant slug must be unique per group." },
+  ],
+  brief: ["name", "slug", "description"],
+  search: ["name", "slug", "description", "comments"],
+  filters: { ...contactFilters("tenancy.tenant") },
+});
+
+export const tenancyModels = [tenantGroup, tenant];

@@ -1,0 +1,128 @@
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
+import { description } from "../../schema/common.ts";
+import { sql } from "kysely";
+import { tokenHooks } from "./token-rules.ts";
+import { userHooks } from "./user-rules.ts";
+import { provisionRoute } from "./provision.ts";
+import { permissionHooks } from "./permission-rules.ts";
+
+export const group = defineModel({
+  app: "users",
+  name: "group",
+  taggable: false,
+  timestamps: false,
+  fields: {
+    name: f.string({ maxLength: 150, unique: true }),
+    description,
+    user_count: f.countRows("users_user_groups", "group_id"),
+  },
+  brief: ["name", "description"],
+});
+
+export const user = defineModel({
+  app: "users",
+  name: "user",
+  taggable: false,
+  timestamps: false,
+  fields: {
+    username: f.string({
+      maxLength: 150,
+      unique: true,
+      pattern: {
+        regex: /^[\w.@+-]+$/,
+        message: "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.",
+      },
+    }),
+    password: f.password({ required: true }),
+    first_name: f.string({ maxLength: 150, blank: true }),
+    last_name: f.string({ maxLength: 150, blank: true }),
+    email: f.string({
+      maxLength: 254,
+      blank: true,
+      pattern: { regex: /^$|^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: "Enter a valid email address." },
+    }),
+    is_staff: f.boolean({ default: false }),
+    is_active: f.boolean({ default: true }),
+    is_superuser: f.boolean({ default: false }),
+    date_joined: f.datetime({ readOnly: true, autoNow: "create" }),
+    last_login: f.datetime({ readOnly: true, nullable: true }),
+    groups: f.m2m(() => group, { table: "users_user_groups", source: "user_id", target: "group_id" }, { filterName: "group" }),
+  },
+  brief: ["username"],
+  display: "username",
+  naturalKey: "username",
+  search: ["username", "first_name", "last_name", "email"],
+  ordering: ["username"],
+  hooks: userHooks,
+});
+
+export const token = defineModel({
+  app: "users",
+  name: "token",
+  taggable: false,
+  timestamps: false,
+  fields: {
+    user: f.fk(() => user, { required: false, onDelete: "cascade" }),
+    created: f.datetime({ readOnly: true, autoNow: "create" }),
+    expires: f.datetime({ nullable: true }),
+    last_used: f.datetime({ nullable: true }),
+    key: f.string({
+      maxLength: 40,
+      column: null,
+      required: false,
+      pattern: { regex: /^[0-9a-fA-F]{40}$/, message: "Token key must be 40 hexadecimal characters." },
+    }),
+    write_enabled: f.boolean({ default: true }),
+    description,
+    allowed_ips: f.ipList(),
+  },
+  brief: ["key", "write_enabled", "description"],
+  // Never the key: enough of it to tell tokens apart (maskTokenKey in SQL).
+  display: (t) => sql`${"*".repeat(34)} || ${sql.ref(`${t}.key_last6`)}`,
+  naturalKey: "id",
+  search: ["description"],
+  ordering: ["-created"],
+  hooks: tokenHooks,
+  sensitive: true,
+  routes: [provisionRoute],
+  storage: { key_digest: "TEXT NOT NULL UNIQUE", key_last6: "TEXT NOT NULL", key_ciphertext: "TEXT" },
+});
+
+/**
+ * An object permission (NetBox's ObjectPermission): actions on object types for its users and
+ * groups' members, optionally limited by constraints (lookups over each object's fields).
+ */
+export const objectPermission = defineModel({
+  app: "users",
+  name: "objectpermission",
+  verboseName: "permission",
+  className: "ObjectPermission",
+  path: "permissions",
+  taggable: false,
+  timestamps: false,
+  fields: {
+    name: f.string({ maxLength: 100 }),
+    description,
+    enabled: f.boolean({ default: true }),
+    object_types: f.stringList({ required: true, default: undefined }),
+    actions: f.stringList({ required: true, default: undefined, helpText: "The list of actions granted by this permission" }),
+    constraints: f.json({ nullable: true, helpText: "Queryset filter matching the applicable objects of the selected type(s)" }),
+    groups: f.m2m(
+      () => group,
+      { table: "users_objectpermission_groups", source: "objectpermission_id", target: "group_id" },
+      { filterName: "group", nestedDisplayUrl: true },
+    ),
+    users: f.m2m(
+      () => user,
+      { table: "users_objectpermission_users", source: "objectpermission_id", target: "user_id" },
+      { filterName: "user", nestedDisplayUrl: true },
+    ),
+  },
+  brief: ["name", "description", "enabled", "object_types", "actions"],
+  search: ["name", "description"],
+  ordering: ["name"],
+  hooks: permissionHooks,
+});
+
+export const usersModels = [user, group, token, objectPermission];

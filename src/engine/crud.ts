@@ -1,0 +1,490 @@
+import { sql, type RawBuilder } from "kysely";
+import { ConstraintError, type Row, type Statement } from "../db/database.ts";
+import { qb } from "../db/query-builder.ts";
+import { authorize } from "./permissions.ts";
+import { scopeSql, unrestricted } from "./scope.ts";
+import { readBatch, writeBatch } from "../auth/authenticate.ts";
+import { changeRecordStatement, deletionRecordStatement } from "./changes/record.ts";
+import { cascadeRecordStatements } from "./changes/cascade.ts";
+import { deleteRulesProbe, type DeletedObjects } from "./outbox.ts";
+import { clearingStatements, setNullStatements } from "./changes/set-null.ts";
+import type { RequestContext } from "../http/context.ts";
+import { ApiError, type FieldErrors } from "../schema/errors.ts";
+import { paginated, parsePage } from "../lib/pagination.ts";
+import type { Field } from "../schema/fields.ts";
+import type { WriteItem } from "../schema/hooks.ts";
+import type { AllocationPlan } from "../apps/ipam/allocation-plan.ts";
+import { isRef, KINDS, mirrorOf } from "../schema/kinds.ts";
+import type { Model } from "../schema/model.ts";
+import { registry } from "../schema/registry.ts";
+import { planFilters, planOrdering, relationErrors } from "./filters.ts";
+import { parseInput, type Mode } from "./input.ts";
+import { runProbes, type Probe } from "./probes.ts";
+import { customFieldWrite } from "./custom-fields.ts";
+import { referenceProbes, refSql } from "./references.ts";
+import { idList, selectSql, snapshotSql, subtreeSql } from "./select.ts";
+import { represent } from "./serialize.ts";
+import { uniqueMessage, uniquenessProbes } from "./uniqueness.ts";
+import {
+  deleteStatements,
+  depthRefreshStatement,
+  guardStatement,
+  insertedId,
+  insertStatement,
+  m2mStatements,
+  storedColumns,
+  updateStatement,
+} from "./write-statements.ts";
+
+type Out = Record<string, unknown>;
+
+/**
+ * What a read renders: `?brief=` (any non-empty value, as NetBox), `?fields=a,b` (only those),
+ * `?omit=a,b` (all but those; NetBox 4.6) and `?exclude=config_context` are one selection, applied
+ * in SQL: an unselected field's related objects and counts are never queried.
+ */
+export interface Selection {
+  readonly form: "full" | "brief";
+  readonly fields: readonly Field[];
+  /** The output keys to keep, when `fields=` named them. */
+  readonly keys: ReadonlySet<string> | null;
+}
+
+export function selectionOf(ctx: RequestContext, model: Model): Selection {
+  const params = ctx.url.searchParams;
+  const list = (name: string) =>
+    (params.get(name) ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const named = list("fields");
+  if (named.length) {
+    const keys = new Set(named);
+    return {
+      form: "full",
+      fields: model.readableFields.filter((f) => keys.has(f.name) || keys.has(mirrorOf(f) ?? f.name)),
+      keys,
+    };
+  }
+  if (params.get("brief")) return { form: "brief", fields: model.briefFields, keys: null };
+  const omitted = new Set(list("omit"));
+  if ((params.get("exclude") ?? "").includes("config_context")) omitted.add("config_context");
+  const fields = omitted.size ? model.readableFields.filter((f) => !omitted.has(f.name)) : model.readableFields;
+  return { form: "full", fields, keys: null };
+}
+
+/** The selected representation of rows read with `selectSql(model, selection.fields)`. */
+async function render(ctx: RequestContext, model: Model, rows: readonly Row[], selection: Selection): Promise<Out[]> {
+  const outs = await represent(ctx, model, rows, selection);
+  if (!selection.keys) return outs;
+  return outs.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => selection.keys!.has(k))));
+}
+
+/** GET on a list endpoint: page, count, filter checks and every related object in one round trip. */
+export async function listObjects(ctx: RequestContext, model: Model) {
+  authorize(ctx, model, "view");
+  const params = ctx.url.searchParams;
+  const page = parsePage(ctx.config, params);
+  const selection = selectionOf(ctx, model);
+  const plan = planFilters(model, params, model.table, (related) => scopeSql(ctx, related, "view"));
+  if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
+  const where = sql.join([scopeSql(ctx, model, "view"), ...plan.conditions], sql` AND `);
+  const table = sql.table(model.table);
+  const pageSql = sql`SELECT ${selectSql(model, selection.fields)} FROM ${table} WHERE ${where}
+    ORDER BY ${sql.join(planOrdering(model, params.get("ordering")))} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
+  const countSql = sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`;
+  const [rows, count, ...checks] = await readBatch(ctx, [
+    pageSql.compile(qb),
+    countSql.compile(qb),
+    ...plan.checks.map((c) => c.statement),
+  ]);
+  const errors = relationErrors(plan.checks, checks);
+  if (Object.keys(errors).length) throw ApiError.invalid(errors);
+  return paginated(ctx.url, page, Number(count.rows[0].n), await render(ctx, model, rows.rows, selection));
+}
+
+/** GET on a detail endpoint: one statement, in one round trip. */
+export async function retrieveObject(ctx: RequestContext, model: Model, id: number) {
+  authorize(ctx, model, "view");
+  const selection = selectionOf(ctx, model);
+  const [result] = await readBatch(ctx, [
+    sql`SELECT ${selectSql(model, selection.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(
+      qb,
+    ),
+  ]);
+  if (!result.rows.length) throw ApiError.notFound(model.className);
+  return (await render(ctx, model, result.rows, selection))[0];
+}
+
+/** The stored rows (columns plus change-record snapshot) of objects about to change. */
+function currentProbe(ctx: RequestContext, model: Model, ids: RawBuilder<unknown>, into: Map<number, Row>): Probe {
+  return {
+    statement: sql`SELECT ${sql.table(model.table)}.*, ${snapshotSql(model)} AS __snapshot
+      FROM ${sql.table(model.table)} WHERE id IN ${ids} AND ${scopeSql(ctx, model, "change")}`.compile(qb),
+    settle: (r) => r.rows.forEach((row) => into.set(Number(row.id), row)),
+  };
+}
+
+/** A list body's items, or the refusal NetBox gives for anything else. */
+export function asList(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  const type = body === null ? "NoneType" : typeof body === "object" ? "dict" : typeof body === "string" ? "str" : typeof body;
+  throw ApiError.invalid({ non_field_errors: [`Expected a list of items but got type "${type}".`] });
+}
+
+/** Refuses a bulk request larger than MAX_BULK_OBJECTS before any work is done. */
+export function checkBulkSize(ctx: RequestContext, count: number): void {
+  const max = ctx.config.MAX_BULK_OBJECTS;
+  if (count > max)
+    throw ApiError.detail("invalid", `A bulk request may hold at most ${max} objects (MAX_BULK_OBJECTS); this one holds ${count}.`);
+}
+
+/**
+ * What a bulk update or delete says of an id that does not exist or that the requester may not
+ * act on: the same words for both, so a bulk request cannot tell which ids exist (a detail
+ * endpoint answers 404 for both).
+ */
+export const OBJECT_NOT_FOUND = "Object not found.";
+
+/**
+ * The `id` of each item of a bulk update or delete; a missing or bad id fails the whole request,
+ * and so does an id listed twice: which of its items should win is anyone's guess (NetBox keeps
+ * the last for an update, and one for a delete), so the request is refused, aligned with the
+ * later mentions, and nothing is written.
+ */
+export function bulkIds(ctx: RequestContext, items: unknown[]): number[] {
+  checkBulkSize(ctx, items.length);
+  const seen = new Set<string>();
+  const errors: FieldErrors[] = items.map((item) => {
+    const id = (item as Record<string, unknown> | null)?.id;
+    if (id === undefined || id === null) return { id: ["This field is required."] };
+    if (!/^\d{1,15}$/.test(String(id))) return { id: ["A valid integer is required."] };
+    const key = String(Number(id));
+    if (seen.has(key)) return { id: ["This object is listed more than once in the request."] };
+    seen.add(key);
+    return {};
+  });
+  if (errors.some((e) => Object.keys(e).length)) throw ApiError.invalid(errors);
+  return items.map((item) => Number((item as Record<string, unknown>).id));
+}
+
+/** Throws the collected errors: one object for a single write, a list aligned with a bulk input. */
+function throwIfInvalid(items: readonly WriteItem[], { bulk }: { readonly bulk: boolean }): void {
+  if (!items.some((i) => Object.keys(i.errors).length)) return;
+  throw ApiError.invalid(bulk ? items.map((i) => i.errors) : items[0].errors);
+}
+
+const changelogMessage = (input: unknown): string => {
+  const m = (input as Record<string, unknown> | null)?.changelog_message;
+  return typeof m === "string" ? m.slice(0, 200) : "";
+};
+
+/** What a create or update asks for. */
+export interface WriteRequest {
+  /** The request's objects, as sent. */
+  readonly inputs: readonly unknown[];
+  readonly mode: Mode;
+  /** The id each input updates, or null where it creates. */
+  readonly ids: readonly (number | null)[];
+  /** A list body: errors come back as a list aligned with it, and an unknown id fails it whole (no 404). */
+  readonly bulk: boolean;
+  /** The free space an allocation endpoint fills, which the model's hooks pick from inside the transaction. */
+  readonly allocation?: AllocationPlan | null;
+}
+
+/**
+ * Creates or updates objects, all or none, in two round trips whatever the number of objects:
+ * one read batch (current rows, references, uniqueness, hooks' probes), then one transaction
+ * that re-checks its preconditions, writes rows, m2m links and change records, and reads back
+ * the response's rows with everything they show.
+ */
+export async function writeObjects(ctx: RequestContext, model: Model, request: WriteRequest): Promise<Out[]> {
+  const { inputs, mode, ids, bulk, allocation = null } = request;
+  authorize(ctx, model, mode === "create" ? "add" : "change");
+  checkBulkSize(ctx, inputs.length);
+  const parsed = inputs.map((input) => parseInput(model, input, mode));
+  const updating = ids.filter((x): x is number => x !== null);
+  const current = new Map<number, Row>();
+  const items: WriteItem[] = parsed.map((p, i) => ({ ...p, id: ids[i], current: null, columns: {}, probed: {} }));
+  const customFields = customFieldWrite(ctx, model, items);
+  const hooks = model.hooks;
+  const state = hooks?.initial?.({ allocation });
+  const probes: Probe[] = [
+    ...(updating.length ? [currentProbe(ctx, model, idList(updating), current)] : []),
+    ...referenceProbes(ctx, model, items),
+    ...uniquenessProbes(ctx, model, items, ids),
+    ...cycleProbes(ctx, model, items, ids),
+    ...(hooks?.writeProbes?.(ctx, items, state) ?? []),
+    ...customFields.probes,
+  ];
+  await runProbes(ctx, probes);
+
+  // An id that does not exist or is out of scope: 404 for a detail write; in a bulk write, the
+  // whole request fails (all or none), with the same message for both.
+  const missing = items.map((_, i) => ids[i] !== null && !current.has(ids[i]!));
+  if (!bulk && missing[0]) throw ApiError.notFound(model.className);
+  const ready = items.map((item, i) => ({ ...item, current: ids[i] === null ? null : (current.get(ids[i]!) ?? null) }));
+  ready.forEach((item, i) => void (missing[i] && (item.errors.id = [OBJECT_NOT_FOUND])));
+  customFields.apply(ready);
+  await hooks?.prepareWrite?.(
+    ctx,
+    ready.filter((item) => !Object.keys(item.errors).length),
+    state,
+  );
+  throwIfInvalid(ready, { bulk });
+
+  const statements: Statement[] = [];
+  ready.forEach((item, i) => statements.push(...objectStatements(ctx, model, item, changelogMessage(inputs[i]))));
+  // A moved nested group moves its descendants: their depths are recomputed in the same transaction.
+  if (model.tree && ready.some((item, i) => ids[i] !== null && item.values.parent !== undefined)) {
+    statements.push(depthRefreshStatement(model));
+  }
+  statements.push(...(hooks?.writeStatements?.(ctx, ready, state) ?? []));
+  const written = sql`(SELECT changed_object_id FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${model.objectType})`;
+  // Every object written must satisfy the requester's constraints after the change too; a
+  // constraint that is NULL for a row (a relation cleared) is not satisfied.
+  const action = mode === "create" ? "add" : "change";
+  if (!unrestricted(ctx, model, action)) {
+    statements.push(
+      guardStatement(
+        "denied",
+        sql`EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id IN ${written} AND NOT coalesce(${scopeSql(ctx, model, action)}, 0))`,
+      ),
+    );
+  }
+  // The response's rows, read inside the transaction: every object this request wrote.
+  statements.push(
+    sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN ${written} ORDER BY id`.compile(qb),
+  );
+  const results = await executeWrite(ctx, model, statements, { bulk });
+  const rows = results[results.length - 1].rows;
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  // Creates come back in id order, which is input order; updates in the order they were listed.
+  const ordered = updating.length ? ids.filter((id) => byId.has(id!)).map((id) => byId.get(id!)!) : rows;
+  return represent(ctx, model, ordered, { form: "full" });
+}
+
+/**
+ * The statements writing one object: a guard that the row is still there and in scope (an
+ * update), its INSERT or UPDATE, its m2m links, then its change record.
+ */
+function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, message: string): Statement[] {
+  const { id, current: pre } = item;
+  const columns = storedColumns(ctx, model, item);
+  const objectId = id ?? insertedId(model);
+  const out: Statement[] = [];
+  if (id === null) out.push(insertStatement(model, columns));
+  else {
+    out.push(
+      guardStatement(
+        "gone",
+        sql`NOT EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "change")})`,
+      ),
+    );
+    const update = updateStatement(model, id, columns);
+    if (update) out.push(update);
+  }
+  for (const field of model.fields.filter((x) => KINDS[x.kind].linked)) {
+    const chosen = item.values[field.name] as number[] | undefined;
+    if (chosen !== undefined) out.push(...m2mStatements(model, field, { objectId, ids: chosen, replacing: id !== null }));
+  }
+  out.push(
+    changeRecordStatement(ctx, model, { action: pre ? "update" : "create", objectId, pre: pre ? String(pre.__snapshot) : null, message }),
+  );
+  return out;
+}
+
+/** A nested group may not become its own ancestor. */
+function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[]): Probe[] {
+  if (!model.tree) return [];
+  return items.flatMap((item, i): Probe[] => {
+    const parent = item.values.parent;
+    const self = ids[i];
+    if (self === null || parent === undefined || parent === null) return [];
+    const parentSql = refSql(ctx, model, isRef(parent) ? parent : (parent as number));
+    return [
+      {
+        statement: sql`SELECT 1 AS hit FROM ${subtreeSql(model, sql`(${self})`)} WHERE id = ${parentSql}`.compile(qb),
+        settle: (r) => {
+          if (r.rows.length) item.errors.parent = [`Cannot assign self or child ${model.verboseName} as parent.`];
+        },
+      },
+    ];
+  });
+}
+
+/** How a write transaction runs and what its failures say. */
+interface Execution {
+  /** Errors as a list aligned with a bulk input. */
+  readonly bulk: boolean;
+  /** What a delete removes (its foreign-key failures are a 409), or absent for a create or update. */
+  readonly deleting?: DeletedObjects;
+  /** The models whose created or updated rows the events represent in full (default: the model itself). */
+  readonly represented?: readonly Model[];
+}
+
+/**
+ * Runs a write transaction. A failed guard (a row deleted or moved out of scope since it was
+ * read) aborts it whole with a 404; a constraint that fires anyway (a concurrent writer) becomes
+ * a clear 400, or 409 for a delete that dependents now block.
+ */
+async function executeWrite(ctx: RequestContext, model: Model, statements: Statement[], execution: Execution) {
+  const { bulk, deleting, represented = [model] } = execution;
+  try {
+    return await writeBatch(ctx, statements, represented, deleting);
+  } catch (error) {
+    if (!(error instanceof ConstraintError)) throw error;
+    if (error.columns.includes("guard_object_gone")) throw ApiError.notFound(model.className);
+    if (error.columns.includes("guard_denied")) throw ApiError.forbidden();
+    // An allocation found its space taken by a concurrent one (the caller may look again).
+    if (error.columns.includes("guard_exhausted"))
+      throw ApiError.detail("conflict", "Insufficient resources are available to satisfy the request");
+    if (error.kind === "unique") {
+      const where = error.columns.join(" ");
+      const field = model.fields.find((x) => x.column && where.includes(`${model.table}.${x.column}`));
+      const rule = model.uniqueTogether?.find((u) => where.includes(`${model.table}_${u.fields.join("_")}`));
+      const errors = field
+        ? { [field.name]: [uniqueMessage(model, field.name)] }
+        : { __all__: [rule?.message ?? "An object with these values already exists."] };
+      throw ApiError.invalid(bulk ? [errors] : errors);
+    }
+    if (error.kind === "foreign_key") {
+      if (deleting) {
+        throw ApiError.detail(
+          "conflict",
+          "Unable to delete object: dependent objects were created at the same time. Nothing was deleted; please retry.",
+        );
+      }
+      throw ApiError.invalid({
+        non_field_errors: ["A related object was deleted while this request was processed. Nothing was written; please retry."],
+      });
+    }
+    throw ApiError.invalid({ non_field_errors: [error.message] });
+  }
+}
+
+/** The models a delete of `model` removes rows of: itself and, through cascading fks, their children. */
+function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
+  if (seen.has(model)) return seen;
+  seen.add(model);
+  for (const ref of registry.referencesTo(model)) if (ref.field.onDelete === "cascade") cascadeOf(ref.model, seen);
+  return seen;
+}
+
+/**
+ * Generic relations pointing at rows the delete removed (directly or by cascade) are cleared, as
+ * NetBox clears an IP address's assignment when its interface goes, or removed when they cannot be
+ * empty or cascade (journal entries, contact assignments, circuit terminations); no foreign key can
+ * do it. Clearing one is an update of its row, recorded as such (`clearingStatements`). One set of
+ * statements per generic field, whatever the number of models the delete reaches. Returns the
+ * statements and the models whose rows they update.
+ */
+function danglingGenericStatements(ctx: RequestContext, model: Model): { statements: Statement[]; models: Model[] } {
+  const byField = new Map<Model["fields"][number], { owner: Model; targets: Model[] }>();
+  for (const target of cascadeOf(model)) {
+    for (const { model: owner, field } of registry.referencesTo(target)) {
+      if (!KINDS[field.kind].tidiedAfterDelete?.(field)) continue;
+      const entry = byField.get(field) ?? { owner, targets: [] };
+      entry.targets.push(target);
+      byField.set(field, entry);
+    }
+  }
+  const models = new Set<Model>();
+  const statements = [...byField].flatMap(([field, { owner, targets }]) => {
+    const [type, id] = [sql.ref(`${field.name}_type`), sql.ref(`${field.name}_id`)];
+    const gone = targets.map(
+      (target) =>
+        sql`(${type} = ${target.objectType} AND NOT EXISTS (SELECT 1 FROM ${sql.table(target.table)} t WHERE t.id = ${sql.ref(`${owner.table}.${field.name}_id`)}))`,
+    );
+    const orphaned = sql`(${sql.join(gone, sql` OR `)})`;
+    if (!field.nullable || field.onDelete === "cascade") return [sql`DELETE FROM ${sql.table(owner.table)} WHERE ${orphaned}`.compile(qb)];
+    if (owner.readOnly) return [sql`UPDATE ${sql.table(owner.table)} SET ${type} = NULL, ${id} = NULL WHERE ${orphaned}`.compile(qb)];
+    models.add(owner);
+    const columns = [`${field.name}_type`, `${field.name}_id`];
+    return clearingStatements(ctx, owner, { where: orphaned, cleared: columns, columns });
+  });
+  return { statements, models: [...models] };
+}
+
+/** What fields keep outside their model's table about deleted rows (cable ends), tidied in the same transaction. */
+function afterDeleteStatements(model: Model): Statement[] {
+  return [...cascadeOf(model)].flatMap((m) =>
+    m.fields.flatMap((field) => field.afterDelete?.(m.table, m.objectType) ?? []).map((s) => s.compile(qb)),
+  );
+}
+
+/** What a delete asks for: the ids, and whether they came as a list (an unknown id then fails it whole, no 404). */
+export interface DeleteRequest {
+  readonly ids: readonly number[];
+  readonly bulk: boolean;
+}
+
+/** Deletes objects (with a tree's descendants), all or none; dependents that protect them give 409. */
+export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bulk }: DeleteRequest): Promise<void> {
+  authorize(ctx, model, "delete");
+  checkBulkSize(ctx, ids.length);
+  if (ids.length === 0) return;
+  const current = new Map<number, Row>();
+  const blockers: { model: Model; rows: Row[] }[] = [];
+  const targetIds = model.tree ? subtreeSql(model, idList(ids)) : idList(ids);
+  const protect = registry.referencesTo(model).filter((r) => r.field.onDelete === "protect" && r.model !== model);
+  const sent = new Set<string>();
+  const probes: Probe[] = [
+    // Whose deletes rules send: their data is read in the deleting transaction (none read when none do).
+    { statement: deleteRulesProbe(model), settle: (r) => r.rows.forEach((row) => sent.add(String(row.type))) },
+    {
+      statement:
+        sql`SELECT id, ${model.hooks?.deleteStatements ? sql`${sql.table(model.table)}.*,` : sql``} ${model.displaySql(model.table)} AS __display, ${snapshotSql(model)} AS __snapshot
+        FROM ${sql.table(model.table)} WHERE id IN ${targetIds} AND ${scopeSql(ctx, model, "delete")}`.compile(qb),
+      settle: (r) => r.rows.forEach((row) => current.set(Number(row.id), row)),
+    },
+    // The dependents that block the delete, named only when the requester may view them.
+    ...protect.map(
+      (ref): Probe => ({
+        statement: sql`SELECT id, ${ref.model.displaySql(ref.model.table)} AS __display, ${scopeSql(ctx, ref.model, "view")} AS __visible,
+        count(*) OVER () AS __total FROM ${sql.table(ref.model.table)}
+        WHERE ${sql.ref(ref.field.column!)} IN ${targetIds} ORDER BY id LIMIT 10`.compile(qb),
+        settle: (r) => void (r.rows.length && blockers.push({ model: ref.model, rows: r.rows })),
+      }),
+    ),
+  ];
+  await runProbes(ctx, probes);
+  if (!bulk && !current.has(ids[0])) throw ApiError.notFound(model.className);
+  // All or none: one id missing or out of scope fails the whole bulk delete (see writeObjects).
+  if (ids.some((id) => !current.has(id))) throw ApiError.invalid(ids.map((id) => (current.has(id) ? {} : { id: [OBJECT_NOT_FOUND] })));
+  if (blockers.length) {
+    const total = blockers.reduce((n, b) => n + Number(b.rows[0].__total), 0);
+    const rows = blockers.flatMap((b) => b.rows);
+    const named = rows.filter((r) => Boolean(r.__visible)).map((r) => `${r.__display} (${r.id})`);
+    const unnamed = rows.length - named.length;
+    const listed = [...named, ...(unnamed ? [`${unnamed} that you may not view`] : [])];
+    throw ApiError.detail("conflict", `Unable to delete object. ${total} dependent objects were found: ${listed.join(", ")}`);
+  }
+  const doomed = [...current.keys()];
+  if (doomed.length === 0) return;
+  const cleared = setNullStatements(ctx, model, idList(doomed));
+  const dangling = danglingGenericStatements(ctx, model);
+  const statements = [
+    // Every row read must still be there (and in scope), and no descendant may have been added.
+    guardStatement(
+      "gone",
+      sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN ${model.tree ? subtreeSql(model, idList(ids)) : idList(doomed)}
+      AND ${scopeSql(ctx, model, "delete")}) <> ${doomed.length}`,
+    ),
+    ...doomed.map((id) => {
+      const row = current.get(id)!;
+      return deletionRecordStatement(ctx, model, { objectId: id, repr: String(row.__display), pre: String(row.__snapshot) });
+    }),
+    ...cascadeRecordStatements(ctx, model, idList(doomed)),
+    ...cleared.statements,
+    ...deleteStatements(model, doomed),
+    ...dangling.statements,
+    ...(model.hooks?.deleteStatements?.(
+      ctx,
+      doomed.map((id) => current.get(id)!),
+    ) ?? []),
+    ...afterDeleteStatements(model),
+  ];
+  const represented = [...new Set([...cleared.models, ...dangling.models])];
+  await executeWrite(ctx, model, statements, { bulk, deleting: { model, ids: doomed, sent }, represented });
+}

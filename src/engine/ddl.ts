@@ -1,0 +1,70 @@
+import type { Field } from "../schema/fields.ts";
+import { columnsOf, indexOf, KINDS } from "../schema/kinds.ts";
+import type { Model } from "../schema/model.ts";
+
+/** The SQL declarations of a field's stored columns, derived from its kind. */
+export function columnSql(field: Field): string[] {
+  const kind = KINDS[field.kind];
+  if (kind.columns) return columnsOf(field).map(([name, type]) => `${name} ${type}${field.nullable ? "" : " NOT NULL"}`);
+  if (!field.column || !kind.sqlType) return [];
+  const parts = [field.column, kind.sqlTypeOf?.(field) ?? kind.sqlType];
+  if (!field.nullable && !kind.nullableColumn) parts.push("NOT NULL");
+  const fallback = defaultSql(field);
+  if (fallback !== null) parts.push(`DEFAULT ${fallback}`);
+  if (field.unique) parts.push("UNIQUE");
+  const constraint = kind.constraint?.(field);
+  if (constraint) parts.push(constraint);
+  return [parts.join(" ")];
+}
+
+/** The index a field's columns get. */
+function indexSql(model: Model, field: Field): string[] {
+  const index = indexOf(field);
+  return index ? [`CREATE INDEX ${model.table}_${index.name} ON ${model.table}(${index.columns.join(", ")})`] : [];
+}
+
+function defaultSql(field: Field): string | null {
+  const d = field.default;
+  if (d === undefined || d === null) return null;
+  if (typeof d === "boolean") return d ? "1" : "0";
+  if (typeof d === "number") return String(d);
+  if (typeof d === "string") return `'${d.replace(/'/g, "''")}'`;
+  return `'${JSON.stringify(d)}'`;
+}
+
+/**
+ * The DDL a model needs: its table, indexes for fks, generic relations and multi-field
+ * uniqueness, and the through tables of its own m2m fields. `scripts/make-migration.ts` prints it
+ * for a new model; migrations are then committed as files and never edited, and a test checks
+ * they still match the registry.
+ */
+export function modelDdl(model: Model): string[] {
+  const columns = ["id INTEGER PRIMARY KEY AUTOINCREMENT"];
+  for (const field of model.fields) columns.push(...columnSql(field));
+  for (const [name, decl] of Object.entries(model.storage ?? {})) columns.push(`${name} ${decl}`);
+  const out = [`CREATE TABLE ${model.table} (\n  ${columns.join(",\n  ")}\n)`];
+  for (const field of model.fields) out.push(...indexSql(model, field));
+  for (const u of model.uniqueTogether ?? []) {
+    const cols = u.fields.flatMap((name) => {
+      const f = model.field[name];
+      if (u.caseInsensitive?.includes(name)) return [`lower(${f.column})`];
+      return columnsOf(f).map(([column]) => (f.nullable && !u.nullsDistinct?.includes(name) ? `coalesce(${column}, 0)` : column));
+    });
+    const partial = u.unlessBlank ? ` WHERE ${model.field[u.unlessBlank].column} <> ''` : "";
+    out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})${partial}`);
+  }
+  for (const field of model.fields) out.push(...(KINDS[field.kind].tables?.(field, model) ?? []));
+  return out;
+}
+
+/**
+ * The DDL adding one field to an existing table (`ALTER TABLE ... ADD COLUMN` and its index), for
+ * a field declared on a model that has already landed. SQLite cannot add a UNIQUE column: such a
+ * field gets a unique index instead.
+ */
+export function fieldDdl(model: Model, field: Field): string[] {
+  const out = columnSql(field).map((c) => `ALTER TABLE ${model.table} ADD COLUMN ${c.replace(/ UNIQUE\b/, "")}`);
+  if (field.unique && field.column) out.push(`CREATE UNIQUE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
+  out.push(...indexSql(model, field));
+  return out;
+}

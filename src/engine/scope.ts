@@ -1,0 +1,34 @@
+import { sql, type RawBuilder } from "kysely";
+import { modelScope, type Action } from "./permissions.ts";
+import type { RequestContext } from "../http/context.ts";
+import type { Model } from "../schema/model.ts";
+import { constraintCondition } from "./filters.ts";
+
+/**
+ * The rows of `model` the requester may `action` (among those the API serves at all), as a condition for the WHERE clause of the very
+ * statement that reads or writes them: permission constraints never cost a query of their own,
+ * and rows are never filtered after loading.
+ */
+export function scopeSql(ctx: RequestContext, model: Model, action: Action, table = model.table): RawBuilder<unknown> {
+  const permitted = permittedSql(ctx, model, action, table);
+  return model.visibleRows ? sql`(${model.visibleRows(table)} AND ${permitted})` : permitted;
+}
+
+function permittedSql(ctx: RequestContext, model: Model, action: Action, table: string): RawBuilder<unknown> {
+  const scope = model.hooks?.widenScope?.(ctx, action) ? "all" : modelScope(ctx, model, action);
+  if (scope === "all") return sql`1`;
+  if (scope === null) return sql`0`;
+  const alternatives = scope.flatMap((constraint) => {
+    try {
+      return [constraintCondition(model, constraint, ctx.user?.id ?? null, table)];
+    } catch {
+      // Checked when the permission was saved; one that no longer compiles (a field gone) grants nothing.
+      return [];
+    }
+  });
+  return alternatives.length ? sql`(${sql.join(alternatives, sql` OR `)})` : sql`0`;
+}
+
+/** True when the requester's scope for `action` is every object (no WHERE needed). */
+export const unrestricted = (ctx: RequestContext, model: Model, action: Action): boolean =>
+  !model.visibleRows && (Boolean(model.hooks?.widenScope?.(ctx, action)) || modelScope(ctx, model, action) === "all");

@@ -1,0 +1,130 @@
+import { sql, type RawBuilder } from "kysely";
+import type { Field } from "../schema/fields.ts";
+import { columnsOf, KINDS, MAX_NESTING, selectKey, type SelectContext } from "../schema/kinds.ts";
+import { modelByType, registeredModels, type Model } from "../schema/model.ts";
+import { frozen, qb } from "../db/query-builder.ts";
+
+type Sql = RawBuilder<unknown>;
+
+/** `id IN` a list of any length: one JSON parameter, so no statement meets SQLite's variable cap. */
+export const idList = (ids: Iterable<unknown>): Sql => sql`(SELECT value FROM json_each(${JSON.stringify([...ids])}))`;
+
+/**
+ * A JSON object from key/expression pairs. SQLite caps a function at 127 arguments, so large
+ * objects are built in chunks; `json_insert` (unlike `json_patch`) keeps null members.
+ */
+export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
+  // json_object takes keys, json_insert paths.
+  const args = (chunk: readonly [string, Sql][], key: (k: string) => string) => sql.join(chunk.flatMap(([k, x]) => [sql.lit(key(k)), x]));
+  let out = sql`json_object(${args(pairs.slice(0, 60), (k) => k)})`;
+  for (let i = 60; i < pairs.length; i += 60) out = sql`json_insert(${out}, ${args(pairs.slice(i, i + 60), (k) => `$."${k}"`)})`;
+  return out;
+}
+
+/** What a field's `select` may ask at `depth` of nesting. */
+export const selectContext = (depth: number): SelectContext => ({
+  depth,
+  nestedJson: nestedJsonSql,
+  nestedObject: nestedObjectSql,
+  anyNestedJson: anyNestedJsonSql,
+  byType: modelByType,
+});
+
+/** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
+export const nameableModels = (): readonly Model[] => registeredModels().filter((m) => !m.sensitive);
+
+const anyNestedCache = new Map<string, Sql>();
+
+/**
+ * The nested JSON of an object whose model is named at run time (`type` is SQL giving `app.model`,
+ * as a custom field's related object type): one branch per model. The branches depend only on
+ * the frozen registry and the depth, so their SQL is compiled once and reused as text.
+ */
+export function anyNestedJsonSql(type: Sql, id: Sql, depth: number): Sql {
+  // Cached by depth and by the SQL naming the type and id (column references, without parameters).
+  const key = `${depth} ${type.compile(qb).sql} ${id.compile(qb).sql}`;
+  let cases = anyNestedCache.get(key);
+  if (!cases) {
+    const models = nameableModels();
+    const branches = models.map((m) => sql`WHEN ${sql.lit(m.objectType)} THEN ${nestedJsonSql(m, id, depth)}`);
+    // No subquery around the CASE: every level of nesting counts against SQLite's parser depth.
+    const built = sql`CASE ${type} ${sql.join(branches, sql` `)} END`;
+    const compiled = built.compile(qb);
+    cases = compiled.parameters.length || !models.length ? built : sql.raw(compiled.sql);
+    if (models.length) anyNestedCache.set(key, cases);
+  }
+  return cases;
+}
+
+/** What the nested form of one field needs from a row under `alias`, by key. */
+function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][] {
+  const kind = KINDS[field.kind];
+  const out: [string, Sql][] = columnsOf(field).map(([column]) => [column, sql.ref(`${alias}.${column}`)]);
+  if (kind.select && (depth < MAX_NESTING || !kind.related)) {
+    const expr = kind.select(field, alias, selectContext(depth));
+    if (expr) out.push([selectKey(field), expr]);
+  }
+  return out;
+}
+
+/** The nested form's raw data of the row under `alias` (or the fields named), as one JSON object. */
+export function nestedObjectSql(model: Model, alias: string, depth: number, fields: readonly Field[] = model.nestedFields): Sql {
+  const pairs: [string, Sql][] = [
+    ["id", sql.ref(`${alias}.id`)],
+    ["__display", model.displaySql(alias)],
+  ];
+  for (const field of fields) pairs.push(...nestedPairs(field, alias, depth));
+  // Fields sharing one value select it once.
+  return jsonObjectSql([...new Map(pairs).entries()]);
+}
+
+/** The nested form's raw data of the object whose id is `id`, or NULL. */
+export function nestedJsonSql(model: Model, id: Sql, depth: number): Sql {
+  const alias = `n${depth}`;
+  return sql`json((SELECT ${nestedObjectSql(model, alias, depth)} FROM ${sql.table(model.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id}))`;
+}
+
+/**
+ * What a read selects for a model's full or brief form: every stored column, `display`, and per
+ * field whatever else it needs (counts, related objects and m2m sets as nested JSON built by
+ * SQLite), so a page and everything it shows come from one statement.
+ */
+export function selectSql(model: Model, fields: readonly Field[], table = model.table): Sql {
+  // Built and compiled once per shape, then reused as text: compiling this select (nested JSON of
+  // every related model) was most of the CPU a detail or list read cost on the thread answering
+  // HTTP. It depends only on the frozen registry and its arguments (its parameters are constants).
+  const key = `${model.objectType} ${table} ${fields.map((field) => `${field.ownerType}.${field.name}`).join(",")}`;
+  let cached = selectCache.get(key);
+  if (!cached) {
+    // `?fields=` makes shapes from the query string: a bound on them bounds the memory.
+    if (selectCache.size >= 1000) selectCache.clear();
+    selectCache.set(key, (cached = frozen(buildSelectSql(model, fields, table))));
+  }
+  return cached;
+}
+
+const selectCache = new Map<string, Sql>();
+
+function buildSelectSql(model: Model, fields: readonly Field[], table: string): Sql {
+  const parts: Sql[] = [sql`${sql.table(table)}.*`, sql`${model.displaySql(table)} AS __display`];
+  const selected = new Set<string>();
+  for (const field of fields) {
+    if (selected.has(selectKey(field))) continue;
+    const expr = KINDS[field.kind].select?.(field, table, selectContext(0));
+    if (expr) parts.push(sql`${expr} AS ${sql.ref(selectKey(field))}`);
+    selected.add(selectKey(field));
+  }
+  return sql.join(parts);
+}
+
+/** The object's change-record snapshot as JSON, from its stored row under `table`. */
+export function snapshotSql(model: Model, table = model.table): Sql {
+  // Write-only fields (a webhook's secret) stay out of change records, which others may read.
+  return jsonObjectSql(model.fields.filter((field) => !field.writeOnly).flatMap((field) => KINDS[field.kind].snapshot(field, table)));
+}
+
+/** The ids of `ids` and of every descendant, for a nested-group (tree) model. */
+export function subtreeSql(model: Model, ids: Sql): Sql {
+  const table = sql.table(model.table);
+  return sql`(WITH RECURSIVE subtree(id) AS (SELECT id FROM ${table} WHERE id IN ${ids} UNION SELECT c.id FROM ${table} c JOIN subtree ON c.parent_id = subtree.id) SELECT id FROM subtree)`;
+}

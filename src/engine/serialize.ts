@@ -1,0 +1,76 @@
+import type { Row } from "../db/database.ts";
+import type { RequestContext } from "../http/context.ts";
+import type { Field } from "../schema/fields.ts";
+import { KINDS, type Form, type RenderContext } from "../schema/kinds.ts";
+import { modelByType, type Model } from "../schema/model.ts";
+
+type Out = Record<string, unknown>;
+
+/** The absolute API URL of an object (or of a model's list, without `id`). */
+export function objectUrl(ctx: RequestContext, model: Model, id?: unknown): string {
+  return `${ctx.origin}/api/${model.app}/${model.path}/${id === undefined ? "" : `${id}/`}`;
+}
+
+/** Which representation to give: the full or brief form, of all its fields or of those named. */
+export interface Representation {
+  readonly form: "full" | "brief";
+  /** The fields shown (default: all of the form's). */
+  readonly fields?: readonly Field[];
+}
+
+/**
+ * The absolute URL of an object's page for people, NetBox's `display_url` (`/dcim/sites/7/`, as
+ * NetBox's UI names it; relative in webhooks, whose origin is empty). A browser there is sent on
+ * to the object's browsable API page (`uiRedirect`).
+ */
+export function displayUrl(ctx: RequestContext, model: Model, id: unknown): string {
+  return `${ctx.origin}${model.page}${id}/`;
+}
+
+/**
+ * Shapes rows read with `selectSql` into the full or brief representation. The rows already carry
+ * every related object as nested JSON (built by SQLite in the same statement), so this costs no
+ * query; the model's `represent` hook then sees the whole page at once.
+ */
+export async function represent(ctx: RequestContext, model: Model, rows: readonly Row[], { form, fields }: Representation): Promise<Out[]> {
+  const chosen = fields ?? (form === "brief" ? model.briefFields : model.readableFields);
+  const rc = renderContext(ctx, form);
+  const outs = rows.map((row) => shape(model, row, chosen, rc));
+  if (outs.length) await model.hooks?.represent?.(ctx, rows, outs);
+  return outs;
+}
+
+/** A render context that also carries the request, whose origin every object's `url` starts with. */
+interface Shaping extends RenderContext {
+  readonly ctx: RequestContext;
+  /** Nested objects that carry `display_url` too (where NetBox nests with its Nested* serializers). */
+  readonly pages?: boolean;
+}
+
+function renderContext(ctx: RequestContext, form: Form): Shaping {
+  const nestedContext: Shaping = {
+    ctx,
+    form: "nested",
+    nested: (target, raw, shown = {}) => shape(target, raw, shown.fields ?? target.nestedFields, shown.page ? paged : nestedContext),
+    nestedOf: (objectType, raw) => {
+      const target = modelByType(objectType);
+      return target ? shape(target, raw, target.nestedFields, nestedContext) : null;
+    },
+  };
+  const paged: Shaping = { ...nestedContext, pages: true };
+  return form === "nested" ? nestedContext : { ...nestedContext, form };
+}
+
+/** The nested form of a raw object of the registered model `objectType` (trace segments), or null. */
+export function nestedForm(ctx: RequestContext, objectType: string, raw: Out): Out | null {
+  return renderContext(ctx, "nested").nestedOf(objectType, raw);
+}
+
+/** An object: `id`, `url`, `display_url` (full form, and nested where the relation says so, as NetBox), `display`, then its fields. */
+function shape(model: Model, row: Out, fields: readonly Field[], rc: Shaping): Out {
+  const out: Out = { id: row.id, url: objectUrl(rc.ctx, model, row.id) };
+  if (rc.form === "full" || rc.pages) out.display_url = displayUrl(rc.ctx, model, row.id);
+  out.display = String(row.__display ?? row.id);
+  for (const field of fields) KINDS[field.kind].render(field, row, out, rc);
+  return out;
+}

@@ -1,0 +1,122 @@
+import { sql, type RawBuilder } from "kysely";
+import type { Statement } from "../db/database.ts";
+import { qb } from "../db/query-builder.ts";
+import type { RequestContext } from "../http/context.ts";
+import type { Field } from "../schema/fields.ts";
+import { KINDS } from "../schema/kinds.ts";
+import type { Model } from "../schema/model.ts";
+import type { Values } from "../schema/hooks.ts";
+import { idList } from "./select.ts";
+
+type Sql = RawBuilder<unknown>;
+
+/**
+ * The id a create just assigned, as SQL usable by later statements of the same write batch.
+ * Tables are AUTOINCREMENT, so `sqlite_sequence` holds the newest id until the next insert into
+ * the same table; a batch runs in one transaction, so no other writer can come between.
+ */
+export const insertedId = (model: Model): Sql => sql`(SELECT seq FROM sqlite_sequence WHERE name = ${model.table})`;
+
+/** An object being written, as far as its stored columns go. */
+export interface StoredObject {
+  /** Its id, or null for a create. */
+  readonly id: number | null;
+  readonly values: Values;
+  /** Stored columns beyond the fields' own (hooks' columns), written as given. */
+  readonly columns: Readonly<Record<string, unknown>>;
+}
+
+/** Column to value for the stored fields `values` sets, plus engine-set times and hook columns. */
+export function storedColumns(ctx: RequestContext, model: Model, { id, values, columns: extra }: StoredObject): Map<string, unknown> {
+  const creating = id === null;
+  const columns = new Map<string, unknown>();
+  for (const field of model.fields) {
+    if (field.autoNow === "always" || (field.autoNow === "create" && creating)) columns.set(field.column!, ctx.now.toISOString());
+    else if (values[field.name] !== undefined) KINDS[field.kind].store?.(field, values[field.name], columns);
+  }
+  for (const [column, value] of Object.entries(extra)) columns.set(column, value);
+  return columns;
+}
+
+/**
+ * Aborts the write transaction unless `condition` holds, by inserting into a table whose CHECK
+ * refuses every row: SQLite has no RAISE outside triggers, and the named constraint tells the
+ * engine which precondition failed (see `migrations/0002_engine.sql`).
+ */
+export function guardStatement(constraint: "gone" | "stale" | "denied", failing: Sql): Statement {
+  return sql`INSERT INTO engine_guard (${sql.ref(constraint)}) SELECT 1 WHERE ${failing}`.compile(qb);
+}
+
+/** A nested-group row's depth: one below its parent's. */
+const depthSql = (model: Model, parent: unknown) =>
+  sql`coalesce((SELECT x._depth + 1 FROM ${sql.table(model.table)} x WHERE x.id = ${parent ?? null}), 0)`;
+
+export function insertStatement(model: Model, columns: Map<string, unknown>): Statement {
+  const names = [...columns.keys()].map((c) => sql.ref(c));
+  const values = [...columns.values()].map((v) => sql`${v}`);
+  if (model.tree) {
+    names.push(sql.ref("_depth"));
+    values.push(depthSql(model, columns.get("parent_id")));
+  }
+  if (!names.length) return sql`INSERT INTO ${sql.table(model.table)} DEFAULT VALUES`.compile(qb);
+  return sql`INSERT INTO ${sql.table(model.table)} (${sql.join(names)}) VALUES (${sql.join(values)})`.compile(qb);
+}
+
+/** UPDATE of one row; null when the change sets no stored column (an m2m-only change). */
+export function updateStatement(model: Model, id: number, columns: Map<string, unknown>): Statement | null {
+  const sets = [...columns].map(([c, v]) => sql`${sql.ref(c)} = ${v}`);
+  if (model.tree && columns.has("parent_id")) sets.push(sql`_depth = ${depthSql(model, columns.get("parent_id"))}`);
+  if (!sets.length) return null;
+  return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} WHERE id = ${id}`.compile(qb);
+}
+
+/** Recomputes every depth of a nested-group table after a parent moved (descendants move too). */
+export function depthRefreshStatement(model: Model): Statement {
+  const table = sql.table(model.table);
+  return sql`WITH RECURSIVE tree(id, depth) AS (
+      SELECT id, 0 FROM ${table} WHERE parent_id IS NULL
+      UNION ALL SELECT c.id, tree.depth + 1 FROM ${table} c JOIN tree ON c.parent_id = tree.id)
+    UPDATE ${table} SET _depth = (SELECT depth FROM tree WHERE tree.id = ${sql.ref(`${model.table}.id`)})
+    WHERE _depth IS NOT (SELECT depth FROM tree WHERE tree.id = ${sql.ref(`${model.table}.id`)})`.compile(qb);
+}
+
+/** An object's new m2m set: its id (or SQL for a create's), the related ids, and whether a stored set is replaced. */
+export interface M2mSet {
+  readonly objectId: number | Sql;
+  readonly ids: readonly number[];
+  readonly replacing: boolean;
+}
+
+/** Statements replacing an object's m2m set (all of it: `tags: []` clears). */
+export function m2mStatements(model: Model, field: Field, { objectId, ids, replacing }: M2mSet): Statement[] {
+  const t = field.through!;
+  const typed = t.objectTypeColumn;
+  const out: Statement[] = [];
+  if (replacing) {
+    out.push(
+      sql`DELETE FROM ${sql.table(t.table)} WHERE ${sql.ref(t.source)} = ${objectId}${typed ? sql` AND ${sql.ref(typed)} = ${model.objectType}` : sql``}`.compile(
+        qb,
+      ),
+    );
+  }
+  if (ids.length) {
+    const cols = [sql.ref(t.source), sql.ref(t.target), ...(typed ? [sql.ref(typed)] : [])];
+    const vals = [sql`${objectId}`, sql`value`, ...(typed ? [sql`${model.objectType}`] : [])];
+    out.push(
+      sql`INSERT INTO ${sql.table(t.table)} (${sql.join(cols)}) SELECT ${sql.join(vals)} FROM json_each(${JSON.stringify(ids)})`.compile(
+        qb,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Deletes rows of a model and the tag links no foreign key would remove. */
+export function deleteStatements(model: Model, ids: readonly number[]): Statement[] {
+  const out: Statement[] = [];
+  if (model.field.tags) {
+    out.push(sql`DELETE FROM extras_taggeditem WHERE object_type = ${model.objectType} AND object_id IN ${idList(ids)}`.compile(qb));
+  }
+  out.push(sql`DELETE FROM ${sql.table(model.table)} WHERE id IN ${idList(ids)}`.compile(qb));
+  return out;
+}
