@@ -10,7 +10,7 @@ import { deleteRulesProbe, type DeletedObjects } from "./outbox.ts";
 import { clearingStatements, setNullStatements } from "./changes/set-null.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError, type FieldErrors } from "../schema/errors.ts";
-import { paginated, parsePage } from "../lib/pagination.ts";
+import type { Page } from "../lib/pagination.ts";
 import type { Field } from "../schema/fields.ts";
 import type { WriteItem } from "../schema/hooks.ts";
 import type { AllocationPlan } from "../apps/ipam/allocation-plan.ts";
@@ -39,59 +39,88 @@ import {
 type Out = Record<string, unknown>;
 
 /**
- * What a read renders: `?brief=` (any non-empty value, as NetBox), `?fields=a,b` (only those),
- * `?omit=a,b` (all but those; NetBox 4.6) and `?exclude=config_context` are one selection, applied
- * in SQL: an unselected field's related objects and counts are never queried.
+ * What a read renders, as the requester asked it (the HTTP layer reads it from `?fields=a,b`,
+ * `?brief=`, `?omit=a,b` and `?exclude=config_context`; see `selectionOf` in http/list-query.ts).
+ * Applied in SQL: an unselected field's related objects and counts are never queried.
  */
 export interface Selection {
+  /** Only these output keys (brief and omit are then ignored); empty: no such choice. */
+  readonly fields: readonly string[];
+  /** The brief form. */
+  readonly brief: boolean;
+  /** The fields left out of the full form. */
+  readonly omit: readonly string[];
+}
+
+/** Every field of the full form. */
+export const FULL: Selection = { fields: [], brief: false, omit: [] };
+/** The brief form. */
+export const BRIEF: Selection = { fields: [], brief: true, omit: [] };
+
+/** What to ask a list for: its filters, order, page and selection. Plain data; nothing here reads a request. */
+export interface ListQuery {
+  /**
+   * The filter parameters as (name, value) pairs, in the order given: field filters with their
+   * lookups (`name__ic`), `q`, `cf_*`, `created_by_request`...; repeated names OR, different names AND.
+   */
+  readonly filters: readonly (readonly [string, string])[];
+  /** `ordering`: comma-separated field names, `-` for descending; null for the model's default. */
+  readonly ordering: string | null;
+  readonly page: Page;
+  readonly selection: Selection;
+}
+
+/** A page of a list: the count of every match, and the rendered objects of the page. */
+export interface ListResult {
+  readonly count: number;
+  readonly results: Out[];
+}
+
+/** A selection resolved against a model: the form, the fields read, and the output keys kept. */
+interface Rendering {
   readonly form: "full" | "brief";
   readonly fields: readonly Field[];
-  /** The output keys to keep, when `fields=` named them. */
+  /** The output keys to keep, when `fields` named them. */
   readonly keys: ReadonlySet<string> | null;
 }
 
-export function selectionOf(ctx: RequestContext, model: Model): Selection {
-  const params = ctx.url.searchParams;
-  const list = (name: string) =>
-    (params.get(name) ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-  const named = list("fields");
-  if (named.length) {
-    const keys = new Set(named);
+function renderingOf(model: Model, selection: Selection): Rendering {
+  if (selection.fields.length) {
+    const keys = new Set(selection.fields);
     return {
       form: "full",
       fields: model.readableFields.filter((f) => keys.has(f.name) || keys.has(mirrorOf(f) ?? f.name)),
       keys,
     };
   }
-  if (params.get("brief")) return { form: "brief", fields: model.briefFields, keys: null };
-  const omitted = new Set(list("omit"));
-  if ((params.get("exclude") ?? "").includes("config_context")) omitted.add("config_context");
+  if (selection.brief) return { form: "brief", fields: model.briefFields, keys: null };
+  const omitted = new Set(selection.omit);
   const fields = omitted.size ? model.readableFields.filter((f) => !omitted.has(f.name)) : model.readableFields;
   return { form: "full", fields, keys: null };
 }
 
-/** The selected representation of rows read with `selectSql(model, selection.fields)`. */
-async function render(ctx: RequestContext, model: Model, rows: readonly Row[], selection: Selection): Promise<Out[]> {
-  const outs = await represent(ctx, model, rows, selection);
-  if (!selection.keys) return outs;
-  return outs.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => selection.keys!.has(k))));
+/** The selected representation of rows read with `selectSql(model, rendering.fields)`. */
+async function render(ctx: RequestContext, model: Model, rows: readonly Row[], rendering: Rendering): Promise<Out[]> {
+  const outs = await represent(ctx, model, rows, rendering);
+  if (!rendering.keys) return outs;
+  return outs.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => rendering.keys!.has(k))));
 }
 
-/** GET on a list endpoint: page, count, filter checks and every related object in one round trip. */
-export async function listObjects(ctx: RequestContext, model: Model) {
+/**
+ * A list read: page, count, filter checks and every related object in one round trip. The
+ * caller wraps the page in its envelope (the REST API's next/previous links: `paginated`).
+ */
+export async function listObjects(ctx: RequestContext, model: Model, query: ListQuery): Promise<ListResult> {
   authorize(ctx, model, "view");
-  const params = ctx.url.searchParams;
-  const page = parsePage(ctx.config, params);
-  const selection = selectionOf(ctx, model);
+  const { page } = query;
+  const rendering = renderingOf(model, query.selection);
+  const params = new URLSearchParams(query.filters.map(([name, value]) => [name, value]));
   const plan = planFilters(model, params, model.table, (related) => scopeSql(ctx, related, "view"));
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
   const where = sql.join([scopeSql(ctx, model, "view"), ...plan.conditions], sql` AND `);
   const table = sql.table(model.table);
-  const pageSql = sql`SELECT ${selectSql(model, selection.fields)} FROM ${table} WHERE ${where}
-    ORDER BY ${sql.join(planOrdering(model, params.get("ordering")))} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
+  const pageSql = sql`SELECT ${selectSql(model, rendering.fields)} FROM ${table} WHERE ${where}
+    ORDER BY ${sql.join(planOrdering(model, query.ordering))} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
   const countSql = sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`;
   const [rows, count, ...checks] = await readBatch(ctx, [
     pageSql.compile(qb),
@@ -100,20 +129,20 @@ export async function listObjects(ctx: RequestContext, model: Model) {
   ]);
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
-  return paginated(ctx.url, page, Number(count.rows[0].n), await render(ctx, model, rows.rows, selection));
+  return { count: Number(count.rows[0].n), results: await render(ctx, model, rows.rows, rendering) };
 }
 
-/** GET on a detail endpoint: one statement, in one round trip. */
-export async function retrieveObject(ctx: RequestContext, model: Model, id: number) {
+/** A detail read: one statement, in one round trip. */
+export async function retrieveObject(ctx: RequestContext, model: Model, id: number, selection: Selection): Promise<Out> {
   authorize(ctx, model, "view");
-  const selection = selectionOf(ctx, model);
+  const rendering = renderingOf(model, selection);
   const [result] = await readBatch(ctx, [
-    sql`SELECT ${selectSql(model, selection.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(
+    sql`SELECT ${selectSql(model, rendering.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(
       qb,
     ),
   ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
-  return (await render(ctx, model, result.rows, selection))[0];
+  return (await render(ctx, model, result.rows, rendering))[0];
 }
 
 /** The stored rows (columns plus change-record snapshot) of objects about to change. */

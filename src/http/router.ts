@@ -9,6 +9,8 @@ import { describeEndpoint } from "../rest/options.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError, fromDatabaseError } from "../schema/errors.ts";
 import { readJson } from "./body.ts";
+import { listQueryOf, selectionOf } from "./list-query.ts";
+import { paginated } from "../lib/pagination.ts";
 import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "../lib/responses.ts";
 import { apiRoot, apiStatus, appRoot } from "./roots.ts";
@@ -181,8 +183,11 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
   const body = (action: Action) => authorizedBody(ctx, model, action);
   switch (req.method) {
     case "GET":
-    case "HEAD":
-      return json(await listObjects(ctx, model), 200, allow);
+    case "HEAD": {
+      const query = listQueryOf(ctx.config, ctx.url.searchParams);
+      const { count, results } = await listObjects(ctx, model, query);
+      return json(paginated(ctx.url, query.page, count, results), 200, allow);
+    }
     case "OPTIONS":
       return json(describeEndpoint(ctx, model, { detail: false }), 200, allow);
     case "POST": {
@@ -215,7 +220,7 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
   switch (req.method) {
     case "GET":
     case "HEAD":
-      return json(await retrieveObject(ctx, model, id), 200, allow);
+      return json(await retrieveObject(ctx, model, id, selectionOf(ctx.url.searchParams)), 200, allow);
     case "OPTIONS":
       return json(describeEndpoint(ctx, model, { detail: true }), 200, allow);
     case "PUT":

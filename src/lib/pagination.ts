@@ -13,17 +13,27 @@ export interface Page {
 const nonNegative = (raw: string | null): number | null =>
   raw !== null && /^\d+$/.test(raw.trim()) ? Math.min(Number(raw), Number.MAX_SAFE_INTEGER) : null;
 
+/** The `limit` and `offset` a request asks for: null where absent or invalid. */
+export interface PageRequest {
+  readonly limit: number | null;
+  readonly offset: number | null;
+}
+
 /**
- * `limit` and `offset` as NetBox reads them: a missing or invalid value falls back to the
- * default, `limit` above MAX_PAGE_SIZE is clamped, and `limit=0` means "all", which is itself
- * capped at MAX_PAGE_SIZE unless that is 0.
+ * The page NetBox serves for what was asked: a missing limit falls back to the default, a limit
+ * above MAX_PAGE_SIZE is clamped, and `limit=0` means "all", which is itself capped at
+ * MAX_PAGE_SIZE unless that is 0; a missing offset is 0.
  */
-export function parsePage(config: Config, params: URLSearchParams): Page {
+export function pageOf(config: Config, asked: PageRequest): Page {
   const max = config.MAX_PAGE_SIZE;
   const cap = (n: number) => (max > 0 ? Math.min(n, max) : n);
-  const asked = nonNegative(params.get("limit"));
-  const limit = asked === null ? cap(config.PAGINATE_COUNT) : asked === 0 ? (max > 0 ? max : null) : cap(asked);
-  return { limit, offset: nonNegative(params.get("offset")) ?? 0 };
+  const limit = asked.limit === null ? cap(config.PAGINATE_COUNT) : asked.limit === 0 ? (max > 0 ? max : null) : cap(asked.limit);
+  return { limit, offset: asked.offset ?? 0 };
+}
+
+/** `limit` and `offset` as NetBox reads them from a query string (an invalid value counts as absent; see `pageOf`). */
+export function parsePage(config: Config, params: URLSearchParams): Page {
+  return pageOf(config, { limit: nonNegative(params.get("limit")), offset: nonNegative(params.get("offset")) });
 }
 
 /** `url` with `limit` and `offset` set (or offset dropped), other parameters kept, keys sorted as DRF does. */

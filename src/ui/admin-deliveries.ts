@@ -4,7 +4,8 @@ import { ApiError } from "../schema/errors.ts";
 import { eventRule, webhook, webhookDelivery } from "../apps/extras/events.ts";
 import type { Model } from "../schema/model.ts";
 import type { Registry } from "../schema/registry.ts";
-import { listObjects, retrieveObject } from "../engine/crud.ts";
+import { BRIEF, FULL, type ListQuery, listObjects, retrieveObject } from "../engine/crud.ts";
+import { pageOf } from "../lib/pagination.ts";
 import { REQUEST_BODY_EXCERPT } from "../events/sent-request.ts";
 import { assetUrl } from "./assets.ts";
 import { html, page, type SafeHtml } from "./html.ts";
@@ -29,7 +30,7 @@ const STATES = [
 
 // biome-ignore lint/suspicious/noExplicitAny: a run as the API answers it, read field by field into the page
 type Delivery = Record<string, any>;
-type ListReply = { count: number; next: string | null; previous: string | null; results: Delivery[] };
+type ListReply = { count: number; results: Delivery[] };
 
 /** Serves `/admin/webhook-deliveries/` (id null) and `/admin/webhook-deliveries/<id>/`. */
 export async function deliveriesAdmin(ctx: RequestContext, registry: Registry, rawId: string | null): Promise<Response> {
@@ -52,18 +53,30 @@ export async function deliveriesAdmin(ctx: RequestContext, registry: Registry, r
   return detailPage(ctx, registry, Number(rawId));
 }
 
-/** The requester's own request to one of the API's endpoints, answered by the API's own code. */
-function asApi(ctx: RequestContext, pathAndQuery: string): RequestContext {
-  return { ...ctx, url: new URL(pathAndQuery, ctx.origin) };
+/** What a list read asks, in the API's terms (its filter names, `limit`/`offset` as the API reads them). */
+interface Listing {
+  readonly filters?: readonly (readonly [string, string])[];
+  readonly ordering?: string;
+  readonly brief?: boolean;
+  readonly limit: number;
+  readonly offset?: number;
 }
 
-const apiList = (ctx: RequestContext, model: Model, pathAndQuery: string) =>
-  listObjects(asApi(ctx, pathAndQuery), model) as Promise<ListReply>;
+/** A list read by the API's own code, as the requester: what the API would answer for the same query. */
+const apiList = (ctx: RequestContext, model: Model, listing: Listing) => {
+  const query: ListQuery = {
+    filters: listing.filters ?? [],
+    ordering: listing.ordering ?? null,
+    page: pageOf(ctx.config, { limit: listing.limit, offset: listing.offset ?? 0 }),
+    selection: listing.brief ? BRIEF : FULL,
+  };
+  return listObjects(ctx, model, query) as Promise<ListReply>;
+};
 
-/** The webhooks or event rules the requester may see, for a filter's choices; none without the permission. */
-async function choices(ctx: RequestContext, model: Model, path: string): Promise<Delivery[]> {
+/** The webhooks or event rules the requester may see, for a filter's choices (all of them); none without the permission. */
+async function choices(ctx: RequestContext, model: Model): Promise<Delivery[]> {
   if (!isPermitted(ctx, model, "view")) return [];
-  return (await apiList(ctx, model, `${path}?brief=1&limit=0&ordering=name`)).results;
+  return (await apiList(ctx, model, { brief: true, limit: 0, ordering: "name" })).results;
 }
 
 /** May the requester retry from this page? Retry needs its permission, and the page sends the session's CSRF token. */
@@ -92,10 +105,13 @@ function filtersOf(url: URL): Filters {
   };
 }
 
-/** The query of a filter set, for this page and for the API alike (the API's own parameter names). */
+/** The API filters of a filter set (the API's own parameter names). */
+const apiFilters = (filters: Filters): [string, string][] =>
+  (["status", "webhook_id", "event_rule_id"] as const).filter((name) => filters[name]).map((name) => [name, filters[name]]);
+
+/** The query of a filter set, for this page and for the API's JSON alike. */
 function query(filters: Filters, offset = filters.offset): string {
-  const params = new URLSearchParams();
-  for (const name of ["status", "webhook_id", "event_rule_id"] as const) if (filters[name]) params.set(name, filters[name]);
+  const params = new URLSearchParams(apiFilters(filters));
   params.set("limit", String(filters.limit));
   if (offset) params.set("offset", String(offset));
   return params.toString();
@@ -104,17 +120,18 @@ function query(filters: Filters, offset = filters.offset): string {
 async function listPage(ctx: RequestContext, registry: Registry): Promise<Response> {
   const filters = filtersOf(ctx.url);
   const apiQuery = `${API}?${query(filters)}`;
-  const listing = apiList(ctx, webhookDelivery, apiQuery).catch((error: unknown) => {
+  const asked: Listing = { filters: apiFilters(filters), limit: filters.limit, offset: filters.offset };
+  const listing = apiList(ctx, webhookDelivery, asked).catch((error: unknown) => {
     // A filter the API refuses (a webhook that no longer exists) shows as the API's message.
     if (error instanceof ApiError && error.status === 400) return error;
     throw error;
   });
   const [list, queue, failed, webhooks, rules] = await Promise.all([
     listing,
-    apiList(ctx, webhookDelivery, `${API}?status=queued&ordering=created&limit=1`),
-    apiList(ctx, webhookDelivery, `${API}?status=failed&limit=1`),
-    choices(ctx, webhook, "/api/extras/webhooks/"),
-    choices(ctx, eventRule, "/api/extras/event-rules/"),
+    apiList(ctx, webhookDelivery, { filters: [["status", "queued"]], ordering: "created", limit: 1 }),
+    apiList(ctx, webhookDelivery, { filters: [["status", "failed"]], limit: 1 }),
+    choices(ctx, webhook),
+    choices(ctx, eventRule),
   ]);
   const retry = mayRetry(ctx);
   const rows = list instanceof ApiError ? [] : list.results;
@@ -308,7 +325,7 @@ function notFoundPage(ctx: RequestContext, id: string): Response {
 async function detailPage(ctx: RequestContext, registry: Registry, id: number): Promise<Response> {
   let d: Delivery;
   try {
-    d = (await retrieveObject(asApi(ctx, `${API}${id}/`), webhookDelivery, id)) as Delivery;
+    d = (await retrieveObject(ctx, webhookDelivery, id, FULL)) as Delivery;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return notFoundPage(ctx, String(id));
     throw error;

@@ -39,7 +39,9 @@ export function importGraph(root: string): Map<string, string[]> {
   for (const file of files) {
     const text = readFileSync(join(root, file), "utf8");
     const targets = new Set<string>();
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"|import\(\s*"(\.[^"]+)"\s*\)|(?:^|\n)\s*import\s+"(\.[^"]+)"/g)) {
+    for (const m of text.matchAll(
+      /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"|import\(\s*"(\.[^"]+)"\s*\)|(?:^|\n)\s*import\s+"(\.[^"]+)"/g,
+    )) {
       const target = relative(root, resolve(dirname(join(root, file)), m[1] ?? m[2] ?? m[3]));
       if (known.has(target)) targets.add(target);
     }
