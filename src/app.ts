@@ -1,16 +1,17 @@
+import type { DeliveryDependencies, Outcome } from "./events/delivery-types.ts";
+import { createAuthCache } from "./engine/unit-of-work.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { clientAddressOf } from "./http/client-address.ts";
-import { bodyOnce } from "./http/body.ts";
+import { bodyOnce, readJson } from "./http/body.ts";
 import { applyMigrations, type Migration } from "./db/migrate.ts";
 import { deriveSecrets, type HmacSha256, type Secrets } from "./lib/secrets.ts";
 import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
 import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
-import { createAuthCache } from "./auth/authenticate.ts";
 import { registry } from "./schema/registry.ts";
-import { createDeliverer, recover, sweep, type Deliverer, type DeliveryDependencies, type Outcome } from "./events/deliver.ts";
+import { createDeliverer, recover, sweep, type Deliverer } from "./events/deliver.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
 
 /** The release of this service, reported by /api/status/. */
@@ -95,7 +96,9 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
       if (url.pathname.startsWith("/static/")) return serveStatic(request, url, env.assets ?? null);
       const ctx: RequestContext = {
         request,
+        method: request.method,
         body: bodyOnce(request, config.MAX_BODY_SIZE),
+        json: () => readJson(ctx),
         url,
         origin: url.origin,
         requestId: crypto.randomUUID(),

@@ -1,55 +1,17 @@
 import ipaddr from "ipaddr.js";
 import { sql } from "kysely";
-import { ConstraintError, type Statement, type StatementResult } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { RequestContext, User, AuthToken } from "../http/context.ts";
+import type { RequestContext } from "../http/context.ts";
+import type { CachedToken } from "../schema/actor.ts";
 import { ApiError } from "../schema/errors.ts";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import { grantsSql, parseGrants } from "../engine/permissions.ts";
 import { authenticateSession } from "./sessions.ts";
-import {
-  deletedDataStatements,
-  eventDataStatement,
-  freezeDeletedDataStatement,
-  freezeEventDataStatement,
-  outboxStatement,
-  type DeletedObjects,
-} from "../engine/outbox.ts";
-import type { Model } from "../schema/model.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;
 /** Tokens remembered per app instance (a Node or Deno server, a Workers isolate); the cache starts over beyond this. */
 const CACHE_LIMIT = 10_000;
-
-/** What authentication learnt of one token, as of one value of the `auth_state` version. */
-interface CachedToken {
-  readonly digest: string;
-  readonly version: number;
-  readonly user: User;
-  readonly token: AuthToken;
-  readonly expires: number | null;
-  readonly allowedIps: readonly string[];
-  lastUsed: number;
-}
-
-/**
- * Token data kept by the app instance between requests, so a request that presents a
- * known token costs no round trip of its own. It is trusted only together with proof that it is
- * current: every batch of the request also reads the `auth_state` version, which every change to
- * tokens, users and group membership bumps (triggers in migrations/0002_engine.sql); a batch that
- * sees another version throws `StaleAuth` and the request is served again with fresh data.
- */
-export interface AuthCache {
-  readonly tokens: Map<string, CachedToken>;
-}
-
-export const createAuthCache = (): AuthCache => ({ tokens: new Map() });
-
-/** The batch showed that cached authentication data is out of date: serve the request again. */
-export class StaleAuth extends Error {}
-
-const VERSION = sql`SELECT version FROM auth_state`.compile(qb);
 
 /**
  * Reads `Authorization: Token <key>` and sets the request's user and token. No header (or another
@@ -151,67 +113,4 @@ function checkAllowedIps(ctx: RequestContext, allowed: readonly string[]): void 
     return addr.kind() === client.kind() && client.match(addr, bits);
   });
   if (!permitted) throw ApiError.forbidden(`Source IP ${client.toString()} is not permitted to authenticate using this token.`);
-}
-
-/**
- * Runs a read batch: one round trip. When the request was authenticated from the cache, the
- * batch also reads the auth version, and a changed version throws `StaleAuth`.
- */
-export async function readBatch(ctx: RequestContext, statements: readonly Statement[]): Promise<StatementResult[]> {
-  if (statements.length === 0) return [];
-  if (!ctx.auth) return ctx.db.batch(statements, "read");
-  const [version, ...results] = await ctx.db.batch([VERSION, ...statements], "read");
-  if (Number(version.rows[0]?.version) !== ctx.auth.version) throw staleAuth(ctx);
-  return results;
-}
-
-/**
- * Runs a write transaction: one round trip, all or none. With cached authentication, its first
- * statement aborts the transaction when the auth version moved since the data was read. Its last
- * statements are the webhook outbox (`src/events/outbox.ts`): the deliveries of the change records
- * the transaction wrote, whose ids go to the queue once it has committed; their events keep the
- * full representation of the objects of the `represented` models the transaction created or updated.
- */
-export async function writeBatch(
-  ctx: RequestContext,
-  statements: readonly Statement[],
-  represented: readonly Model[] = [],
-  deleted?: DeletedObjects,
-): Promise<StatementResult[]> {
-  const guard = ctx.auth
-    ? [sql`INSERT INTO engine_guard (stale) SELECT 1 WHERE (SELECT version FROM auth_state) IS NOT ${ctx.auth.version}`.compile(qb)]
-    : [];
-  // Deleted objects' representations (and those of the rows their cascade removes) are read before their rows go.
-  const reads = deleted ? deletedDataStatements(ctx, deleted) : [];
-  const before = reads.map((r) => r.statement);
-  let results: StatementResult[];
-  try {
-    const events = [outboxStatement(ctx), ...represented.map((model) => eventDataStatement(ctx, model))];
-    results = await ctx.db.batch([...guard, ...before, ...statements, ...events], "write");
-  } catch (error) {
-    if (error instanceof ConstraintError && error.columns.includes("guard_auth_changed")) throw staleAuth(ctx);
-    throw error;
-  }
-  const first = guard.length + before.length;
-  const outbox = first + statements.length;
-  const deliveries = results[outbox].rows.map((row) => Number(row.id));
-  // The response never waits for delivery (SPEC.md 6.3.1); a lost enqueue is healed by the sweep.
-  if (deliveries.length) {
-    const freeze = [
-      freezeEventDataStatement(results.slice(outbox + 1).flatMap((r) => r.rows)),
-      ...reads.map((r, i) => freezeDeletedDataStatement(ctx, r.model, results[guard.length + i].rows)),
-    ].filter((statement): statement is Statement => statement !== null);
-    const keep = freeze.length
-      ? ctx.db.batch(freeze, "write").catch((e) => console.error(`[${ctx.requestId}] could not keep event data:`, (e as Error).message))
-      : Promise.resolve();
-    ctx.waitUntil(keep.then(() => ctx.enqueue(deliveries)));
-  }
-  return results.slice(first, outbox);
-}
-
-export type { DeletedObjects };
-
-function staleAuth(ctx: RequestContext): StaleAuth {
-  ctx.authCache?.tokens.clear();
-  return new StaleAuth("authentication data changed");
 }

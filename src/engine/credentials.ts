@@ -1,6 +1,6 @@
+import type { User, Actor } from "../schema/actor.ts";
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
-import type { RequestContext, User } from "../http/context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { verifyPassword } from "../lib/passwords.ts";
 import { grantsSql, parseGrants } from "./permissions.ts";
@@ -12,7 +12,7 @@ import { recordFailure, refuseIfThrottled, throttleProbe } from "./throttle.ts";
  * user and the failure counts; over the limit it is 429 before any password is checked, and each
  * failure is counted.
  */
-export async function checkCredentials(ctx: RequestContext, username: string, password: string): Promise<User> {
+export async function checkCredentials(ctx: Actor, username: string, password: string): Promise<User> {
   const [throttle, result] = await ctx.db.batch(
     [
       throttleProbe(ctx, username),

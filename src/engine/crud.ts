@@ -1,25 +1,24 @@
+import type { Actor } from "../schema/actor.ts";
+import { readBatch, writeBatch } from "./unit-of-work.ts";
 import { sql, type RawBuilder } from "kysely";
 import { ConstraintError, type Row, type Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import { authorize } from "./permissions.ts";
 import { scopeSql, unrestricted } from "./scope.ts";
-import { readBatch, writeBatch } from "../auth/authenticate.ts";
 import { changeRecordStatement, deletionRecordStatement } from "./changes/record.ts";
 import { cascadeRecordStatements } from "./changes/cascade.ts";
 import { deleteRulesProbe, type DeletedObjects } from "./outbox.ts";
 import { clearingStatements, setNullStatements } from "./changes/set-null.ts";
-import type { RequestContext } from "../http/context.ts";
 import { ApiError, type FieldErrors } from "../schema/errors.ts";
 import type { Page } from "../lib/pagination.ts";
 import type { Field } from "../schema/fields.ts";
-import type { WriteItem } from "../schema/hooks.ts";
-import type { AllocationPlan } from "../apps/ipam/allocation-plan.ts";
+import type { WriteItem, Probe, AllocationPlan } from "../schema/hooks.ts";
 import { isRef, KINDS, mirrorOf } from "../schema/kinds.ts";
 import type { Model } from "../schema/model.ts";
 import { registry } from "../schema/registry.ts";
 import { planFilters, planOrdering, relationErrors } from "./filters.ts";
 import { parseInput, type Mode } from "./input.ts";
-import { runProbes, type Probe } from "./probes.ts";
+import { runProbes } from "./probes.ts";
 import { customFieldWrite } from "./custom-fields.ts";
 import { referenceProbes, refSql } from "./references.ts";
 import { idList, selectSql, snapshotSql, subtreeSql } from "./select.ts";
@@ -100,7 +99,7 @@ function renderingOf(model: Model, selection: Selection): Rendering {
 }
 
 /** The selected representation of rows read with `selectSql(model, rendering.fields)`. */
-async function render(ctx: RequestContext, model: Model, rows: readonly Row[], rendering: Rendering): Promise<Out[]> {
+async function render(ctx: Actor, model: Model, rows: readonly Row[], rendering: Rendering): Promise<Out[]> {
   const outs = await represent(ctx, model, rows, rendering);
   if (!rendering.keys) return outs;
   return outs.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => rendering.keys!.has(k))));
@@ -110,7 +109,7 @@ async function render(ctx: RequestContext, model: Model, rows: readonly Row[], r
  * A list read: page, count, filter checks and every related object in one round trip. The
  * caller wraps the page in its envelope (the REST API's next/previous links: `paginated`).
  */
-export async function listObjects(ctx: RequestContext, model: Model, query: ListQuery): Promise<ListResult> {
+export async function listObjects(ctx: Actor, model: Model, query: ListQuery): Promise<ListResult> {
   authorize(ctx, model, "view");
   const { page } = query;
   const rendering = renderingOf(model, query.selection);
@@ -133,7 +132,7 @@ export async function listObjects(ctx: RequestContext, model: Model, query: List
 }
 
 /** A detail read: one statement, in one round trip. */
-export async function retrieveObject(ctx: RequestContext, model: Model, id: number, selection: Selection): Promise<Out> {
+export async function retrieveObject(ctx: Actor, model: Model, id: number, selection: Selection): Promise<Out> {
   authorize(ctx, model, "view");
   const rendering = renderingOf(model, selection);
   const [result] = await readBatch(ctx, [
@@ -146,7 +145,7 @@ export async function retrieveObject(ctx: RequestContext, model: Model, id: numb
 }
 
 /** The stored rows (columns plus change-record snapshot) of objects about to change. */
-function currentProbe(ctx: RequestContext, model: Model, ids: RawBuilder<unknown>, into: Map<number, Row>): Probe {
+function currentProbe(ctx: Actor, model: Model, ids: RawBuilder<unknown>, into: Map<number, Row>): Probe {
   return {
     statement: sql`SELECT ${sql.table(model.table)}.*, ${snapshotSql(model)} AS __snapshot
       FROM ${sql.table(model.table)} WHERE id IN ${ids} AND ${scopeSql(ctx, model, "change")}`.compile(qb),
@@ -162,7 +161,7 @@ export function asList(body: unknown): unknown[] {
 }
 
 /** Refuses a bulk request larger than MAX_BULK_OBJECTS before any work is done. */
-export function checkBulkSize(ctx: RequestContext, count: number): void {
+export function checkBulkSize(ctx: Actor, count: number): void {
   const max = ctx.config.MAX_BULK_OBJECTS;
   if (count > max)
     throw ApiError.detail("invalid", `A bulk request may hold at most ${max} objects (MAX_BULK_OBJECTS); this one holds ${count}.`);
@@ -181,7 +180,7 @@ export const OBJECT_NOT_FOUND = "Object not found.";
  * the last for an update, and one for a delete), so the request is refused, aligned with the
  * later mentions, and nothing is written.
  */
-export function bulkIds(ctx: RequestContext, items: unknown[]): number[] {
+export function bulkIds(ctx: Actor, items: unknown[]): number[] {
   checkBulkSize(ctx, items.length);
   const seen = new Set<string>();
   const errors: FieldErrors[] = items.map((item) => {
@@ -227,7 +226,7 @@ export interface WriteRequest {
  * that re-checks its preconditions, writes rows, m2m links and change records, and reads back
  * the response's rows with everything they show.
  */
-export async function writeObjects(ctx: RequestContext, model: Model, request: WriteRequest): Promise<Out[]> {
+export async function writeObjects(ctx: Actor, model: Model, request: WriteRequest): Promise<Out[]> {
   const { inputs, mode, ids, bulk, allocation = null } = request;
   authorize(ctx, model, mode === "create" ? "add" : "change");
   checkBulkSize(ctx, inputs.length);
@@ -297,7 +296,7 @@ export async function writeObjects(ctx: RequestContext, model: Model, request: W
  * The statements writing one object: a guard that the row is still there and in scope (an
  * update), its INSERT or UPDATE, its m2m links, then its change record.
  */
-function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, message: string): Statement[] {
+function objectStatements(ctx: Actor, model: Model, item: WriteItem, message: string): Statement[] {
   const { id, current: pre } = item;
   const columns = storedColumns(ctx, model, item);
   const objectId = id ?? insertedId(model);
@@ -324,7 +323,7 @@ function objectStatements(ctx: RequestContext, model: Model, item: WriteItem, me
 }
 
 /** A nested group may not become its own ancestor. */
-function cycleProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[]): Probe[] {
+function cycleProbes(ctx: Actor, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[]): Probe[] {
   if (!model.tree) return [];
   return items.flatMap((item, i): Probe[] => {
     const parent = item.values.parent;
@@ -357,7 +356,7 @@ interface Execution {
  * read) aborts it whole with a 404; a constraint that fires anyway (a concurrent writer) becomes
  * a clear 400, or 409 for a delete that dependents now block.
  */
-async function executeWrite(ctx: RequestContext, model: Model, statements: Statement[], execution: Execution) {
+async function executeWrite(ctx: Actor, model: Model, statements: Statement[], execution: Execution) {
   const { bulk, deleting, represented = [model] } = execution;
   try {
     return await writeBatch(ctx, statements, represented, deleting);
@@ -408,7 +407,7 @@ function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
  * statements per generic field, whatever the number of models the delete reaches. Returns the
  * statements and the models whose rows they update.
  */
-function danglingGenericStatements(ctx: RequestContext, model: Model): { statements: Statement[]; models: Model[] } {
+function danglingGenericStatements(ctx: Actor, model: Model): { statements: Statement[]; models: Model[] } {
   const byField = new Map<Model["fields"][number], { owner: Model; targets: Model[] }>();
   for (const target of cascadeOf(model)) {
     for (const { model: owner, field } of registry.referencesTo(target)) {
@@ -449,7 +448,7 @@ export interface DeleteRequest {
 }
 
 /** Deletes objects (with a tree's descendants), all or none; dependents that protect them give 409. */
-export async function deleteObjects(ctx: RequestContext, model: Model, { ids, bulk }: DeleteRequest): Promise<void> {
+export async function deleteObjects(ctx: Actor, model: Model, { ids, bulk }: DeleteRequest): Promise<void> {
   authorize(ctx, model, "delete");
   checkBulkSize(ctx, ids.length);
   if (ids.length === 0) return;

@@ -1,15 +1,14 @@
+import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Row } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import { isPermitted } from "./permissions.ts";
-import type { RequestContext } from "../http/context.ts";
 import { pythonRepr } from "../schema/errors.ts";
-import type { WriteItem } from "../schema/hooks.ts";
+import type { WriteItem, Probe } from "../schema/hooks.ts";
 import type { Model } from "../schema/model.ts";
 import { checkValue, isEmptyValue, type CustomFieldDefinition, type CustomFieldType } from "../schema/custom-field-types.ts";
 import { attributeCondition } from "./filters.ts";
 import { scopeSql } from "./scope.ts";
-import type { Probe } from "./probes.ts";
 import { nameableModels } from "./select.ts";
 
 /**
@@ -66,7 +65,7 @@ export interface CustomFieldWrite {
   apply(items: readonly WriteItem[]): void;
 }
 
-export function customFieldWrite(ctx: RequestContext, model: Model, items: readonly WriteItem[]): CustomFieldWrite {
+export function customFieldWrite(ctx: Actor, model: Model, items: readonly WriteItem[]): CustomFieldWrite {
   const field = model.field.custom_fields;
   const touched = items.some((item) => item.id === null || item.values.custom_fields !== undefined);
   if (!field?.column || !touched) return { probes: [], apply: () => {} };

@@ -1,8 +1,8 @@
+import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { cascadedRows } from "./changes/cascade.ts";
 import type { Row, Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { RequestContext } from "../http/context.ts";
 import type { Model } from "../schema/model.ts";
 import { selectSql } from "./select.ts";
 
@@ -25,12 +25,12 @@ import { selectSql } from "./select.ts";
  * an update is one `created` with the final data; anything followed by a delete is `deleted`; the
  * snapshots are the first record's pre-change and the last record's post-change state.
  */
-export function outboxStatement(ctx: RequestContext): Statement {
+export function outboxStatement(ctx: Actor): Statement {
   outbox ??= outboxTemplate();
   return bind(ctx, outbox);
 }
 
-function bind(ctx: RequestContext, template: Statement): Statement {
+function bind(ctx: Actor, template: Statement): Statement {
   const values: Record<string, unknown> = {
     [SLOTS.requestId]: ctx.requestId,
     [SLOTS.now]: ctx.now.toISOString(),
@@ -51,7 +51,7 @@ const dataTemplates = new Map<Model, Statement>();
  * the representation as one JSON expression inside the outbox's INSERT would pass SQLite's parser
  * depth (cable paths, nested relations, custom fields' objects). `freezeEventData` keeps it.
  */
-export function eventDataStatement(ctx: RequestContext, model: Model): Statement {
+export function eventDataStatement(ctx: Actor, model: Model): Statement {
   let template = dataTemplates.get(model);
   if (!template) {
     const table = sql.table(model.table);
@@ -109,7 +109,7 @@ const deletedTemplates = new Map<Model, { model: Model; template: Statement }[]>
  * per model of `deleted.sent` (none when no rule sends deletes); `freezeDeletedDataStatement`
  * keeps each on the runs once the outbox has written them.
  */
-export function deletedDataStatements(ctx: RequestContext, deleted: DeletedObjects): { model: Model; statement: Statement }[] {
+export function deletedDataStatements(ctx: Actor, deleted: DeletedObjects): { model: Model; statement: Statement }[] {
   let templates = deletedTemplates.get(deleted.model);
   if (!templates) {
     const named = sql`(SELECT value FROM json_each(${SLOTS.ids}))`;
@@ -131,7 +131,7 @@ export function deletedDataStatements(ctx: RequestContext, deleted: DeletedObjec
 }
 
 /** Keeps the representations `deletedDataStatements` read on the request's `deleted` runs of the model. */
-export function freezeDeletedDataStatement(ctx: RequestContext, model: Model, rows: readonly Row[]): Statement | null {
+export function freezeDeletedDataStatement(ctx: Actor, model: Model, rows: readonly Row[]): Statement | null {
   if (!rows.length) return null;
   const data = JSON.stringify(
     rows.map((row) => {

@@ -1,21 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { ApiError } from "../schema/errors.ts";
-import type { RequestContext } from "../http/context.ts";
+import type { Action, Actor, Constraints, Grant } from "../schema/actor.ts";
 import type { Model } from "../schema/model.ts";
-
-/** NetBox's four model actions, or a custom one a permission names (`retry`, `grant`). */
-export type Action = "view" | "add" | "change" | "delete" | (string & {});
-
-/** Constraints of one permission: each object's keys are ANDed, the objects ORed. */
-export type Constraints = readonly Record<string, unknown>[];
-
-/** One object permission as the engine applies it. */
-export interface Grant {
-  readonly objectTypes: readonly string[];
-  readonly actions: readonly string[];
-  /** Null: every object of the types. */
-  readonly constraints: Constraints | null;
-}
 
 /**
  * What a requester may do with a model for one action: everything, only the objects matching
@@ -52,7 +38,7 @@ export function parseGrants(json: unknown): Grant[] {
  * DEFAULT_PERMISSIONS as grants: `{"users.view_token": {"user": "$user"}}` gives every user the
  * view action on tokens, constrained to their own.
  */
-function defaultGrants(ctx: RequestContext): Grant[] {
+function defaultGrants(ctx: Actor): Grant[] {
   return Object.entries(ctx.config.DEFAULT_PERMISSIONS).flatMap(([name, constraints]): Grant[] => {
     const named = parsePermission(name);
     return named ? [{ objectTypes: [named.objectType], actions: [named.action], constraints: constraintList(constraints) }] : [];
@@ -66,17 +52,12 @@ function parsePermission(name: string): { objectType: string; action: string } |
 }
 
 /** True when EXEMPT_VIEW_PERMISSIONS lets anyone read the model (`*`, `app.*` or `app.model`). */
-export function isViewExempt(ctx: RequestContext, model: Model): boolean {
+export function isViewExempt(ctx: Actor, model: Model): boolean {
   return ctx.config.EXEMPT_VIEW_PERMISSIONS.some((p) => p === "*" || p === model.objectType || p === `${model.app}.*`);
 }
 
 /** The objects of `objectType` the requester may `action`, from their permissions and the defaults. */
-export function scopeOf(
-  ctx: RequestContext,
-  objectType: string,
-  action: Action,
-  { exempt = false }: { readonly exempt?: boolean } = {},
-): Scope {
+export function scopeOf(ctx: Actor, objectType: string, action: Action, { exempt = false }: { readonly exempt?: boolean } = {}): Scope {
   if (action === "view" && exempt) return "all";
   const user = ctx.user;
   if (!user) return null;
@@ -88,17 +69,17 @@ export function scopeOf(
 }
 
 /** True when the requester holds `action` on `objectType` by their own permissions, not only by DEFAULT_PERMISSIONS. */
-export function holdsGrant(ctx: RequestContext, objectType: string, action: Action): boolean {
+export function holdsGrant(ctx: Actor, objectType: string, action: Action): boolean {
   const user = ctx.user;
   return Boolean(user && (user.is_superuser || user.grants.some((g) => g.objectTypes.includes(objectType) && g.actions.includes(action))));
 }
 
 /** The requester's scope for `action` on `model`. */
-export const modelScope = (ctx: RequestContext, model: Model, action: Action): Scope =>
+export const modelScope = (ctx: Actor, model: Model, action: Action): Scope =>
   scopeOf(ctx, model.objectType, action, { exempt: isViewExempt(ctx, model) });
 
 /** True when the requester holds `app.action_model` (`users.grant_token`) for at least some objects. */
-export function hasPermission(ctx: RequestContext, permission: string): boolean {
+export function hasPermission(ctx: Actor, permission: string): boolean {
   const named = parsePermission(permission);
   return named !== null && scopeOf(ctx, named.objectType, named.action) !== null;
 }
@@ -108,7 +89,7 @@ export function hasPermission(ctx: RequestContext, permission: string): boolean 
  * `model` (which ones is the engine's WHERE clause, from `modelScope`). Writes also need a token
  * that may write, outside maintenance mode.
  */
-export function authorize(ctx: RequestContext, model: Model, action: Action): void {
+export function authorize(ctx: Actor, model: Model, action: Action): void {
   if (!ctx.user) {
     if (action === "view" && isViewExempt(ctx, model)) return;
     throw ApiError.forbidden("Authentication credentials were not provided.");
@@ -126,7 +107,7 @@ export function authorize(ctx: RequestContext, model: Model, action: Action): vo
 }
 
 /** `authorize` as a question: may the requester perform `action` on `model`? */
-export function isPermitted(ctx: RequestContext, model: Model, action: Action): boolean {
+export function isPermitted(ctx: Actor, model: Model, action: Action): boolean {
   try {
     authorize(ctx, model, action);
     return true;

@@ -1,10 +1,9 @@
+import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
-import type { RequestContext } from "../http/context.ts";
-import type { WriteItem } from "../schema/hooks.ts";
+import type { WriteItem, Probe } from "../schema/hooks.ts";
 import { isRef, type Ref } from "../schema/kinds.ts";
 import type { Model } from "../schema/model.ts";
-import type { Probe } from "./probes.ts";
 import { refSql } from "./references.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -39,7 +38,7 @@ export interface RelatedRows {
  * that leave the checked fields alone cost nothing. `extra` adds columns computed from the related
  * row under the alias `r`. Each found row lands in the item's `probed[name]`.
  */
-export function relatedRowsProbe(ctx: RequestContext, model: Model, items: readonly WriteItem[], options: RelatedRows): Probe[] {
+export function relatedRowsProbe(ctx: Actor, model: Model, items: readonly WriteItem[], options: RelatedRows): Probe[] {
   const { name } = options;
   const field = model.field[name];
   const target = field.target!();

@@ -1,14 +1,13 @@
+import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import { isPermitted } from "./permissions.ts";
-import type { RequestContext } from "../http/context.ts";
 import { pythonRepr } from "../schema/errors.ts";
 import type { Field } from "../schema/fields.ts";
-import type { WriteItem } from "../schema/hooks.ts";
+import type { WriteItem, Probe } from "../schema/hooks.ts";
 import { KINDS, type Ref } from "../schema/kinds.ts";
 import type { Model } from "../schema/model.ts";
 import { attributeCondition, flattenAttributes } from "./filters.ts";
-import type { Probe } from "./probes.ts";
 import { idList } from "./select.ts";
 import { scopeSql, unrestricted } from "./scope.ts";
 
@@ -18,7 +17,7 @@ import { scopeSql, unrestricted } from "./scope.ts";
  * or the subquery its attributes select (NULL if none). The checks that read the referenced row
  * (uniqueness, same-device rules) then learn nothing about an object the writer may not see.
  */
-export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | null): RawBuilder<unknown> {
+export function refSql(ctx: Actor, target: Model, ref: Ref | number | null): RawBuilder<unknown> {
   if (ref === null) return sql`NULL`;
   if (typeof ref === "number" || ref.ref === "id") {
     const id = typeof ref === "number" ? ref : ref.id;
@@ -40,7 +39,7 @@ export function refSql(ctx: RequestContext, target: Model, ref: Ref | number | n
  * names themselves without any permission on users).
  * When settled, each ref in `values` is replaced by its id, or an error names the field.
  */
-export function referenceProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[]): Probe[] {
+export function referenceProbes(ctx: Actor, model: Model, items: readonly WriteItem[]): Probe[] {
   const probes: Probe[] = [];
   const idRefs = new Map<string, { lane: Lane; ids: Set<number> }>();
   const attrRefs = new Map<string, { lane: Lane; attrs: Record<string, unknown> }>();
@@ -136,7 +135,7 @@ interface Lane {
  * model's `referable` hook adds. Fields without such a hook share one lane per target, so all their
  * ids cost one statement.
  */
-function laneFor(ctx: RequestContext, model: Model, field: Field, target: Model): Lane {
+function laneFor(ctx: Actor, model: Model, field: Field, target: Model): Lane {
   const view = scopeSql(ctx, target, "view");
   const extra = model.hooks?.referable?.(ctx, field.name, target.table) ?? null;
   if (!extra) return { key: target.objectType, target, scope: view, open: isPermitted(ctx, target, "view") };

@@ -1,6 +1,6 @@
+import type { Action, Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
-import { modelScope, type Action } from "./permissions.ts";
-import type { RequestContext } from "../http/context.ts";
+import { modelScope } from "./permissions.ts";
 import type { Model } from "../schema/model.ts";
 import { constraintCondition } from "./filters.ts";
 
@@ -9,12 +9,12 @@ import { constraintCondition } from "./filters.ts";
  * statement that reads or writes them: permission constraints never cost a query of their own,
  * and rows are never filtered after loading.
  */
-export function scopeSql(ctx: RequestContext, model: Model, action: Action, table = model.table): RawBuilder<unknown> {
+export function scopeSql(ctx: Actor, model: Model, action: Action, table = model.table): RawBuilder<unknown> {
   const permitted = permittedSql(ctx, model, action, table);
   return model.visibleRows ? sql`(${model.visibleRows(table)} AND ${permitted})` : permitted;
 }
 
-function permittedSql(ctx: RequestContext, model: Model, action: Action, table: string): RawBuilder<unknown> {
+function permittedSql(ctx: Actor, model: Model, action: Action, table: string): RawBuilder<unknown> {
   const scope = model.hooks?.widenScope?.(ctx, action) ? "all" : modelScope(ctx, model, action);
   if (scope === "all") return sql`1`;
   if (scope === null) return sql`0`;
@@ -30,5 +30,5 @@ function permittedSql(ctx: RequestContext, model: Model, action: Action, table: 
 }
 
 /** True when the requester's scope for `action` is every object (no WHERE needed). */
-export const unrestricted = (ctx: RequestContext, model: Model, action: Action): boolean =>
+export const unrestricted = (ctx: Actor, model: Model, action: Action): boolean =>
   !model.visibleRows && (Boolean(model.hooks?.widenScope?.(ctx, action)) || modelScope(ctx, model, action) === "all");

@@ -1,5 +1,5 @@
+import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
-import type { RequestContext } from "../http/context.ts";
 import type { Field } from "../schema/fields.ts";
 import { KINDS, type Form, type RenderContext } from "../schema/kinds.ts";
 import { modelByType, type Model } from "../schema/model.ts";
@@ -7,7 +7,7 @@ import { modelByType, type Model } from "../schema/model.ts";
 type Out = Record<string, unknown>;
 
 /** The absolute API URL of an object (or of a model's list, without `id`). */
-export function objectUrl(ctx: RequestContext, model: Model, id?: unknown): string {
+export function objectUrl(ctx: Actor, model: Model, id?: unknown): string {
   return `${ctx.origin}/api/${model.app}/${model.path}/${id === undefined ? "" : `${id}/`}`;
 }
 
@@ -23,7 +23,7 @@ export interface Representation {
  * NetBox's UI names it; relative in webhooks, whose origin is empty). A browser there is sent on
  * to the object's browsable API page (`uiRedirect`).
  */
-export function displayUrl(ctx: RequestContext, model: Model, id: unknown): string {
+export function displayUrl(ctx: Actor, model: Model, id: unknown): string {
   return `${ctx.origin}${model.page}${id}/`;
 }
 
@@ -32,7 +32,7 @@ export function displayUrl(ctx: RequestContext, model: Model, id: unknown): stri
  * every related object as nested JSON (built by SQLite in the same statement), so this costs no
  * query; the model's `represent` hook then sees the whole page at once.
  */
-export async function represent(ctx: RequestContext, model: Model, rows: readonly Row[], { form, fields }: Representation): Promise<Out[]> {
+export async function represent(ctx: Actor, model: Model, rows: readonly Row[], { form, fields }: Representation): Promise<Out[]> {
   const chosen = fields ?? (form === "brief" ? model.briefFields : model.readableFields);
   const rc = renderContext(ctx, form);
   const outs = rows.map((row) => shape(model, row, chosen, rc));
@@ -42,12 +42,12 @@ export async function represent(ctx: RequestContext, model: Model, rows: readonl
 
 /** A render context that also carries the request, whose origin every object's `url` starts with. */
 interface Shaping extends RenderContext {
-  readonly ctx: RequestContext;
+  readonly ctx: Actor;
   /** Nested objects that carry `display_url` too (where NetBox nests with its Nested* serializers). */
   readonly pages?: boolean;
 }
 
-function renderContext(ctx: RequestContext, form: Form): Shaping {
+function renderContext(ctx: Actor, form: Form): Shaping {
   const nestedContext: Shaping = {
     ctx,
     form: "nested",
@@ -62,7 +62,7 @@ function renderContext(ctx: RequestContext, form: Form): Shaping {
 }
 
 /** The nested form of a raw object of the registered model `objectType` (trace segments), or null. */
-export function nestedForm(ctx: RequestContext, objectType: string, raw: Out): Out | null {
+export function nestedForm(ctx: Actor, objectType: string, raw: Out): Out | null {
   return renderContext(ctx, "nested").nestedOf(objectType, raw);
 }
 

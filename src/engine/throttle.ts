@@ -1,8 +1,8 @@
+import type { Actor } from "../schema/actor.ts";
 import ipaddr from "ipaddr.js";
 import { sql } from "kysely";
 import type { Statement, StatementResult } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { RequestContext } from "../http/context.ts";
 import { ApiError } from "../schema/errors.ts";
 
 /** The window failed attempts are counted in. */
@@ -34,13 +34,13 @@ function sourceOf(address: string | null): string {
  * from everywhere with ten wrong passwords; per pair, a guesser locks only itself out of that
  * account, and the source cap stops it spraying guesses over many accounts.
  */
-function keysOf(ctx: RequestContext, username: string): { pair: string; source: string } {
+function keysOf(ctx: Actor, username: string): { pair: string; source: string } {
   const source = sourceOf(ctx.clientAddress);
   return { pair: `pair:${source} ${username.toLowerCase()}`, source: `addr:${source}` };
 }
 
 /** The read that goes into the credential check's own batch: the counts over their limits in the current window. */
-export function throttleProbe(ctx: RequestContext, username: string): Statement {
+export function throttleProbe(ctx: Actor, username: string): Statement {
   const since = ctx.now.getTime() - WINDOW_MS;
   const limit = ctx.config.LOGIN_FAILURE_LIMIT;
   const { pair, source } = keysOf(ctx, username);
@@ -50,7 +50,7 @@ export function throttleProbe(ctx: RequestContext, username: string): Statement 
 }
 
 /** Refuses with 429 and Retry-After (until the later of the exceeded windows ends) while over a limit. */
-export function refuseIfThrottled(ctx: RequestContext, result: StatementResult): void {
+export function refuseIfThrottled(ctx: Actor, result: StatementResult): void {
   const start = result.rows[0]?.window_start;
   if (start === null || start === undefined) return;
   const retry = Math.max(1, Math.ceil((Number(start) + WINDOW_MS - ctx.now.getTime()) / 1000));
@@ -58,7 +58,7 @@ export function refuseIfThrottled(ctx: RequestContext, result: StatementResult):
 }
 
 /** Counts one failed attempt against the (username, source) pair and the source (a new window once the last one ended). */
-export async function recordFailure(ctx: RequestContext, username: string): Promise<void> {
+export async function recordFailure(ctx: Actor, username: string): Promise<void> {
   const now = ctx.now.getTime();
   const { pair, source } = keysOf(ctx, username);
   await ctx.db.batch(

@@ -1,10 +1,9 @@
+import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { Model } from "../schema/model.ts";
-import type { RequestContext } from "../http/context.ts";
-import type { WriteItem } from "../schema/hooks.ts";
+import type { WriteItem, Probe } from "../schema/hooks.ts";
 import { isRef, KINDS } from "../schema/kinds.ts";
-import type { Probe } from "./probes.ts";
 import { refSql } from "./references.ts";
 import { idList } from "./select.ts";
 
@@ -18,7 +17,7 @@ export const uniqueMessage = (model: Model, field: string) =>
  * request. Multi-field rules compare NULLs as equal and read a field the item leaves unchanged from
  * its stored row, so one round trip serves creates and partial updates alike.
  */
-export function uniquenessProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[]): Probe[] {
+export function uniquenessProbes(ctx: Actor, model: Model, items: readonly WriteItem[], ids: readonly (number | null)[]): Probe[] {
   const probes: Probe[] = [];
   const table = sql.table(model.table);
   for (const field of model.fields.filter((x) => x.unique && x.column)) {

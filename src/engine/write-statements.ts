@@ -1,7 +1,7 @@
+import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { RequestContext } from "../http/context.ts";
 import type { Field } from "../schema/fields.ts";
 import { KINDS } from "../schema/kinds.ts";
 import type { Model } from "../schema/model.ts";
@@ -27,7 +27,7 @@ export interface StoredObject {
 }
 
 /** Column to value for the stored fields `values` sets, plus engine-set times and hook columns. */
-export function storedColumns(ctx: RequestContext, model: Model, { id, values, columns: extra }: StoredObject): Map<string, unknown> {
+export function storedColumns(ctx: Actor, model: Model, { id, values, columns: extra }: StoredObject): Map<string, unknown> {
   const creating = id === null;
   const columns = new Map<string, unknown>();
   for (const field of model.fields) {

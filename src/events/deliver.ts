@@ -1,3 +1,4 @@
+import type { DeliveryDependencies, Outcome } from "./delivery-types.ts";
 import { sql } from "kysely";
 import type { Config } from "../config.ts";
 import type { Database, Row } from "../db/database.ts";
@@ -20,31 +21,6 @@ import { renderRequest, type Rendered, type RenderJob } from "../apps/extras/ren
 import { signatureHeaders } from "./sign.ts";
 import { batcher } from "../lib/batcher.ts";
 import { sentRequest } from "./sent-request.ts";
-
-/** What the queue does with a delivery's message after an attempt. */
-export type Outcome =
-  /** Settled or not to be sent; `next`: the run of the same webhook and object that waited for this one, to send now. */
-  | { readonly kind: "done"; readonly next?: number }
-  /** Failed, and the retry policy allows another attempt after this many seconds. */
-  | { readonly kind: "retry"; readonly delaySeconds: number };
-
-export interface DeliveryDependencies {
-  readonly db: Database;
-  readonly config: Config;
-  readonly secrets: Secrets;
-  /** The fetch to send with (default: the runtime's). */
-  readonly fetch?: typeof fetch;
-  /** A fetch that skips TLS verification, where the runtime allows one (Node); else verification stays on. */
-  readonly insecureFetch?: typeof fetch;
-  /**
-   * Renders a request's templates: off the thread that answers HTTP where the runtime can (a
-   * worker thread on Node and Deno, with a time limit); inline by default (Workers, whose
-   * consumer runs in its own invocation), always within WEBHOOK_RENDER_MAX_SIZE.
-   */
-  readonly render?: (job: RenderJob) => Promise<Rendered>;
-  /** Who claims (a Node or Deno process, see src/runtime/claimer.ts); none on Workers, whose claims only expire. */
-  readonly claimer?: string;
-}
 
 /** The part of a response kept on the delivery. */
 const EXCERPT_BYTES = 1024;

@@ -1,20 +1,16 @@
+import type { DeliveryDependencies } from "./delivery-types.ts";
+import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
-import type { RequestContext } from "../http/context.ts";
 import { registry } from "../schema/registry.ts";
 import { objectUrl, represent } from "../engine/serialize.ts";
-import type { DeliveryDependencies } from "./deliver.ts";
 
 /**
- * A context for rendering an object outside a request. Its URLs are relative (`/api/dcim/sites/7/`),
+ * An actor for rendering an object outside a request. Its URLs are relative (`/api/dcim/sites/7/`),
  * as NetBox's webhooks send them, rendered without a request: receivers join them to the base URL
  * they know the service by.
  */
-function renderingContext(deps: DeliveryDependencies, origin: string, requestId: string): RequestContext {
-  const url = new URL(origin || "http://localhost");
+function renderingContext(deps: DeliveryDependencies, requestId: string): Actor {
   return {
-    request: new Request(url),
-    body: async () => "",
-    url,
     origin: "",
     requestId,
     now: new Date(),
@@ -55,7 +51,7 @@ export async function eventData(deps: DeliveryDependencies, runs: readonly Row[]
       else groups.set(key, [d]);
       continue;
     }
-    const ctx = renderingContext(deps, String(d.origin), String(d.request_id));
+    const ctx = renderingContext(deps, String(d.request_id));
     const snapshot = JSON.parse(String(d.postchange_data ?? d.prechange_data ?? "{}"));
     out.set(Number(d.id), {
       id: d.object_id,
@@ -68,7 +64,7 @@ export async function eventData(deps: DeliveryDependencies, runs: readonly Row[]
     [...groups.values()].map(async (group) => {
       const model = registry.byObjectType(String(group[0].object_type))!;
       try {
-        const ctx = renderingContext(deps, String(group[0].origin), String(group[0].request_id));
+        const ctx = renderingContext(deps, String(group[0].request_id));
         const shaped = await represent(
           ctx,
           model,

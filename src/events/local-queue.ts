@@ -1,4 +1,4 @@
-import type { Outcome } from "./deliver.ts";
+import type { Outcome } from "./delivery-types.ts";
 
 /** The in-process consumer's queue (Node, Deno): the same delivery code the Workers consumer runs. */
 export interface LocalQueue {

@@ -1,7 +1,7 @@
+import type { DeliveryDependencies } from "./delivery-types.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Database, Row } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { DeliveryDependencies } from "./deliver.ts";
 import { eventData, type Data } from "./event-data.ts";
 import type { SentRequest } from "./sent-request.ts";
 

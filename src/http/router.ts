@@ -1,9 +1,11 @@
+import type { Action } from "../schema/actor.ts";
+import { StaleAuth } from "../engine/unit-of-work.ts";
 import { Router, type IRequest } from "itty-router";
 import type { Registry } from "../schema/registry.ts";
 import type { Model } from "../schema/model.ts";
-import { authenticate, StaleAuth } from "../auth/authenticate.ts";
+import { authenticate } from "../auth/authenticate.ts";
 import { logout } from "../auth/sessions.ts";
-import { authorize, type Action } from "../engine/permissions.ts";
+import { authorize } from "../engine/permissions.ts";
 import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjects } from "../engine/crud.ts";
 import { describeEndpoint } from "../rest/options.ts";
 import type { RequestContext } from "./context.ts";

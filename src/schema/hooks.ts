@@ -1,9 +1,10 @@
+import type { Actor } from "./actor.ts";
 import type { RawBuilder } from "kysely";
-import type { Row, Statement } from "../db/database.ts";
+import type { Row, Statement, StatementResult } from "../db/database.ts";
+import type { Network } from "../lib/network.ts";
 import type { FieldErrors } from "./errors.ts";
-import type { RequestContext } from "../http/context.ts";
-import type { Probe } from "../engine/probes.ts";
-import type { AllocationPlan } from "../apps/ipam/allocation-plan.ts";
+
+type Sql = RawBuilder<unknown>;
 
 /** Validated input of one object: field name to value (fk as id, m2m as id list). */
 export type Values = Record<string, unknown>;
@@ -22,6 +23,23 @@ export interface WriteItem {
   readonly columns: Record<string, unknown>;
   /** Rows a model's probes read for this item (the rear port a front port maps to), by name. */
   readonly probed: Record<string, Row>;
+}
+
+/** A read a write depends on, with what to do with its result. */
+export interface Probe {
+  readonly statement: Statement;
+  readonly settle: (result: StatementResult) => void;
+}
+
+/**
+ * What an allocation request (`POST .../available-ips/`) tells the writes it makes: per created
+ * item, stored columns given as SQL that picks the first still-free candidate inside the write's
+ * own transaction (so concurrent allocations never hand out the same space), and the places in
+ * the prefix hierarchy those candidates lie in.
+ */
+export interface AllocationPlan {
+  readonly columns: readonly Record<string, Sql>[];
+  readonly positions: readonly { vrf: number | null; network: Network }[];
 }
 
 /** What the caller of a write says of it besides its items, for the hooks' `initial`. */
@@ -44,18 +62,18 @@ export interface ModelHooks<State = unknown> {
   /** A fresh state for one write; without it, the write phases receive undefined. */
   initial?(write: WriteIntent): State;
   /** Reads the write needs, added to its first round trip (the read batch). */
-  writeProbes?(ctx: RequestContext, items: readonly WriteItem[], state: State): Probe[];
+  writeProbes?(ctx: Actor, items: readonly WriteItem[], state: State): Probe[];
   /** After validation and reference resolution: fills defaults, refuses, adds stored columns. */
-  prepareWrite?(ctx: RequestContext, items: readonly WriteItem[], state: State): Promise<void> | void;
+  prepareWrite?(ctx: Actor, items: readonly WriteItem[], state: State): Promise<void> | void;
   /** Statements added to the write transaction after the objects' own (component creation). */
-  writeStatements?(ctx: RequestContext, items: readonly WriteItem[], state: State): Statement[];
+  writeStatements?(ctx: Actor, items: readonly WriteItem[], state: State): Statement[];
   /**
    * Statements added to a delete's transaction after the rows are gone, given the rows deleted (`id`,
    * `__snapshot`, and every stored column: a prefix's ancestors and descendants recount their depth and children).
    */
-  deleteStatements?(ctx: RequestContext, rows: readonly Row[]): Statement[];
+  deleteStatements?(ctx: Actor, rows: readonly Row[]): Statement[];
   /** Adjusts the output of a whole page of stored rows (full and brief forms). */
-  represent?(ctx: RequestContext, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;
+  represent?(ctx: Actor, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;
   /**
    * What `represent` does to the output's keys, for the OpenAPI document: keys it adds, each shaped
    * like the field named and present when that field is (NetBox's `primary_ip`, like
@@ -66,12 +84,12 @@ export interface ModelHooks<State = unknown> {
    * True when the requester may `action` every object of the model whatever their permissions'
    * constraints say (holders of `users.grant_token` create tokens for anyone).
    */
-  widenScope?(ctx: RequestContext, action: string): boolean;
+  widenScope?(ctx: Actor, action: string): boolean;
   /**
    * Rows of the target of relation `field` (under `table`) a writer may name besides those they
    * may view, as a condition; null for none (a token's owner names themselves).
    */
-  referable?(ctx: RequestContext, field: string, table: string): RawBuilder<unknown> | null;
+  referable?(ctx: Actor, field: string, table: string): RawBuilder<unknown> | null;
 }
 
 /** Hooks whose write phases share a state: `initial` is then required, so the state is never missing. */

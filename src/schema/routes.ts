@@ -1,7 +1,17 @@
-import type { Action } from "../engine/permissions.ts";
-import type { RequestContext } from "../http/context.ts";
+import type { Action, Actor } from "./actor.ts";
 import type { Model } from "./model.ts";
 import type { JsonSchema } from "./json-schema.ts";
+
+/**
+ * What a declared route's handler is given: the requester as an actor, the request's method, its
+ * URL (for the route's query parameters and page links) and its body read as JSON (415 for
+ * another type, 400 for bad JSON, undefined when empty).
+ */
+export interface RouteContext extends Actor {
+  readonly method: string;
+  readonly url: URL;
+  readonly json: () => Promise<unknown>;
+}
 
 /**
  * An endpoint a model declares beyond list and detail: below the list (`/api/users/tokens/provision/`)
@@ -32,7 +42,7 @@ export interface RouteDeclaration {
    */
   readonly bodies?: Readonly<Record<string, RouteBodies>>;
   /** Answers the request; `id` is the object's id for detail routes. */
-  handler(ctx: RequestContext, model: Model, id: number | null): Promise<Response>;
+  handler(ctx: RouteContext, model: Model, id: number | null): Promise<Response>;
 }
 
 /** One method's bodies of a declared route. */

@@ -1,15 +1,14 @@
+import type { Actor } from "../../schema/actor.ts";
 import * as v from "valibot";
 import { sql, type RawBuilder } from "kysely";
 import { idList, inJsonList } from "../../schema/filter-sql.ts";
 import type { Row, Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
 import type { FieldErrors } from "../../schema/errors.ts";
 import { guardStatement } from "../../engine/write-statements.ts";
 import { scopeSql } from "../../engine/scope.ts";
-import type { Probe } from "../../engine/probes.ts";
 import { f, type Choice, type FieldOptions, type SqlScope } from "../../schema/fields.ts";
-import type { StatefulHooks, WriteItem } from "../../schema/hooks.ts";
+import type { StatefulHooks, WriteItem, Probe } from "../../schema/hooks.ts";
 import { KINDS, pyType } from "../../schema/kinds.ts";
 import { defineModel, modelByType, type FilterDeclaration, type Model } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
@@ -133,7 +132,7 @@ interface Found {
   readonly ends: Row[];
 }
 
-function writeProbes(ctx: RequestContext, items: readonly WriteItem[], found: Found): Probe[] {
+function writeProbes(ctx: Actor, items: readonly WriteItem[], found: Found): Probe[] {
   const byType = new Map<string, Set<number>>();
   for (const item of items) {
     for (const end of ENDS) {

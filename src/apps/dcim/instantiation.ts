@@ -1,7 +1,7 @@
+import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { creationRecordsStatement } from "../../engine/changes/record.ts";
 import type { WriteItem } from "../../schema/hooks.ts";
 import type { Model } from "../../schema/model.ts";
@@ -106,10 +106,10 @@ interface Owners {
 }
 
 /** Ids of the objects of `objectType` this request created (their change records are already written). */
-const createdIds = (ctx: RequestContext, objectType: string): Sql =>
+const createdIds = (ctx: Actor, objectType: string): Sql =>
   sql`(SELECT changed_object_id FROM core_objectchange WHERE request_id = ${ctx.requestId} AND changed_object_type = ${objectType} AND action = 'create')`;
 
-function deviceOwners(ctx: RequestContext): Owners {
+function deviceOwners(ctx: Actor): Owners {
   const ids = createdIds(ctx, "dcim.device");
   return {
     rows: sql`(SELECT d.id AS device_id, NULL AS module_id, d.device_type_id AS type_id, NULL AS position FROM dcim_device d WHERE d.id IN ${ids})`,
@@ -119,7 +119,7 @@ function deviceOwners(ctx: RequestContext): Owners {
   };
 }
 
-function moduleOwners(ctx: RequestContext): Owners {
+function moduleOwners(ctx: Actor): Owners {
   const ids = createdIds(ctx, "dcim.module");
   return {
     rows: sql`(SELECT m.device_id, m.id AS module_id, m.module_type_id AS type_id, b.position
@@ -138,7 +138,7 @@ const sibling = (owners: Owners, template: Model, component: Model, templateId: 
     WHERE c.device_id = o.device_id AND c.name = ${owners.resolve(sql`x.name`)})`;
 
 /** The INSERT creating every component of one kind for every new owner. */
-function insertStatement(ctx: RequestContext, owners: Owners, kind: Kind): Statement {
+function insertStatement(ctx: Actor, owners: Owners, kind: Kind): Statement {
   const [template, component] = [kind.template(), kind.component()];
   const now = ctx.now.toISOString();
   const columns: [string, Sql][] = [
@@ -174,7 +174,7 @@ function bridgeStatement(owners: Owners): Statement {
 const standIns = () => KINDS.filter((k) => k.modular && k.component() !== moduleBay).map((k) => [k.template(), k.component()] as const);
 
 /** Inventory items, a tree per device: inserted in template order, then linked to their parents. */
-function inventoryStatements(ctx: RequestContext, owners: Owners): Statement[] {
+function inventoryStatements(ctx: Actor, owners: Owners): Statement[] {
   const now = ctx.now.toISOString();
   const typeOf = sql.join(
     standIns().map(([t, c]) => sql`WHEN ${t.objectType} THEN ${c.objectType}`),
@@ -205,7 +205,7 @@ function inventoryStatements(ctx: RequestContext, owners: Owners): Statement[] {
 }
 
 /** Every statement instantiating the templates of the new owners' types. */
-function instantiationStatements(ctx: RequestContext, owners: Owners, kinds: readonly Kind[]): Statement[] {
+function instantiationStatements(ctx: Actor, owners: Owners, kinds: readonly Kind[]): Statement[] {
   return kinds.flatMap((kind) => [
     insertStatement(ctx, owners, kind),
     ...(kind.component() === iface ? [bridgeStatement(owners)] : []),
@@ -214,14 +214,14 @@ function instantiationStatements(ctx: RequestContext, owners: Owners, kinds: rea
 }
 
 /** The device hook: components for the devices this write creates (none for updates). */
-export function deviceComponentStatements(ctx: RequestContext, items: readonly WriteItem[]): Statement[] {
+export function deviceComponentStatements(ctx: Actor, items: readonly WriteItem[]): Statement[] {
   if (!items.some((item) => item.id === null)) return [];
   const owners = deviceOwners(ctx);
   return [...instantiationStatements(ctx, owners, KINDS), ...inventoryStatements(ctx, owners)];
 }
 
 /** The module hook: components on the device for the modules this write installs. */
-export function moduleInstallStatements(ctx: RequestContext, items: readonly WriteItem[]): Statement[] {
+export function moduleInstallStatements(ctx: Actor, items: readonly WriteItem[]): Statement[] {
   if (!items.some((item) => item.id === null)) return [];
   return instantiationStatements(
     ctx,

@@ -1,13 +1,12 @@
+import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Row, Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { isRef } from "../../schema/kinds.ts";
 import type { Model } from "../../schema/model.ts";
-import type { ModelHooks, StatefulHooks, WriteItem } from "../../schema/hooks.ts";
+import type { ModelHooks, StatefulHooks, WriteItem, Probe } from "../../schema/hooks.ts";
 import { refSql } from "../../engine/references.ts";
 import { idList } from "../../engine/select.ts";
-import type { Probe } from "../../engine/probes.ts";
 
 /**
  * Where things stand and hang: NetBox's placement rules for devices in sites, locations, racks and
@@ -39,7 +38,7 @@ function rowsProbe(tables: Tables, name: string, statement: Sql, key = "id"): Pr
  * The ids an fk field of `owner` can hold across a write, as a SQL subquery: the references the
  * items give (by id or attributes) and the stored value of every updated object.
  */
-function namedIds(ctx: RequestContext, owner: Model, items: readonly WriteItem[], name: string): Sql {
+function namedIds(ctx: Actor, owner: Model, items: readonly WriteItem[], name: string): Sql {
   const field = owner.field[name];
   const literal: number[] = [];
   const parts: Sql[] = [];
@@ -140,7 +139,7 @@ const DEVICE_PLACEMENT = ["site", "location", "rack", "position", "face", "devic
 const occupantsSql = (racks: Sql) => sql`SELECT d.id, d.rack_id, d.position, d.face, dt.u_height, dt.is_full_depth
   FROM dcim_device d JOIN dcim_devicetype dt ON dt.id = d.device_type_id WHERE d.position IS NOT NULL AND d.rack_id IN ${racks}`;
 
-function deviceProbes(ctx: RequestContext, items: readonly WriteItem[], device: Model, t: Tables): Probe[] {
+function deviceProbes(ctx: Actor, items: readonly WriteItem[], device: Model, t: Tables): Probe[] {
   const relevant = items.filter((i) =>
     i.id === null ? ["rack", "location", "virtual_chassis"].some((n) => i.values[n] != null) : touches(i, DEVICE_PLACEMENT),
   );

@@ -1,14 +1,13 @@
+import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
 import type { Row } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import { readBatch } from "../../auth/authenticate.ts";
 import { isPermitted } from "../../engine/permissions.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { paginated, parsePage } from "../../lib/pagination.ts";
 import { json } from "../../lib/responses.ts";
 import type { Model } from "../../schema/model.ts";
-import type { RouteDeclaration } from "../../schema/routes.ts";
+import type { RouteDeclaration, RouteContext } from "../../schema/routes.ts";
 import { selectSql } from "../../engine/select.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { represent } from "../../engine/serialize.ts";
@@ -41,7 +40,7 @@ const unitName = (u: number) => `U${u}`;
  * descending units), in half-unit steps, each with the device occupying it on the requested face
  * (full-depth devices occupy both). One round trip: the rack and its mounted devices' brief forms.
  */
-async function rackElevation(ctx: RequestContext, rackModel: Model, device: Model, id: number): Promise<Response> {
+async function rackElevation(ctx: RouteContext, rackModel: Model, device: Model, id: number): Promise<Response> {
   const { face, expand, exclude, q } = elevationParams(ctx.url.searchParams);
   const [racks, devices] = await readBatch(ctx, [
     sql`SELECT id, u_height, starting_unit, desc_units FROM dcim_rack WHERE id = ${id} AND ${scopeSql(ctx, rackModel, "view")}`.compile(qb),

@@ -1,8 +1,8 @@
+import type { Actor } from "../../schema/actor.ts";
+import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
-import { readBatch } from "../../auth/authenticate.ts";
 import { qb } from "../../db/query-builder.ts";
 import type { Row } from "../../db/database.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
 import { selectContext } from "../../engine/select.ts";
@@ -20,7 +20,7 @@ type Out = Record<string, unknown>;
  * with its plain attributes (or null where the path stops at an unconnected pass-through port,
  * padded with an empty far end). One statement reads the object and its whole path.
  */
-async function trace(ctx: RequestContext, model: Model, id: number): Promise<Response> {
+async function trace(ctx: Actor, model: Model, id: number): Promise<Response> {
   const object = nestedEndpointSql(selectContext(0), sql`hop.type`, sql`hop.id`, 1);
   const cable = sql`json((SELECT json_object('id', c.id, 'type', c.type, 'status', c.status, 'label', c.label, 'color', c.color,
     'length', c.length, 'length_unit', c.length_unit, 'description', c.description) FROM dcim_cable c WHERE c.id = hop.cable))`;
@@ -39,7 +39,7 @@ async function trace(ctx: RequestContext, model: Model, id: number): Promise<Res
 }
 
 /** Groups the path's rows by segment into `[near, cable, far]`. */
-function segments(ctx: RequestContext, row: Row): unknown[] {
+function segments(ctx: Actor, row: Row): unknown[] {
   const cableModel = modelByType("dcim.cable")!;
   const rows = JSON.parse(String(row.hops ?? "[]")) as [number, number, Out | null, Out | null][];
   const out: [Out[], Out | null, Out[]][] = [];
@@ -96,7 +96,7 @@ function reachSql(type: string, id: number): ReturnType<typeof sql> {
  * Paths are computed, not stored, so a path's `id` is its origin's cable end (stable while that
  * cable stays). One statement finds the candidate origins around the port and walks each path.
  */
-async function paths(ctx: RequestContext, model: Model, id: number): Promise<Response> {
+async function paths(ctx: Actor, model: Model, id: number): Promise<Response> {
   const object = nestedEndpointSql(selectContext(0), sql`hop.type`, sql`hop.id`, 1);
   const cableModel = modelByType("dcim.cable")!;
   const cable = sql`json_set(${selectContext(0).nestedJson(cableModel, sql`hop.cable`, 1)}, '$.__type', 'dcim.cable')`;

@@ -1,13 +1,12 @@
+import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { scopeSql } from "../../engine/scope.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { ApiError, pythonRepr } from "../../schema/errors.ts";
 import { paginated, parsePage } from "../../lib/pagination.ts";
 import { json } from "../../lib/responses.ts";
-import { readBatch } from "../../auth/authenticate.ts";
-import type { RouteDeclaration } from "../../schema/routes.ts";
+import type { RouteDeclaration, RouteContext } from "../../schema/routes.ts";
 import { isRef, pyType } from "../../schema/kinds.ts";
 import type { ModelHooks, StatefulHooks, WriteItem } from "../../schema/hooks.ts";
 import { registeredModels, type Model } from "../../schema/model.ts";
@@ -285,7 +284,7 @@ const customFieldChoiceSetModel = () => registeredModels().find((m) => m.objectT
  * GET /api/extras/custom-field-choice-sets/<id>/choices/: the set's `[value, label]` pairs,
  * paginated, `q` matching either part (case-insensitive), as NetBox serves them to forms.
  */
-async function listChoices(ctx: RequestContext, model: Model, id: number | null): Promise<Response> {
+async function listChoices(ctx: RouteContext, model: Model, id: number | null): Promise<Response> {
   const [result] = await readBatch(ctx, [
     sql`SELECT extra_choices FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
   ]);

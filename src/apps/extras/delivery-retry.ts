@@ -1,10 +1,9 @@
+import type { Actor } from "../../schema/actor.ts";
+import { readBatch, writeBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
 import { ConstraintError } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import { readBatch, writeBatch } from "../../auth/authenticate.ts";
 import { authorize, hasPermission } from "../../engine/permissions.ts";
-import { readJson } from "../../http/body.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
 import type { Model } from "../../schema/model.ts";
@@ -17,7 +16,7 @@ import { guardStatement } from "../../engine/write-statements.ts";
 import { scopeSql } from "../../engine/scope.ts";
 
 /** Superusers, and holders of `extras.retry_webhookdelivery`, may retry; with a write-enabled token. */
-function authorizeRetry(ctx: RequestContext, model: Model): void {
+function authorizeRetry(ctx: Actor, model: Model): void {
   authorize(ctx, model, "view");
   if (ctx.token && !ctx.token.write_enabled) throw ApiError.forbidden();
   if (!hasPermission(ctx, `${model.app}.retry_${model.name}`)) throw ApiError.forbidden();
@@ -27,11 +26,7 @@ function authorizeRetry(ctx: RequestContext, model: Model): void {
  * Moves failed runs back to `queued` and enqueues them (SPEC.md 3: failed -> queued), all or
  * none: an unknown id or a run that is not `failed` refuses the whole request.
  */
-async function retryDeliveries(
-  ctx: RequestContext,
-  model: Model,
-  { ids, bulk }: { ids: readonly number[]; bulk: boolean },
-): Promise<unknown[]> {
+async function retryDeliveries(ctx: Actor, model: Model, { ids, bulk }: { ids: readonly number[]; bulk: boolean }): Promise<unknown[]> {
   authorizeRetry(ctx, model);
   // Runs outside the requester's `retry` constraints are not found, as for any other action.
   const [found] = await readBatch(ctx, [
@@ -103,7 +98,7 @@ export const retryManyRoute: RouteDeclaration = {
   permission: null,
   handler: async (ctx, model) => {
     authorizeRetry(ctx, model);
-    const ids = bulkIds(ctx, asList(await readJson(ctx)));
+    const ids = bulkIds(ctx, asList(await ctx.json()));
     return json(ids.length ? await retryDeliveries(ctx, model, { ids, bulk: true }) : []);
   },
 };

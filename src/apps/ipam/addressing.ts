@@ -9,11 +9,11 @@ import { FAMILY, IP_ADDRESS_ROLE, IP_ADDRESS_STATUS, IP_RANGE_STATUS, PREFIX_STA
 import { fhrpGroup } from "./services.ts";
 import { vlan } from "./vlans.ts";
 import { aggregateHooks, ipAddressHooks, ipRangeHooks, prefixHooks } from "./rules.ts";
-import type { StatefulHooks } from "../../schema/hooks.ts";
+import type { StatefulHooks, AllocationPlan } from "../../schema/hooks.ts";
 import { aggregateFilters, ipAddressFilters, ipRangeFilters, prefixFilters } from "./filters.ts";
 import { availableIpsRoute, availablePrefixesRoute } from "./allocation.ts";
 import { availableAsnsRoute } from "./allocation-numbers.ts";
-import { allocationState, applyAllocation, type AllocationPlan } from "./allocation-plan.ts";
+import { allocationState, applyAllocation } from "./allocation-plan.ts";
 import { vmInterface } from "../virtualization/virtualization.ts";
 
 /** The models an IP address can be assigned to. */

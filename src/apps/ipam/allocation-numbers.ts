@@ -1,13 +1,12 @@
+import type { Actor } from "../../schema/actor.ts";
+import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
 import type { Row, Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import { readBatch } from "../../auth/authenticate.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { ApiError } from "../../schema/errors.ts";
-import { readJson } from "../../http/body.ts";
 import { json } from "../../lib/responses.ts";
 import type { Model } from "../../schema/model.ts";
-import { closedObject } from "../../schema/routes.ts";
+import { closedObject, type RouteContext } from "../../schema/routes.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { asn, asnRange, rir } from "./addressing.ts";
 import { vlan, vlanGroup } from "./vlans.ts";
@@ -40,12 +39,12 @@ interface NumberSource {
   /** The server-set fields of a created object. */
   fixed(parent: Row, value: number): Out;
   /** A GET item, given the parent's nested form and stored row. */
-  item(ctx: RequestContext, parent: Out, row: Row, value: number): Out;
+  item(ctx: Actor, parent: Out, row: Row, value: number): Out;
   /** The condition that a candidate number is still free, inside the transaction. */
   free(parent: Row, candidate: ReturnType<typeof member>): ReturnType<typeof sql>;
 }
 
-async function loadParent(ctx: RequestContext, model: Model, id: number): Promise<Row> {
+async function loadParent(ctx: Actor, model: Model, id: number): Promise<Row> {
   const [result] = await readBatch(ctx, [
     sql`SELECT t.*, ${nestedJsonSql(model, sql.ref("t.id"), 1)} AS parent_json FROM ${sql.table(model.table)} t
       WHERE t.id = ${id} AND ${scopeSql(ctx, model, "view", "t")}`.compile(qb),
@@ -63,7 +62,7 @@ function freeNumbers(ranges: [number, number][], used: Set<number>, wanted: numb
   return [...new Set(out)];
 }
 
-async function serveNumbers(ctx: RequestContext, source: NumberSource, id: number): Promise<Response> {
+async function serveNumbers(ctx: RouteContext, source: NumberSource, id: number): Promise<Response> {
   const model = source.parentModel();
   const parent = await loadParent(ctx, model, id);
   const nested = JSON.parse(String(parent.parent_json)) as Out;
@@ -76,9 +75,9 @@ async function serveNumbers(ctx: RequestContext, source: NumberSource, id: numbe
     const [used] = await readBatch(ctx, [source.used(parent, lo, hi)]);
     return freeNumbers(ranges, new Set(used.rows.map((r) => Number(r.n))), wanted);
   };
-  if (ctx.request.method === "GET") return json((await find(resultsLimit(ctx))).map((n) => source.item(ctx, brief, parent, n)));
+  if (ctx.method === "GET") return json((await find(resultsLimit(ctx))).map((n) => source.item(ctx, brief, parent, n)));
 
-  const body = await readJson(ctx);
+  const body = await ctx.json();
   const single = !Array.isArray(body);
   const items = (single ? [body ?? {}] : body) as Out[];
   const { writeObjects } = await importCrud();

@@ -1,21 +1,10 @@
+import type { AllocationPlan } from "../../schema/hooks.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { WriteIntent } from "../../schema/hooks.ts";
-import type { Network } from "../../lib/network.ts";
 import { ref, type JsonSchema } from "../../schema/json-schema.ts";
 import { closedObject, oneOrMany, type RouteDeclaration } from "../../schema/routes.ts";
 
 type Sql = RawBuilder<unknown>;
-
-/**
- * What an allocation request (`POST .../available-ips/`) tells the writes it makes: per created
- * item, stored columns given as SQL that picks the first still-free candidate inside the write's
- * own transaction (so concurrent allocations never hand out the same space), and the places in
- * the prefix hierarchy those candidates lie in.
- */
-export interface AllocationPlan {
-  readonly columns: readonly Record<string, Sql>[];
-  readonly positions: readonly { vrf: number | null; network: Network }[];
-}
 
 /**
  * `initial` for the hooks of a model an allocation creates: their state is the write's plan, so

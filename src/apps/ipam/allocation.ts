@@ -1,10 +1,10 @@
+import type { RouteContext } from "../../schema/routes.ts";
+import type { Actor } from "../../schema/actor.ts";
+import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
 import type { Row } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import { readBatch } from "../../auth/authenticate.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { ApiError } from "../../schema/errors.ts";
-import { readJson } from "../../http/body.ts";
 import { json } from "../../lib/responses.ts";
 import type { Model } from "../../schema/model.ts";
 import { ref } from "../../schema/json-schema.ts";
@@ -43,7 +43,7 @@ const SPARE = 64;
 const ATTEMPTS = 8;
 
 /** `limit` as NetBox's available-* views read it: 0 is MAX_PAGE_SIZE, invalid is PAGINATE_COUNT, capped. */
-export function resultsLimit(ctx: RequestContext): number {
+export function resultsLimit(ctx: RouteContext): number {
   const raw = ctx.url.searchParams.get("limit");
   const max = ctx.config.MAX_PAGE_SIZE || Number.MAX_SAFE_INTEGER;
   const n = raw !== null && /^\d+$/.test(raw) ? Number(raw) : ctx.config.PAGINATE_COUNT;
@@ -51,7 +51,7 @@ export function resultsLimit(ctx: RequestContext): number {
 }
 
 /** The parent (prefix or IP range) in the requester's view, with its VRF's nested form; 404 otherwise. */
-async function loadParent(ctx: RequestContext, model: Model, id: number): Promise<Row> {
+async function loadParent(ctx: Actor, model: Model, id: number): Promise<Row> {
   const [result] = await readBatch(ctx, [
     sql`SELECT t.*, ${nestedJsonSql(vrfModel, sql.ref("t.vrf_id"), 1)} AS vrf_json FROM ${sql.table(model.table)} t
       WHERE t.id = ${id} AND ${scopeSql(ctx, model, "view", "t")}`.compile(qb),
@@ -61,7 +61,7 @@ async function loadParent(ctx: RequestContext, model: Model, id: number): Promis
 }
 
 /** The parent's VRF as NetBox nests it in available-* items, or null. */
-function nestedVrf(ctx: RequestContext, parent: Row): Out | null {
+function nestedVrf(ctx: Actor, parent: Row): Out | null {
   const raw = typeof parent.vrf_json === "string" ? (JSON.parse(parent.vrf_json) as Out) : null;
   if (!raw) return null;
   return {
@@ -89,8 +89,8 @@ function ipSpaceOf(model: Model, parent: Row): { space: Space; length: number } 
 }
 
 /** The body of an allocation POST: one object or a list; `single` says which came. */
-async function allocationBody(ctx: RequestContext): Promise<{ items: Out[]; single: boolean }> {
-  const body = await readJson(ctx);
+async function allocationBody(ctx: RouteContext): Promise<{ items: Out[]; single: boolean }> {
+  const body = await ctx.json();
   const single = !Array.isArray(body);
   const items = (single ? [body ?? {}] : body) as unknown[];
   if (items.some((x) => typeof x !== "object" || x === null || Array.isArray(x))) {
@@ -109,7 +109,7 @@ async function allocationBody(ctx: RequestContext): Promise<{ items: Out[]; sing
  * concurrent allocation (409 from the write) looks again.
  */
 async function allocate(
-  ctx: RequestContext,
+  ctx: Actor,
   child: Model,
   single: boolean,
   plan: () => Promise<{
@@ -138,12 +138,12 @@ async function allocate(
   }
 }
 
-async function availableIps(ctx: RequestContext, model: Model, id: number): Promise<Response> {
+async function availableIps(ctx: RouteContext, model: Model, id: number): Promise<Response> {
   const parent = await loadParent(ctx, model, id);
   const { space, length } = ipSpaceOf(model, parent);
   const vrf = nestedVrf(ctx, parent);
   const find = async (wanted: number) => freeIps(space, wanted, await readBatch(ctx, freeIpStatements(space, wanted)));
-  if (ctx.request.method === "GET") {
+  if (ctx.method === "GET") {
     const free = await find(resultsLimit(ctx));
     return json(free.map((ip) => ({ family: space.family, address: `${formatAddress(space.family, ip)}/${length}`, vrf })));
   }
@@ -178,7 +178,7 @@ function prefixLengthProblem(item: Out, family: Family, parentLength: number): s
   return null;
 }
 
-async function availablePrefixes(ctx: RequestContext, model: Model, id: number): Promise<Response> {
+async function availablePrefixes(ctx: RouteContext, model: Model, id: number): Promise<Response> {
   const parent = await loadParent(ctx, model, id);
   const n = parseNetwork(String(parent.prefix))!;
   const vrfId = parent.vrf_id === null ? null : Number(parent.vrf_id);
@@ -191,7 +191,7 @@ async function availablePrefixes(ctx: RequestContext, model: Model, id: number):
   };
   const vrf = nestedVrf(ctx, parent);
   const ranges = async () => freeRanges(space, (await readBatch(ctx, [childPrefixStatement(space, n.length)]))[0]);
-  if (ctx.request.method === "GET") {
+  if (ctx.method === "GET") {
     // NetBox lists every free block here, whatever the limit.
     const blocks = (await ranges()).flatMap(([a, b]) => blocksBetween(n.family, a, b));
     return json(blocks.map((b) => ({ family: n.family, prefix: `${formatAddress(b.family, b.host)}/${b.length}`, vrf })));

@@ -1,9 +1,8 @@
+import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Row, Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
-import type { WriteItem } from "../../schema/hooks.ts";
-import type { AllocationPlan } from "./allocation-plan.ts";
+import type { WriteItem, AllocationPlan } from "../../schema/hooks.ts";
 import { ancestorCandidates, keyOf, lastOf, parseNetwork, firstOf, type Network } from "../../lib/network.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -78,7 +77,7 @@ export function hierarchyStatement(positions: readonly Position[], written: Sql 
 }
 
 /** After prefixes are written: their old positions (moved away from) and new ones. */
-export function prefixWriteHierarchy(ctx: RequestContext, items: readonly WriteItem[], allocation: AllocationPlan | null): Statement[] {
+export function prefixWriteHierarchy(ctx: Actor, items: readonly WriteItem[], allocation: AllocationPlan | null): Statement[] {
   const positions: Position[] = [];
   for (const item of items) {
     const moved = item.values.prefix !== undefined || item.values.vrf !== undefined || !item.current;

@@ -1,17 +1,16 @@
+import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
-import type { ModelHooks, StatefulHooks, WriteItem } from "../../schema/hooks.ts";
+import type { ModelHooks, StatefulHooks, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
 import { isRef, type GenericRef, type Ref } from "../../schema/kinds.ts";
 import type { Model } from "../../schema/model.ts";
-import type { Probe } from "../../engine/probes.ts";
 import { refSql } from "../../engine/references.ts";
 import { nestedAddress } from "./services.ts";
 import { SHARED_ROLES } from "./choices.ts";
 import { firstOf, formatAddress, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
 import { ipAddress, ipRange, prefix } from "./addressing.ts";
 import { prefixDeleteHierarchy, prefixWriteHierarchy } from "./hierarchy.ts";
-import { allocationState, applyAllocation, type AllocationPlan } from "./allocation-plan.ts";
+import { allocationState, applyAllocation } from "./allocation-plan.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -34,7 +33,7 @@ function setFamily(items: readonly WriteItem[], field: string): void {
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
 
 /** SQL for the VRF id an item of `model` has after the write (the one given, else the stored one). */
-function vrfAfterSql(ctx: RequestContext, model: Model, item: WriteItem): Sql {
+function vrfAfterSql(ctx: Actor, model: Model, item: WriteItem): Sql {
   const given = item.values.vrf;
   const self = item.id;
   if (given === undefined) return self === null ? sql`NULL` : sql`(SELECT vrf_id FROM ${sql.table(model.table)} WHERE id = ${self})`;
@@ -60,7 +59,7 @@ interface DuplicateRule {
  * the item's table enforces uniqueness, so items of one request are compared with each other too
  * (probes settle in item order).
  */
-function duplicateProbes(ctx: RequestContext, model: Model, items: readonly WriteItem[], rule: DuplicateRule): Probe[] {
+function duplicateProbes(ctx: Actor, model: Model, items: readonly WriteItem[], rule: DuplicateRule): Probe[] {
   const { field, noun, match, extra = () => sql`1` } = rule;
   const globalUnique = ctx.config.ENFORCE_GLOBAL_UNIQUE ? 1 : 0;
   const seen = new Set<string>();

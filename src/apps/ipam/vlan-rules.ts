@@ -1,13 +1,12 @@
 import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
 import type { Row } from "../../db/database.ts";
-import type { StatefulHooks, Values, WriteItem } from "../../schema/hooks.ts";
+import type { StatefulHooks, Values, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
 import { isRef, type Ref } from "../../schema/kinds.ts";
-import type { Probe } from "../../engine/probes.ts";
 import { refSql } from "../../engine/references.ts";
 import { vlanGroup } from "./vlans.ts";
 import { device } from "../dcim/devices.ts";
-import { allocationState, applyAllocation, type AllocationPlan } from "./allocation-plan.ts";
+import { allocationState, applyAllocation } from "./allocation-plan.ts";
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
 

@@ -1,9 +1,7 @@
-import type { RequestContext } from "../../http/context.ts";
 import { ApiError, type FieldErrors } from "../../schema/errors.ts";
-import { readJson } from "../../http/body.ts";
 import { json } from "../../lib/responses.ts";
 import type { Model } from "../../schema/model.ts";
-import type { RouteDeclaration } from "../../schema/routes.ts";
+import type { RouteDeclaration, RouteContext } from "../../schema/routes.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { writeObjects } from "../../engine/crud.ts";
 import { checkCredentials } from "../../engine/credentials.ts";
@@ -14,8 +12,8 @@ import { hasPermission } from "../../engine/permissions.ts";
  * that user (SPEC.md 4.2). Needs no token; bad credentials and users who may not create tokens
  * get the same 403, so the endpoint does not reveal which usernames exist.
  */
-async function provisionToken(ctx: RequestContext, tokenModel: Model): Promise<Response> {
-  const body = await readJson(ctx);
+async function provisionToken(ctx: RouteContext, tokenModel: Model): Promise<Response> {
+  const body = await ctx.json();
   const input = (body && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const errors: FieldErrors = {};
   for (const name of ["username", "password"]) {

@@ -1,11 +1,10 @@
+import type { Actor } from "../../schema/actor.ts";
 import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
-import type { WriteItem } from "../../schema/hooks.ts";
+import type { WriteItem, Probe } from "../../schema/hooks.ts";
 import type { Model } from "../../schema/model.ts";
 import { device } from "../dcim/devices.ts";
 import { clusterScopeSql, virtualMachine, vmInterface } from "./virtualization.ts";
-import type { Probe } from "../../engine/probes.ts";
 import { checkable, effective, relatedRowsProbe } from "../../engine/referenced-rows.ts";
 import { idList } from "../../engine/select.ts";
 
@@ -34,7 +33,7 @@ const VM_FIELDS = ["site", "cluster", "device", "role", "disk"];
  * virtual disks. A VM given a cluster but no site takes the cluster's site, as NetBox saves it.
  * Its probes read the related rows and the disks' total; `checkVirtualMachines` decides.
  */
-export function virtualMachineProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] {
+export function virtualMachineProbes(ctx: Actor, items: readonly WriteItem[]): Probe[] {
   const model = virtualMachine;
   const todo = checkable(items);
   const touching = { touching: VM_FIELDS };
@@ -59,7 +58,7 @@ export function virtualMachineProbes(ctx: RequestContext, items: readonly WriteI
   ];
 }
 
-export function checkVirtualMachines(_ctx: RequestContext, items: readonly WriteItem[]): void {
+export function checkVirtualMachines(_ctx: Actor, items: readonly WriteItem[]): void {
   const model = virtualMachine;
   for (const item of checkable(items)) {
     if (item.id !== null && !VM_FIELDS.some((name) => item.values[name] !== undefined)) continue;
@@ -97,7 +96,7 @@ const VM_INTERFACE_FIELDS = ["virtual_machine", "parent", "bridge", "primary_mac
  * A VM interface: its primary MAC address is one assigned to it; its parent and bridge are other
  * interfaces of the same virtual machine.
  */
-export function vmInterfaceProbes(ctx: RequestContext, items: readonly WriteItem[]): Probe[] {
+export function vmInterfaceProbes(ctx: Actor, items: readonly WriteItem[]): Probe[] {
   const model = vmInterface;
   const todo = checkable(items);
   const peer = {
@@ -114,7 +113,7 @@ export function vmInterfaceProbes(ctx: RequestContext, items: readonly WriteItem
   ];
 }
 
-export function checkVmInterfaces(_ctx: RequestContext, items: readonly WriteItem[]): void {
+export function checkVmInterfaces(_ctx: Actor, items: readonly WriteItem[]): void {
   const model = vmInterface;
   for (const item of checkable(items)) checkVmInterface(model, item);
 }
@@ -147,9 +146,9 @@ const DEVICE_CLUSTER_FIELDS = ["cluster", "site", "location"];
  * there too.
  */
 export const deviceClusterHooks = {
-  writeProbes: (ctx: RequestContext, items: readonly WriteItem[]): Probe[] =>
+  writeProbes: (ctx: Actor, items: readonly WriteItem[]): Probe[] =>
     relatedRowsProbe(ctx, device, checkable(items), { name: "cluster", touching: DEVICE_CLUSTER_FIELDS, extra: clusterScope }),
-  prepareWrite(_ctx: RequestContext, items: readonly WriteItem[]): void {
+  prepareWrite(_ctx: Actor, items: readonly WriteItem[]): void {
     for (const item of checkable(items)) {
       const cluster = item.probed.cluster;
       if (!cluster || !DEVICE_CLUSTER_FIELDS.some((name) => item.values[name] !== undefined)) continue;
@@ -168,7 +167,7 @@ export const deviceClusterHooks = {
  * the new scope names.
  */
 export const clusterScopeHooks = {
-  writeProbes(_ctx: RequestContext, items: readonly WriteItem[]): Probe[] {
+  writeProbes(_ctx: Actor, items: readonly WriteItem[]): Probe[] {
     const todo = checkable(items).filter((item) => item.id !== null && item.values.scope);
     if (!todo.length) return [];
     const moves = todo.map((item) => {
@@ -193,7 +192,7 @@ export const clusterScopeHooks = {
       },
     ];
   },
-  prepareWrite(_ctx: RequestContext, items: readonly WriteItem[]): void {
+  prepareWrite(_ctx: Actor, items: readonly WriteItem[]): void {
     for (const item of checkable(items)) {
       const row = item.probed.scope;
       if (row?.site_name != null && Number(row.off_site)) {

@@ -1,7 +1,7 @@
+import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { KINDS } from "../../schema/kinds.ts";
 import type { Model } from "../../schema/model.ts";
 import { registry } from "../../schema/registry.ts";
@@ -46,7 +46,7 @@ export function cascadedRows(model: Model, ids: Sql, depth = 0, seen: readonly M
  * for the transaction of the delete, before it: a cascade is a change like any other, so it is
  * recorded, and it reaches webhooks through the outbox. The parent is the record's related object.
  */
-export function cascadeRecordStatements(ctx: RequestContext, model: Model, ids: Sql): Statement[] {
+export function cascadeRecordStatements(ctx: Actor, model: Model, ids: Sql): Statement[] {
   return cascadedRows(model, ids).map(({ model: m, ids: rows, via }) => {
     const t = m.table;
     const parentId = sql.ref(`${t}.${via.column}`);

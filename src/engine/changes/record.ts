@@ -1,7 +1,7 @@
+import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
 import type { Model } from "../../schema/model.ts";
 import { snapshotSql } from "../select.ts";
 
@@ -26,7 +26,7 @@ export interface Change {
  * by SQL from the row as stored at that point of the transaction, so they are what the API shows
  * (a nested group's `_depth`, defaults the database filled).
  */
-export function changeRecordStatement(ctx: RequestContext, model: Model, { action, objectId, pre, message }: Change): Statement {
+export function changeRecordStatement(ctx: Actor, model: Model, { action, objectId, pre, message }: Change): Statement {
   const t = model.table;
   return sql`INSERT INTO core_objectchange ${columns}
     SELECT ${ctx.now.toISOString()}, ${ctx.user?.id ?? null}, ${ctx.user?.username ?? ""}, ${ctx.requestId}, ${action},
@@ -38,7 +38,7 @@ export function changeRecordStatement(ctx: RequestContext, model: Model, { actio
  * The statement recording the creation of every row of `model` that `where` selects (the
  * components a new device brings with it), set-wise: one statement whatever their number.
  */
-export function creationRecordsStatement(ctx: RequestContext, model: Model, where: (table: string) => RawBuilder<unknown>): Statement {
+export function creationRecordsStatement(ctx: Actor, model: Model, where: (table: string) => RawBuilder<unknown>): Statement {
   const t = model.table;
   return sql`INSERT INTO core_objectchange ${columns}
     SELECT ${ctx.now.toISOString()}, ${ctx.user?.id ?? null}, ${ctx.user?.username ?? ""}, ${ctx.requestId}, 'create',
@@ -54,7 +54,7 @@ export interface Deletion {
 }
 
 /** The statement recording a delete, with the snapshot and repr read before it. */
-export function deletionRecordStatement(ctx: RequestContext, model: Model, { objectId, repr, pre }: Deletion): Statement {
+export function deletionRecordStatement(ctx: Actor, model: Model, { objectId, repr, pre }: Deletion): Statement {
   return sql`INSERT INTO core_objectchange ${columns}
     VALUES (${ctx.now.toISOString()}, ${ctx.user?.id ?? null}, ${ctx.user?.username ?? ""}, ${ctx.requestId}, 'delete',
       ${model.objectType}, ${objectId}, ${repr.slice(0, 200)}, '', ${pre}, NULL)`.compile(qb);

@@ -1,7 +1,7 @@
+import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import type { RequestContext } from "../../http/context.ts";
 import { KINDS } from "../../schema/kinds.ts";
 import type { Model } from "../../schema/model.ts";
 import { registry } from "../../schema/registry.ts";
@@ -26,7 +26,7 @@ export interface Clearing {
  * post-change one with the `cleared` snapshot keys null and `last_updated` moved), then the
  * clearing itself, set-wise, in the transaction of the delete that caused it.
  */
-export function clearingStatements(ctx: RequestContext, owner: Model, { where, cleared, columns }: Clearing): Statement[] {
+export function clearingStatements(ctx: Actor, owner: Model, { where, cleared, columns }: Clearing): Statement[] {
   const now = ctx.now.toISOString();
   const t = owner.table;
   const stamped = Boolean(owner.field.last_updated?.column);
@@ -50,7 +50,7 @@ export function clearingStatements(ctx: RequestContext, owner: Model, { where, c
  * delete removes anyway, and rows only the engine writes (change records, deliveries), are left
  * to the database. Returns the statements and the models whose rows they update.
  */
-export function setNullStatements(ctx: RequestContext, model: Model, ids: Sql): { statements: Statement[]; models: Model[] } {
+export function setNullStatements(ctx: Actor, model: Model, ids: Sql): { statements: Statement[]; models: Model[] } {
   const removed = [{ model, ids }, ...cascadedRows(model, ids)];
   const statements: Statement[] = [];
   const models = new Set<Model>();
