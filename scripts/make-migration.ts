@@ -4,8 +4,8 @@
  *   npm run make-migration -- dcim.rack dcim.rackrole dcim.device.rack > migrations/0002_racks.sql
  * Review the output, then commit it; a landed migration is never edited again.
  */
+import { registry } from "../src/apps/index.ts";
 import { fieldDdl, modelDdl } from "../src/engine/ddl.ts";
-import { registry } from "../src/schema/registry.ts";
 
 const names = process.argv.slice(2);
 for (const name of names.length ? names : registry.models.map((m) => m.objectType)) {

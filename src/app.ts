@@ -1,3 +1,4 @@
+import { registry } from "./apps/index.ts";
 import type { DeliveryDependencies, Outcome } from "./events/delivery-types.ts";
 import { createAuthCache } from "./engine/unit-of-work.ts";
 import type { Config } from "./config.ts";
@@ -10,7 +11,6 @@ import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
 import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
-import { registry } from "./schema/registry.ts";
 import { createDeliverer, recover, sweep, type Deliverer } from "./events/deliver.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
 

@@ -1,5 +1,5 @@
+import { registry } from "../src/apps/index.ts";
 import { describe, expect, it } from "vitest";
-import { registry } from "../src/schema/registry.ts";
 import { describeContract } from "./support/contract.ts";
 import { allSpecs as specs } from "./support/specs.ts";
 

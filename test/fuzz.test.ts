@@ -13,9 +13,9 @@
  * A failure shrinks to a minimal request. FUZZ_RUNS sets the runs per operation (default below,
  * sized for CI: under two minutes on two cores); FUZZ_SEED replays a run.
  */
+import { registry } from "../src/apps/index.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
-import { registry } from "../src/schema/registry.ts";
 import { createHarness, ADMIN_TOKEN, type Driver, type Harness, type Reply } from "./support/harness.ts";
 import { allSpecs } from "./support/specs.ts";
 import { operationsOf, propertiesOf, type Operation, type Schema } from "./support/openapi-operations.ts";

@@ -1,6 +1,6 @@
+import { registry } from "../src/apps/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, createHarness, ORIGIN, type Harness } from "./support/harness.ts";
-import { registry } from "../src/schema/registry.ts";
 
 let api: Harness;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
+import { registry } from "../src/apps/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import { parse as parseYaml } from "yaml";
-import { registry } from "../src/schema/registry.ts";
 import { planFilters, RESERVED } from "../src/engine/filters.ts";
 import { buildOpenApi, operationsOf, type OpenApiDocument } from "../src/rest/openapi.ts";
 import { createHarness, type Harness, type Reply } from "./support/harness.ts";

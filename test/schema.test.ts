@@ -1,7 +1,7 @@
+import { registry } from "../src/apps/index.ts";
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { registry } from "../src/schema/registry.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
 import { nativeDatabase } from "../src/runtime/native-database.ts";
 import { migrationList } from "../scripts/list-migrations.ts";

@@ -1,5 +1,5 @@
+import { registry } from "../src/apps/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registry } from "../src/schema/registry.ts";
 import type { WritableContractSpec } from "./support/contract.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
 import { allSpecs } from "./support/specs.ts";

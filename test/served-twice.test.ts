@@ -1,7 +1,7 @@
+import { registry } from "../src/apps/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { registry } from "../src/schema/registry.ts";
 import { ADMIN_TOKEN, createHarness, type Harness } from "./support/harness.ts";
 import { make } from "./contract/fixtures.ts";
 

@@ -15,7 +15,6 @@ import type { Field } from "../schema/fields.ts";
 import type { WriteItem, Probe, AllocationPlan } from "../schema/hooks.ts";
 import { isRef, KINDS, mirrorOf } from "../schema/kinds.ts";
 import type { Model } from "../schema/model.ts";
-import { registry } from "../schema/registry.ts";
 import { planFilters, planOrdering, relationErrors } from "./filters.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes } from "./probes.ts";
@@ -395,7 +394,7 @@ async function executeWrite(ctx: Actor, model: Model, statements: Statement[], e
 function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
   if (seen.has(model)) return seen;
   seen.add(model);
-  for (const ref of registry.referencesTo(model)) if (ref.field.onDelete === "cascade") cascadeOf(ref.model, seen);
+  for (const ref of model.registry.referencesTo(model)) if (ref.field.onDelete === "cascade") cascadeOf(ref.model, seen);
   return seen;
 }
 
@@ -410,7 +409,7 @@ function cascadeOf(model: Model, seen = new Set<Model>()): Set<Model> {
 function danglingGenericStatements(ctx: Actor, model: Model): { statements: Statement[]; models: Model[] } {
   const byField = new Map<Model["fields"][number], { owner: Model; targets: Model[] }>();
   for (const target of cascadeOf(model)) {
-    for (const { model: owner, field } of registry.referencesTo(target)) {
+    for (const { model: owner, field } of model.registry.referencesTo(target)) {
       if (!KINDS[field.kind].tidiedAfterDelete?.(field)) continue;
       const entry = byField.get(field) ?? { owner, targets: [] };
       entry.targets.push(target);
@@ -455,7 +454,7 @@ export async function deleteObjects(ctx: Actor, model: Model, { ids, bulk }: Del
   const current = new Map<number, Row>();
   const blockers: { model: Model; rows: Row[] }[] = [];
   const targetIds = model.tree ? subtreeSql(model, idList(ids)) : idList(ids);
-  const protect = registry.referencesTo(model).filter((r) => r.field.onDelete === "protect" && r.model !== model);
+  const protect = model.registry.referencesTo(model).filter((r) => r.field.onDelete === "protect" && r.model !== model);
   const sent = new Set<string>();
   const probes: Probe[] = [
     // Whose deletes rules send: their data is read in the deleting transaction (none read when none do).

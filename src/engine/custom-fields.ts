@@ -10,6 +10,7 @@ import { checkValue, isEmptyValue, type CustomFieldDefinition, type CustomFieldT
 import { attributeCondition } from "./filters.ts";
 import { scopeSql } from "./scope.ts";
 import { nameableModels } from "./select.ts";
+import type { Registry } from "../schema/registry.ts";
 
 /**
  * Custom field values on writes of any model that carries them. The definitions for the model's
@@ -51,8 +52,8 @@ const attrKey = (name: string, attrs: Out) => `${name}:${JSON.stringify(attrs)}`
 const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON.parse(raw) : raw);
 
 /** One CASE branch per registered model, choosing by the related object type of field `name`. */
-function perModel(type: Sql, branch: (m: Model) => Sql | null): Sql {
-  const branches = nameableModels().flatMap((m) => {
+function perModel(registry: Registry, type: Sql, branch: (m: Model) => Sql | null): Sql {
+  const branches = nameableModels(registry).flatMap((m) => {
     const b = branch(m);
     return b ? [sql`WHEN ${sql.lit(m.objectType)} THEN ${b}`] : [];
   });
@@ -88,6 +89,7 @@ export function customFieldWrite(ctx: Actor, model: Model, items: readonly Write
   const path = sql`('$."' || cf.name || '"')`;
   const found = Object.keys(ids).length
     ? perModel(
+        model.registry,
         sql`cf.related_object_type`,
         (m) =>
           sql`(SELECT json_group_array(r.id) FROM ${sql.table(m.table)} r WHERE r.id IN (SELECT value FROM json_each((SELECT ids FROM input), ${path}))
@@ -118,7 +120,7 @@ export function customFieldWrite(ctx: Actor, model: Model, items: readonly Write
   // requester may read, by attributes that model can be filtered on (as related objects are).
   for (const [key, { name, attrs }] of byAttrs) {
     const type = sql`(SELECT related_object_type FROM extras_customfield WHERE name = ${name})`;
-    const hits = perModel(type, (m) => {
+    const hits = perModel(model.registry, type, (m) => {
       const cond = isPermitted(ctx, m, "view") ? attributeCondition(m, attrs) : null;
       return cond
         ? sql`(SELECT json_group_array(id) FROM (SELECT id FROM ${sql.table(m.table)} WHERE ${cond} AND ${scopeSql(ctx, m, "view")} LIMIT 2))`

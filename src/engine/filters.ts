@@ -4,7 +4,7 @@ import { qb } from "../db/query-builder.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import type { Field, RowSql } from "../schema/fields.ts";
 import { KINDS } from "../schema/kinds.ts";
-import { modelByType, type FilterDeclaration, type Model } from "../schema/model.ts";
+import type { FilterDeclaration, Model } from "../schema/model.ts";
 import { idList, subtreeSql } from "./select.ts";
 import { cfPath, CUSTOM_FIELD_RULES, normalDatetime, type CustomFieldType } from "../schema/custom-field-types.ts";
 
@@ -119,7 +119,7 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
   for (const field of model.fields) {
     for (const [name, filter] of Object.entries(field.filters ?? {}))
-      set.set(name, { sql: (values, table) => filter(values, table, field, modelByType) });
+      set.set(name, { sql: (values, table) => filter(values, table, field, model.registry.byObjectType) });
     if (field.writeOnly) continue;
     const params = KINDS[field.kind].filterParams?.(field, model);
     if (params) for (const { name, ...param } of params) set.set(name, { via: [], ...param });
@@ -147,11 +147,11 @@ export function filterCatalog(model: Model): { name: string; lookups: string[] }
   return [...lookups].map(([name, suffixes]) => ({ name, lookups: suffixes }));
 }
 
-function resolveDeclared(model: Model, name: string, d: FilterDeclaration): Resolved {
+function resolveDeclared(model: Model, name: string, d: FilterDeclaration<() => Model>): Resolved {
   if (typeof d === "object" && "sql" in d) return d;
   if (typeof d === "object" && "related" in d) {
     // A relation no fk holds: the field stands for it in messages and natural-key lookups.
-    const relation = { kind: "fk", name, target: d.target, column: null, ownerType: model.objectType, label: name } as Field;
+    const relation: Field = { kind: "fk", name, target: d.target, column: null, ownerType: model.objectType, label: name };
     return { via: [], relation, byId: Boolean(d.byId), tree: Boolean(d.tree), related: d.related };
   }
   const path = typeof d === "string" ? d : d.path;

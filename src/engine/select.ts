@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../schema/fields.ts";
 import { columnsOf, KINDS, MAX_NESTING, selectKey, type SelectContext } from "../schema/kinds.ts";
-import { modelByType, registeredModels, type Model } from "../schema/model.ts";
+import type { Model } from "../schema/model.ts";
+import type { Registry } from "../schema/registry.ts";
 import { frozen, qb } from "../db/query-builder.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -22,30 +23,32 @@ export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
 }
 
 /** What a field's `select` may ask at `depth` of nesting. */
-export const selectContext = (depth: number): SelectContext => ({
+export const selectContext = (registry: Registry, depth: number): SelectContext => ({
   depth,
   nestedJson: nestedJsonSql,
   nestedObject: nestedObjectSql,
-  anyNestedJson: anyNestedJsonSql,
-  byType: modelByType,
+  anyNestedJson: (type, id, depth) => anyNestedJsonSql(registry, type, id, depth),
+  byType: registry.byObjectType,
 });
 
 /** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
-export const nameableModels = (): readonly Model[] => registeredModels().filter((m) => !m.sensitive);
+export const nameableModels = (registry: Registry): readonly Model[] => registry.models.filter((m) => !m.sensitive);
 
-const anyNestedCache = new Map<string, Sql>();
+const anyNestedCaches = new WeakMap<Registry, Map<string, Sql>>();
 
 /**
  * The nested JSON of an object whose model is named at run time (`type` is SQL giving `app.model`,
  * as a custom field's related object type): one branch per model. The branches depend only on
  * the frozen registry and the depth, so their SQL is compiled once and reused as text.
  */
-export function anyNestedJsonSql(type: Sql, id: Sql, depth: number): Sql {
+export function anyNestedJsonSql(registry: Registry, type: Sql, id: Sql, depth: number): Sql {
+  let anyNestedCache = anyNestedCaches.get(registry);
+  if (!anyNestedCache) anyNestedCaches.set(registry, (anyNestedCache = new Map()));
   // Cached by depth and by the SQL naming the type and id (column references, without parameters).
   const key = `${depth} ${type.compile(qb).sql} ${id.compile(qb).sql}`;
   let cases = anyNestedCache.get(key);
   if (!cases) {
-    const models = nameableModels();
+    const models = nameableModels(registry);
     const branches = models.map((m) => sql`WHEN ${sql.lit(m.objectType)} THEN ${nestedJsonSql(m, id, depth)}`);
     // No subquery around the CASE: every level of nesting counts against SQLite's parser depth.
     const built = sql`CASE ${type} ${sql.join(branches, sql` `)} END`;
@@ -57,11 +60,11 @@ export function anyNestedJsonSql(type: Sql, id: Sql, depth: number): Sql {
 }
 
 /** What the nested form of one field needs from a row under `alias`, by key. */
-function nestedPairs(field: Field, alias: string, depth: number): [string, Sql][] {
+function nestedPairs(registry: Registry, field: Field, alias: string, depth: number): [string, Sql][] {
   const kind = KINDS[field.kind];
   const out: [string, Sql][] = columnsOf(field).map(([column]) => [column, sql.ref(`${alias}.${column}`)]);
   if (kind.select && (depth < MAX_NESTING || !kind.related)) {
-    const expr = kind.select(field, alias, selectContext(depth));
+    const expr = kind.select(field, alias, selectContext(registry, depth));
     if (expr) out.push([selectKey(field), expr]);
   }
   return out;
@@ -73,7 +76,7 @@ export function nestedObjectSql(model: Model, alias: string, depth: number, fiel
     ["id", sql.ref(`${alias}.id`)],
     ["__display", model.displaySql(alias)],
   ];
-  for (const field of fields) pairs.push(...nestedPairs(field, alias, depth));
+  for (const field of fields) pairs.push(...nestedPairs(model.registry, field, alias, depth));
   // Fields sharing one value select it once.
   return jsonObjectSql([...new Map(pairs).entries()]);
 }
@@ -110,7 +113,7 @@ function buildSelectSql(model: Model, fields: readonly Field[], table: string): 
   const selected = new Set<string>();
   for (const field of fields) {
     if (selected.has(selectKey(field))) continue;
-    const expr = KINDS[field.kind].select?.(field, table, selectContext(0));
+    const expr = KINDS[field.kind].select?.(field, table, selectContext(model.registry, 0));
     if (expr) parts.push(sql`${expr} AS ${sql.ref(selectKey(field))}`);
     selected.add(selectKey(field));
   }

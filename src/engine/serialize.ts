@@ -2,7 +2,8 @@ import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
 import type { Field } from "../schema/fields.ts";
 import { KINDS, type Form, type RenderContext } from "../schema/kinds.ts";
-import { modelByType, type Model } from "../schema/model.ts";
+import type { Model } from "../schema/model.ts";
+import type { Registry } from "../schema/registry.ts";
 
 type Out = Record<string, unknown>;
 
@@ -34,7 +35,7 @@ export function displayUrl(ctx: Actor, model: Model, id: unknown): string {
  */
 export async function represent(ctx: Actor, model: Model, rows: readonly Row[], { form, fields }: Representation): Promise<Out[]> {
   const chosen = fields ?? (form === "brief" ? model.briefFields : model.readableFields);
-  const rc = renderContext(ctx, form);
+  const rc = renderContext(ctx, model.registry, form);
   const outs = rows.map((row) => shape(model, row, chosen, rc));
   if (outs.length) await model.hooks?.represent?.(ctx, rows, outs);
   return outs;
@@ -47,13 +48,13 @@ interface Shaping extends RenderContext {
   readonly pages?: boolean;
 }
 
-function renderContext(ctx: Actor, form: Form): Shaping {
+function renderContext(ctx: Actor, registry: Registry, form: Form): Shaping {
   const nestedContext: Shaping = {
     ctx,
     form: "nested",
     nested: (target, raw, shown = {}) => shape(target, raw, shown.fields ?? target.nestedFields, shown.page ? paged : nestedContext),
     nestedOf: (objectType, raw) => {
-      const target = modelByType(objectType);
+      const target = registry.byObjectType(objectType);
       return target ? shape(target, raw, target.nestedFields, nestedContext) : null;
     },
   };
@@ -62,8 +63,8 @@ function renderContext(ctx: Actor, form: Form): Shaping {
 }
 
 /** The nested form of a raw object of the registered model `objectType` (trace segments), or null. */
-export function nestedForm(ctx: Actor, objectType: string, raw: Out): Out | null {
-  return renderContext(ctx, "nested").nestedOf(objectType, raw);
+export function nestedForm(ctx: Actor, registry: Registry, objectType: string, raw: Out): Out | null {
+  return renderContext(ctx, registry, "nested").nestedOf(objectType, raw);
 }
 
 /** An object: `id`, `url`, `display_url` (full form, and nested where the relation says so, as NetBox), `display`, then its fields. */

@@ -3,7 +3,6 @@ import { sql } from "kysely";
 import type { Config } from "../config.ts";
 import type { Database, Row } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { Secrets } from "../lib/secrets.ts";
 import { conditionsMatch } from "../apps/extras/conditions.ts";
 import type { Data } from "./event-data.ts";
 import {

@@ -1,7 +1,7 @@
+import { registry } from "../apps/index.ts";
 import type { DeliveryDependencies } from "./delivery-types.ts";
 import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
-import { registry } from "../schema/registry.ts";
 import { objectUrl, represent } from "../engine/serialize.ts";
 
 /**

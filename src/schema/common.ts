@@ -1,11 +1,10 @@
-import { f, type FieldOptions } from "./fields.ts";
-import type { Model } from "./model.ts";
+import { f, type FieldOptions, type ModelName } from "./fields.ts";
 
 export const description = f.string({ maxLength: 200, blank: true });
 export const comments = f.text();
 
 /** A nested-group model's link to its parent; deleting a parent deletes its subtree, as in NetBox. */
-export const parentOf = (model: () => Model): FieldOptions => f.fk(model, { nullable: true, onDelete: "cascade", nestedDisplayUrl: true });
+export const parentOf = (model: ModelName): FieldOptions => f.fk(model, { nullable: true, onDelete: "cascade", nestedDisplayUrl: true });
 
 /**
  * The fields every nested group shares (regions, site groups, tenant groups): name, slug, parent,
@@ -13,7 +12,7 @@ export const parentOf = (model: () => Model): FieldOptions => f.fk(model, { null
  * unique everywhere (tenant groups) instead of among siblings.
  */
 export const nestedGroupFields = (
-  self: () => Model,
+  self: ModelName,
   counts: Record<string, FieldOptions>,
   { unique = false }: { readonly unique?: boolean } = {},
 ) => ({

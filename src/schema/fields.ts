@@ -47,7 +47,22 @@ export interface Through {
   readonly objectTypeColumn?: string;
 }
 
-/** What a `count` field counts: rows of a model whose fk points here, or rows of a through table. */
+/**
+ * A model a declaration relates to, named `app.model`: resolved in the registry that adopts the
+ * declaring model, so model files name each other without importing each other.
+ */
+export type ModelName = string;
+
+/** The models a generic relation may point to: named, or picked from every registered model. */
+export type TargetsDeclaration = readonly ModelName[] | ((models: readonly Model[]) => readonly Model[]);
+
+/** What a `count` field counts, as declared: rows of a model whose fk points here, or rows of a through table. */
+export type CountOfDeclaration =
+  | { readonly model: ModelName; readonly field: string; readonly cumulative?: boolean }
+  | { readonly table: string; readonly column: string }
+  | { readonly sql: RowSql };
+
+/** What a `count` field counts, its model resolved. */
 export type CountOf =
   | { readonly model: () => Model; readonly field: string; readonly cumulative?: boolean }
   | { readonly table: string; readonly column: string }
@@ -111,9 +126,10 @@ export interface FieldOptions {
   readonly choices?: readonly Choice[];
   /** For `choice`: read as the bare value, not `{value, label}` (DRF's plain ChoiceField: `term_side`). */
   readonly bare?: boolean;
-  readonly target?: () => Model;
+  /** For `fk`, `m2m` and `reverse`: the related model. */
+  readonly target?: ModelName;
   /** For `generic`: the models the relation may point to. */
-  readonly targets?: () => readonly Model[];
+  readonly targets?: TargetsDeclaration;
   /**
    * What deleting the target does: refuse (protect), delete this row too (cascade), clear the
    * reference (setNull), or, for a generic relation that records history (a change record's
@@ -131,7 +147,7 @@ export interface FieldOptions {
    */
   readonly listedBy?: string;
   /** For `count`: the model counted and its fk field pointing here; cumulative walks a tree. */
-  readonly countOf?: CountOf;
+  readonly countOf?: CountOfDeclaration;
   /** For `reverse`: which related row is shown. */
   readonly reverseOf?: ReverseOf;
   /**
@@ -186,7 +202,11 @@ export interface FieldOptions {
 }
 
 /** A declared field with its name and column resolved. */
-export interface Field extends FieldOptions {
+/** A field of a defined model: named, and the models it relates to resolved. */
+export interface Field extends Omit<FieldOptions, "target" | "targets" | "countOf"> {
+  readonly target?: () => Model;
+  readonly targets?: () => readonly Model[];
+  readonly countOf?: CountOf;
   readonly name: string;
   /** `app.model` of the model that declares the field (an m2m through table shared by models). */
   readonly ownerType: string;
@@ -233,25 +253,25 @@ export const f = {
   integerList: (o: Opts = {}): FieldOptions => ({ kind: "integerList", required: true, ...o }),
   /** A list of IP networks stored as JSON (token `allowed_ips`). */
   ipList: (o: Opts = {}): FieldOptions => ({ kind: "ipList", default: [], ...o }),
-  fk: (target: () => Model, o: Opts = {}): FieldOptions => ({
+  fk: (target: ModelName, o: Opts = {}): FieldOptions => ({
     kind: "fk",
     target,
     onDelete: o.nullable ? "setNull" : "protect",
     required: !o.nullable,
     ...o,
   }),
-  m2m: (target: () => Model, through: Through, o: Opts = {}): FieldOptions => ({ kind: "m2m", target, through, default: [], ...o }),
+  m2m: (target: ModelName, through: Through, o: Opts = {}): FieldOptions => ({ kind: "m2m", target, through, default: [], ...o }),
   /**
    * A generic relation named `<name>`: written as `<name>_type` (`app.model`) and `<name>_id`, read
    * as those two plus the nested `<name>` object (`assigned_object`, `scope`, `termination`).
    */
-  generic: (targets: () => readonly Model[], o: Opts = {}): FieldOptions => ({ kind: "generic", targets, required: !o.nullable, ...o }),
+  generic: (targets: TargetsDeclaration, o: Opts = {}): FieldOptions => ({ kind: "generic", targets, required: !o.nullable, ...o }),
   /**
    * A read-only list of the rows of `target` (stored in `table`) whose `column` points here (a
    * provider's accounts), or whose generic relation does when `typeColumn` names its type column
    * (a circuit's group assignments): an m2m whose link table is the target's own.
    */
-  reverseList: (target: () => Model, table: string, column: string, o: Opts & { typeColumn?: string } = {}): FieldOptions => {
+  reverseList: (target: ModelName, table: string, column: string, o: Opts & { typeColumn?: string } = {}): FieldOptions => {
     const { typeColumn, ...rest } = o;
     const through: Through = { table, source: column, target: "id", ...(typeColumn ? { objectTypeColumn: typeColumn } : {}) };
     return { kind: "m2m", target, through, readOnly: true, default: [], ...rest };
@@ -260,7 +280,7 @@ export const f = {
    * A read-only related object whose id SQL finds from the row, for a relation stored on the other
    * side (a device's `parent_device`: the device of the bay holding it; a bay's `installed_module`).
    */
-  related: (target: () => Model, sql: RowSql, o: Opts = {}): FieldOptions => ({
+  related: (target: ModelName, sql: RowSql, o: Opts = {}): FieldOptions => ({
     kind: "fk",
     target,
     sql,
@@ -271,7 +291,7 @@ export const f = {
     ...o,
   }),
   /** A read-only count of `model` rows whose `field` points here. */
-  count: (model: () => Model, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions => ({
+  count: (model: ModelName, field: string, o: Opts & { cumulative?: boolean } = {}): FieldOptions => ({
     kind: "count",
     readOnly: true,
     countOf: { model, field, cumulative: o.cumulative },
@@ -290,7 +310,7 @@ export const f = {
    * A read-only nested object: the one row of `target` whose fk `field` points here and whose
    * columns equal `where` (a circuit's `termination_a`: its termination on side A), or null.
    */
-  reverse: (target: () => Model, of: ReverseOf, o: Opts = {}): FieldOptions => ({
+  reverse: (target: ModelName, of: ReverseOf, o: Opts = {}): FieldOptions => ({
     kind: "reverse",
     readOnly: true,
     nullable: true,

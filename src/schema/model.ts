@@ -1,8 +1,9 @@
 import { sql, type RawBuilder } from "kysely";
-import { labelOf, type Field, type FieldOptions, type RowSql } from "./fields.ts";
+import { labelOf, type CountOf, type Field, type FieldOptions, type ModelName, type RowSql } from "./fields.ts";
 import { columnOf, KINDS, mirrorOf } from "./kinds.ts";
 import type { ModelHooks } from "./hooks.ts";
 import type { RouteDeclaration } from "./routes.ts";
+import type { Registry } from "./registry.ts";
 
 /** The applications under /api/, in the order the API root lists them. */
 export const APPS = ["circuits", "core", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization"] as const;
@@ -26,11 +27,11 @@ export interface UniqueTogether {
  * its id when the path ends in `__id`), optionally including descendants of a nested-group
  * target (`tree`), or SQL of its own for what a path cannot say.
  */
-export type FilterDeclaration =
+export type FilterDeclaration<Target = ModelName> =
   | string
   | { readonly path: string; readonly tree?: boolean }
   | { readonly sql: (values: readonly string[], table: string) => RawBuilder<unknown> }
-  | RelatedFilter;
+  | RelatedFilter<Target>;
 
 /**
  * A filter on a relation no fk holds (a circuit's sites, through its terminations' generic
@@ -38,8 +39,8 @@ export type FilterDeclaration =
  * relates to. Matched by natural key, or by id with `byId`; `tree` includes descendants; `null`
  * matches rows relating to none; unknown values are a 400 like any relation filter's.
  */
-export interface RelatedFilter {
-  readonly target: () => Model;
+export interface RelatedFilter<Target = ModelName> {
+  readonly target: Target;
   readonly related: RowSql;
   readonly byId?: boolean;
   readonly tree?: boolean;
@@ -106,7 +107,10 @@ export interface ModelDeclaration {
 }
 
 /** A registered model: the declaration with names derived and every field resolved, in output order. */
-export interface Model extends Omit<ModelDeclaration, "fields" | "display"> {
+export interface Model extends Omit<ModelDeclaration, "fields" | "display" | "filters"> {
+  /** The registry that adopted the model: where the models its declaration names are found. */
+  readonly registry: Registry;
+  readonly filters?: Readonly<Record<string, FilterDeclaration<() => Model>>>;
   readonly verboseName: string;
   readonly className: string;
   readonly path: string;
@@ -130,7 +134,7 @@ export interface Model extends Omit<ModelDeclaration, "fields" | "display"> {
 
 const TAGS: FieldOptions = {
   kind: "m2m",
-  target: () => tagModel(),
+  target: "extras.tag",
   through: { table: "extras_taggeditem", source: "object_id", target: "tag_id", objectTypeColumn: "object_type" },
   default: [],
   filterName: "tag",
@@ -138,43 +142,18 @@ const TAGS: FieldOptions = {
   nestedDisplayUrl: true,
 };
 
-let tagModel: () => Model = () => {
-  throw new Error("the tag model is not registered");
-};
-
-/** Lets the extras app name the model every `tags` field points to, without an import cycle. */
-export function setTagModel(get: () => Model): void {
-  tagModel = get;
-}
-
-let registered: () => readonly Model[] = () => [];
+/** How a registry takes in a model it adopts: see `adopt`. */
+const adoptions = new WeakMap<Model, (registry: Registry) => void>();
 
 /**
- * Every registered model, for declarations that relate to models whatever app file declares them
- * (contact assignments, journal entries); read lazily, at request time, never at definition.
+ * Makes `registry` the model's own: the models its fields and filters name are found there. Once
+ * per model: a model belongs to one registry.
  */
-export function registeredModels(): readonly Model[] {
-  return registered();
-}
-
-/** Lets the registry publish its models without an import cycle. */
-export function setRegisteredModels(get: () => readonly Model[]): void {
-  registered = get;
-}
-
-let lookupByType: (objectType: string) => Model | undefined = () => undefined;
-
-/**
- * A registered model by `app.model`, for code the registry's own imports must not import it from
- * (the SQL of field sets and the serializer reach models declared in other files this way).
- */
-export function modelByType(objectType: string): Model | undefined {
-  return lookupByType(objectType);
-}
-
-/** Lets the registry answer `modelByType` once every model is declared. */
-export function setModelLookup(lookup: (objectType: string) => Model | undefined): void {
-  lookupByType = lookup;
+export function adopt(model: Model, registry: Registry): void {
+  const take = adoptions.get(model);
+  if (!take) throw new Error(`${model.objectType} is already in a registry`);
+  adoptions.delete(model);
+  take(registry);
 }
 
 /** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */
@@ -200,14 +179,39 @@ export function defineModel(d: ModelDeclaration): Model {
     declared.created = { kind: "datetime", readOnly: true, nullable: true, autoNow: "create" };
     declared.last_updated = { kind: "datetime", readOnly: true, nullable: true, autoNow: "always" };
   }
-  const fields = Object.entries(declared).map(
-    ([name, o]): Field => ({ ...o, name, ownerType: objectType, column: columnOf(name, o), label: o.label ?? labelOf(name) }),
-  );
+  let owner: Registry | null = null;
+  const registryOf = (): Registry => {
+    if (!owner) throw new Error(`${objectType} is in no registry yet`);
+    return owner;
+  };
+  const named = (name: ModelName) => (): Model => {
+    const found = registryOf().byObjectType(name);
+    if (!found) throw new Error(`${objectType} names ${name}, which is not registered`);
+    return found;
+  };
+  const fields = Object.entries(declared).map(([name, o]): Field => {
+    const { target, targets, countOf, ...rest } = o;
+    return {
+      ...rest,
+      ...(target !== undefined && { target: named(target) }),
+      ...(targets !== undefined && { targets: targetsOf(targets, registryOf) }),
+      ...(countOf !== undefined && { countOf: "model" in countOf ? { ...countOf, model: named(countOf.model) } : (countOf as CountOf) }),
+      name,
+      ownerType: objectType,
+      column: columnOf(name, o),
+      label: o.label ?? labelOf(name),
+    };
+  });
+  const filters =
+    d.filters &&
+    Object.fromEntries(
+      Object.entries(d.filters).map(([name, x]) => [name, typeof x === "object" && "target" in x ? { ...x, target: named(x.target) } : x]),
+    );
   // Without a prototype: request input (attribute references, filter paths, `ordering`, `fields`)
   // indexes it by name, and `constructor` or `toString` must name no field, not Object's methods.
   const field: Record<string, Field> = Object.assign(Object.create(null), Object.fromEntries(fields.map((x) => [x.name, x])));
-  const named = [...d.brief, ...(d.search ?? []), ...(d.ordering ?? []).map((o) => o.replace(/^-/, ""))];
-  const unknown = named.filter((n) => !field[n] && n !== "id");
+  const listed = [...d.brief, ...(d.search ?? []), ...(d.ordering ?? []).map((o) => o.replace(/^-/, ""))];
+  const unknown = listed.filter((n) => !field[n] && n !== "id");
   if (unknown.length) throw new Error(`${objectType}: unknown field(s) ${unknown.join(", ")} in brief, search or ordering`);
   for (const x of fields) {
     const mirrored = mirrorOf(x);
@@ -219,6 +223,10 @@ export function defineModel(d: ModelDeclaration): Model {
   const briefFields = d.brief.map((name) => field[name]);
   const model: Model = Object.freeze({
     ...d,
+    get registry() {
+      return registryOf();
+    },
+    filters,
     verboseName,
     className: d.className ?? classNameOf(verboseName),
     path: d.path ?? pathOf(verboseName),
@@ -239,5 +247,22 @@ export function defineModel(d: ModelDeclaration): Model {
         ? (table: string) => sql`CAST(${sql.ref(`${table}.${field[display]?.column ?? display}`)} AS TEXT)`
         : display,
   });
+  adoptions.set(model, (registry) => {
+    owner = registry;
+  });
   return model;
+}
+
+/** A generic relation's targets, resolved once in the registry (which is frozen). */
+function targetsOf(declared: NonNullable<FieldOptions["targets"]>, registryOf: () => Registry): () => readonly Model[] {
+  let resolved: readonly Model[] | undefined;
+  return () =>
+    (resolved ??=
+      typeof declared === "function"
+        ? declared(registryOf().models)
+        : declared.map((name) => {
+            const found = registryOf().byObjectType(name);
+            if (!found) throw new Error(`a generic relation names ${name}, which is not registered`);
+            return found;
+          }));
 }

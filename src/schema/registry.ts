@@ -1,26 +1,5 @@
 import { KINDS } from "./kinds.ts";
-import { APPS, setModelLookup, setRegisteredModels, type AppName, type Model } from "./model.ts";
-import { tenancyModels } from "../apps/tenancy/tenancy.ts";
-import { dcimModels } from "../apps/dcim/organization.ts";
-import { deviceModels } from "../apps/dcim/devices.ts";
-import { componentModels } from "../apps/dcim/components.ts";
-import { rackModels } from "../apps/dcim/racks.ts";
-import { rackReservationModels } from "../apps/dcim/rack-reservations.ts";
-import { cableModels } from "../apps/dcim/cables.ts";
-import { moduleModels } from "../apps/dcim/modules.ts";
-import { templateModels } from "../apps/dcim/templates.ts";
-import { virtualizationModels } from "../apps/virtualization/virtualization.ts";
-import { extrasModels } from "../apps/extras/extras.ts";
-import { configContextModels } from "../apps/extras/config-contexts.ts";
-import { usersModels } from "../apps/users/users.ts";
-import { coreModels } from "../apps/core/core.ts";
-import { eventModels } from "../apps/extras/events.ts";
-import { circuitsModels } from "../apps/circuits/circuits.ts";
-import { contactModels } from "../apps/tenancy/contacts.ts";
-import { journalModels } from "../apps/extras/journal.ts";
-import { ipamModels } from "../apps/ipam/addressing.ts";
-import { vlanModels } from "../apps/ipam/vlans.ts";
-import { serviceModels } from "../apps/ipam/services.ts";
+import { adopt, APPS, type AppName, type Model } from "./model.ts";
 
 /** The frozen set of models the service serves, with the lookups the engine needs. */
 export interface Registry {
@@ -29,6 +8,8 @@ export interface Registry {
   byPath(app: string, path: string): Model | undefined;
   /** A model by `app.model`. */
   byObjectType(objectType: string): Model | undefined;
+  /** A model by `app.model` that must be there (a rule naming a model of its own app). */
+  get(objectType: string): Model;
   /** The models of one app, sorted by path, as the app root lists them. */
   app(app: AppName): readonly Model[];
   /** Every field in the registry that can point at `model`: its fks and the generic relations that may name it. */
@@ -52,55 +33,18 @@ export function createRegistry(models: readonly Model[]): Registry {
     }
     return refs;
   };
-  return Object.freeze({
+  const registry: Registry = Object.freeze({
     models: Object.freeze([...models]),
     byPath: (app: string, path: string) => byPath.get(`${app}/${path}`),
     byObjectType: (t: string) => byType.get(t),
+    get: (t: string) => {
+      const model = byType.get(t);
+      if (!model) throw new Error(`${t} is not registered`);
+      return model;
+    },
     app: (a: AppName) => apps.get(a) ?? [],
     referencesTo,
   });
+  for (const model of models) adopt(model, registry);
+  return registry;
 }
-
-/**
- * Every model, once. Adding a model: declare it in its app file and add it to that app's list.
- * Built on first use, not at import: model files and the engine code they use import each other,
- * so whichever module loads first, every model is declared by the time anything asks.
- */
-let built: Registry | null = null;
-const build = (): Registry =>
-  (built ??= createRegistry([
-    ...tenancyModels,
-    ...dcimModels,
-    ...deviceModels,
-    ...componentModels,
-    ...rackModels,
-    ...rackReservationModels,
-    ...cableModels,
-    ...moduleModels,
-    ...templateModels,
-    ...extrasModels,
-    ...configContextModels,
-    ...usersModels,
-    ...virtualizationModels,
-    ...coreModels,
-    ...eventModels,
-    ...circuitsModels,
-    ...contactModels,
-    ...journalModels,
-    ...ipamModels,
-    ...vlanModels,
-    ...serviceModels,
-  ]));
-
-export const registry: Registry = Object.freeze({
-  get models() {
-    return build().models;
-  },
-  byPath: (app: string, path: string) => build().byPath(app, path),
-  byObjectType: (t: string) => build().byObjectType(t),
-  app: (a: AppName) => build().app(a),
-  referencesTo: (model: Model) => build().referencesTo(model),
-});
-
-setRegisteredModels(() => registry.models);
-setModelLookup((t) => registry.byObjectType(t));

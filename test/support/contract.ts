@@ -1,7 +1,7 @@
+import { registry } from "../../src/apps/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { registry } from "../../src/schema/registry.ts";
 import { KINDS } from "../../src/schema/kinds.ts";
 import { createHarness, ORIGIN, type Driver, type Harness } from "./harness.ts";
 

@@ -10,8 +10,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["schema/"],
   ["engine/"],
   ["apps/"],
-  ["auth/", "events/"],
-  ["http/", "rest/", "graphql/", "ui/"],
+  ["events/"],
+  ["http/", "auth/", "rest/", "graphql/", "ui/"],
   ["app.ts"],
   ["runtime/", "worker.ts", "node.ts", "deno.ts"],
 ];
@@ -31,8 +31,20 @@ function sources(root: string, dir = root): string[] {
   });
 }
 
-/** What each file of src/ imports of src/ (static, type-only and dynamic imports alike), by path relative to src/. */
-export function importGraph(root: string): Map<string, string[]> {
+/** An import that only names types (`import type`, or every name marked `type`): erased when the code runs. */
+const typeOnly = (statement: string): boolean => {
+  if (/^\s*(import|export)\s+type\b/.test(statement)) return true;
+  const names = /\{([^}]*)\}/.exec(statement)?.[1];
+  if (!names || /^\s*import\s+[\w*]/.test(statement.replace(/^\s*import\s+\{/, "import {"))) return false;
+  const list = names.split(",").map((n) => n.trim()).filter(Boolean);
+  return list.length > 0 && list.every((n) => n.startsWith("type "));
+};
+
+/**
+ * What each file of src/ imports of src/, by path relative to src/: static and dynamic imports,
+ * and with `types` also those that only name types.
+ */
+export function importGraph(root: string, { types = true }: { readonly types?: boolean } = {}): Map<string, string[]> {
   const files = sources(root);
   const known = new Set(files);
   const graph = new Map<string, string[]>();
@@ -42,6 +54,7 @@ export function importGraph(root: string): Map<string, string[]> {
     for (const m of text.matchAll(
       /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"|import\(\s*"(\.[^"]+)"\s*\)|(?:^|\n)\s*import\s+"(\.[^"]+)"/g,
     )) {
+      if (!types && typeOnly(m[0])) continue;
       const target = relative(root, resolve(dirname(join(root, file)), m[1] ?? m[2] ?? m[3]));
       if (known.has(target)) targets.add(target);
     }

@@ -1,9 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { f, type Choice, type RowSql } from "../../schema/fields.ts";
-import { defineModel, registeredModels, type Model, type RelatedFilter } from "../../schema/model.ts";
+import { defineModel, type Model, type RelatedFilter } from "../../schema/model.ts";
 import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
-import { tenant } from "../tenancy/tenancy.ts";
-import { location, region, site, siteGroup } from "../dcim/organization.ts";
 import { cabled, pathEndpoint } from "../dcim/cabling.ts";
 import { pathsRoute } from "../dcim/trace.ts";
 import type { StatefulHooks } from "../../schema/hooks.ts";
@@ -71,17 +69,21 @@ function placeFilters(terminations: (t: string) => Sql): Record<string, RelatedF
   const via = (expr: (ct: string) => Sql) => (t: string) =>
     sql`SELECT ${expr("ct")} AS id FROM circuits_circuittermination ct WHERE ${terminations(t)}`;
   /** `name_id` and `name`: terminations landing in `target` rows, `expr` naming them (and their descendants with `tree`). */
-  type Place = { readonly target: () => Model; readonly expr: (ct: string) => Sql; readonly tree?: boolean };
+  type Place = { readonly target: string; readonly expr: (ct: string) => Sql; readonly tree?: boolean };
   const pair = (name: string, { target, expr, tree = false }: Place): Record<string, RelatedFilter> => ({
     [`${name}_id`]: { target, tree, byId: true, related: via(expr) },
     [name]: { target, tree, related: via(expr) },
   });
   return {
-    ...pair("site", { target: () => site, expr: terminationSite }),
-    ...pair("region", { target: () => region, expr: (ct) => terminationSiteColumn(ct, "region_id", "dcim.region"), tree: true }),
-    ...pair("site_group", { target: () => siteGroup, expr: (ct) => terminationSiteColumn(ct, "group_id", "dcim.sitegroup"), tree: true }),
-    ...pair("location", { target: () => location, expr: (ct) => terminationOf(ct, "dcim.location"), tree: true }),
-    provider_network_id: { target: () => providerNetwork, byId: true, related: via((ct) => terminationOf(ct, "circuits.providernetwork")) },
+    ...pair("site", { target: "dcim.site", expr: terminationSite }),
+    ...pair("region", { target: "dcim.region", expr: (ct) => terminationSiteColumn(ct, "region_id", "dcim.region"), tree: true }),
+    ...pair("site_group", { target: "dcim.sitegroup", expr: (ct) => terminationSiteColumn(ct, "group_id", "dcim.sitegroup"), tree: true }),
+    ...pair("location", { target: "dcim.location", expr: (ct) => terminationOf(ct, "dcim.location"), tree: true }),
+    provider_network_id: {
+      target: "circuits.providernetwork",
+      byId: true,
+      related: via((ct) => terminationOf(ct, "circuits.providernetwork")),
+    },
   };
 }
 
@@ -97,10 +99,10 @@ export const provider = defineModel({
     name: f.string({ maxLength: 100, unique: true, helpText: "Full name of the provider" }),
     slug: f.slug({ unique: true }),
     // Accounts belong to a provider by their own fk: listed here, written on the account.
-    accounts: f.reverseList(() => providerAccount, "circuits_provideraccount", "provider_id", { nestedDisplayUrl: true }),
+    accounts: f.reverseList("circuits.provideraccount", "circuits_provideraccount", "provider_id", { nestedDisplayUrl: true }),
     description,
     comments,
-    circuit_count: f.count(() => circuit, "provider"),
+    circuit_count: f.count("circuits.circuit", "provider"),
   },
   brief: ["name", "slug", "description", "circuit_count"],
   search: ["name", "slug", "description", "comments"],
@@ -123,7 +125,7 @@ export const providerAccount = defineModel({
   name: "provideraccount",
   verboseName: "provider account",
   fields: {
-    provider: f.fk(() => provider, { onDelete: "protect" }),
+    provider: f.fk("circuits.provider", { onDelete: "protect" }),
     name: f.string({ maxLength: 100, blank: true }),
     account: f.string({ maxLength: 100, label: "Account ID" }),
     description,
@@ -145,7 +147,7 @@ export const providerNetwork = defineModel({
   name: "providernetwork",
   verboseName: "provider network",
   fields: {
-    provider: f.fk(() => provider, { onDelete: "protect" }),
+    provider: f.fk("circuits.provider", { onDelete: "protect" }),
     name: f.string({ maxLength: 100 }),
     service_id: f.string({ maxLength: 100, blank: true, label: "Service ID" }),
     description,
@@ -166,7 +168,7 @@ export const circuitType = defineModel({
     slug: f.slug({ unique: true }),
     color,
     description,
-    circuit_count: f.count(() => circuit, "type"),
+    circuit_count: f.count("circuits.circuit", "type"),
   },
   brief: ["name", "slug", "description", "circuit_count"],
 });
@@ -176,11 +178,11 @@ export const circuit = defineModel({
   name: "circuit",
   fields: {
     cid: f.string({ maxLength: 100, label: "Circuit ID", helpText: "Unique circuit ID" }),
-    provider: f.fk(() => provider, { onDelete: "protect" }),
-    provider_account: f.fk(() => providerAccount, { nullable: true, onDelete: "protect" }),
-    type: f.fk(() => circuitType, { onDelete: "protect" }),
+    provider: f.fk("circuits.provider", { onDelete: "protect" }),
+    provider_account: f.fk("circuits.provideraccount", { nullable: true, onDelete: "protect" }),
+    type: f.fk("circuits.circuittype", { onDelete: "protect" }),
     status: f.choice(CIRCUIT_STATUS, { default: "active" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     install_date: f.date({ nullable: true, label: "Installed" }),
     termination_date: f.date({ nullable: true, label: "Terminates" }),
     commit_rate: f.integer({ nullable: true, min: 0, max: 2_147_483_647, label: "Commit rate (Kbps)", helpText: "Committed rate" }),
@@ -189,18 +191,20 @@ export const circuit = defineModel({
     distance: f.float({ nullable: true, min: -999_999.99, max: 999_999.99 }),
     distance_unit: f.choice(DISTANCE_UNIT, { nullable: true }),
     termination_a: f.reverse(
-      () => circuitTermination,
+      "circuits.circuittermination",
       { field: "circuit", where: { term_side: "A" }, fields: CIRCUIT_TERMINATION_FIELDS },
       { nestedDisplayUrl: true },
     ),
     termination_z: f.reverse(
-      () => circuitTermination,
+      "circuits.circuittermination",
       { field: "circuit", where: { term_side: "Z" }, fields: CIRCUIT_TERMINATION_FIELDS },
       { nestedDisplayUrl: true },
     ),
     comments,
     // Written as assignments of their own (`/api/circuits/circuit-group-assignments/`).
-    assignments: f.reverseList(() => circuitGroupAssignment, "circuits_circuitgroupassignment", "member_id", { typeColumn: "member_type" }),
+    assignments: f.reverseList("circuits.circuitgroupassignment", "circuits_circuitgroupassignment", "member_id", {
+      typeColumn: "member_type",
+    }),
   },
   uniqueTogether: [
     { fields: ["provider", "cid"], message: "Circuit with this Provider and Circuit ID already exists." },
@@ -223,12 +227,12 @@ export const circuit = defineModel({
     ),
     ...tenantGroupFilters(),
     termination_a_id: {
-      target: () => circuitTermination,
+      target: "circuits.circuittermination",
       byId: true,
       related: (t) => sql`SELECT id FROM circuits_circuittermination WHERE circuit_id = ${sql.ref(`${t}.id`)} AND term_side = 'A'`,
     },
     termination_z_id: {
-      target: () => circuitTermination,
+      target: "circuits.circuittermination",
       byId: true,
       related: (t) => sql`SELECT id FROM circuits_circuittermination WHERE circuit_id = ${sql.ref(`${t}.id`)} AND term_side = 'Z'`,
     },
@@ -237,11 +241,14 @@ export const circuit = defineModel({
 });
 
 const terminationFields = {
-  circuit: f.fk(() => circuit, { onDelete: "cascade" }),
+  circuit: f.fk("circuits.circuit", { onDelete: "cascade" }),
   term_side: f.choice(TERM_SIDE, { bare: true, label: "Termination side" }),
   // NetBox 4.2: a termination attaches to a region, site group, site, location or provider network.
   // Deleting the object deletes its terminations, as NetBox's cached relations cascade.
-  termination: f.generic(() => [region, siteGroup, site, location, providerNetwork], { nullable: true, onDelete: "cascade" }),
+  termination: f.generic(["dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location", "circuits.providernetwork"], {
+    nullable: true,
+    onDelete: "cascade",
+  }),
   port_speed: speed("Port speed (Kbps)", "Physical circuit speed"),
   upstream_speed: speed("Upstream speed (Kbps)", "Upstream speed, if different from port speed"),
   xconnect_id: f.string({ maxLength: 50, blank: true, label: "Cross-connect ID", helpText: "ID of the local cross-connect" }),
@@ -332,8 +339,8 @@ export const circuitGroup = defineModel({
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true }),
     description,
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
-    circuit_count: f.count(() => circuitGroupAssignment, "group"),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
+    circuit_count: f.count("circuits.circuitgroupassignment", "group"),
   },
   brief: ["name"],
   filters: {
@@ -342,8 +349,8 @@ export const circuitGroup = defineModel({
 });
 
 /** The circuits a group assignment may name (virtual circuits too, once they are served). */
-const groupMembers = () =>
-  registeredModels().filter((m) => m.objectType === "circuits.circuit" || m.objectType === "circuits.virtualcircuit");
+const groupMembers = (models: readonly Model[]) =>
+  models.filter((m) => m.objectType === "circuits.circuit" || m.objectType === "circuits.virtualcircuit");
 const memberCircuit = (t: string) =>
   sql`SELECT ${sql.ref(`${t}.member_id`)} AS id WHERE ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
 
@@ -355,7 +362,7 @@ export const circuitGroupAssignment = defineModel({
   name: "circuitgroupassignment",
   verboseName: "circuit group assignment",
   fields: {
-    group: f.fk(() => circuitGroup, { onDelete: "cascade" }),
+    group: f.fk("circuits.circuitgroup", { onDelete: "cascade" }),
     member: f.generic(groupMembers),
     priority: f.choice(PRIORITY, { nullable: true }),
   },
@@ -371,10 +378,10 @@ export const circuitGroupAssignment = defineModel({
   search: [],
   ordering: ["group", "priority"],
   filters: {
-    circuit_id: { target: () => circuit, byId: true, related: memberCircuit },
-    circuit: { target: () => circuit, related: memberCircuit },
-    provider_id: { target: () => provider, byId: true, related: memberProvider },
-    provider: { target: () => provider, related: memberProvider },
+    circuit_id: { target: "circuits.circuit", byId: true, related: memberCircuit },
+    circuit: { target: "circuits.circuit", related: memberCircuit },
+    provider_id: { target: "circuits.provider", byId: true, related: memberProvider },
+    provider: { target: "circuits.provider", related: memberProvider },
   },
 });
 

@@ -1,8 +1,6 @@
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { registry } from "../../schema/registry.ts";
-import { user } from "../users/users.ts";
 
 export const CHANGE_ACTIONS = [
   { value: "create", label: "Created" },
@@ -34,13 +32,13 @@ export const objectChange = defineModel({
   fields: {
     // Stored as ISO 8601 text by the engine (a `string`: the column predates the datetime kind's rules).
     time: f.string({ maxLength: 40, readOnly: true }),
-    user: f.fk(() => user, { nullable: true, onDelete: "setNull", readOnly: true }),
+    user: f.fk("users.user", { nullable: true, onDelete: "setNull", readOnly: true }),
     user_name: f.string({ maxLength: 150, readOnly: true }),
     request_id: f.string({ maxLength: 36, readOnly: true }),
     action: f.choice(CHANGE_ACTIONS, { readOnly: true }),
     // The record keeps naming the object after it is gone (`changed_object` is then null).
-    changed_object: f.generic(() => registry.models, { readOnly: true, onDelete: "keep" }),
-    related_object: f.generic(() => registry.models, { nullable: true, readOnly: true, onDelete: "keep" }),
+    changed_object: f.generic((models) => models, { readOnly: true, onDelete: "keep" }),
+    related_object: f.generic((models) => models, { nullable: true, readOnly: true, onDelete: "keep" }),
     object_repr: f.string({ maxLength: 200, readOnly: true }),
     message: f.string({ maxLength: 200, blank: true, readOnly: true }),
     prechange_data: f.json({ nullable: true, readOnly: true }),

@@ -10,9 +10,8 @@ import { scopeSql } from "../../engine/scope.ts";
 import { f, type Choice, type FieldOptions, type SqlScope } from "../../schema/fields.ts";
 import type { StatefulHooks, WriteItem, Probe } from "../../schema/hooks.ts";
 import { KINDS, pyType } from "../../schema/kinds.ts";
-import { defineModel, modelByType, type FilterDeclaration, type Model } from "../../schema/model.ts";
+import { defineModel, type FilterDeclaration, type Model } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
-import { tenant } from "../tenancy/tenancy.ts";
 import { optionalColor } from "./components.ts";
 import { COMPATIBLE_ENDS, endpointModels, nestedEndpointSql, TERMINATIONS } from "./cabling.ts";
 
@@ -142,7 +141,7 @@ function writeProbes(ctx: Actor, items: readonly WriteItem[], found: Found): Pro
   }
   const probes: Probe[] = [];
   for (const [type, ids] of byType) {
-    const model = modelByType(type);
+    const model = cable.registry.byObjectType(type);
     if (!model) continue;
     const kind = model.field.type?.column ? sql`, ${sql.ref(model.field.type.column)} AS __kind` : sql``;
     probes.push({
@@ -172,7 +171,7 @@ function endProblem(refs: readonly EndRef[], item: WriteItem, f: Found, claimed:
   const types = new Set(refs.map((r) => r.type));
   if (types.size > 1) return "Cannot connect different termination types to the same end of a cable.";
   for (const r of refs) {
-    if (!modelByType(r.type)) return `Invalid object type: ${r.type}`;
+    if (!cable.registry.byObjectType(r.type)) return `Invalid object type: ${r.type}`;
     const endpoint = f.endpoints.get(key(r));
     if (!endpoint) return `Related object not found using the provided numeric ID: ${r.id} (${r.type})`;
     const held = f.ends.find((e) => e.termination_type === r.type && Number(e.termination_id) === r.id && Number(e.cable_id) !== cableId);
@@ -271,7 +270,7 @@ function writeStatements(items: readonly WriteItem[]): Statement[] {
     );
   }
   for (const [type, ids] of wanted) {
-    const model = modelByType(type)!;
+    const model = cable.registry.byObjectType(type)!;
     const list = JSON.stringify([...ids]);
     out.push(
       guardStatement(
@@ -302,8 +301,8 @@ const cablesWhere = (table: string, where: Sql) =>
  * device row), for every registered endpoint model that belongs to a device.
  */
 function byDevice(table: string, devices: Sql): Sql {
-  const device = modelByType("dcim.device")!;
-  const parts = endpointModels(modelByType)
+  const device = cable.registry.byObjectType("dcim.device")!;
+  const parts = endpointModels(cable.registry.byObjectType)
     .filter((m) => m.field.device && KINDS[m.field.device.kind].singleTarget)
     .map(
       (m) => sql`(ct.termination_type = ${m.objectType} AND ct.termination_id IN (SELECT e.id FROM ${sql.table(m.table)} e
@@ -316,7 +315,7 @@ function byDevice(table: string, devices: Sql): Sql {
 function deviceRelation(field: string, { byId }: { readonly byId: boolean }): FilterDeclaration {
   return {
     sql: (values, table) => {
-      const device = modelByType("dcim.device")!;
+      const device = cable.registry.byObjectType("dcim.device")!;
       const relation = device.field[field];
       if (!relation || !KINDS[relation.kind].singleTarget) return sql`0`;
       const column = sql.ref(`d.${relation.column}`);
@@ -364,7 +363,7 @@ export const cable = defineModel({
     a_terminations: terminationsField("A"),
     b_terminations: terminationsField("B"),
     status: f.choice(CABLE_STATUS, { default: "connected" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     label: f.string({ maxLength: 100, blank: true }),
     color: optionalColor(),
     length: f.float({ nullable: true, min: 0, max: 999_999.99 }),

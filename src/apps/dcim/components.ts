@@ -3,10 +3,7 @@ import { f, type FieldOptions } from "../../schema/fields.ts";
 import { defineModel, type FilterDeclaration, type UniqueTogether } from "../../schema/model.ts";
 import { description, siteTreeFilters } from "../../schema/common.ts";
 import { HEX_COLOR, optionalColor } from "./colors.ts";
-import { device, iface } from "./devices.ts";
-import { manufacturer } from "./organization.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
-import { module } from "./modules.ts";
 import { pathsRoute, traceRoute } from "./trace.ts";
 import { PORT_TYPE } from "./choices.ts";
 import {
@@ -26,9 +23,9 @@ export { optionalColor } from "./colors.ts";
  * for device bays, which modules cannot carry), name and physical label.
  */
 export const componentFields = (modular = true): Record<string, FieldOptions> => ({
-  device: f.fk(() => device, { onDelete: "cascade" }),
+  device: f.fk("dcim.device", { onDelete: "cascade" }),
   // The module it came with, if any: deleted with it, as NetBox deletes a module's components.
-  ...(modular ? { module: f.fk(() => module, { nullable: true, onDelete: "cascade" }) } : {}),
+  ...(modular ? { module: f.fk("dcim.module", { nullable: true, onDelete: "cascade" }) } : {}),
   name: f.string({ maxLength: 64 }),
   label: f.string({ maxLength: 64, blank: true, helpText: "Physical label" }),
 });
@@ -119,7 +116,7 @@ export const powerOutlet = defineModel({
     ...componentFields(),
     type: f.choice(POWER_OUTLET_TYPE, { nullable: true }),
     color: optionalColor(),
-    power_port: f.fk(() => powerPort, { nullable: true, onDelete: "setNull" }),
+    power_port: f.fk("dcim.powerport", { nullable: true, onDelete: "setNull" }),
     feed_leg: f.choice(POWER_FEED_LEG, { nullable: true, helpText: "Phase (for three-phase feeds)" }),
     description,
     ...cabled(),
@@ -158,7 +155,7 @@ export const frontPort = defineModel({
     ...componentFields(),
     type: f.choice(PORT_TYPE),
     color: optionalColor(),
-    rear_port: f.fk(() => rearPort, { onDelete: "cascade", nestedDisplayUrl: true }),
+    rear_port: f.fk("dcim.rearport", { onDelete: "cascade", nestedDisplayUrl: true }),
     rear_port_position: f.integer({ default: 1, min: 1, max: 1024, helpText: "Mapped position on corresponding rear port" }),
     description,
     ...cabled(),
@@ -180,7 +177,7 @@ export const deviceBay = defineModel({
   fields: {
     ...componentFields(false),
     description,
-    installed_device: f.fk(() => device, { nullable: true, unique: true, onDelete: "setNull" }),
+    installed_device: f.fk("dcim.device", { nullable: true, unique: true, onDelete: "setNull" }),
   },
   uniqueTogether: componentUnique("Device bay"),
   brief: ["device", "name", "description"],
@@ -195,11 +192,9 @@ export const moduleBay = defineModel({
   fields: {
     ...componentFields(),
     // NetBox keeps the link on the module (its `module_bay`); the bay shows the module it holds.
-    installed_module: f.related(
-      () => module,
-      (t) => sql`(SELECT m.id FROM dcim_module m WHERE m.module_bay_id = ${sql.ref(`${t}.id`)})`,
-      { notNested: true },
-    ),
+    installed_module: f.related("dcim.module", (t) => sql`(SELECT m.id FROM dcim_module m WHERE m.module_bay_id = ${sql.ref(`${t}.id`)})`, {
+      notNested: true,
+    }),
     position: f.string({ maxLength: 30, blank: true, helpText: "Identifier to reference when renaming installed components" }),
     description,
   },
@@ -225,13 +220,21 @@ export const inventoryItemRole = defineModel({
     slug: f.slug({ unique: true }),
     color: f.string({ maxLength: 6, default: "9e9e9e", pattern: HEX_COLOR }),
     description,
-    inventoryitem_count: f.count(() => inventoryItem, "role"),
+    inventoryitem_count: f.count("dcim.inventoryitem", "role"),
   },
   brief: ["name", "slug", "description", "inventoryitem_count"],
 });
 
 /** The components an inventory item may stand for (NetBox's modular component models). */
-export const inventoryItemComponents = () => [consolePort, consoleServerPort, frontPort, iface, powerOutlet, powerPort, rearPort];
+const INVENTORY_ITEM_COMPONENTS = [
+  "dcim.consoleport",
+  "dcim.consoleserverport",
+  "dcim.frontport",
+  "dcim.interface",
+  "dcim.poweroutlet",
+  "dcim.powerport",
+  "dcim.rearport",
+];
 
 export const inventoryItem = defineModel({
   app: "dcim",
@@ -239,13 +242,13 @@ export const inventoryItem = defineModel({
   verboseName: "inventory item",
   tree: true,
   fields: {
-    device: f.fk(() => device, { onDelete: "cascade" }),
-    parent: f.fk(() => inventoryItem, { nullable: true, onDelete: "cascade", flat: true }),
+    device: f.fk("dcim.device", { onDelete: "cascade" }),
+    parent: f.fk("dcim.inventoryitem", { nullable: true, onDelete: "cascade", flat: true }),
     name: f.string({ maxLength: 64 }),
     label: f.string({ maxLength: 64, blank: true, helpText: "Physical label" }),
     status: f.choice(INVENTORY_ITEM_STATUS, { default: "active" }),
-    role: f.fk(() => inventoryItemRole, { nullable: true, onDelete: "setNull" }),
-    manufacturer: f.fk(() => manufacturer, { nullable: true, onDelete: "protect" }),
+    role: f.fk("dcim.inventoryitemrole", { nullable: true, onDelete: "setNull" }),
+    manufacturer: f.fk("dcim.manufacturer", { nullable: true, onDelete: "protect" }),
     part_id: f.string({ maxLength: 50, blank: true, label: "Part ID", helpText: "Manufacturer-assigned part identifier" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
     asset_tag: f.string({
@@ -257,7 +260,7 @@ export const inventoryItem = defineModel({
     }),
     discovered: f.boolean({ default: false, helpText: "This item was automatically discovered" }),
     description,
-    component: f.generic(inventoryItemComponents, { nullable: true }),
+    component: f.generic(INVENTORY_ITEM_COMPONENTS, { nullable: true }),
   },
   uniqueTogether: [{ fields: ["device", "parent", "name"], message: "Inventory item with this Device, Parent and Name already exists." }],
   brief: ["device", "name", "description", "_depth"],

@@ -5,28 +5,12 @@ import { contactFilters } from "../tenancy/contacts.ts";
 import { combineHooks } from "../../schema/hooks.ts";
 import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
 import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
-import { tenant } from "../tenancy/tenancy.ts";
-import { deviceRole, deviceType, location, platform, site } from "./organization.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { deviceIpamHooks, interfaceIpamHooks, interfaceVlanFields, primaryIpFields } from "../ipam/dcim-fields.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
-import { cluster, vmInterface } from "../virtualization/virtualization.ts";
 import { deviceClusterHooks } from "../virtualization/validation.ts";
-import { rack, virtualChassis } from "./racks.ts";
 import { devicePlacementHooks } from "./placement.ts";
 import { traceRoute } from "./trace.ts";
-import {
-  consolePort,
-  consoleServerPort,
-  deviceBay,
-  frontPort,
-  inventoryItem,
-  moduleBay,
-  powerOutlet,
-  powerPort,
-  rearPort,
-} from "./components.ts";
-import { module } from "./modules.ts";
 import { deviceComponentStatements } from "./instantiation.ts";
 import {
   DEVICE_AIRFLOW,
@@ -56,28 +40,28 @@ export const device = defineModel({
   name: "device",
   fields: {
     name: f.string({ maxLength: 64, nullable: true, default: null }),
-    device_type: f.fk(() => deviceType, { onDelete: "protect" }),
-    role: f.fk(() => deviceRole, { onDelete: "protect" }),
+    device_type: f.fk("dcim.devicetype", { onDelete: "protect" }),
+    role: f.fk("dcim.devicerole", { onDelete: "protect" }),
     // NetBox before 4.0 called the role `device_role`; older clients still send and read it.
     device_role: f.alias("role"),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
-    platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
-    cluster: f.fk(() => cluster, { nullable: true, onDelete: "setNull" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
+    platform: f.fk("dcim.platform", { nullable: true, onDelete: "setNull" }),
+    cluster: f.fk("virtualization.cluster", { nullable: true, onDelete: "setNull" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
     asset_tag: f.string({ maxLength: 50, nullable: true, default: null, unique: true }),
-    site: f.fk(() => site, { onDelete: "protect" }),
-    location: f.fk(() => location, { nullable: true, onDelete: "protect" }),
-    rack: f.fk(() => rack, { nullable: true, onDelete: "protect" }),
+    site: f.fk("dcim.site", { onDelete: "protect" }),
+    location: f.fk("dcim.location", { nullable: true, onDelete: "protect" }),
+    rack: f.fk("dcim.rack", { nullable: true, onDelete: "protect" }),
     position: f.float({ nullable: true, min: 0.5, max: 1000, label: "Position (U)" }),
     face: f.choice(DEVICE_FACE, { nullable: true, label: "Rack face" }),
-    virtual_chassis: f.fk(() => virtualChassis, { nullable: true, onDelete: "setNull" }),
+    virtual_chassis: f.fk("dcim.virtualchassis", { nullable: true, onDelete: "setNull" }),
     vc_position: f.integer({ nullable: true, min: 0, max: 255 }),
     vc_priority: f.integer({ nullable: true, min: 0, max: 255 }),
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     // A child device's parent: the device whose bay holds it (the bay keeps the link).
     parent_device: f.related(
-      () => device,
+      "dcim.device",
       (t) => sql`(SELECT b.device_id FROM dcim_devicebay b WHERE b.installed_device_id = ${sql.ref(`${t}.id`)})`,
       { nestedDisplayUrl: true },
     ),
@@ -89,16 +73,16 @@ export const device = defineModel({
     config_context: configContextField(() => device, DEVICE_CONTEXT_PATHS),
     // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
     display_name: f.computed(deviceDisplay, { returns: "string" }),
-    console_port_count: f.count(() => consolePort, "device"),
-    console_server_port_count: f.count(() => consoleServerPort, "device"),
-    power_port_count: f.count(() => powerPort, "device"),
-    power_outlet_count: f.count(() => powerOutlet, "device"),
-    interface_count: f.count(() => iface, "device"),
-    front_port_count: f.count(() => frontPort, "device"),
-    rear_port_count: f.count(() => rearPort, "device"),
-    device_bay_count: f.count(() => deviceBay, "device"),
-    module_bay_count: f.count(() => moduleBay, "device"),
-    inventory_item_count: f.count(() => inventoryItem, "device"),
+    console_port_count: f.count("dcim.consoleport", "device"),
+    console_server_port_count: f.count("dcim.consoleserverport", "device"),
+    power_port_count: f.count("dcim.powerport", "device"),
+    power_outlet_count: f.count("dcim.poweroutlet", "device"),
+    interface_count: f.count("dcim.interface", "device"),
+    front_port_count: f.count("dcim.frontport", "device"),
+    rear_port_count: f.count("dcim.rearport", "device"),
+    device_bay_count: f.count("dcim.devicebay", "device"),
+    module_bay_count: f.count("dcim.modulebay", "device"),
+    inventory_item_count: f.count("dcim.inventoryitem", "device"),
     ...primaryIpFields(),
   },
   uniqueTogether: [
@@ -146,8 +130,8 @@ export const device = defineModel({
   // Placement, cluster and primary-IP rules; a new device brings its type's components (dcim-instantiation.ts).
   hooks: combineHooks(
     devicePlacementHooks(() => device),
-    deviceClusterHooks,
-    { writeStatements: deviceComponentStatements },
+    deviceClusterHooks(() => device),
+    { writeStatements: (ctx, items) => deviceComponentStatements(device.registry, ctx, items) },
     deviceIpamHooks,
   ),
 });
@@ -180,15 +164,15 @@ export const iface = defineModel({
   app: "dcim",
   name: "interface",
   fields: {
-    device: f.fk(() => device, { onDelete: "cascade" }),
-    module: f.fk(() => module, { nullable: true, onDelete: "cascade" }),
+    device: f.fk("dcim.device", { onDelete: "cascade" }),
+    module: f.fk("dcim.module", { nullable: true, onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
     label: f.string({ maxLength: 64, blank: true }),
     type: f.choice(INTERFACE_TYPE),
     enabled: f.boolean({ default: true }),
-    parent: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Parent interface", nestedDisplayUrl: true }),
-    bridge: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Bridge interface", nestedDisplayUrl: true }),
-    lag: f.fk(() => iface, { nullable: true, onDelete: "setNull", label: "Parent LAG", nestedDisplayUrl: true }),
+    parent: f.fk("dcim.interface", { nullable: true, onDelete: "setNull", label: "Parent interface", nestedDisplayUrl: true }),
+    bridge: f.fk("dcim.interface", { nullable: true, onDelete: "setNull", label: "Bridge interface", nestedDisplayUrl: true }),
+    lag: f.fk("dcim.interface", { nullable: true, onDelete: "setNull", label: "Parent LAG", nestedDisplayUrl: true }),
     mtu: f.integer({ nullable: true, min: 1, max: 65536 }),
     speed: f.integer({ nullable: true, min: 0, max: 2_147_483_647, label: "Speed (Kbps)" }),
     duplex: f.choice(INTERFACE_DUPLEX, { nullable: true }),
@@ -211,7 +195,7 @@ export const iface = defineModel({
   brief: ["device", "name", "description", "cable", "_occupied"],
   search: ["name", "label", "description"],
   ordering: ["device", "name"],
-  hooks: interfaceIpamHooks,
+  hooks: interfaceIpamHooks(() => iface),
   filters: {
     manufacturer: "device__device_type__manufacturer",
     manufacturer_id: "device__device_type__manufacturer__id",
@@ -267,7 +251,7 @@ export const macAddress = defineModel({
     // Declared without f.string's length limit: NetBox stores a PostgreSQL macaddr, which has
     // none, so anything unparsable is refused by the check with NetBox's own message.
     mac_address: { kind: "string", required: true, check: macAddressProblem, label: "MAC address" },
-    assigned_object: f.generic(() => [iface, vmInterface], { nullable: true }),
+    assigned_object: f.generic(["dcim.interface", "virtualization.vminterface"], { nullable: true }),
     description,
     comments,
   },

@@ -5,29 +5,7 @@ import { qb } from "../../db/query-builder.ts";
 import { creationRecordsStatement } from "../../engine/changes/record.ts";
 import type { WriteItem } from "../../schema/hooks.ts";
 import type { Model } from "../../schema/model.ts";
-import {
-  consolePort,
-  consoleServerPort,
-  deviceBay,
-  frontPort,
-  inventoryItem,
-  moduleBay,
-  powerOutlet,
-  powerPort,
-  rearPort,
-} from "./components.ts";
-import { iface } from "./devices.ts";
-import {
-  consolePortTemplate,
-  consoleServerPortTemplate,
-  deviceBayTemplate,
-  frontPortTemplate,
-  interfaceTemplate,
-  moduleBayTemplate,
-  powerOutletTemplate,
-  powerPortTemplate,
-  rearPortTemplate,
-} from "./templates.ts";
+import type { Registry } from "../../schema/registry.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -59,39 +37,58 @@ interface Kind {
 }
 
 /** In dependency order: rear ports before the front ports mapped to them, power ports before outlets. */
-const KINDS: readonly Kind[] = [
-  { template: () => consolePortTemplate, component: () => consolePort, copy: ["type", "description"], modular: true },
-  { template: () => consoleServerPortTemplate, component: () => consoleServerPort, copy: ["type", "description"], modular: true },
-  {
-    template: () => powerPortTemplate,
-    component: () => powerPort,
-    copy: ["type", "maximum_draw", "allocated_draw", "description"],
-    modular: true,
-  },
-  {
-    template: () => powerOutletTemplate,
-    component: () => powerOutlet,
-    copy: ["type", "feed_leg", "description"],
-    refs: { power_port_id: () => powerPort },
-    modular: true,
-  },
-  {
-    template: () => interfaceTemplate,
-    component: () => iface,
-    copy: ["type", "enabled", "mgmt_only", "description", "poe_mode", "poe_type", "rf_role"],
-    modular: true,
-  },
-  { template: () => rearPortTemplate, component: () => rearPort, copy: ["type", "color", "positions", "description"], modular: true },
-  {
-    template: () => frontPortTemplate,
-    component: () => frontPort,
-    copy: ["type", "color", "rear_port_position", "description"],
-    refs: { rear_port_id: () => rearPort },
-    modular: true,
-  },
-  { template: () => deviceBayTemplate, component: () => deviceBay, copy: ["description"], modular: false },
-  { template: () => moduleBayTemplate, component: () => moduleBay, copy: ["description"], resolved: ["position"], modular: true },
-];
+function kindsOf(registry: Registry): readonly Kind[] {
+  const named = (objectType: string) => () => registry.get(objectType);
+  return [
+    { template: named("dcim.consoleporttemplate"), component: named("dcim.consoleport"), copy: ["type", "description"], modular: true },
+    {
+      template: named("dcim.consoleserverporttemplate"),
+      component: named("dcim.consoleserverport"),
+      copy: ["type", "description"],
+      modular: true,
+    },
+    {
+      template: named("dcim.powerporttemplate"),
+      component: named("dcim.powerport"),
+      copy: ["type", "maximum_draw", "allocated_draw", "description"],
+      modular: true,
+    },
+    {
+      template: named("dcim.poweroutlettemplate"),
+      component: named("dcim.poweroutlet"),
+      copy: ["type", "feed_leg", "description"],
+      refs: { power_port_id: named("dcim.powerport") },
+      modular: true,
+    },
+    {
+      template: named("dcim.interfacetemplate"),
+      component: named("dcim.interface"),
+      copy: ["type", "enabled", "mgmt_only", "description", "poe_mode", "poe_type", "rf_role"],
+      modular: true,
+    },
+    {
+      template: named("dcim.rearporttemplate"),
+      component: named("dcim.rearport"),
+      copy: ["type", "color", "positions", "description"],
+      modular: true,
+    },
+    {
+      template: named("dcim.frontporttemplate"),
+      component: named("dcim.frontport"),
+      copy: ["type", "color", "rear_port_position", "description"],
+      refs: { rear_port_id: named("dcim.rearport") },
+      modular: true,
+    },
+    { template: named("dcim.devicebaytemplate"), component: named("dcim.devicebay"), copy: ["description"], modular: false },
+    {
+      template: named("dcim.modulebaytemplate"),
+      component: named("dcim.modulebay"),
+      copy: ["description"],
+      resolved: ["position"],
+      modular: true,
+    },
+  ];
+}
 
 /** What components are instantiated for: the new devices, or the new modules, of this request. */
 interface Owners {
@@ -171,17 +168,19 @@ function bridgeStatement(owners: Owners): Statement {
 }
 
 /** The components an inventory item template may stand for, with the components made from them. */
-const standIns = () => KINDS.filter((k) => k.modular && k.component() !== moduleBay).map((k) => [k.template(), k.component()] as const);
+const standIns = (kinds: readonly Kind[]) =>
+  kinds.filter((k) => k.modular && k.component().objectType !== "dcim.modulebay").map((k) => [k.template(), k.component()] as const);
 
 /** Inventory items, a tree per device: inserted in template order, then linked to their parents. */
-function inventoryStatements(ctx: Actor, owners: Owners): Statement[] {
+function inventoryStatements(ctx: Actor, owners: Owners, registry: Registry): Statement[] {
+  const kinds = kindsOf(registry);
   const now = ctx.now.toISOString();
   const typeOf = sql.join(
-    standIns().map(([t, c]) => sql`WHEN ${t.objectType} THEN ${c.objectType}`),
+    standIns(kinds).map(([t, c]) => sql`WHEN ${t.objectType} THEN ${c.objectType}`),
     sql` `,
   );
   const idOf = sql.join(
-    standIns().map(([t, c]) => sql`WHEN ${t.objectType} THEN ${sibling(owners, t, c, sql`t.component_id`)}`),
+    standIns(kinds).map(([t, c]) => sql`WHEN ${t.objectType} THEN ${sibling(owners, t, c, sql`t.component_id`)}`),
     sql` `,
   );
   const insert = sql`INSERT INTO dcim_inventoryitem
@@ -201,31 +200,31 @@ function inventoryStatements(ctx: Actor, owners: Owners): Statement[] {
     UPDATE dcim_inventoryitem SET parent_id = (SELECT p.item_id FROM pair c JOIN pair p ON p.device_id = c.device_id AND p.template_id = c.template_parent
       WHERE c.item_id = dcim_inventoryitem.id)
     WHERE id IN (SELECT item_id FROM pair WHERE template_parent IS NOT NULL)`.compile(qb);
-  return [insert, link, creationRecordsStatement(ctx, inventoryItem, owners.made)];
+  return [insert, link, creationRecordsStatement(ctx, registry.get("dcim.inventoryitem"), owners.made)];
 }
 
 /** Every statement instantiating the templates of the new owners' types. */
 function instantiationStatements(ctx: Actor, owners: Owners, kinds: readonly Kind[]): Statement[] {
   return kinds.flatMap((kind) => [
     insertStatement(ctx, owners, kind),
-    ...(kind.component() === iface ? [bridgeStatement(owners)] : []),
+    ...(kind.component().objectType === "dcim.interface" ? [bridgeStatement(owners)] : []),
     creationRecordsStatement(ctx, kind.component(), owners.made),
   ]);
 }
 
 /** The device hook: components for the devices this write creates (none for updates). */
-export function deviceComponentStatements(ctx: Actor, items: readonly WriteItem[]): Statement[] {
+export function deviceComponentStatements(registry: Registry, ctx: Actor, items: readonly WriteItem[]): Statement[] {
   if (!items.some((item) => item.id === null)) return [];
   const owners = deviceOwners(ctx);
-  return [...instantiationStatements(ctx, owners, KINDS), ...inventoryStatements(ctx, owners)];
+  return [...instantiationStatements(ctx, owners, kindsOf(registry)), ...inventoryStatements(ctx, owners, registry)];
 }
 
 /** The module hook: components on the device for the modules this write installs. */
-export function moduleInstallStatements(ctx: Actor, items: readonly WriteItem[]): Statement[] {
+export function moduleInstallStatements(registry: Registry, ctx: Actor, items: readonly WriteItem[]): Statement[] {
   if (!items.some((item) => item.id === null)) return [];
   return instantiationStatements(
     ctx,
     moduleOwners(ctx),
-    KINDS.filter((k) => k.modular),
+    kindsOf(registry).filter((k) => k.modular),
   );
 }

@@ -2,9 +2,6 @@ import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel, type FilterDeclaration } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
-import { manufacturer } from "./organization.ts";
-import { device } from "./devices.ts";
-import { moduleBay } from "./components.ts";
 import { MODULE_AIRFLOW, MODULE_STATUS } from "./component-choices.ts";
 import { WEIGHT_UNIT } from "./choices.ts";
 import { moduleChecks } from "./component-checks.ts";
@@ -27,7 +24,7 @@ export const moduleType = defineModel({
   name: "moduletype",
   verboseName: "module type",
   fields: {
-    manufacturer: f.fk(() => manufacturer, { onDelete: "protect" }),
+    manufacturer: f.fk("dcim.manufacturer", { onDelete: "protect" }),
     model: f.string({ maxLength: 100 }),
     part_number: f.string({ maxLength: 50, blank: true, helpText: "Discrete part number (optional)" }),
     airflow: f.choice(MODULE_AIRFLOW, { nullable: true }),
@@ -60,9 +57,9 @@ export const module = defineModel({
   app: "dcim",
   name: "module",
   fields: {
-    device: f.fk(() => device, { onDelete: "cascade" }),
-    module_bay: f.fk(() => moduleBay, { unique: true, onDelete: "cascade", nestedDisplayUrl: true }),
-    module_type: f.fk(() => moduleType, { onDelete: "protect" }),
+    device: f.fk("dcim.device", { onDelete: "cascade" }),
+    module_bay: f.fk("dcim.modulebay", { unique: true, onDelete: "cascade", nestedDisplayUrl: true }),
+    module_type: f.fk("dcim.moduletype", { onDelete: "protect" }),
     status: f.choice(MODULE_STATUS, { default: "active" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
     asset_tag: f.string({
@@ -83,7 +80,7 @@ export const module = defineModel({
     manufacturer: "module_type__manufacturer",
     manufacturer_id: "module_type__manufacturer__id",
   },
-  hooks: { ...moduleChecks(() => module), writeStatements: moduleInstallStatements },
+  hooks: { ...moduleChecks(() => module), writeStatements: (ctx, items) => moduleInstallStatements(module.registry, ctx, items) },
 });
 
 export const moduleModels = [moduleType, module];

@@ -3,24 +3,8 @@ import { f, type Choice } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { comments, description, nestedGroupFields, parentOf, siblingUnique, siteTreeFilters } from "../../schema/common.ts";
-import { tenant } from "../tenancy/tenancy.ts";
 import { device } from "./devices.ts";
-import { virtualMachine } from "../virtualization/virtualization.ts";
-import { rack } from "./racks.ts";
 import { deviceTypeHeightHooks, locationHooks } from "./placement.ts";
-import { inventoryItem } from "./components.ts";
-import {
-  consolePortTemplate,
-  consoleServerPortTemplate,
-  deviceBayTemplate,
-  frontPortTemplate,
-  interfaceTemplate,
-  inventoryItemTemplate,
-  moduleBayTemplate,
-  powerOutletTemplate,
-  powerPortTemplate,
-  rearPortTemplate,
-} from "./templates.ts";
 import { siteIpamCounts } from "../ipam/dcim-fields.ts";
 import { DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT } from "./choices.ts";
 
@@ -50,7 +34,7 @@ export const region = defineModel({
   app: "dcim",
   name: "region",
   tree: true,
-  fields: nestedGroupFields(() => region, { site_count: f.count(() => site, "region", { cumulative: true }) }),
+  fields: nestedGroupFields("dcim.region", { site_count: f.count("dcim.site", "region", { cumulative: true }) }),
   uniqueTogether: siblingUnique("region"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
   filters: { ...contactFilters("dcim.region") },
@@ -61,7 +45,7 @@ export const siteGroup = defineModel({
   name: "sitegroup",
   verboseName: "site group",
   tree: true,
-  fields: nestedGroupFields(() => siteGroup, { site_count: f.count(() => site, "group", { cumulative: true }) }),
+  fields: nestedGroupFields("dcim.sitegroup", { site_count: f.count("dcim.site", "group", { cumulative: true }) }),
   uniqueTogether: siblingUnique("site group"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
   filters: { ...contactFilters("dcim.sitegroup") },
@@ -74,9 +58,9 @@ export const site = defineModel({
     name: f.string({ maxLength: 100, unique: true }),
     slug: f.slug({ unique: true }),
     status: f.choice(SITE_STATUS, { default: "active" }),
-    region: f.fk(() => region, { nullable: true, onDelete: "protect" }),
-    group: f.fk(() => siteGroup, { nullable: true, onDelete: "protect" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    region: f.fk("dcim.region", { nullable: true, onDelete: "protect" }),
+    group: f.fk("dcim.sitegroup", { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     facility: f.string({ maxLength: 50, blank: true }),
     time_zone: f.string({ maxLength: 63, nullable: true, blank: true, default: null, check: timeZoneProblem }),
     description,
@@ -85,9 +69,9 @@ export const site = defineModel({
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     comments,
-    virtualmachine_count: f.count(() => virtualMachine, "site"),
-    rack_count: f.count(() => rack, "site"),
-    device_count: f.count(() => device, "site"),
+    virtualmachine_count: f.count("virtualization.virtualmachine", "site"),
+    rack_count: f.count("dcim.rack", "site"),
+    device_count: f.count("dcim.device", "site"),
     circuit_count: f.countSql(
       (t) =>
         sql`(SELECT count(DISTINCT ct.circuit_id) FROM circuits_circuittermination ct WHERE (ct.termination_type = 'dcim.site' AND ct.termination_id = ${sql.ref(`${t}.id`)}) OR (ct.termination_type = 'dcim.location' AND ct.termination_id IN (SELECT l.id FROM dcim_location l WHERE l.site_id = ${sql.ref(`${t}.id`)})))`,
@@ -110,15 +94,15 @@ export const location = defineModel({
   fields: {
     name: f.string({ maxLength: 100 }),
     slug: f.slug(),
-    site: f.fk(() => site, { onDelete: "cascade" }),
-    parent: parentOf(() => location),
+    site: f.fk("dcim.site", { onDelete: "cascade" }),
+    parent: parentOf("dcim.location"),
     status: f.choice(LOCATION_STATUS, { default: "active" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     facility: f.string({ maxLength: 50, blank: true, helpText: "Local facility ID or description" }),
     description,
     comments,
-    rack_count: f.count(() => rack, "location", { cumulative: true }),
-    device_count: f.count(() => device, "location", { cumulative: true }),
+    rack_count: f.count("dcim.rack", "location", { cumulative: true }),
+    device_count: f.count("dcim.device", "location", { cumulative: true }),
   },
   uniqueTogether: [
     { fields: ["site", "parent", "name"], message: "A location with this name already exists within the specified site and parent." },
@@ -146,9 +130,9 @@ export const manufacturer = defineModel({
   fields: {
     ...organizational(),
     description,
-    devicetype_count: f.count(() => deviceType, "manufacturer"),
-    inventoryitem_count: f.count(() => inventoryItem, "manufacturer"),
-    platform_count: f.count(() => platform, "manufacturer"),
+    devicetype_count: f.count("dcim.devicetype", "manufacturer"),
+    inventoryitem_count: f.count("dcim.inventoryitem", "manufacturer"),
+    platform_count: f.count("dcim.platform", "manufacturer"),
   },
   brief: ["name", "slug", "description", "devicetype_count"],
   filters: { ...contactFilters("dcim.manufacturer") },
@@ -159,8 +143,8 @@ export const deviceType = defineModel({
   name: "devicetype",
   verboseName: "device type",
   fields: {
-    manufacturer: f.fk(() => manufacturer, { onDelete: "protect" }),
-    default_platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
+    manufacturer: f.fk("dcim.manufacturer", { onDelete: "protect" }),
+    default_platform: f.fk("dcim.platform", { nullable: true, onDelete: "setNull" }),
     model: f.string({ maxLength: 100 }),
     slug: f.slug(),
     part_number: f.string({ maxLength: 50, blank: true }),
@@ -173,17 +157,17 @@ export const deviceType = defineModel({
     weight_unit: f.choice(WEIGHT_UNIT, { nullable: true }),
     description,
     comments,
-    device_count: f.count(() => device, "device_type"),
-    console_port_template_count: f.count(() => consolePortTemplate, "device_type"),
-    console_server_port_template_count: f.count(() => consoleServerPortTemplate, "device_type"),
-    power_port_template_count: f.count(() => powerPortTemplate, "device_type"),
-    power_outlet_template_count: f.count(() => powerOutletTemplate, "device_type"),
-    interface_template_count: f.count(() => interfaceTemplate, "device_type"),
-    front_port_template_count: f.count(() => frontPortTemplate, "device_type"),
-    rear_port_template_count: f.count(() => rearPortTemplate, "device_type"),
-    device_bay_template_count: f.count(() => deviceBayTemplate, "device_type"),
-    module_bay_template_count: f.count(() => moduleBayTemplate, "device_type"),
-    inventory_item_template_count: f.count(() => inventoryItemTemplate, "device_type"),
+    device_count: f.count("dcim.device", "device_type"),
+    console_port_template_count: f.count("dcim.consoleporttemplate", "device_type"),
+    console_server_port_template_count: f.count("dcim.consoleserverporttemplate", "device_type"),
+    power_port_template_count: f.count("dcim.powerporttemplate", "device_type"),
+    power_outlet_template_count: f.count("dcim.poweroutlettemplate", "device_type"),
+    interface_template_count: f.count("dcim.interfacetemplate", "device_type"),
+    front_port_template_count: f.count("dcim.frontporttemplate", "device_type"),
+    rear_port_template_count: f.count("dcim.rearporttemplate", "device_type"),
+    device_bay_template_count: f.count("dcim.devicebaytemplate", "device_type"),
+    module_bay_template_count: f.count("dcim.modulebaytemplate", "device_type"),
+    inventory_item_template_count: f.count("dcim.inventoryitemtemplate", "device_type"),
   },
   uniqueTogether: [
     { fields: ["manufacturer", "model"], message: "Device type model must be unique per manufacturer." },
@@ -205,8 +189,8 @@ export const deviceRole = defineModel({
     color,
     vm_role: f.boolean({ default: true }),
     description,
-    device_count: f.count(() => device, "role"),
-    virtualmachine_count: f.count(() => virtualMachine, "role"),
+    device_count: f.count("dcim.device", "role"),
+    virtualmachine_count: f.count("virtualization.virtualmachine", "role"),
   },
   brief: ["name", "slug", "description", "device_count", "virtualmachine_count"],
 });
@@ -216,10 +200,10 @@ export const platform = defineModel({
   name: "platform",
   fields: {
     ...organizational(),
-    manufacturer: f.fk(() => manufacturer, { nullable: true, onDelete: "protect" }),
+    manufacturer: f.fk("dcim.manufacturer", { nullable: true, onDelete: "protect" }),
     description,
-    device_count: f.count(() => device, "platform"),
-    virtualmachine_count: f.count(() => virtualMachine, "platform"),
+    device_count: f.count("dcim.device", "platform"),
+    virtualmachine_count: f.count("virtualization.virtualmachine", "platform"),
   },
   brief: ["name", "slug", "description", "device_count", "virtualmachine_count"],
 });

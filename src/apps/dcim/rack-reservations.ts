@@ -2,9 +2,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
-import { tenant } from "../tenancy/tenancy.ts";
-import { user } from "../users/users.ts";
-import { rack, rackDisplay } from "./racks.ts";
+import { rackDisplay } from "./racks.ts";
 import { rackReservationHooks } from "./placement.ts";
 
 // Kept apart from the other rack models: its user relation brings in the users app, which only
@@ -21,10 +19,10 @@ export const rackReservation = defineModel({
   name: "rackreservation",
   verboseName: "rack reservation",
   fields: {
-    rack: f.fk(() => rack, { onDelete: "cascade" }),
+    rack: f.fk("dcim.rack", { onDelete: "cascade" }),
     units: f.integerList({ min: 0, max: 32767 }),
-    user: f.fk(() => user, { onDelete: "protect" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    user: f.fk("users.user", { onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     description: f.string({ maxLength: 200 }),
     comments,
   },

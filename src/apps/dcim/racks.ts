@@ -3,8 +3,6 @@ import { f, type FieldOptions } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
-import { tenant } from "../tenancy/tenancy.ts";
-import { location, manufacturer, site } from "./organization.ts";
 import { device } from "./devices.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { WEIGHT_UNIT } from "./choices.ts";
@@ -56,7 +54,7 @@ export const rackRole = defineModel({
     slug: f.slug({ unique: true }),
     color: f.string({ maxLength: 6, default: "9e9e9e", pattern: HEX_COLOR }),
     description,
-    rack_count: f.count(() => rack, "role"),
+    rack_count: f.count("dcim.rack", "role"),
   },
   brief: ["name", "slug", "description", "rack_count"],
 });
@@ -66,7 +64,7 @@ export const rackType = defineModel({
   name: "racktype",
   verboseName: "rack type",
   fields: {
-    manufacturer: f.fk(() => manufacturer, { onDelete: "protect" }),
+    manufacturer: f.fk("dcim.manufacturer", { onDelete: "protect" }),
     model: f.string({ maxLength: 100 }),
     slug: f.slug(),
     description,
@@ -94,11 +92,11 @@ export const rack = defineModel({
   fields: {
     name: f.string({ maxLength: 100 }),
     facility_id: f.string({ maxLength: 50, nullable: true, default: null, label: "Facility ID", helpText: "Locally-assigned identifier" }),
-    site: f.fk(() => site, { onDelete: "protect" }),
-    location: f.fk(() => location, { nullable: true, onDelete: "setNull" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    site: f.fk("dcim.site", { onDelete: "protect" }),
+    location: f.fk("dcim.location", { nullable: true, onDelete: "setNull" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     status: f.choice(RACK_STATUS, { default: "active" }),
-    role: f.fk(() => rackRole, { nullable: true, onDelete: "protect", helpText: "Functional role" }),
+    role: f.fk("dcim.rackrole", { nullable: true, onDelete: "protect", helpText: "Functional role" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
     asset_tag: f.string({
       maxLength: 50,
@@ -107,13 +105,13 @@ export const rack = defineModel({
       unique: true,
       helpText: "A unique tag used to identify this rack",
     }),
-    rack_type: f.fk(() => rackType, { nullable: true, onDelete: "protect" }),
+    rack_type: f.fk("dcim.racktype", { nullable: true, onDelete: "protect" }),
     ...rackPhysical(f.choice(RACK_FORM_FACTOR, { nullable: true })),
     airflow: f.choice(RACK_AIRFLOW, { nullable: true }),
     description,
     comments,
-    device_count: f.count(() => device, "rack"),
-    powerfeed_count: f.count(() => powerFeed, "rack"),
+    device_count: f.count("dcim.device", "rack"),
+    powerfeed_count: f.count("dcim.powerfeed", "rack"),
   },
   // NetBox's constraints: NULL locations never collide (PostgreSQL), nor do NULL facility ids.
   uniqueTogether: [
@@ -154,11 +152,11 @@ export const virtualChassis = defineModel({
   fields: {
     name: f.string({ maxLength: 64 }),
     domain: f.string({ maxLength: 30, blank: true }),
-    master: f.fk(() => device, { nullable: true, unique: true, onDelete: "setNull", nestedDisplayUrl: true }),
+    master: f.fk("dcim.device", { nullable: true, unique: true, onDelete: "setNull", nestedDisplayUrl: true }),
     description,
     comments,
-    member_count: f.count(() => device, "virtual_chassis"),
-    members: f.reverseList(() => device, "dcim_device", "virtual_chassis_id", { nestedDisplayUrl: true }),
+    member_count: f.count("dcim.device", "virtual_chassis"),
+    members: f.reverseList("dcim.device", "dcim_device", "virtual_chassis_id", { nestedDisplayUrl: true }),
   },
   brief: ["name", "master", "description", "member_count"],
   search: ["name", "domain", "description", "comments"],
@@ -178,12 +176,12 @@ export const powerPanel = defineModel({
   name: "powerpanel",
   verboseName: "power panel",
   fields: {
-    site: f.fk(() => site, { onDelete: "protect" }),
-    location: f.fk(() => location, { nullable: true, onDelete: "protect" }),
+    site: f.fk("dcim.site", { onDelete: "protect" }),
+    location: f.fk("dcim.location", { nullable: true, onDelete: "protect" }),
     name: f.string({ maxLength: 100 }),
     description,
     comments,
-    powerfeed_count: f.count(() => powerFeed, "power_panel"),
+    powerfeed_count: f.count("dcim.powerfeed", "power_panel"),
   },
   uniqueTogether: [{ fields: ["site", "name"], message: "Power panel with this Site and Name already exists." }],
   brief: ["name", "description", "powerfeed_count"],
@@ -204,8 +202,8 @@ export const powerFeed = defineModel({
   name: "powerfeed",
   verboseName: "power feed",
   fields: {
-    power_panel: f.fk(() => powerPanel, { onDelete: "protect" }),
-    rack: f.fk(() => rack, { nullable: true, onDelete: "protect" }),
+    power_panel: f.fk("dcim.powerpanel", { onDelete: "protect" }),
+    rack: f.fk("dcim.rack", { nullable: true, onDelete: "protect" }),
     name: f.string({ maxLength: 100 }),
     status: f.choice(POWERFEED_STATUS, { default: "active" }),
     type: f.choice(POWERFEED_TYPE, { default: "primary" }),
@@ -217,7 +215,7 @@ export const powerFeed = defineModel({
     ...cabled(),
     ...pathEndpoint(),
     description,
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     comments,
   },
   uniqueTogether: [{ fields: ["power_panel", "name"], message: "Power feed with this Power panel and Name already exists." }],

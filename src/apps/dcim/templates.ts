@@ -1,9 +1,6 @@
 import { f, type FieldOptions } from "../../schema/fields.ts";
 import { defineModel, type UniqueTogether } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
-import { deviceType, manufacturer } from "./organization.ts";
-import { moduleType } from "./modules.ts";
-import { inventoryItemRole } from "./components.ts";
 import { optionalColor } from "./colors.ts";
 import { INTERFACE_POE_MODE, INTERFACE_POE_TYPE, INTERFACE_RF_ROLE, INTERFACE_TYPE, PORT_TYPE } from "./choices.ts";
 import { CONSOLE_PORT_TYPE, POWER_FEED_LEG, POWER_OUTLET_TYPE, POWER_PORT_TYPE } from "./component-choices.ts";
@@ -16,8 +13,8 @@ import { deviceBayTemplateChecks, frontPortTemplateChecks, powerOutletTemplateCh
  * bays and inventory items only to a device type, as in NetBox.
  */
 const templateFields = (modular = true): Record<string, FieldOptions> => ({
-  device_type: f.fk(() => deviceType, { nullable: modular, onDelete: "cascade" }),
-  ...(modular ? { module_type: f.fk(() => moduleType, { nullable: true, onDelete: "cascade" }) } : {}),
+  device_type: f.fk("dcim.devicetype", { nullable: modular, onDelete: "cascade" }),
+  ...(modular ? { module_type: f.fk("dcim.moduletype", { nullable: true, onDelete: "cascade" }) } : {}),
   name: f.string({
     maxLength: 64,
     helpText: "{module} is accepted as a substitution for the module bay position when attached to a module type.",
@@ -90,7 +87,7 @@ export const powerOutletTemplate = defineModel({
   fields: {
     ...templateFields(),
     type: f.choice(POWER_OUTLET_TYPE, { nullable: true }),
-    power_port: f.fk(() => powerPortTemplate, { nullable: true, onDelete: "setNull" }),
+    power_port: f.fk("dcim.powerporttemplate", { nullable: true, onDelete: "setNull" }),
     feed_leg: f.choice(POWER_FEED_LEG, { nullable: true, helpText: "Phase (for three-phase feeds)" }),
     description,
   },
@@ -109,7 +106,7 @@ export const interfaceTemplate = defineModel({
     enabled: f.boolean({ default: true }),
     mgmt_only: f.boolean({ default: false, label: "Management only" }),
     description,
-    bridge: f.fk(() => interfaceTemplate, { nullable: true, onDelete: "setNull", label: "Bridge interface" }),
+    bridge: f.fk("dcim.interfacetemplate", { nullable: true, onDelete: "setNull", label: "Bridge interface" }),
     poe_mode: f.choice(INTERFACE_POE_MODE, { nullable: true, label: "PoE mode" }),
     poe_type: f.choice(INTERFACE_POE_TYPE, { nullable: true, label: "PoE type" }),
     rf_role: f.choice(INTERFACE_RF_ROLE, { nullable: true, label: "Wireless role" }),
@@ -143,7 +140,7 @@ export const frontPortTemplate = defineModel({
     ...templateFields(),
     type: f.choice(PORT_TYPE),
     color: optionalColor(),
-    rear_port: f.fk(() => rearPortTemplate, { onDelete: "cascade" }),
+    rear_port: f.fk("dcim.rearporttemplate", { onDelete: "cascade" }),
     rear_port_position: f.integer({ default: 1, min: 1, max: 1024 }),
     description,
   },
@@ -183,14 +180,14 @@ export const moduleBayTemplate = defineModel({
 });
 
 /** The templates an inventory item template may stand for. */
-const inventoryItemTemplateComponents = () => [
-  consolePortTemplate,
-  consoleServerPortTemplate,
-  frontPortTemplate,
-  interfaceTemplate,
-  powerOutletTemplate,
-  powerPortTemplate,
-  rearPortTemplate,
+const INVENTORY_ITEM_TEMPLATE_COMPONENTS = [
+  "dcim.consoleporttemplate",
+  "dcim.consoleserverporttemplate",
+  "dcim.frontporttemplate",
+  "dcim.interfacetemplate",
+  "dcim.poweroutlettemplate",
+  "dcim.powerporttemplate",
+  "dcim.rearporttemplate",
 ];
 
 export const inventoryItemTemplate = defineModel({
@@ -199,15 +196,15 @@ export const inventoryItemTemplate = defineModel({
   verboseName: "inventory item template",
   tree: true,
   fields: {
-    device_type: f.fk(() => deviceType, { onDelete: "cascade" }),
-    parent: f.fk(() => inventoryItemTemplate, { nullable: true, onDelete: "cascade", flat: true }),
+    device_type: f.fk("dcim.devicetype", { onDelete: "cascade" }),
+    parent: f.fk("dcim.inventoryitemtemplate", { nullable: true, onDelete: "cascade", flat: true }),
     name: f.string({ maxLength: 64 }),
     label: f.string({ maxLength: 64, blank: true, helpText: "Physical label" }),
-    role: f.fk(() => inventoryItemRole, { nullable: true, onDelete: "setNull" }),
-    manufacturer: f.fk(() => manufacturer, { nullable: true, onDelete: "protect" }),
+    role: f.fk("dcim.inventoryitemrole", { nullable: true, onDelete: "setNull" }),
+    manufacturer: f.fk("dcim.manufacturer", { nullable: true, onDelete: "protect" }),
     part_id: f.string({ maxLength: 50, blank: true, label: "Part ID", helpText: "Manufacturer-assigned part identifier" }),
     description,
-    component: f.generic(inventoryItemTemplateComponents, { nullable: true }),
+    component: f.generic(INVENTORY_ITEM_TEMPLATE_COMPONENTS, { nullable: true }),
   },
   uniqueTogether: [
     {

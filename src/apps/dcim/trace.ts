@@ -8,7 +8,8 @@ import { json } from "../../lib/responses.ts";
 import { selectContext } from "../../engine/select.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { nestedForm, objectUrl } from "../../engine/serialize.ts";
-import { modelByType, type Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/model.ts";
+import type { Registry } from "../../schema/registry.ts";
 import type { RouteDeclaration } from "../../schema/routes.ts";
 import { ACTIVE, COMPLETE, nestedEndpointSql, PASS_THROUGH, pathSql, TERMINATIONS } from "./cabling.ts";
 
@@ -21,11 +22,11 @@ type Out = Record<string, unknown>;
  * padded with an empty far end). One statement reads the object and its whole path.
  */
 async function trace(ctx: Actor, model: Model, id: number): Promise<Response> {
-  const object = nestedEndpointSql(selectContext(0), sql`hop.type`, sql`hop.id`, 1);
+  const object = nestedEndpointSql(selectContext(model.registry, 0), sql`hop.type`, sql`hop.id`, 1);
   const cable = sql`json((SELECT json_object('id', c.id, 'type', c.type, 'status', c.status, 'label', c.label, 'color', c.color,
     'length', c.length, 'length_unit', c.length_unit, 'description', c.description) FROM dcim_cable c WHERE c.id = hop.cable))`;
   const path = pathSql(
-    modelByType,
+    model.registry.byObjectType,
     sql`${model.objectType}`,
     sql`${id}`,
     sql`SELECT json_group_array(json_array(seg, near, ${object}, ${cable}) ORDER BY seg, near DESC, id) FROM hop`,
@@ -35,17 +36,17 @@ async function trace(ctx: Actor, model: Model, id: number): Promise<Response> {
     sql`SELECT ${path} AS hops`.compile(qb),
   ]);
   if (!exists.rows.length) throw ApiError.notFound(model.className);
-  return json(segments(ctx, hops.rows[0]));
+  return json(segments(ctx, model.registry, hops.rows[0]));
 }
 
 /** Groups the path's rows by segment into `[near, cable, far]`. */
-function segments(ctx: Actor, row: Row): unknown[] {
-  const cableModel = modelByType("dcim.cable")!;
+function segments(ctx: Actor, registry: Registry, row: Row): unknown[] {
+  const cableModel = registry.byObjectType("dcim.cable")!;
   const rows = JSON.parse(String(row.hops ?? "[]")) as [number, number, Out | null, Out | null][];
   const out: [Out[], Out | null, Out[]][] = [];
   for (const [seg, near, raw, cable] of rows) {
     const segment = (out[seg - 1] ??= [[], null, []]);
-    const object = raw && typeof raw.__type === "string" ? nestedForm(ctx, raw.__type, raw) : null;
+    const object = raw && typeof raw.__type === "string" ? nestedForm(ctx, registry, raw.__type, raw) : null;
     if (object) (near ? segment[0] : segment[2]).push(object);
     if (near && cable && !segment[1]) {
       segment[1] = {
@@ -74,7 +75,7 @@ export const traceRoute: RouteDeclaration = {
  * Every endpoint a cable can lead to from `(type, id)`, walking cables, front/rear port mappings
  * (every position) and circuits in any direction: the candidates whose paths may pass through it.
  */
-function reachSql(type: string, id: number): ReturnType<typeof sql> {
+function reachSql(model: Model, id: number): ReturnType<typeof sql> {
   const T = sql.table(TERMINATIONS);
   const steps = [
     sql`SELECT f.termination_type, f.termination_id FROM reach r JOIN ${T} me ON me.termination_type = r.type AND me.termination_id = r.id
@@ -82,11 +83,11 @@ function reachSql(type: string, id: number): ReturnType<typeof sql> {
     sql`SELECT 'dcim.rearport', fp.rear_port_id FROM reach r JOIN dcim_frontport fp ON r.type = 'dcim.frontport' AND fp.id = r.id`,
     sql`SELECT 'dcim.frontport', fp.id FROM reach r JOIN dcim_frontport fp ON r.type = 'dcim.rearport' AND fp.rear_port_id = r.id`,
   ];
-  if (modelByType("circuits.circuittermination")) {
+  if (model.registry.byObjectType("circuits.circuittermination")) {
     steps.push(sql`SELECT 'circuits.circuittermination', peer.id FROM reach r JOIN circuits_circuittermination ct ON r.type = 'circuits.circuittermination' AND ct.id = r.id
       JOIN circuits_circuittermination peer ON peer.circuit_id = ct.circuit_id AND peer.id <> ct.id`);
   }
-  return sql`WITH RECURSIVE reach(type, id) AS (SELECT ${type}, ${id} UNION ${sql.join(steps, sql` UNION `)})`;
+  return sql`WITH RECURSIVE reach(type, id) AS (SELECT ${model.objectType}, ${id} UNION ${sql.join(steps, sql` UNION `)})`;
 }
 
 /**
@@ -97,11 +98,11 @@ function reachSql(type: string, id: number): ReturnType<typeof sql> {
  * cable stays). One statement finds the candidate origins around the port and walks each path.
  */
 async function paths(ctx: Actor, model: Model, id: number): Promise<Response> {
-  const object = nestedEndpointSql(selectContext(0), sql`hop.type`, sql`hop.id`, 1);
-  const cableModel = modelByType("dcim.cable")!;
-  const cable = sql`json_set(${selectContext(0).nestedJson(cableModel, sql`hop.cable`, 1)}, '$.__type', 'dcim.cable')`;
+  const object = nestedEndpointSql(selectContext(model.registry, 0), sql`hop.type`, sql`hop.id`, 1);
+  const cableModel = model.registry.byObjectType("dcim.cable")!;
+  const cable = sql`json_set(${selectContext(model.registry, 0).nestedJson(cableModel, sql`hop.cable`, 1)}, '$.__type', 'dcim.cable')`;
   const walk = pathSql(
-    modelByType,
+    model.registry.byObjectType,
     sql`r.type`,
     sql`r.id`,
     sql`SELECT json_object(
@@ -111,7 +112,7 @@ async function paths(ctx: Actor, model: Model, id: number): Promise<Response> {
   );
   const [exists, found] = await readBatch(ctx, [
     sql`SELECT id FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(qb),
-    sql`${reachSql(model.objectType, id)} SELECT (SELECT o.id FROM ${sql.table(TERMINATIONS)} o WHERE o.termination_type = r.type AND o.termination_id = r.id) AS origin,
+    sql`${reachSql(model, id)} SELECT (SELECT o.id FROM ${sql.table(TERMINATIONS)} o WHERE o.termination_type = r.type AND o.termination_id = r.id) AS origin,
       ${walk} AS path FROM reach r WHERE r.type NOT IN (${sql.join(PASS_THROUGH)}) ORDER BY origin`.compile(qb),
   ]);
   if (!exists.rows.length) throw ApiError.notFound(model.className);
@@ -131,11 +132,11 @@ async function paths(ctx: Actor, model: Model, id: number): Promise<Response> {
       const side = `${seg}:${near}`;
       if (side !== at) {
         // A segment's near nodes, then its cable, then its far nodes.
-        if (!near && nodes.length && cableRaw) nodes.push([nestedForm(ctx, "dcim.cable", cableRaw)!]);
+        if (!near && nodes.length && cableRaw) nodes.push([nestedForm(ctx, model.registry, "dcim.cable", cableRaw)!]);
         nodes.push([]);
         at = side;
       }
-      if (raw) nodes[nodes.length - 1].push(nestedForm(ctx, String(raw.__type), raw)!);
+      if (raw) nodes[nodes.length - 1].push(nestedForm(ctx, model.registry, String(raw.__type), raw)!);
     }
     out.push({
       id: Number(row.origin),

@@ -1,28 +1,24 @@
 import { sql } from "kysely";
 import { f, type FieldOptions } from "../../schema/fields.ts";
-import { defineModel, type Model } from "../../schema/model.ts";
+import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
-import { deviceRole, deviceType, location, platform, region, site, siteGroup } from "../dcim/organization.ts";
-import { cluster, clusterGroup, clusterType } from "../virtualization/virtualization.ts";
-import { tenant, tenantGroup } from "../tenancy/tenancy.ts";
-import { tag } from "./extras.ts";
 import { CONFIG_CONTEXT_TABLE, CONTEXT_DIMENSIONS, contextData, contextThrough, type ContextDimension } from "./config-context-field.ts";
 
 /** The model each assignment dimension points to. */
-const TARGETS: Record<ContextDimension, () => Model> = {
-  regions: () => region,
-  site_groups: () => siteGroup,
-  sites: () => site,
-  locations: () => location,
-  device_types: () => deviceType,
-  roles: () => deviceRole,
-  platforms: () => platform,
-  cluster_types: () => clusterType,
-  cluster_groups: () => clusterGroup,
-  clusters: () => cluster,
-  tenant_groups: () => tenantGroup,
-  tenants: () => tenant,
-  tags: () => tag,
+const TARGETS: Record<ContextDimension, string> = {
+  regions: "dcim.region",
+  site_groups: "dcim.sitegroup",
+  sites: "dcim.site",
+  locations: "dcim.location",
+  device_types: "dcim.devicetype",
+  roles: "dcim.devicerole",
+  platforms: "dcim.platform",
+  cluster_types: "virtualization.clustertype",
+  cluster_groups: "virtualization.clustergroup",
+  clusters: "virtualization.cluster",
+  tenant_groups: "tenancy.tenantgroup",
+  tenants: "tenancy.tenant",
+  tags: "extras.tag",
 };
 
 const assignment = (dimension: ContextDimension): FieldOptions =>

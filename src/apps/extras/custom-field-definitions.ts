@@ -9,7 +9,8 @@ import { json } from "../../lib/responses.ts";
 import type { RouteDeclaration, RouteContext } from "../../schema/routes.ts";
 import { isRef, pyType } from "../../schema/kinds.ts";
 import type { ModelHooks, StatefulHooks, WriteItem } from "../../schema/hooks.ts";
-import { registeredModels, type Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/model.ts";
+import type { Registry } from "../../schema/registry.ts";
 import {
   cfPath,
   checkValue,
@@ -33,12 +34,8 @@ const merged = (item: WriteItem, name: string, column = name): unknown =>
   item.values[name] !== undefined ? item.values[name] : (item.current?.[column] ?? null);
 
 /** The models whose objects carry custom fields, by object type. */
-export function customFieldHosts(): Map<string, Model> {
-  return new Map(
-    registeredModels()
-      .filter((m) => m.field.custom_fields?.column)
-      .map((m) => [m.objectType, m]),
-  );
+export function customFieldHosts(registry: Registry): Map<string, Model> {
+  return new Map(registry.models.filter((m) => m.field.custom_fields?.column).map((m) => [m.objectType, m]));
 }
 
 const dataOf = (model: Model) => sql.ref(`${model.table}.${model.field.custom_fields.column}`);
@@ -109,14 +106,14 @@ const OBJECT: readonly string[] = ["object", "multiobject"];
 const typeLabel = (type: string) => CUSTOM_FIELD_TYPES.find((c) => c.value === type)?.label ?? type;
 
 /** One definition's problems, by field, as NetBox's `CustomField.clean()` reports them. */
-function definitionErrors(item: WriteItem, choiceSets: ChoiceSets): Record<string, string[]> {
+function definitionErrors(registry: Registry, item: WriteItem, choiceSets: ChoiceSets): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const fail = (field: string, message: string) => void (errors[field] ??= [message]);
   const type = merged(item, "type") as CustomFieldType;
   const name = String(merged(item, "name") ?? "");
   if (name.includes("__")) fail("name", "Double underscores are not permitted in custom field names.");
 
-  const hosts = customFieldHosts();
+  const hosts = customFieldHosts(registry);
   for (const t of (item.values.object_types as unknown[] | undefined) ?? []) {
     const problem = objectTypeProblem(t, hosts);
     if (problem) fail("object_types", problem);
@@ -125,7 +122,7 @@ function definitionErrors(item: WriteItem, choiceSets: ChoiceSets): Record<strin
   if (OBJECT.includes(type)) {
     if (!related) fail("related_object_type", "Object fields must define an object type.");
     else if (item.values.related_object_type !== undefined) {
-      const problem = objectTypeProblem(related, new Map(nameableModels().map((m) => [m.objectType, m])));
+      const problem = objectTypeProblem(related, new Map(nameableModels(registry).map((m) => [m.objectType, m])));
       if (problem) fail("related_object_type", problem);
     }
   } else if (related) fail("type", `${typeLabel(type)} fields may not define an object type.`);
@@ -172,8 +169,8 @@ function definitionErrors(item: WriteItem, choiceSets: ChoiceSets): Record<strin
  * renamed field moves its values, a field taken off an object type leaves its objects, and
  * objects that gain a field with a default receive it.
  */
-function dataStatements(item: WriteItem): Statement[] {
-  const hosts = customFieldHosts();
+function dataStatements(registry: Registry, item: WriteItem): Statement[] {
+  const hosts = customFieldHosts(registry);
   const before = item.current ? { name: String(item.current.name), types: parsed(item.current.object_types) as string[] } : null;
   const name = String(merged(item, "name"));
   const types = (item.values.object_types as string[] | undefined) ?? before?.types ?? [];
@@ -236,14 +233,15 @@ function removalStatements(hosts: Map<string, Model>, type: string, names: reado
   );
 }
 
-export const customFieldHooks: StatefulHooks<ChoiceSets> = {
+/** The rules of custom field definitions; `self` is the custom field model, whose registry holds the models they name. */
+export const customFieldHooks = (self: () => Model): StatefulHooks<ChoiceSets> => ({
   initial: () => new Map(),
   // The choice sets named (by reference, or kept from the stored definition), to check defaults.
   writeProbes(ctx, items, choiceSets) {
     const wanted: RawBuilder<unknown>[] = [];
     for (const item of items) {
       const given = item.values.choice_set;
-      if (isRef(given)) wanted.push(refSql(ctx, customFieldChoiceSetModel(), given));
+      if (isRef(given)) wanted.push(refSql(ctx, self().registry.byObjectType("extras.customfieldchoiceset")!, given));
       else if (given === undefined && item.id !== null)
         wanted.push(sql`(SELECT choice_set_id FROM extras_customfield WHERE id = ${item.id})`);
     }
@@ -263,12 +261,12 @@ export const customFieldHooks: StatefulHooks<ChoiceSets> = {
     ];
   },
   prepareWrite(_ctx, items, choiceSets) {
-    for (const item of items) Object.assign(item.errors, definitionErrors(item, choiceSets));
+    for (const item of items) Object.assign(item.errors, definitionErrors(self().registry, item, choiceSets));
   },
-  writeStatements: (_ctx, items) => items.flatMap(dataStatements),
+  writeStatements: (_ctx, items) => items.flatMap((item) => dataStatements(self().registry, item)),
   // A deleted field's values leave every object, as NetBox removes stale data.
   deleteStatements(_ctx, rows) {
-    const hosts = customFieldHosts();
+    const hosts = customFieldHosts(self().registry);
     const byType = new Map<string, string[]>();
     for (const row of rows) {
       const snapshot = parsed(row.__snapshot) as Out;
@@ -276,9 +274,7 @@ export const customFieldHooks: StatefulHooks<ChoiceSets> = {
     }
     return [...byType].flatMap(([type, names]) => removalStatements(hosts, type, names));
   },
-};
-
-const customFieldChoiceSetModel = () => registeredModels().find((m) => m.objectType === "extras.customfieldchoiceset")!;
+});
 
 /**
  * GET /api/extras/custom-field-choice-sets/<id>/choices/: the set's `[value, label]` pairs,

@@ -84,7 +84,7 @@ export const customField = defineModel({
     validation_minimum: f.integer({ nullable: true, default: null, label: "Minimum value" }),
     validation_maximum: f.integer({ nullable: true, default: null, label: "Maximum value" }),
     validation_regex: f.string({ maxLength: 500, blank: true }),
-    choice_set: f.fk(() => customFieldChoiceSet, { nullable: true, onDelete: "protect" }),
+    choice_set: f.fk("extras.customfieldchoiceset", { nullable: true, onDelete: "protect" }),
     comments,
   },
   brief: ["name", "description"],
@@ -98,7 +98,7 @@ export const customField = defineModel({
         sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${table}.object_types`)}) o WHERE o.value IN ${valuesSql(values)})`,
     },
   },
-  hooks: customFieldHooks,
+  hooks: customFieldHooks(() => customField),
 });
 
 export const customFieldModels = [customFieldChoiceSet, customField];

@@ -1,12 +1,13 @@
 import type { ModelHooks, WriteItem } from "../../schema/hooks.ts";
-import { registry } from "../../schema/registry.ts";
+import type { Model } from "../../schema/model.ts";
+import type { Registry } from "../../schema/registry.ts";
 import { conditionProblem } from "./conditions.ts";
 import { templateProblem } from "./render.ts";
 
 const EVENT_TYPES = ["object_created", "object_updated", "object_deleted"];
 
 /** Object types that name no registered model, as NetBox words it. */
-function objectTypeErrors(item: WriteItem, field: string): void {
+function objectTypeErrors(registry: Registry, item: WriteItem, field: string): void {
   const types = item.values[field] as string[] | undefined;
   if (types === undefined) return;
   const unknown = types.filter((t) => !registry.byObjectType(t));
@@ -37,14 +38,14 @@ function templateErrors(item: WriteItem, maxSize: number): void {
 
 const encoder = new TextEncoder();
 
-export const webhookHooks: ModelHooks = {
+export const webhookHooks = (self: () => Model): ModelHooks => ({
   prepareWrite(ctx, items) {
     for (const item of items) {
       // NetBox 3.x clients send `content_types`; it is stored as `object_types`.
       const legacy = item.values.content_types as string[] | undefined;
       if (legacy !== undefined && !(item.values.object_types as string[] | undefined)?.length) item.values.object_types = legacy;
       delete item.values.content_types;
-      objectTypeErrors(item, "object_types");
+      objectTypeErrors(self().registry, item, "object_types");
       conditionErrors(item);
       templateErrors(item, ctx.config.WEBHOOK_TEMPLATE_MAX_SIZE);
       const verify = item.values.ssl_verification ?? (item.current ? Boolean(item.current.ssl_verification) : true);
@@ -55,12 +56,12 @@ export const webhookHooks: ModelHooks = {
   represent(_ctx, _rows, outs) {
     for (const out of outs) if ("object_types" in out) out.content_types = out.object_types;
   },
-};
+});
 
-export const eventRuleHooks: ModelHooks = {
+export const eventRuleHooks = (self: () => Model): ModelHooks => ({
   prepareWrite(_ctx, items) {
     for (const item of items) {
-      objectTypeErrors(item, "object_types");
+      objectTypeErrors(self().registry, item, "object_types");
       conditionErrors(item);
       if (!item.current && !item.values.action_object) item.errors.action_object_type ??= ["This field is required."];
       for (const name of ["object_types", "event_types"]) {
@@ -71,4 +72,4 @@ export const eventRuleHooks: ModelHooks = {
       if (bad.length) item.errors.event_types = bad.map((e) => `"${e}" is not a valid choice.`);
     }
   },
-};
+});

@@ -58,7 +58,7 @@ export const webhook = defineModel({
   },
   brief: ["name", "description"],
   search: ["name", "description", "payload_url"],
-  hooks: webhookHooks,
+  hooks: webhookHooks(() => webhook),
 });
 
 /** NetBox 4.x's event rule: which events of which object types trigger which webhook, under which conditions. */
@@ -77,11 +77,11 @@ export const eventRule = defineModel({
     action_type: f.choice([{ value: "webhook", label: "Webhook" }], { default: "webhook" }),
     // Required on create (the hook says so); a rule whose webhook is deleted stays, without an
     // action, until it is pointed elsewhere.
-    action_object: f.generic(() => [webhook], { nullable: true, required: false }),
+    action_object: f.generic(["extras.webhook"], { nullable: true, required: false }),
     comments,
   },
   brief: ["name", "description"],
-  hooks: eventRuleHooks,
+  hooks: eventRuleHooks(() => eventRule),
 });
 
 export const DELIVERY_STATUS = [
@@ -112,8 +112,8 @@ export const webhookDelivery = defineModel({
   taggable: false,
   readOnly: true,
   fields: {
-    webhook: f.fk(() => webhook, { nullable: true, onDelete: "setNull", readOnly: true }),
-    event_rule: f.fk(() => eventRule, { nullable: true, onDelete: "setNull", readOnly: true }),
+    webhook: f.fk("extras.webhook", { nullable: true, onDelete: "setNull", readOnly: true }),
+    event_rule: f.fk("extras.eventrule", { nullable: true, onDelete: "setNull", readOnly: true }),
     event: f.choice(DELIVERY_EVENTS, { readOnly: true }),
     object_type: f.string({ maxLength: 100, readOnly: true }),
     object_id: f.integer({ readOnly: true }),

@@ -1,5 +1,5 @@
 import { f } from "../../schema/fields.ts";
-import { defineModel, setTagModel } from "../../schema/model.ts";
+import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
 import { customFieldModels } from "./custom-fields.ts";
 
@@ -27,7 +27,5 @@ export const tag = defineModel({
   },
   brief: ["name", "slug", "color", "description"],
 });
-
-setTagModel(() => tag);
 
 export const extrasModels = [tag, ...customFieldModels];

@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import { f, type Choice, type RowSql } from "../../schema/fields.ts";
-import { defineModel, registeredModels, type Model } from "../../schema/model.ts";
-import { user } from "../users/users.ts";
+import { defineModel, type Model } from "../../schema/model.ts";
 
 export const JOURNAL_KIND: readonly Choice[] = [
   { value: "info", label: "Info" },
@@ -16,8 +15,8 @@ const JOURNALED_APPS = new Set(["circuits", "dcim", "ipam", "tenancy", "virtuali
 const NOT_JOURNALED = new Set(["tenancy.contactassignment", "circuits.circuittermination", "circuits.circuitgroupassignment"]);
 
 /** Every registered model a journal entry may be written on, read at request time. */
-const journaledModels = (): readonly Model[] =>
-  registeredModels().filter((m) => JOURNALED_APPS.has(m.app) && !NOT_JOURNALED.has(m.objectType) && !m.name.endsWith("template"));
+const journaledModels = (models: readonly Model[]): readonly Model[] =>
+  models.filter((m) => JOURNALED_APPS.has(m.app) && !NOT_JOURNALED.has(m.objectType) && !m.name.endsWith("template"));
 
 /** "2025-01-31 14:05 (Info)": the entry's time and kind, as NetBox prints an entry. */
 const entryDisplay: RowSql = (t) => {
@@ -36,7 +35,7 @@ export const journalEntry = defineModel({
   fields: {
     assigned_object: f.generic(journaledModels),
     // Who wrote the entry: the requesting user, never what the client says.
-    created_by: f.fk(() => user, { nullable: true, readOnly: true, onDelete: "setNull" }),
+    created_by: f.fk("users.user", { nullable: true, readOnly: true, onDelete: "setNull" }),
     kind: f.choice(JOURNAL_KIND, { default: "info" }),
     comments: f.text({ blank: false, required: true, default: undefined }),
   },

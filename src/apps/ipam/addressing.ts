@@ -1,23 +1,16 @@
 import { sql } from "kysely";
 import { f, type FieldOptions } from "../../schema/fields.ts";
-import { defineModel, type Model } from "../../schema/model.ts";
+import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
-import { tenant } from "../tenancy/tenancy.ts";
-import { location, region, site, siteGroup } from "../dcim/organization.ts";
-import { iface } from "../dcim/devices.ts";
 import { FAMILY, IP_ADDRESS_ROLE, IP_ADDRESS_STATUS, IP_RANGE_STATUS, PREFIX_STATUS } from "./choices.ts";
-import { fhrpGroup } from "./services.ts";
-import { vlan } from "./vlans.ts";
 import { aggregateHooks, ipAddressHooks, ipRangeHooks, prefixHooks } from "./rules.ts";
 import type { StatefulHooks, AllocationPlan } from "../../schema/hooks.ts";
-import { aggregateFilters, ipAddressFilters, ipRangeFilters, prefixFilters } from "./filters.ts";
+import { ASSIGNABLE_TO, aggregateFilters, ipAddressFilters, ipRangeFilters, prefixFilters } from "./filters.ts";
 import { availableIpsRoute, availablePrefixesRoute } from "./allocation.ts";
 import { availableAsnsRoute } from "./allocation-numbers.ts";
 import { allocationState, applyAllocation } from "./allocation-plan.ts";
-import { vmInterface } from "../virtualization/virtualization.ts";
 
 /** The models an IP address can be assigned to. */
-export const ASSIGNABLE_TO: () => readonly Model[] = () => [iface, vmInterface, fhrpGroup];
 
 /** The family an address or prefix has: derived on write, read-only, `{value, label}` in full form. */
 const family = (): FieldOptions => f.choice(FAMILY, { readOnly: true, required: false });
@@ -33,7 +26,7 @@ export const rir = defineModel({
     ...organizational(),
     is_private: f.boolean({ default: false, label: "Private", helpText: "IP space managed by this RIR is considered private" }),
     description,
-    aggregate_count: f.count(() => aggregate, "rir"),
+    aggregate_count: f.count("ipam.aggregate", "rir"),
   },
   brief: ["name", "slug", "description", "aggregate_count"],
 });
@@ -44,8 +37,8 @@ export const aggregate = defineModel({
   fields: {
     family: family(),
     prefix: f.network("prefix"),
-    rir: f.fk(() => rir, { onDelete: "protect", label: "RIR" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    rir: f.fk("ipam.rir", { onDelete: "protect", label: "RIR" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     date_added: f.string({ maxLength: 10, nullable: true, default: null, pattern: DATE }),
     description,
     comments,
@@ -71,8 +64,8 @@ export const asn = defineModel({
   className: "ASN",
   fields: {
     asn: f.integer({ required: true, unique: true, min: 1, max: 4_294_967_295, label: "ASN" }),
-    rir: f.fk(() => rir, { nullable: true, onDelete: "protect", label: "RIR" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    rir: f.fk("ipam.rir", { nullable: true, onDelete: "protect", label: "RIR" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     description,
     comments,
   },
@@ -94,10 +87,10 @@ export const asnRange = defineModel({
   className: "ASNRange",
   fields: {
     ...organizational(),
-    rir: f.fk(() => rir, { onDelete: "protect", label: "RIR" }),
+    rir: f.fk("ipam.rir", { onDelete: "protect", label: "RIR" }),
     start: f.integer({ required: true, min: 1, max: 4_294_967_295 }),
     end: f.integer({ required: true, min: 1, max: 4_294_967_295 }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     description,
     asn_count: f.computed(
       (t) => sql`(SELECT count(*) FROM ipam_asn a WHERE a.rir_id = ${sql.ref(`${t}.rir_id`)}
@@ -124,7 +117,7 @@ export const routeTarget = defineModel({
   verboseName: "route target",
   fields: {
     name: f.string({ maxLength: 21, unique: true, helpText: "Route target value (formatted in accordance with RFC 4360)" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     description,
     comments,
   },
@@ -133,7 +126,7 @@ export const routeTarget = defineModel({
 
 const targets = (direction: "import" | "export") =>
   f.m2m(
-    () => routeTarget,
+    "ipam.routetarget",
     { table: `ipam_vrf_${direction}_targets`, source: "vrf_id", target: "routetarget_id" },
     { filterName: `${direction}_target`, nestedDisplayUrl: true },
   );
@@ -146,7 +139,7 @@ export const vrf = defineModel({
   fields: {
     name: f.string({ maxLength: 100 }),
     rd: f.string({ maxLength: 21, nullable: true, default: null, unique: true, label: "Route distinguisher" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     enforce_unique: f.boolean({
       default: true,
       label: "Enforce unique space",
@@ -156,8 +149,8 @@ export const vrf = defineModel({
     comments,
     import_targets: targets("import"),
     export_targets: targets("export"),
-    ipaddress_count: f.count(() => ipAddress, "vrf"),
-    prefix_count: f.count(() => prefix, "vrf"),
+    ipaddress_count: f.count("ipam.ipaddress", "vrf"),
+    prefix_count: f.count("ipam.prefix", "vrf"),
   },
   brief: ["name", "rd", "description", "prefix_count"],
   display: (t) =>
@@ -174,8 +167,8 @@ export const role = defineModel({
     ...organizational(),
     weight: f.integer({ default: 1000, min: 0, max: 32767 }),
     description,
-    prefix_count: f.count(() => prefix, "role"),
-    vlan_count: f.count(() => vlan, "role"),
+    prefix_count: f.count("ipam.prefix", "role"),
+    vlan_count: f.count("ipam.vlan", "role"),
   },
   brief: ["name", "slug", "description", "prefix_count", "vlan_count"],
   ordering: ["weight", "name"],
@@ -190,13 +183,13 @@ export const prefix = defineModel({
     family: family(),
     prefix: f.network("prefix", { helpText: "IPv4 or IPv6 network with mask" }),
     // SPEC.md 2.3 shows a prefix's `site`; NetBox 4.2 scopes it instead: both are kept in step.
-    site: f.fk(() => site, { nullable: true, onDelete: "protect" }),
-    vrf: f.fk(() => vrf, { nullable: true, onDelete: "protect", label: "VRF" }),
-    scope: f.generic(() => [region, siteGroup, site, location], { nullable: true }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
-    vlan: f.fk(() => vlan, { nullable: true, onDelete: "protect", label: "VLAN" }),
+    site: f.fk("dcim.site", { nullable: true, onDelete: "protect" }),
+    vrf: f.fk("ipam.vrf", { nullable: true, onDelete: "protect", label: "VRF" }),
+    scope: f.generic(["dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"], { nullable: true }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
+    vlan: f.fk("ipam.vlan", { nullable: true, onDelete: "protect", label: "VLAN" }),
     status: f.choice(PREFIX_STATUS, { default: "active" }),
-    role: f.fk(() => role, { nullable: true, onDelete: "setNull" }),
+    role: f.fk("ipam.role", { nullable: true, onDelete: "setNull" }),
     is_pool: f.boolean({ default: false, label: "Is a pool", helpText: "All IP addresses within this prefix are considered usable" }),
     mark_utilized: f.boolean({ default: false, helpText: "Treat as fully utilized" }),
     description,
@@ -209,7 +202,7 @@ export const prefix = defineModel({
   display: "prefix",
   search: ["prefix", "description", "comments"],
   ordering: ["vrf", "prefix"],
-  hooks: prefixHooks,
+  hooks: prefixHooks(() => prefix),
   filters: prefixFilters,
   routes: [availablePrefixesRoute, availableIpsRoute],
 });
@@ -225,10 +218,10 @@ export const ipRange = defineModel({
     end_address: f.network("address"),
     // Addresses in the range, computed on write (IPv6 ranges can exceed 2^53: read as stored).
     size: f.integer({ readOnly: true, default: 0 }),
-    vrf: f.fk(() => vrf, { nullable: true, onDelete: "protect", label: "VRF" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    vrf: f.fk("ipam.vrf", { nullable: true, onDelete: "protect", label: "VRF" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     status: f.choice(IP_RANGE_STATUS, { default: "active" }),
-    role: f.fk(() => role, { nullable: true, onDelete: "setNull" }),
+    role: f.fk("ipam.role", { nullable: true, onDelete: "setNull" }),
     description,
     comments,
     mark_utilized: f.boolean({ default: false, helpText: "Treat as fully utilized" }),
@@ -237,7 +230,7 @@ export const ipRange = defineModel({
   display: (t) => sql`${sql.ref(`${t}.start_address`)} || '-' || ${sql.ref(`${t}.end_address`)}`,
   search: ["start_address", "end_address", "description", "comments"],
   ordering: ["vrf", "start_address"],
-  hooks: ipRangeHooks,
+  hooks: ipRangeHooks(() => ipRange),
   filters: ipRangeFilters,
   routes: [availableIpsRoute],
 });
@@ -255,12 +248,12 @@ export const ipAddress = defineModel({
   fields: {
     family: family(),
     address: f.network("address", { helpText: "IPv4 or IPv6 address (with mask)" }),
-    vrf: f.fk(() => vrf, { nullable: true, onDelete: "protect", label: "VRF" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    vrf: f.fk("ipam.vrf", { nullable: true, onDelete: "protect", label: "VRF" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     status: f.choice(IP_ADDRESS_STATUS, { default: "active" }),
     role: f.choice(IP_ADDRESS_ROLE, { nullable: true }),
     assigned_object: f.generic(ASSIGNABLE_TO, { nullable: true }),
-    nat_inside: f.fk(() => ipAddress, { nullable: true, onDelete: "setNull", label: "NAT (inside)", nestedDisplayUrl: true }),
+    nat_inside: f.fk("ipam.ipaddress", { nullable: true, onDelete: "setNull", label: "NAT (inside)", nestedDisplayUrl: true }),
     nat_outside: f.computed(natOutside, { returns: "json", label: "NAT (outside)" }),
     dns_name: f.string({
       maxLength: 255,
@@ -278,7 +271,7 @@ export const ipAddress = defineModel({
   display: "address",
   search: ["address", "dns_name", "description", "comments"],
   ordering: ["address"],
-  hooks: ipAddressHooks,
+  hooks: ipAddressHooks(() => ipAddress),
   filters: ipAddressFilters,
 });
 

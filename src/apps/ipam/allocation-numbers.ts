@@ -8,13 +8,13 @@ import { json } from "../../lib/responses.ts";
 import type { Model } from "../../schema/model.ts";
 import { closedObject, type RouteContext } from "../../schema/routes.ts";
 import { ref } from "../../schema/json-schema.ts";
-import { asn, asnRange, rir } from "./addressing.ts";
-import { vlan, vlanGroup } from "./vlans.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { nestedJsonSql } from "../../engine/select.ts";
 import { objectUrl } from "../../engine/serialize.ts";
 import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
-import { importCrud, resultsLimit } from "./allocation.ts";
+import { resultsLimit } from "./allocation.ts";
+import { writeObjects } from "../../engine/crud.ts";
+import type { Registry } from "../../schema/registry.ts";
 import { rangesOf } from "./vlan-rules.ts";
 
 type Out = Record<string, unknown>;
@@ -29,9 +29,8 @@ const ATTEMPTS = 8;
  * object takes the first still-free candidate inside its own transaction.
  */
 interface NumberSource {
-  /** The parent row with `parent_json` (its nested form) and what the ranges need. */
-  readonly parentModel: () => Model;
-  readonly child: () => Model;
+  /** The model of the objects created, `app.model`. */
+  readonly child: string;
   readonly column: "vid" | "asn";
   ranges(parent: Row): [number, number][];
   /** The numbers in use within [lo, hi]. */
@@ -39,9 +38,20 @@ interface NumberSource {
   /** The server-set fields of a created object. */
   fixed(parent: Row, value: number): Out;
   /** A GET item, given the parent's nested form and stored row. */
-  item(ctx: Actor, parent: Out, row: Row, value: number): Out;
+  item(free: FreeNumber): Out;
   /** The condition that a candidate number is still free, inside the transaction. */
   free(parent: Row, candidate: ReturnType<typeof member>): ReturnType<typeof sql>;
+}
+
+/** One free number, with what its GET item is made of. */
+interface FreeNumber {
+  readonly ctx: Actor;
+  readonly registry: Registry;
+  /** The parent's nested form. */
+  readonly parent: Out;
+  /** The parent's stored row. */
+  readonly row: Row;
+  readonly value: number;
 }
 
 async function loadParent(ctx: Actor, model: Model, id: number): Promise<Row> {
@@ -62,8 +72,8 @@ function freeNumbers(ranges: [number, number][], used: Set<number>, wanted: numb
   return [...new Set(out)];
 }
 
-async function serveNumbers(ctx: RouteContext, source: NumberSource, id: number): Promise<Response> {
-  const model = source.parentModel();
+/** The free numbers of the parent `model` row `id`: listed (GET) or taken by new objects (POST). */
+async function serveNumbers(ctx: RouteContext, model: Model, source: NumberSource, id: number): Promise<Response> {
   const parent = await loadParent(ctx, model, id);
   const nested = JSON.parse(String(parent.parent_json)) as Out;
   const { __display: display, ...fields } = nested;
@@ -75,12 +85,14 @@ async function serveNumbers(ctx: RouteContext, source: NumberSource, id: number)
     const [used] = await readBatch(ctx, [source.used(parent, lo, hi)]);
     return freeNumbers(ranges, new Set(used.rows.map((r) => Number(r.n))), wanted);
   };
-  if (ctx.method === "GET") return json((await find(resultsLimit(ctx))).map((n) => source.item(ctx, brief, parent, n)));
+  if (ctx.method === "GET")
+    return json(
+      (await find(resultsLimit(ctx))).map((value) => source.item({ ctx, registry: model.registry, parent: brief, row: parent, value })),
+    );
 
   const body = await ctx.json();
   const single = !Array.isArray(body);
   const items = (single ? [body ?? {}] : body) as Out[];
-  const { writeObjects } = await importCrud();
   for (let attempt = 1; ; attempt++) {
     const free = await find(items.length + SPARE);
     if (free.length < items.length) throw ApiError.detail("conflict", NO_ROOM);
@@ -89,7 +101,7 @@ async function serveNumbers(ctx: RouteContext, source: NumberSource, id: number)
     const inputs = items.map((item, i) => ({ ...(item && typeof item === "object" ? item : {}), ...source.fixed(parent, free[i]) }));
     try {
       const allocation = { columns: inputs.map(() => columns), positions: [] };
-      const out = await writeObjects(ctx, source.child(), {
+      const out = await writeObjects(ctx, model.registry.get(source.child), {
         inputs,
         mode: "create",
         ids: inputs.map(() => null),
@@ -104,27 +116,26 @@ async function serveNumbers(ctx: RouteContext, source: NumberSource, id: number)
 }
 
 const vlanSource: NumberSource = {
-  parentModel: () => vlanGroup,
-  child: () => vlan,
+  child: "ipam.vlan",
   column: "vid",
   ranges: (group) => rangesOf(group.vid_ranges),
   used: (group, lo, hi) => sql`SELECT vid AS n FROM ipam_vlan WHERE group_id = ${group.id} AND vid BETWEEN ${lo} AND ${hi}`.compile(qb),
   fixed: (group, vid) => ({ group: Number(group.id), vid }),
-  item: (_ctx, group, _row, vid) => ({ vid, group }),
+  item: ({ parent, value }) => ({ vid: value, group: parent }),
   free: (group, c) => sql`NOT EXISTS (SELECT 1 FROM ipam_vlan x WHERE x.group_id = ${group.id} AND x.vid = ${c})`,
 };
 
 const asnSource: NumberSource = {
-  parentModel: () => asnRange,
-  child: () => asn,
+  child: "ipam.asn",
   column: "asn",
   ranges: (range) => [[Number(range.start), Number(range.end)]],
   // AS numbers are unique everywhere, whatever their RIR.
   used: (_range, lo, hi) => sql`SELECT asn AS n FROM ipam_asn WHERE asn BETWEEN ${lo} AND ${hi}`.compile(qb),
   fixed: (range, asn) => ({ rir: Number(range.rir_id), asn }),
-  item: (ctx, _range, row, value) => {
-    return { rir: { id: Number(row.rir_id), url: objectUrl(ctx, rir, row.rir_id) }, asn: value };
-  },
+  item: ({ ctx, registry, row, value }) => ({
+    rir: { id: Number(row.rir_id), url: objectUrl(ctx, registry.get("ipam.rir"), row.rir_id) },
+    asn: value,
+  }),
   free: (_range, c) => sql`NOT EXISTS (SELECT 1 FROM ipam_asn x WHERE x.asn = ${c})`,
 };
 
@@ -135,7 +146,7 @@ export const availableVlansRoute = allocationRoute({
   free: { vid: { type: "integer" }, group: ref("NestedVLANGroup") },
   takes: ref("PatchedWritableVLANRequest"),
   creates: "VLAN",
-  handler: (ctx, _model, id) => serveNumbers(ctx, vlanSource, id!),
+  handler: (ctx, model, id) => serveNumbers(ctx, model, vlanSource, id!),
 });
 
 /** GET lists the free AS numbers of an ASN range; POST creates ASNs taking them. */
@@ -145,5 +156,5 @@ export const availableAsnsRoute = allocationRoute({
   free: { rir: closedObject({ id: { type: "integer" }, url: { type: "string", format: "uri" } }), asn: { type: "integer" } },
   takes: ref("PatchedWritableASNRequest"),
   creates: "ASN",
-  handler: (ctx, _model, id) => serveNumbers(ctx, asnSource, id!),
+  handler: (ctx, model, id) => serveNumbers(ctx, model, asnSource, id!),
 });

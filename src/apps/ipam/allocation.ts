@@ -8,10 +8,10 @@ import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
 import type { Model } from "../../schema/model.ts";
 import { ref } from "../../schema/json-schema.ts";
-import { ipAddress, prefix, vrf as vrfModel } from "./addressing.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { nestedJsonSql } from "../../engine/select.ts";
 import { objectUrl } from "../../engine/serialize.ts";
+import { writeObjects } from "../../engine/crud.ts";
 import {
   bitsOf,
   blocksBetween,
@@ -28,13 +28,6 @@ import { childPrefixStatement, freeBlocks, freeIps, freeIpStatements, freeRanges
 import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
 
 type Out = Record<string, unknown>;
-
-/**
- * The generic write handlers, loaded when an allocation runs: the model declarations import these
- * routes, and the handlers import the registry of those declarations, so a static import would
- * evaluate the registry before the models it lists (when a model file is imported first).
- */
-export const importCrud = () => import("../../engine/crud.ts");
 
 const NO_ROOM = "Insufficient resources are available to satisfy the request";
 /** Free candidates offered to each transaction beyond what it needs, so concurrent allocations rarely retry. */
@@ -53,7 +46,7 @@ export function resultsLimit(ctx: RouteContext): number {
 /** The parent (prefix or IP range) in the requester's view, with its VRF's nested form; 404 otherwise. */
 async function loadParent(ctx: Actor, model: Model, id: number): Promise<Row> {
   const [result] = await readBatch(ctx, [
-    sql`SELECT t.*, ${nestedJsonSql(vrfModel, sql.ref("t.vrf_id"), 1)} AS vrf_json FROM ${sql.table(model.table)} t
+    sql`SELECT t.*, ${nestedJsonSql(model.registry.get("ipam.vrf"), sql.ref("t.vrf_id"), 1)} AS vrf_json FROM ${sql.table(model.table)} t
       WHERE t.id = ${id} AND ${scopeSql(ctx, model, "view", "t")}`.compile(qb),
   ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
@@ -61,12 +54,12 @@ async function loadParent(ctx: Actor, model: Model, id: number): Promise<Row> {
 }
 
 /** The parent's VRF as NetBox nests it in available-* items, or null. */
-function nestedVrf(ctx: Actor, parent: Row): Out | null {
+function nestedVrf(ctx: Actor, model: Model, parent: Row): Out | null {
   const raw = typeof parent.vrf_json === "string" ? (JSON.parse(parent.vrf_json) as Out) : null;
   if (!raw) return null;
   return {
     id: raw.id,
-    url: objectUrl(ctx, vrfModel, raw.id),
+    url: objectUrl(ctx, model.registry.get("ipam.vrf"), raw.id),
     display: raw.__display,
     name: raw.name,
     rd: raw.rd,
@@ -118,7 +111,6 @@ async function allocate(
     positions: { vrf: number | null; network: Network }[];
   } | null>,
 ): Promise<Response> {
-  const { writeObjects } = await importCrud();
   for (let attempt = 1; ; attempt++) {
     const next = await plan();
     if (!next) throw ApiError.detail("conflict", NO_ROOM);
@@ -141,14 +133,14 @@ async function allocate(
 async function availableIps(ctx: RouteContext, model: Model, id: number): Promise<Response> {
   const parent = await loadParent(ctx, model, id);
   const { space, length } = ipSpaceOf(model, parent);
-  const vrf = nestedVrf(ctx, parent);
+  const vrf = nestedVrf(ctx, model, parent);
   const find = async (wanted: number) => freeIps(space, wanted, await readBatch(ctx, freeIpStatements(space, wanted)));
   if (ctx.method === "GET") {
     const free = await find(resultsLimit(ctx));
     return json(free.map((ip) => ({ family: space.family, address: `${formatAddress(space.family, ip)}/${length}`, vrf })));
   }
   const { items, single } = await allocationBody(ctx);
-  const ipModel = ipAddress;
+  const ipModel = model.registry.get("ipam.ipaddress");
   const taken = (
     c: ReturnType<typeof member>,
   ) => sql`NOT EXISTS (SELECT 1 FROM ipam_ipaddress x WHERE ${space.anyVrf ? sql`1` : sql`x.vrf_id IS ${space.vrf}`}
@@ -189,7 +181,7 @@ async function availablePrefixes(ctx: RouteContext, model: Model, id: number): P
     vrf: vrfId,
     anyVrf: vrfId === null && parent.status === "container",
   };
-  const vrf = nestedVrf(ctx, parent);
+  const vrf = nestedVrf(ctx, model, parent);
   const ranges = async () => freeRanges(space, (await readBatch(ctx, [childPrefixStatement(space, n.length)]))[0]);
   if (ctx.method === "GET") {
     // NetBox lists every free block here, whatever the limit.
@@ -199,7 +191,7 @@ async function availablePrefixes(ctx: RouteContext, model: Model, id: number): P
   const { items, single } = await allocationBody(ctx);
   const problems = items.map((item) => prefixLengthProblem(item, n.family, n.length));
   if (problems.some(Boolean)) throw ApiError.invalid(problems.map((p) => (p ? { prefix_length: [p] } : {})));
-  const prefixModel = prefix;
+  const prefixModel = model.registry.get("ipam.prefix");
   const overlaps = (
     c: ReturnType<typeof member>,
   ) => sql`NOT EXISTS (SELECT 1 FROM ipam_prefix x WHERE ${space.anyVrf ? sql`1` : sql`x.vrf_id IS ${space.vrf}`}

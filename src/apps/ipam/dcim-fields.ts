@@ -1,8 +1,7 @@
+import type { Model } from "../../schema/model.ts";
 import { sql } from "kysely";
 import { f, type FieldOptions } from "../../schema/fields.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
-import { ipAddress, prefix } from "./addressing.ts";
-import { vlan } from "./vlans.ts";
 import { DEVICE_INTERFACES, primaryIpHooks } from "./primary-ips.ts";
 import { interfaceVlanHooks } from "./vlan-rules.ts";
 
@@ -15,7 +14,7 @@ import { interfaceVlanHooks } from "./vlan-rules.ts";
 // Function declarations, not arrow constants: the virtualization models call them while this
 // module may still be loading (the models import one another), and declarations exist from the start.
 function address(label: string): FieldOptions {
-  return f.fk(() => ipAddress, { nullable: true, onDelete: "setNull", label });
+  return f.fk("ipam.ipaddress", { nullable: true, onDelete: "setNull", label });
 }
 
 export function primaryIpFields(): Record<string, FieldOptions> {
@@ -31,18 +30,18 @@ export function addressCount(type: string) {
 }
 
 export const interfaceVlanFields = (): Record<string, FieldOptions> => ({
-  untagged_vlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),
+  untagged_vlan: f.fk("ipam.vlan", { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),
   tagged_vlans: f.m2m(
-    () => vlan,
+    "ipam.vlan",
     { table: "dcim_interface_tagged_vlans", source: "interface_id", target: "vlan_id" },
     { filterName: "tagged_vlan" },
   ),
   count_ipaddresses: f.computed(addressCount("dcim.interface"), { returns: "integer" }),
 });
 
-export const interfaceIpamHooks: ModelHooks = interfaceVlanHooks;
+export const interfaceIpamHooks = (self: () => Model): ModelHooks => interfaceVlanHooks(self);
 
 export const siteIpamCounts = (): Record<string, FieldOptions> => ({
-  prefix_count: f.count(() => prefix, "site"),
-  vlan_count: f.count(() => vlan, "site"),
+  prefix_count: f.count("ipam.prefix", "site"),
+  vlan_count: f.count("ipam.vlan", "site"),
 });

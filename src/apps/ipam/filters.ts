@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
-import type { FilterDeclaration, Model } from "../../schema/model.ts";
+import type { FilterDeclaration } from "../../schema/model.ts";
 import { ancestorCandidates, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
-import { ASSIGNABLE_TO } from "./addressing.ts";
 
 type Cond = RawBuilder<unknown>;
 type SqlFilter = Extract<FilterDeclaration, { sql: unknown }>;
@@ -126,8 +125,8 @@ function exactAddressOf(f: string) {
     or(networks(values).map((n) => sql`${col(t, `${f}_start`)} = ${keyOf(n.family, n.host)}`));
 }
 
-/** The interface model an address can be assigned to by a virtual machine, once it exists. */
-const vmInterface = (): Model | undefined => ASSIGNABLE_TO().find((m) => m.field.virtual_machine);
+/** What an IP address may be assigned to (its `assigned_object`). */
+export const ASSIGNABLE_TO = ["dcim.interface", "virtualization.vminterface", "ipam.fhrpgroup"];
 
 /** Addresses assigned to objects of `type` whose ids are in `idsSql`. */
 const assignedTo = (type: string, idsSql: Cond, t: string) =>
@@ -169,20 +168,16 @@ export const ipAddressFilters = {
       t,
     ),
   ),
-  vminterface_id: sqlFilter((values, t) => {
-    const m = vmInterface();
-    return m ? assignedTo(m.objectType, idSet(values), t) : sql`0`;
-  }),
+  vminterface_id: sqlFilter((values, t) => assignedTo("virtualization.vminterface", idSet(values), t)),
   virtual_machine_id: sqlFilter((values, t) => {
-    const m = vmInterface();
-    return m
-      ? assignedTo(m.objectType, sql`(SELECT id FROM ${sql.table(m.table)} WHERE virtual_machine_id IN ${idSet(values)})`, t)
-      : sql`0`;
+    return assignedTo(
+      "virtualization.vminterface",
+      sql`(SELECT id FROM virtualization_vminterface WHERE virtual_machine_id IN ${idSet(values)})`,
+      t,
+    );
   }),
   assigned_to_interface: sqlFilter((values, t) => {
-    const types = ASSIGNABLE_TO()
-      .filter((m) => m.objectType.endsWith("interface"))
-      .map((m) => m.objectType);
+    const types = ASSIGNABLE_TO.filter((type) => type.endsWith("interface"));
     const cond = sql`${col(t, "assigned_object_type")} IN (${sql.join(types)})`;
     return boolean(values) ? cond : sql`NOT coalesce(${cond}, 0)`;
   }),

@@ -8,7 +8,6 @@ import { refSql } from "../../engine/references.ts";
 import { nestedAddress } from "./services.ts";
 import { SHARED_ROLES } from "./choices.ts";
 import { firstOf, formatAddress, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
-import { ipAddress, ipRange, prefix } from "./addressing.ts";
 import { prefixDeleteHierarchy, prefixWriteHierarchy } from "./hierarchy.ts";
 import { allocationState, applyAllocation } from "./allocation-plan.ts";
 
@@ -109,11 +108,12 @@ const formatNet = (n: Network) => `${formatAddress(n.family, n.host)}/${n.length
 const samePrefix = (field: string) => (n: Network, x: string) =>
   sql`${sql.ref(`${x}.${field}_start`)} = ${keyOf(n.family, firstOf(n))} AND ${sql.ref(`${x}.${field}_length`)} = ${n.length}`;
 
-export const prefixHooks: StatefulHooks<AllocationPlan | null> = {
+/** `self` is the model the rules are declared on. */
+export const prefixHooks = (self: () => Model): StatefulHooks<AllocationPlan | null> => ({
   initial: allocationState,
   writeProbes: (ctx, items, allocation) => {
     // An allocation picks free space inside its own transaction; it needs no probe.
-    const model = items.length && !allocation ? prefixModel() : null;
+    const model = items.length && !allocation ? self() : null;
     return model ? duplicateProbes(ctx, model, items, { field: "prefix", noun: "prefix", match: samePrefix("prefix") }) : [];
   },
   prepareWrite: (_ctx, items, allocation) => {
@@ -131,7 +131,7 @@ export const prefixHooks: StatefulHooks<AllocationPlan | null> = {
   },
   writeStatements: (ctx, items, allocation) => prefixWriteHierarchy(ctx, items, allocation),
   deleteStatements: (_ctx, rows) => prefixDeleteHierarchy(rows),
-};
+});
 
 export const aggregateHooks: ModelHooks = {
   writeProbes: (_ctx, items) =>
@@ -162,12 +162,13 @@ export const aggregateHooks: ModelHooks = {
   prepareWrite: (_ctx, items) => setFamily(items, "prefix"),
 };
 
-export const ipRangeHooks: ModelHooks = {
+/** `self` is the model the rules are declared on. */
+export const ipRangeHooks = (self: () => Model): ModelHooks => ({
   writeProbes: (ctx, items) =>
     items.flatMap((item): Probe[] => {
       const [start, end] = [item.values.start_address as Network | undefined, item.values.end_address as Network | undefined];
       if (!start || !end || start.family !== end.family || end.host <= start.host || Object.keys(item.errors).length) return [];
-      const vrf = vrfAfterSql(ctx, ipRangeModel(), item);
+      const vrf = vrfAfterSql(ctx, self(), item);
       return [
         {
           statement:
@@ -198,13 +199,14 @@ export const ipRangeHooks: ModelHooks = {
       }
     }
   },
-};
+});
 
-export const ipAddressHooks: StatefulHooks<AllocationPlan | null> = {
+/** `self` is the model the rules are declared on. */
+export const ipAddressHooks = (self: () => Model): StatefulHooks<AllocationPlan | null> => ({
   initial: allocationState,
   writeProbes: (ctx, items, allocation) => {
     // As for prefixes, an allocation's transaction picks free space: no duplicate probe.
-    const model = items.length && !allocation ? ipAddressModel() : null;
+    const model = items.length && !allocation ? self() : null;
     if (!model) return [];
     const sameHost = (n: Network, x: string) => sql`${sql.ref(`${x}.address_start`)} = ${keyOf(n.family, n.host)}`;
     // Duplicates with a shared role (anycast, VRRP, ...) are allowed when this one has one too.
@@ -244,10 +246,4 @@ export const ipAddressHooks: StatefulHooks<AllocationPlan | null> = {
         out.nat_outside = (out.nat_outside as Record<string, unknown>[]).map((a) => nestedAddress(ctx.origin, a));
     }
   },
-};
-
-// The models are declared in src/models/ipam.ts, which imports these hooks: they are read when a
-// request runs, by which time every module has loaded.
-const prefixModel = () => prefix;
-const ipRangeModel = () => ipRange;
-const ipAddressModel = () => ipAddress;
+});

@@ -2,10 +2,7 @@ import { sql } from "kysely";
 import { f, type FieldOptions } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
-import { device, iface } from "../dcim/devices.ts";
-import { vmInterface } from "../virtualization/virtualization.ts";
 import { FHRP_AUTH_TYPE, FHRP_PROTOCOL, SERVICE_PROTOCOL } from "./choices.ts";
-import { ipAddress } from "./addressing.ts";
 import type { WriteItem } from "../../schema/hooks.ts";
 import type { GenericRef } from "../../schema/kinds.ts";
 
@@ -46,12 +43,12 @@ export const service = defineModel({
   app: "ipam",
   name: "service",
   fields: {
-    device: f.fk(() => device, { nullable: true, onDelete: "cascade" }),
+    device: f.fk("dcim.device", { nullable: true, onDelete: "cascade" }),
     name: f.string({ maxLength: 100 }),
     protocol: f.choice(SERVICE_PROTOCOL),
     ports: ports(),
     ipaddresses: f.m2m(
-      () => ipAddress,
+      "ipam.ipaddress",
       { table: "ipam_service_ipaddresses", source: "service_id", target: "ipaddress_id" },
       { filterName: "ipaddress", label: "IP addresses" },
     ),
@@ -127,9 +124,9 @@ export const fhrpGroupAssignment = defineModel({
   className: "FHRPGroupAssignment",
   taggable: false,
   fields: {
-    group: f.fk(() => fhrpGroup, { onDelete: "cascade" }),
+    group: f.fk("ipam.fhrpgroup", { onDelete: "cascade" }),
     // Required on create (checked by the hook, which names `interface_type` and `interface_id`).
-    interface: f.generic(() => [iface, vmInterface], { required: false }),
+    interface: f.generic(["dcim.interface", "virtualization.vminterface"], { required: false }),
     priority: f.integer({ required: true, min: 0, max: 255 }),
   },
   // NetBox's brief form also lists the interface's type and id; a generic relation's keys come as

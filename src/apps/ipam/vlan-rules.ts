@@ -4,8 +4,7 @@ import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, Values, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
 import { isRef, type Ref } from "../../schema/kinds.ts";
 import { refSql } from "../../engine/references.ts";
-import { vlanGroup } from "./vlans.ts";
-import { device } from "../dcim/devices.ts";
+import type { Model } from "../../schema/model.ts";
 import { allocationState, applyAllocation } from "./allocation-plan.ts";
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
@@ -26,11 +25,11 @@ export function vidRangesProblem(value: unknown): string | undefined {
 export const rangesOf = (raw: unknown): [number, number][] => (typeof raw === "string" ? JSON.parse(raw) : [[1, 4094]]);
 
 /** A VLAN in a group must take a VID within the group's ranges. */
-export const vlanHooks: StatefulHooks<AllocationPlan | null> = {
+export const vlanHooks = (self: () => Model): StatefulHooks<AllocationPlan | null> => ({
   initial: allocationState,
   prepareWrite: (_ctx, items, allocation) => applyAllocation(allocation, items),
   writeProbes: (ctx, items, allocation) => {
-    const groupModel = vlanGroup;
+    const groupModel = self().registry.get("ipam.vlangroup");
     return items.flatMap((item): Probe[] => {
       if ((item.values.vid === undefined && item.values.group === undefined) || allocation) return [];
       const self = item.id;
@@ -60,7 +59,7 @@ export const vlanHooks: StatefulHooks<AllocationPlan | null> = {
       ];
     });
   },
-};
+});
 
 /**
  * What a write's VLAN probes found for each interface: each VLAN's site, and the site of the
@@ -74,10 +73,10 @@ type Found = Map<Values, { vlans: Map<number, Row>; deviceSite: unknown }>;
  * with a mode, and every VLAN global or of the device's site. Leaving tagged mode drops the tagged
  * VLANs, leaving 802.1Q altogether the untagged one too, as NetBox's save does.
  */
-export const interfaceVlanHooks: StatefulHooks<Found> = {
+export const interfaceVlanHooks = (self: () => Model): StatefulHooks<Found> => ({
   initial: () => new Map(),
   writeProbes: (ctx, items, found) => {
-    const deviceModel = device;
+    const deviceModel = self().registry.get("dcim.device");
     return items.flatMap((item): Probe[] => {
       const tagged = (item.values.tagged_vlans as unknown[] | undefined) ?? [];
       const untagged = item.values.untagged_vlan;
@@ -135,4 +134,4 @@ export const interfaceVlanHooks: StatefulHooks<Found> = {
       }
     }
   },
-};
+});

@@ -2,11 +2,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
-import { tenant } from "../tenancy/tenancy.ts";
-import { location, region, site, siteGroup } from "../dcim/organization.ts";
-import { cluster, clusterGroup } from "../virtualization/virtualization.ts";
 import { VLAN_QINQ_ROLE, VLAN_STATUS } from "./choices.ts";
-import { prefix, role } from "./addressing.ts";
 import { vidRangesProblem, vlanHooks } from "./vlan-rules.ts";
 import { availableVlansRoute } from "./allocation-numbers.ts";
 import { vlanFilters } from "./filters.ts";
@@ -23,10 +19,13 @@ export const vlanGroup = defineModel({
   fields: {
     name: f.string({ maxLength: 100 }),
     slug: f.slug(),
-    scope: f.generic(() => [region, siteGroup, site, location, clusterGroup, cluster], { nullable: true }),
+    scope: f.generic(
+      ["dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location", "virtualization.clustergroup", "virtualization.cluster"],
+      { nullable: true },
+    ),
     vid_ranges: f.json({ default: [[1, 4094]], checkJson: vidRangesProblem, label: "VLAN ID ranges" }),
     description,
-    vlan_count: f.count(() => vlan, "group"),
+    vlan_count: f.count("ipam.vlan", "group"),
     utilization: f.computed(utilization),
   },
   brief: ["name", "slug", "description", "vlan_count"],
@@ -42,19 +41,19 @@ export const vlan = defineModel({
   verboseName: "VLAN",
   className: "VLAN",
   fields: {
-    site: f.fk(() => site, { nullable: true, onDelete: "protect" }),
-    group: f.fk(() => vlanGroup, { nullable: true, onDelete: "protect" }),
+    site: f.fk("dcim.site", { nullable: true, onDelete: "protect" }),
+    group: f.fk("ipam.vlangroup", { nullable: true, onDelete: "protect" }),
     vid: f.integer({ required: true, min: 1, max: 4094, label: "VLAN ID" }),
     name: f.string({ maxLength: 64 }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     status: f.choice(VLAN_STATUS, { default: 1 }),
-    role: f.fk(() => role, { nullable: true, onDelete: "setNull" }),
+    role: f.fk("ipam.role", { nullable: true, onDelete: "setNull" }),
     description,
     qinq_role: f.choice(VLAN_QINQ_ROLE, { nullable: true, label: "Q-in-Q role" }),
-    qinq_svlan: f.fk(() => vlan, { nullable: true, onDelete: "setNull", label: "Q-in-Q SVLAN", nestedDisplayUrl: true }),
+    qinq_svlan: f.fk("ipam.vlan", { nullable: true, onDelete: "setNull", label: "Q-in-Q SVLAN", nestedDisplayUrl: true }),
     comments,
     display_name: f.computed(vlanDisplay, { returns: "string" }),
-    prefix_count: f.count(() => prefix, "vlan"),
+    prefix_count: f.count("ipam.prefix", "vlan"),
   },
   uniqueTogether: [
     { fields: ["group", "vid"], nullsDistinct: ["group"], message: "VLAN with this Group and VID already exists." },
@@ -64,7 +63,7 @@ export const vlan = defineModel({
   display: vlanDisplay,
   search: ["name", "description", "comments"],
   ordering: ["site", "group", "vid"],
-  hooks: vlanHooks,
+  hooks: vlanHooks(() => vlan),
   filters: vlanFilters,
 });
 

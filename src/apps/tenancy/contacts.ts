@@ -1,13 +1,9 @@
 import { sql } from "kysely";
 import { f, type Choice, type RowSql } from "../../schema/fields.ts";
-import { defineModel, registeredModels, type Model, type RelatedFilter } from "../../schema/model.ts";
+import { defineModel, type Model, type RelatedFilter } from "../../schema/model.ts";
 import { comments, description, nestedGroupFields, siblingUnique } from "../../schema/common.ts";
 
-/**
- * The models contacts may be assigned to: those NetBox gives contacts, as far as they are served.
- * Read from the registry at request time, so a model another app file declares later is included
- * as soon as it is registered.
- */
+/** The models contacts may be assigned to: those NetBox gives contacts, as far as they are served. */
 const CONTACT_TARGETS = new Set([
   "circuits.circuit",
   "circuits.provider",
@@ -28,7 +24,7 @@ const CONTACT_TARGETS = new Set([
   "virtualization.virtualmachine",
 ]);
 
-export const contactTargets = (): readonly Model[] => registeredModels().filter((m) => CONTACT_TARGETS.has(m.objectType));
+export const contactTargets = (models: readonly Model[]): readonly Model[] => models.filter((m) => CONTACT_TARGETS.has(m.objectType));
 
 export const CONTACT_PRIORITY: readonly Choice[] = [
   { value: "primary", label: "Primary" },
@@ -42,7 +38,7 @@ export const contactGroup = defineModel({
   name: "contactgroup",
   verboseName: "contact group",
   tree: true,
-  fields: nestedGroupFields(() => contactGroup, { contact_count: f.count(() => contact, "group", { cumulative: true }) }),
+  fields: nestedGroupFields("tenancy.contactgroup", { contact_count: f.count("tenancy.contact", "group", { cumulative: true }) }),
   uniqueTogether: siblingUnique("contact group"),
   brief: ["name", "slug", "description", "contact_count", "_depth"],
 });
@@ -67,7 +63,7 @@ export const contact = defineModel({
   name: "contact",
   fields: {
     // NetBox 4.2: one group per contact (4.3 made it a set).
-    group: f.fk(() => contactGroup, { nullable: true, onDelete: "setNull" }),
+    group: f.fk("tenancy.contactgroup", { nullable: true, onDelete: "setNull" }),
     name: f.string({ maxLength: 100 }),
     title: f.string({ maxLength: 100, blank: true }),
     phone: f.string({ maxLength: 50, blank: true }),
@@ -90,7 +86,7 @@ export const contact = defineModel({
 
 /** The `str()` of the generic object of a row under `t`, whatever its type. */
 const objectDisplay = (t: string) => {
-  const cases = contactTargets().map(
+  const cases = contactAssignment.field.object.targets!().map(
     (m) =>
       sql`WHEN ${m.objectType} THEN (SELECT ${m.displaySql("o")} FROM ${sql.table(m.table)} o WHERE o.id = ${sql.ref(`${t}.object_id`)})`,
   );
@@ -112,8 +108,8 @@ export const contactAssignment = defineModel({
   verboseName: "contact assignment",
   fields: {
     object: f.generic(contactTargets),
-    contact: f.fk(() => contact, { onDelete: "protect" }),
-    role: f.fk(() => contactRole, { nullable: true, onDelete: "protect" }),
+    contact: f.fk("tenancy.contact", { onDelete: "protect" }),
+    role: f.fk("tenancy.contactrole", { nullable: true, onDelete: "protect" }),
     priority: f.choice(CONTACT_PRIORITY, { nullable: true }),
   },
   uniqueTogether: [
@@ -142,10 +138,10 @@ export function contactFilters(objectType: string): Record<string, RelatedFilter
     sql`SELECT ${column("a")} AS id FROM tenancy_contactassignment a
     WHERE a.object_type = ${objectType} AND a.object_id = ${sql.ref(`${t}.id`)}`;
   return {
-    contact: { target: () => contact, byId: true, related: through((a) => sql.ref(`${a}.contact_id`)) },
-    contact_role: { target: () => contactRole, byId: true, related: through((a) => sql.ref(`${a}.role_id`)) },
+    contact: { target: "tenancy.contact", byId: true, related: through((a) => sql.ref(`${a}.contact_id`)) },
+    contact_role: { target: "tenancy.contactrole", byId: true, related: through((a) => sql.ref(`${a}.role_id`)) },
     contact_group: {
-      target: () => contactGroup,
+      target: "tenancy.contactgroup",
       byId: true,
       tree: true,
       related: through((a) => sql`(SELECT c.group_id FROM tenancy_contact c WHERE c.id = ${sql.ref(`${a}.contact_id`)})`),

@@ -2,14 +2,17 @@ import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "./contacts.ts";
 import { comments, description, nestedGroupFields } from "../../schema/common.ts";
-import { circuit } from "../circuits/circuits.ts";
 
 export const tenantGroup = defineModel({
   app: "tenancy",
   name: "tenantgroup",
   verboseName: "tenant group",
   tree: true,
-  fields: nestedGroupFields(() => tenantGroup, { tenant_count: f.count(() => tenant, "group", { cumulative: true }) }, { unique: true }),
+  fields: nestedGroupFields(
+    "tenancy.tenantgroup",
+    { tenant_count: f.count("tenancy.tenant", "group", { cumulative: true }) },
+    { unique: true },
+  ),
   brief: ["name", "slug", "description", "tenant_count", "_depth"],
 });
 
@@ -19,10 +22,10 @@ export const tenant = defineModel({
   fields: {
     name: f.string({ maxLength: 100 }),
     slug: f.slug(),
-    group: f.fk(() => tenantGroup, { nullable: true, onDelete: "protect" }),
+    group: f.fk("tenancy.tenantgroup", { nullable: true, onDelete: "protect" }),
     description,
     comments,
-    circuit_count: f.count(() => circuit, "tenant"),
+    circuit_count: f.count("circuits.circuit", "tenant"),
   },
   uniqueTogether: [
     { fields: ["group", "name"], message: "Tenant name must be unique per group." },

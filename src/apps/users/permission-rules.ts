@@ -1,5 +1,5 @@
 import type { ModelHooks } from "../../schema/hooks.ts";
-import { registry } from "../../schema/registry.ts";
+import type { Model } from "../../schema/model.ts";
 import { constraintCondition } from "../../engine/filters.ts";
 
 /**
@@ -7,12 +7,13 @@ import { constraintCondition } from "../../engine/filters.ts";
  * access silently granted or refused later: the object types must exist, the actions be named,
  * and every constraint key compile for every object type it applies to.
  */
-export const permissionHooks: ModelHooks = {
+/** `self` is the permission model, whose registry holds the object types permissions name. */
+export const permissionHooks = (self: () => Model): ModelHooks => ({
   prepareWrite(_ctx, items) {
     for (const { values, current, errors } of items) {
       const types = (values.object_types ?? JSON.parse(String(current?.object_types ?? "[]"))) as string[];
       const actions = (values.actions ?? JSON.parse(String(current?.actions ?? "[]"))) as string[];
-      const unknown = types.filter((t) => !registry.byObjectType(t));
+      const unknown = types.filter((t) => !self().registry.byObjectType(t));
       if (types.length === 0) errors.object_types = ["This list may not be empty."];
       else if (unknown.length) errors.object_types = unknown.map((t) => `Invalid object type: ${t}`);
       if (actions.length === 0) errors.actions = ["At least one action must be selected."];
@@ -27,7 +28,7 @@ export const permissionHooks: ModelHooks = {
         continue;
       }
       const problems = types.flatMap((type) => {
-        const model = registry.byObjectType(type)!;
+        const model = self().registry.byObjectType(type)!;
         return list.flatMap((c: Record<string, unknown>) => {
           try {
             constraintCondition(model, c, 0);
@@ -40,4 +41,4 @@ export const permissionHooks: ModelHooks = {
       if (problems.length) errors.constraints = problems;
     }
   },
-};
+});

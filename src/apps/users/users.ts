@@ -47,7 +47,7 @@ export const user = defineModel({
     is_superuser: f.boolean({ default: false }),
     date_joined: f.datetime({ readOnly: true, autoNow: "create" }),
     last_login: f.datetime({ readOnly: true, nullable: true }),
-    groups: f.m2m(() => group, { table: "users_user_groups", source: "user_id", target: "group_id" }, { filterName: "group" }),
+    groups: f.m2m("users.group", { table: "users_user_groups", source: "user_id", target: "group_id" }, { filterName: "group" }),
   },
   brief: ["username"],
   display: "username",
@@ -63,7 +63,7 @@ export const token = defineModel({
   taggable: false,
   timestamps: false,
   fields: {
-    user: f.fk(() => user, { required: false, onDelete: "cascade" }),
+    user: f.fk("users.user", { required: false, onDelete: "cascade" }),
     created: f.datetime({ readOnly: true, autoNow: "create" }),
     expires: f.datetime({ nullable: true }),
     last_used: f.datetime({ nullable: true }),
@@ -109,12 +109,12 @@ export const objectPermission = defineModel({
     actions: f.stringList({ required: true, default: undefined, helpText: "The list of actions granted by this permission" }),
     constraints: f.json({ nullable: true, helpText: "Queryset filter matching the applicable objects of the selected type(s)" }),
     groups: f.m2m(
-      () => group,
+      "users.group",
       { table: "users_objectpermission_groups", source: "objectpermission_id", target: "group_id" },
       { filterName: "group", nestedDisplayUrl: true },
     ),
     users: f.m2m(
-      () => user,
+      "users.user",
       { table: "users_objectpermission_users", source: "objectpermission_id", target: "user_id" },
       { filterName: "user", nestedDisplayUrl: true },
     ),
@@ -122,7 +122,7 @@ export const objectPermission = defineModel({
   brief: ["name", "description", "enabled", "object_types", "actions"],
   search: ["name", "description"],
   ordering: ["name"],
-  hooks: permissionHooks,
+  hooks: permissionHooks(() => objectPermission),
 });
 
 export const usersModels = [user, group, token, objectPermission];

@@ -3,8 +3,8 @@ import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
 import type { WriteItem, Probe } from "../../schema/hooks.ts";
 import type { Model } from "../../schema/model.ts";
-import { device } from "../dcim/devices.ts";
-import { clusterScopeSql, virtualMachine, vmInterface } from "./virtualization.ts";
+import type { ModelHooks } from "../../schema/hooks.ts";
+import { clusterScopeSql } from "./cluster-scope.ts";
 import { checkable, effective, relatedRowsProbe } from "../../engine/referenced-rows.ts";
 import { idList } from "../../engine/select.ts";
 
@@ -12,7 +12,6 @@ import { idList } from "../../engine/select.ts";
  * What NetBox's `clean()` checks across objects for virtual machines, their interfaces and the
  * devices clusters hold. Each runs as probes in a write's first round trip (one statement per
  * kind of row, whatever the number of items), and its errors come out as NetBox words them.
- * Declared as functions so model files can name them before this module has run.
  */
 
 /** The site and location a cluster's scope places it in, with their names, beside the cluster's row. */
@@ -33,8 +32,8 @@ const VM_FIELDS = ["site", "cluster", "device", "role", "disk"];
  * virtual disks. A VM given a cluster but no site takes the cluster's site, as NetBox saves it.
  * Its probes read the related rows and the disks' total; `checkVirtualMachines` decides.
  */
-export function virtualMachineProbes(ctx: Actor, items: readonly WriteItem[]): Probe[] {
-  const model = virtualMachine;
+function virtualMachineProbes(model: Model, ctx: Actor, items: readonly WriteItem[]): Probe[] {
+  const device = model.registry.get("dcim.device");
   const todo = checkable(items);
   const touching = { touching: VM_FIELDS };
   const updating = todo.filter((i) => i.id !== null && VM_FIELDS.some((name) => i.values[name] !== undefined));
@@ -58,8 +57,13 @@ export function virtualMachineProbes(ctx: Actor, items: readonly WriteItem[]): P
   ];
 }
 
-export function checkVirtualMachines(_ctx: Actor, items: readonly WriteItem[]): void {
-  const model = virtualMachine;
+/** The rules of virtual machines; `self` is their model. */
+export const virtualMachineHooks = (self: () => Model): ModelHooks => ({
+  writeProbes: (ctx, items) => virtualMachineProbes(self(), ctx, items),
+  prepareWrite: (_ctx, items) => checkVirtualMachines(self(), items),
+});
+
+function checkVirtualMachines(model: Model, items: readonly WriteItem[]): void {
   for (const item of checkable(items)) {
     if (item.id !== null && !VM_FIELDS.some((name) => item.values[name] !== undefined)) continue;
     checkVirtualMachine(model, item);
@@ -96,8 +100,7 @@ const VM_INTERFACE_FIELDS = ["virtual_machine", "parent", "bridge", "primary_mac
  * A VM interface: its primary MAC address is one assigned to it; its parent and bridge are other
  * interfaces of the same virtual machine.
  */
-export function vmInterfaceProbes(ctx: Actor, items: readonly WriteItem[]): Probe[] {
-  const model = vmInterface;
+function vmInterfaceProbes(model: Model, ctx: Actor, items: readonly WriteItem[]): Probe[] {
   const todo = checkable(items);
   const peer = {
     touching: VM_INTERFACE_FIELDS,
@@ -113,10 +116,13 @@ export function vmInterfaceProbes(ctx: Actor, items: readonly WriteItem[]): Prob
   ];
 }
 
-export function checkVmInterfaces(_ctx: Actor, items: readonly WriteItem[]): void {
-  const model = vmInterface;
-  for (const item of checkable(items)) checkVmInterface(model, item);
-}
+/** The rules of VM interfaces; `self` is their model. */
+export const vmInterfaceHooks = (self: () => Model): ModelHooks => ({
+  writeProbes: (ctx, items) => vmInterfaceProbes(self(), ctx, items),
+  prepareWrite: (_ctx, items) => {
+    for (const item of checkable(items)) checkVmInterface(self(), item);
+  },
+});
 
 function checkVmInterface(model: Model, item: WriteItem) {
   const value = (name: string) => effective(model, item, name) as number | null;
@@ -145,10 +151,11 @@ const DEVICE_CLUSTER_FIELDS = ["cluster", "site", "location"];
  * A device's cluster: where the cluster's scope fixes a site or a location, the device must be
  * there too.
  */
-export const deviceClusterHooks = {
-  writeProbes: (ctx: Actor, items: readonly WriteItem[]): Probe[] =>
-    relatedRowsProbe(ctx, device, checkable(items), { name: "cluster", touching: DEVICE_CLUSTER_FIELDS, extra: clusterScope }),
-  prepareWrite(_ctx: Actor, items: readonly WriteItem[]): void {
+export const deviceClusterHooks = (self: () => Model): ModelHooks => ({
+  writeProbes: (ctx, items) =>
+    relatedRowsProbe(ctx, self(), checkable(items), { name: "cluster", touching: DEVICE_CLUSTER_FIELDS, extra: clusterScope }),
+  prepareWrite(_ctx, items) {
+    const device = self();
     for (const item of checkable(items)) {
       const cluster = item.probed.cluster;
       if (!cluster || !DEVICE_CLUSTER_FIELDS.some((name) => item.values[name] !== undefined)) continue;
@@ -160,7 +167,7 @@ export const deviceClusterHooks = {
       }
     }
   },
-};
+});
 
 /**
  * A cluster moved to another scope: the devices it hosts must all be in the site (and location)

@@ -1,18 +1,16 @@
-import { sql, type RawBuilder } from "kysely";
+import { sql } from "kysely";
 import { f, type Choice } from "../../schema/fields.ts";
 import { defineModel, type FilterDeclaration } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
-import { tenant } from "../tenancy/tenancy.ts";
-import { deviceRole, location, platform, region, site, siteGroup } from "../dcim/organization.ts";
-import { device, macAddress } from "../dcim/devices.ts";
 import { INTERFACE_MODE } from "../dcim/choices.ts";
 import { configContextField, localContextData, VM_CONTEXT_PATHS } from "../extras/config-context-field.ts";
 import { addressCount, primaryIpFields } from "../ipam/dcim-fields.ts";
 import { primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
 import { combineHooks } from "../../schema/hooks.ts";
 import { whether } from "../../schema/filter-sql.ts";
-import { checkVirtualMachines, checkVmInterfaces, clusterScopeHooks, virtualMachineProbes, vmInterfaceProbes } from "./validation.ts";
+import { clusterScopeHooks, virtualMachineHooks, vmInterfaceHooks } from "./validation.ts";
+import { clusterScopeSql, type Scope } from "./cluster-scope.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
 
@@ -34,25 +32,6 @@ export const VIRTUAL_MACHINE_STATUS: readonly Choice[] = [
   { value: "decommissioning", label: "Decommissioning" },
 ];
 
-type Scope = "region" | "sitegroup" | "site" | "location";
-
-/**
- * The region, site group, site or location a cluster's scope puts it in, as SQL over the cluster
- * row under `c`: what NetBox caches as `_region`, `_site_group`, `_site` and `_location`. A site
- * scope implies the site's region and group; a location scope its site's too.
- */
-export function clusterScopeSql(c: string, level: Scope): RawBuilder<unknown> {
-  const [type, id] = [sql.ref(`${c}.scope_type`), sql.ref(`${c}.scope_id`)];
-  const ofSite = (column: string, siteId: RawBuilder<unknown>) =>
-    sql`(SELECT s.${sql.ref(column)} FROM dcim_site s WHERE s.id = ${siteId})`;
-  const locationSite = sql`(SELECT l.site_id FROM dcim_location l WHERE l.id = ${id})`;
-  if (level === "location") return sql`CASE ${type} WHEN 'dcim.location' THEN ${id} END`;
-  if (level === "site") return sql`CASE ${type} WHEN 'dcim.site' THEN ${id} WHEN 'dcim.location' THEN ${locationSite} END`;
-  const column = level === "region" ? "region_id" : "group_id";
-  return sql`CASE ${type} WHEN ${`dcim.${level}`} THEN ${id} WHEN 'dcim.site' THEN ${ofSite(column, id)}
-    WHEN 'dcim.location' THEN ${ofSite(column, locationSite)} END`;
-}
-
 /** A cluster filter through its scope: by id, or by slug; nested groups include their descendants. */
 function scopeFilter(level: Scope, by: "id" | "slug"): FilterDeclaration {
   const table = { region: "dcim_region", sitegroup: "dcim_sitegroup", site: "dcim_site", location: "dcim_location" }[level];
@@ -73,7 +52,7 @@ export const clusterType = defineModel({
   app: "virtualization",
   name: "clustertype",
   verboseName: "cluster type",
-  fields: { ...organizational(), cluster_count: f.count(() => cluster, "type") },
+  fields: { ...organizational(), cluster_count: f.count("virtualization.cluster", "type") },
   brief: ["name", "slug", "description", "cluster_count"],
 });
 
@@ -81,7 +60,7 @@ export const clusterGroup = defineModel({
   app: "virtualization",
   name: "clustergroup",
   verboseName: "cluster group",
-  fields: { ...organizational(), comments, cluster_count: f.count(() => cluster, "group") },
+  fields: { ...organizational(), comments, cluster_count: f.count("virtualization.cluster", "group") },
   brief: ["name", "slug", "description", "cluster_count"],
   filters: { ...contactFilters("virtualization.clustergroup") },
 });
@@ -99,16 +78,16 @@ export const cluster = defineModel({
   name: "cluster",
   fields: {
     name: f.string({ maxLength: 100 }),
-    type: f.fk(() => clusterType, { onDelete: "protect" }),
-    group: f.fk(() => clusterGroup, { nullable: true, onDelete: "protect" }),
+    type: f.fk("virtualization.clustertype", { onDelete: "protect" }),
+    group: f.fk("virtualization.clustergroup", { nullable: true, onDelete: "protect" }),
     status: f.choice(CLUSTER_STATUS, { default: "active" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     // NetBox 4.2: a cluster is scoped to a region, site group, site or location.
-    scope: f.generic(() => [region, siteGroup, site, location], { nullable: true }),
+    scope: f.generic(["dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"], { nullable: true }),
     description,
     comments,
-    device_count: f.count(() => device, "cluster"),
-    virtualmachine_count: f.count(() => virtualMachine, "cluster"),
+    device_count: f.count("dcim.device", "cluster"),
+    virtualmachine_count: f.count("virtualization.virtualmachine", "cluster"),
     allocated_vcpus: f.computed(allocated("vcpus", { round: true }), { returns: "number" }),
     allocated_memory: f.computed(allocated("memory"), { returns: "integer" }),
     allocated_disk: f.computed(allocated("disk"), { returns: "integer" }),
@@ -137,13 +116,13 @@ export const virtualMachine = defineModel({
   fields: {
     name: f.string({ maxLength: 64 }),
     status: f.choice(VIRTUAL_MACHINE_STATUS, { default: "active" }),
-    site: f.fk(() => site, { nullable: true, onDelete: "protect" }),
-    cluster: f.fk(() => cluster, { nullable: true, onDelete: "protect" }),
-    device: f.fk(() => device, { nullable: true, onDelete: "protect" }),
+    site: f.fk("dcim.site", { nullable: true, onDelete: "protect" }),
+    cluster: f.fk("virtualization.cluster", { nullable: true, onDelete: "protect" }),
+    device: f.fk("dcim.device", { nullable: true, onDelete: "protect" }),
     serial: f.string({ maxLength: 50, blank: true, label: "Serial number" }),
-    role: f.fk(() => deviceRole, { nullable: true, onDelete: "protect" }),
-    tenant: f.fk(() => tenant, { nullable: true, onDelete: "protect" }),
-    platform: f.fk(() => platform, { nullable: true, onDelete: "setNull" }),
+    role: f.fk("dcim.devicerole", { nullable: true, onDelete: "protect" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
+    platform: f.fk("dcim.platform", { nullable: true, onDelete: "setNull" }),
     vcpus: f.decimal({ maxDigits: 6, decimalPlaces: 2, min: 0.01, nullable: true, label: "Virtual CPUs" }),
     memory: f.integer({ min: 0, max: 2_147_483_647, nullable: true, label: "Memory (MB)" }),
     disk: f.integer({ min: 0, max: 2_147_483_647, nullable: true, label: "Disk (MB)" }),
@@ -156,8 +135,8 @@ export const virtualMachine = defineModel({
     }),
     config_context: configContextField(() => virtualMachine, VM_CONTEXT_PATHS),
     ...primaryIpFields(),
-    interface_count: f.count(() => vmInterface, "virtual_machine"),
-    virtual_disk_count: f.count(() => virtualDisk, "virtual_machine"),
+    interface_count: f.count("virtualization.vminterface", "virtual_machine"),
+    virtual_disk_count: f.count("virtualization.virtualdisk", "virtual_machine"),
   },
   uniqueTogether: [
     // NetBox: Lower('name') with cluster and tenant; a VM without a cluster never collides.
@@ -170,7 +149,10 @@ export const virtualMachine = defineModel({
   ],
   brief: ["name", "description"],
   search: ["name", "serial", "description", "comments"],
-  hooks: combineHooks({ writeProbes: virtualMachineProbes, prepareWrite: checkVirtualMachines }, primaryIpHooks(VM_INTERFACES)),
+  hooks: combineHooks(
+    virtualMachineHooks(() => virtualMachine),
+    primaryIpHooks(VM_INTERFACES),
+  ),
   filters: {
     ...contactFilters("virtualization.virtualmachine"),
     cluster_group: "cluster__group",
@@ -200,21 +182,21 @@ export const vmInterface = defineModel({
   verboseName: "interface",
   className: "VMInterface",
   fields: {
-    virtual_machine: f.fk(() => virtualMachine, { onDelete: "cascade" }),
+    virtual_machine: f.fk("virtualization.virtualmachine", { onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
     enabled: f.boolean({ default: true }),
-    parent: f.fk(() => vmInterface, { nullable: true, onDelete: "setNull", label: "Parent interface", nestedDisplayUrl: true }),
-    bridge: f.fk(() => vmInterface, { nullable: true, onDelete: "setNull", label: "Bridge interface", nestedDisplayUrl: true }),
+    parent: f.fk("virtualization.vminterface", { nullable: true, onDelete: "setNull", label: "Parent interface", nestedDisplayUrl: true }),
+    bridge: f.fk("virtualization.vminterface", { nullable: true, onDelete: "setNull", label: "Bridge interface", nestedDisplayUrl: true }),
     mtu: f.integer({ nullable: true, min: 1, max: 65536 }),
     // NetBox 4.2: the interface's own MAC is its primary MAC address object's.
     mac_address: f.computed(
       (t) => sql`(SELECT m.mac_address FROM dcim_macaddress m WHERE m.id = ${sql.ref(`${t}.primary_mac_address_id`)})`,
       { label: "MAC address", returns: "string" },
     ),
-    primary_mac_address: f.fk(() => macAddress, { nullable: true, onDelete: "setNull", label: "Primary MAC address" }),
+    primary_mac_address: f.fk("dcim.macaddress", { nullable: true, onDelete: "setNull", label: "Primary MAC address" }),
     // Every MAC address assigned to the interface: the MAC table is its own link table.
     mac_addresses: f.m2m(
-      () => macAddress,
+      "dcim.macaddress",
       { table: "dcim_macaddress", source: "assigned_object_id", target: "id", objectTypeColumn: "assigned_object_type" },
       { readOnly: true, label: "MAC addresses" },
     ),
@@ -226,7 +208,7 @@ export const vmInterface = defineModel({
   brief: ["virtual_machine", "name", "description"],
   search: ["name", "description"],
   ordering: ["virtual_machine", "name"],
-  hooks: { writeProbes: vmInterfaceProbes, prepareWrite: checkVmInterfaces },
+  hooks: vmInterfaceHooks(() => vmInterface),
   filters: {
     cluster: "virtual_machine__cluster",
     cluster_id: "virtual_machine__cluster__id",
@@ -240,7 +222,7 @@ export const virtualDisk = defineModel({
   name: "virtualdisk",
   verboseName: "virtual disk",
   fields: {
-    virtual_machine: f.fk(() => virtualMachine, { onDelete: "cascade" }),
+    virtual_machine: f.fk("virtualization.virtualmachine", { onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
     description,
     size: f.integer({ required: true, min: 0, max: 2_147_483_647, label: "Size (MB)" }),

@@ -4,7 +4,6 @@ import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { KINDS } from "../../schema/kinds.ts";
 import type { Model } from "../../schema/model.ts";
-import { registry } from "../../schema/registry.ts";
 import { snapshotSql } from "../select.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -25,7 +24,7 @@ interface Cascaded {
 export function cascadedRows(model: Model, ids: Sql, depth = 0, seen: readonly Model[] = []): Cascaded[] {
   if (depth > 8) return [];
   const out: Cascaded[] = [];
-  for (const { model: child, field } of registry.referencesTo(model)) {
+  for (const { model: child, field } of model.registry.referencesTo(model)) {
     // A tree's own descendants are already among the named rows.
     if (child === model && model.tree) continue;
     if (seen.includes(child)) continue;

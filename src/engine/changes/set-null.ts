@@ -4,7 +4,6 @@ import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { KINDS } from "../../schema/kinds.ts";
 import type { Model } from "../../schema/model.ts";
-import { registry } from "../../schema/registry.ts";
 import { snapshotSql } from "../select.ts";
 import { cascadedRows } from "./cascade.ts";
 
@@ -55,7 +54,7 @@ export function setNullStatements(ctx: Actor, model: Model, ids: Sql): { stateme
   const statements: Statement[] = [];
   const models = new Set<Model>();
   for (const set of removed) {
-    for (const { model: owner, field } of registry.referencesTo(set.model)) {
+    for (const { model: owner, field } of set.model.registry.referencesTo(set.model)) {
       if (!KINDS[field.kind].setsNull?.(field) || owner.readOnly) continue;
       const t = owner.table;
       const spared = removed.filter((r) => r.model === owner).map((r) => sql` AND ${sql.ref(`${t}.id`)} NOT IN ${r.ids}`);

@@ -1,0 +1,5 @@
+import type { Model } from "../../schema/model.ts";
+import { circuitsModels } from "./circuits.ts";
+
+/** NetBox's circuits app: providers, their accounts and networks, circuits and their terminations, circuit groups. */
+export const models: readonly Model[] = circuitsModels;

@@ -1,0 +1,7 @@
+import type { Model } from "../../schema/model.ts";
+import { ipamModels } from "./addressing.ts";
+import { serviceModels } from "./services.ts";
+import { vlanModels } from "./vlans.ts";
+
+/** NetBox's ipam app: RIRs, aggregates, ASNs, VRFs, prefixes, ranges, addresses, VLANs, services, FHRP groups. */
+export const models: readonly Model[] = [...ipamModels, ...vlanModels, ...serviceModels];
