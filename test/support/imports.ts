@@ -36,7 +36,10 @@ const typeOnly = (statement: string): boolean => {
   if (/^\s*(import|export)\s+type\b/.test(statement)) return true;
   const names = /\{([^}]*)\}/.exec(statement)?.[1];
   if (!names || /^\s*import\s+[\w*]/.test(statement.replace(/^\s*import\s+\{/, "import {"))) return false;
-  const list = names.split(",").map((n) => n.trim()).filter(Boolean);
+  const list = names
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
   return list.length > 0 && list.every((n) => n.startsWith("type "));
 };
 
