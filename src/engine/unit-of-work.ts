@@ -40,7 +40,7 @@ export async function readBatch(ctx: Actor, statements: readonly Statement[]): P
 /**
  * Runs a write transaction: one round trip, all or none. With cached authentication, its first
  * statement aborts the transaction when the auth version moved since the data was read. Its last
- * statements are the webhook outbox (`src/events/outbox.ts`): the deliveries of the change records
+ * statements are the webhook outbox (`src/engine/outbox.ts`): the deliveries of the change records
  * the transaction wrote, whose ids go to the queue once it has committed; their events keep the
  * full representation of the objects of the `represented` models the transaction created or updated.
  */

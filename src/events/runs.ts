@@ -84,12 +84,13 @@ export async function settleRuns(
   deps: DeliveryDependencies,
   verdicts: readonly { id: number; keep: boolean }[],
 ): Promise<(number | null)[]> {
-  const ids = (keep: boolean) => JSON.stringify(verdicts.filter((v) => v.keep === keep).map((v) => v.id));
+  const idsOf = (list: readonly { id: number }[]) => JSON.stringify(list.map((v) => v.id));
+  const [kept, gone] = [idsOf(verdicts.filter((v) => v.keep)), idsOf(verdicts.filter((v) => !v.keep))];
   const [dropped] = await deps.db.batch(
     [
-      sql`DELETE FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${ids(false)})) AND status = 'pending'
+      sql`DELETE FROM extras_webhookdelivery WHERE id IN (SELECT value FROM json_each(${gone})) AND status = 'pending'
       RETURNING id, ${nextRun("extras_webhookdelivery")} AS next`.compile(qb),
-      sql`UPDATE extras_webhookdelivery SET status = 'queued' WHERE id IN (SELECT value FROM json_each(${ids(true)})) AND status = 'pending'`.compile(
+      sql`UPDATE extras_webhookdelivery SET status = 'queued' WHERE id IN (SELECT value FROM json_each(${kept})) AND status = 'pending'`.compile(
         qb,
       ),
     ],

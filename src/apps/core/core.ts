@@ -15,7 +15,7 @@ const timeFilter = (op: ">=" | "<=") => ({
 
 /**
  * A change record (NetBox's ObjectChange), written by the engine in the transaction of every
- * create, update and delete (`src/changes/`); served read-only at `/api/core/object-changes/`
+ * create, update and delete (`src/engine/changes/`); served read-only at `/api/core/object-changes/`
  * (NetBox 4.1+) and `/api/extras/object-changes/` (SPEC.md 2.1, NetBox 4.0).
  */
 export const objectChange = defineModel({

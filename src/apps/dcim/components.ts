@@ -22,7 +22,7 @@ export { optionalColor } from "./colors.ts";
  * What every device component shares: its device (deleted with it), the module it came with (not
  * for device bays, which modules cannot carry), name and physical label.
  */
-export const componentFields = (modular = true): Record<string, FieldOptions> => ({
+export const componentFields = ({ modular = true }: { readonly modular?: boolean } = {}): Record<string, FieldOptions> => ({
   device: f.fk("dcim.device", { onDelete: "cascade" }),
   // The module it came with, if any: deleted with it, as NetBox deletes a module's components.
   ...(modular ? { module: f.fk("dcim.module", { nullable: true, onDelete: "cascade" }) } : {}),
@@ -175,7 +175,7 @@ export const deviceBay = defineModel({
   name: "devicebay",
   verboseName: "device bay",
   fields: {
-    ...componentFields(false),
+    ...componentFields({ modular: false }),
     description,
     installed_device: f.fk("dcim.device", { nullable: true, unique: true, onDelete: "setNull" }),
   },

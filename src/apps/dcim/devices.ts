@@ -127,7 +127,7 @@ export const device = defineModel({
         sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.device_id`, idList(values))})`,
     },
   },
-  // Placement, cluster and primary-IP rules; a new device brings its type's components (dcim-instantiation.ts).
+  // Placement, cluster and primary-IP rules; a new device brings its type's components (instantiation.ts).
   hooks: combineHooks(
     devicePlacementHooks(() => device),
     deviceClusterHooks(() => device),

@@ -9,10 +9,10 @@ import { deviceBayTemplateChecks, frontPortTemplateChecks, powerOutletTemplateCh
 /**
  * Component templates: what a device type (or a module type) brings with it. Creating a device
  * of the type, or installing a module of the type, creates one component per template
- * (`dcim-instantiation.ts`). The modular kinds belong to a device type or a module type; device
+ * (`instantiation.ts`). The modular kinds belong to a device type or a module type; device
  * bays and inventory items only to a device type, as in NetBox.
  */
-const templateFields = (modular = true): Record<string, FieldOptions> => ({
+const templateFields = ({ modular = true }: { readonly modular?: boolean } = {}): Record<string, FieldOptions> => ({
   device_type: f.fk("dcim.devicetype", { nullable: modular, onDelete: "cascade" }),
   ...(modular ? { module_type: f.fk("dcim.moduletype", { nullable: true, onDelete: "cascade" }) } : {}),
   name: f.string({
@@ -159,7 +159,7 @@ export const deviceBayTemplate = defineModel({
   app: "dcim",
   name: "devicebaytemplate",
   verboseName: "device bay template",
-  fields: { ...templateFields(false), description },
+  fields: { ...templateFields({ modular: false }), description },
   uniqueTogether: templateUnique("Device bay template", { modular: false }),
   ...deviceOnly,
   hooks: deviceBayTemplateChecks(() => deviceBayTemplate),

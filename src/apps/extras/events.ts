@@ -99,7 +99,7 @@ export const DELIVERY_EVENTS = [
 /**
  * One run of one webhook for one event, written as `queued` (or, while its rule's conditions wait
  * to be evaluated, as hidden `pending`) in the transaction of the change
- * (the outbox, `src/events/outbox.ts`), then sent by the consumer. Read-only but for retry.
+ * (the outbox, `src/engine/outbox.ts`), then sent by the consumer. Read-only but for retry.
  */
 export const webhookDelivery = defineModel({
   app: "extras",

@@ -67,8 +67,8 @@ const idSet = (values: readonly string[]) => sql`(SELECT value FROM json_each(${
  * Rows in the given VRFs or in VRFs importing their export targets... as NetBox's `present_in_vrf`:
  * the VRF itself, or any VRF exporting a route target the given one imports.
  */
-const presentInVrf = (byRd: boolean) => (values: readonly string[], t: string) => {
-  const chosen = byRd ? sql`(SELECT id FROM ipam_vrf WHERE rd IN (SELECT value FROM json_each(${JSON.stringify(values)})))` : idSet(values);
+const presentInVrf = (by: "id" | "rd") => (values: readonly string[], t: string) => {
+  const chosen = by === "rd" ? sql`(SELECT id FROM ipam_vrf WHERE rd IN (SELECT value FROM json_each(${JSON.stringify(values)})))` : idSet(values);
   return sql`(${col(t, "vrf_id")} IN ${chosen} OR ${col(t, "vrf_id")} IN (SELECT e.vrf_id FROM ipam_vrf_export_targets e
     JOIN ipam_vrf_import_targets i ON i.routetarget_id = e.routetarget_id WHERE i.vrf_id IN ${chosen}))`;
 };
@@ -88,8 +88,8 @@ const networkFilters = (f: string) => ({
 
 export const prefixFilters = {
   ...networkFilters("prefix"),
-  present_in_vrf_id: sqlFilter(presentInVrf(false)),
-  present_in_vrf: sqlFilter(presentInVrf(true)),
+  present_in_vrf_id: sqlFilter(presentInVrf("id")),
+  present_in_vrf: sqlFilter(presentInVrf("rd")),
   vlan_vid: "vlan__vid",
   vlan_group_id: "vlan__group__id",
   depth: "_depth",
@@ -116,8 +116,8 @@ export const ipRangeFilters = {
       }),
     ),
   ),
-  present_in_vrf_id: sqlFilter(presentInVrf(false)),
-  present_in_vrf: sqlFilter(presentInVrf(true)),
+  present_in_vrf_id: sqlFilter(presentInVrf("id")),
+  present_in_vrf: sqlFilter(presentInVrf("rd")),
 } satisfies Record<string, FilterDeclaration>;
 
 function exactAddressOf(f: string) {
@@ -147,8 +147,8 @@ export const ipAddressFilters = {
   mask_length: sqlFilter(maskLength("address", "=")),
   mask_length__gte: sqlFilter(maskLength("address", ">=")),
   mask_length__lte: sqlFilter(maskLength("address", "<=")),
-  present_in_vrf_id: sqlFilter(presentInVrf(false)),
-  present_in_vrf: sqlFilter(presentInVrf(true)),
+  present_in_vrf_id: sqlFilter(presentInVrf("id")),
+  present_in_vrf: sqlFilter(presentInVrf("rd")),
   interface_id: sqlFilter((values, t) => assignedTo("dcim.interface", idSet(values), t)),
   interface: sqlFilter((values, t) =>
     assignedTo(
