@@ -270,7 +270,7 @@ function writeStatements(items: readonly WriteItem[]): Statement[] {
     );
   }
   for (const [type, ids] of wanted) {
-    const model = cable.registry.byObjectType(type)!;
+    const model = cable.registry.get(type);
     const list = JSON.stringify([...ids]);
     out.push(
       guardStatement(
@@ -301,7 +301,7 @@ const cablesWhere = (table: string, where: Sql) =>
  * device row), for every registered endpoint model that belongs to a device.
  */
 function byDevice(table: string, devices: Sql): Sql {
-  const device = cable.registry.byObjectType("dcim.device")!;
+  const device = cable.registry.get("dcim.device");
   const parts = endpointModels(cable.registry.byObjectType)
     .filter((m) => m.field.device && KINDS[m.field.device.kind].singleTarget)
     .map(
@@ -315,7 +315,7 @@ function byDevice(table: string, devices: Sql): Sql {
 function deviceRelation(field: string, { byId }: { readonly byId: boolean }): FilterDeclaration {
   return {
     sql: (values, table) => {
-      const device = cable.registry.byObjectType("dcim.device")!;
+      const device = cable.registry.get("dcim.device");
       const relation = device.field[field];
       if (!relation || !KINDS[relation.kind].singleTarget) return sql`0`;
       const column = sql.ref(`d.${relation.column}`);

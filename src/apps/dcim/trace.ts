@@ -41,7 +41,7 @@ async function trace(ctx: Actor, model: Model, id: number): Promise<Response> {
 
 /** Groups the path's rows by segment into `[near, cable, far]`. */
 function segments(ctx: Actor, registry: Registry, row: Row): unknown[] {
-  const cableModel = registry.byObjectType("dcim.cable")!;
+  const cableModel = registry.get("dcim.cable");
   const rows = JSON.parse(String(row.hops ?? "[]")) as [number, number, Out | null, Out | null][];
   const out: [Out[], Out | null, Out[]][] = [];
   for (const [seg, near, raw, cable] of rows) {
@@ -99,7 +99,7 @@ function reachSql(model: Model, id: number): ReturnType<typeof sql> {
  */
 async function paths(ctx: Actor, model: Model, id: number): Promise<Response> {
   const object = nestedEndpointSql(selectContext(model.registry, 0), sql`hop.type`, sql`hop.id`, 1);
-  const cableModel = model.registry.byObjectType("dcim.cable")!;
+  const cableModel = model.registry.get("dcim.cable");
   const cable = sql`json_set(${selectContext(model.registry, 0).nestedJson(cableModel, sql`hop.cable`, 1)}, '$.__type', 'dcim.cable')`;
   const walk = pathSql(
     model.registry.byObjectType,

@@ -241,7 +241,7 @@ export const customFieldHooks = (self: () => Model): StatefulHooks<ChoiceSets> =
     const wanted: RawBuilder<unknown>[] = [];
     for (const item of items) {
       const given = item.values.choice_set;
-      if (isRef(given)) wanted.push(refSql(ctx, self().registry.byObjectType("extras.customfieldchoiceset")!, given));
+      if (isRef(given)) wanted.push(refSql(ctx, self().registry.get("extras.customfieldchoiceset"), given));
       else if (given === undefined && item.id !== null)
         wanted.push(sql`(SELECT choice_set_id FROM extras_customfield WHERE id = ${item.id})`);
     }

@@ -28,7 +28,7 @@ export const permissionHooks = (self: () => Model): ModelHooks => ({
         continue;
       }
       const problems = types.flatMap((type) => {
-        const model = self().registry.byObjectType(type)!;
+        const model = self().registry.get(type);
         return list.flatMap((c: Record<string, unknown>) => {
           try {
             constraintCondition(model, c, 0);
