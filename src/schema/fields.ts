@@ -1,6 +1,6 @@
 import type { RawBuilder } from "kysely";
 import type { GenericSchema } from "valibot";
-import type { SelectContext } from "./kinds.ts";
+import type { SelectContext } from "./kinds/descriptor.ts";
 import type { Model } from "./model.ts";
 
 /** One option of a choice field; `id` is the legacy numeric id some clients still read. */
@@ -12,7 +12,7 @@ export interface Choice {
   readonly accepts?: readonly (string | number)[];
 }
 
-/** The kinds of field a model can declare; `src/models/kinds.ts` says what each derives. */
+/** The kinds of field a model can declare; `src/schema/kinds/` says what each derives. */
 export type FieldKind =
   | "string"
   | "text"
@@ -324,7 +324,7 @@ export const f = {
   alias: (of: string, o: Opts = {}): FieldOptions => ({ kind: "alias", aliasOf: of, ...o }),
   /**
    * An IP address or prefix with its mask (`10.0.0.5/24`): stored as text plus sortable start and
-   * end keys and the mask length (`src/ipam/network.ts`), so containment is a range scan.
+   * end keys and the mask length (`src/lib/network.ts`), so containment is a range scan.
    */
   network: (network: "address" | "prefix", o: Opts = {}): FieldOptions => ({ kind: "network", network, required: !o.nullable, ...o }),
   /** A write-only secret stored as a hash (user passwords). */
