@@ -1,5 +1,5 @@
 import type { Field } from "../schema/fields.ts";
-import { columnsOf, indexOf, KINDS } from "../schema/kinds.ts";
+import { columnsOf, indexOf, KINDS } from "../schema/kinds/index.ts";
 import type { Model } from "../schema/model.ts";
 
 /** The SQL declarations of a field's stored columns, derived from its kind. */

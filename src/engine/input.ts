@@ -2,7 +2,8 @@ import * as v from "valibot";
 import type { Model } from "../schema/model.ts";
 import type { Values } from "../schema/hooks.ts";
 import type { FieldErrors } from "../schema/errors.ts";
-import { isWritable, KINDS, mirrorOf, pyType } from "../schema/kinds.ts";
+import { isWritable, KINDS, mirrorOf } from "../schema/kinds/index.ts";
+import { pyType } from "../schema/kinds/inputs.ts";
 
 export type Mode = "create" | "put" | "patch";
 

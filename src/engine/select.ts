@@ -1,6 +1,8 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Field } from "../schema/fields.ts";
-import { columnsOf, KINDS, MAX_NESTING, selectKey, type SelectContext } from "../schema/kinds.ts";
+import type { SelectContext } from "../schema/kinds/descriptor.ts";
+import { columnsOf, KINDS, selectKey } from "../schema/kinds/index.ts";
+import { MAX_NESTING } from "../schema/kinds/limits.ts";
 import type { Model } from "../schema/model.ts";
 import type { Registry } from "../schema/registry.ts";
 import { frozen, qb } from "../db/query-builder.ts";

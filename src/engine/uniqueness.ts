@@ -3,7 +3,8 @@ import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { Model } from "../schema/model.ts";
 import type { WriteItem, Probe } from "../schema/hooks.ts";
-import { isRef, KINDS } from "../schema/kinds.ts";
+import { isRef } from "../schema/kinds/descriptor.ts";
+import { KINDS } from "../schema/kinds/index.ts";
 import { refSql } from "./references.ts";
 import { idList } from "./select.ts";
 

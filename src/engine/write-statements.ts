@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { Field } from "../schema/fields.ts";
-import { KINDS } from "../schema/kinds.ts";
+import { KINDS } from "../schema/kinds/index.ts";
 import type { Model } from "../schema/model.ts";
 import type { Values } from "../schema/hooks.ts";
 import { idList } from "./select.ts";

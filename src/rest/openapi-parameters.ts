@@ -1,5 +1,5 @@
 import type { JsonSchema } from "../schema/json-schema.ts";
-import { KINDS } from "../schema/kinds.ts";
+import { KINDS } from "../schema/kinds/index.ts";
 import type { Model } from "../schema/model.ts";
 import { BUILTIN_FILTERS, filterParameters, type FilterParameter } from "../engine/filters.ts";
 

@@ -1,7 +1,17 @@
 import type { Field } from "../schema/fields.ts";
-import { isWritable, KINDS, MAX_NESTING, mirrorOf, type Form } from "../schema/kinds.ts";
+import type { Form, NestedShown } from "../schema/kinds/descriptor.ts";
+import { isWritable, KINDS, mirrorOf } from "../schema/kinds/index.ts";
+import { MAX_NESTING } from "../schema/kinds/limits.ts";
 import type { Model } from "../schema/model.ts";
 import { ref, RELATED_REFERENCE, type JsonSchema, type SchemaContext } from "../schema/json-schema.ts";
+
+/** What an object schema describes: which fields, in which form, at which nesting level, with `display_url` or not. */
+interface ObjectShape {
+  readonly fields: readonly Field[];
+  readonly form: Form;
+  readonly level: number;
+  readonly page?: boolean;
+}
 
 /**
  * The component schemas of the OpenAPI document, from the registry and the field kinds' OpenAPI
@@ -24,11 +34,12 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
     schemas[name] = schema;
   };
 
-  function objectSchema(model: Model, fields: readonly Field[], form: Form, level: number, page = form === "full"): JsonSchema {
+  /** The object schema of `fields` of `model` in `form` at nesting `level` (with `display_url` when `page`: by default in the full form). */
+  function objectSchema(model: Model, { fields, form, level, page = form === "full" }: ObjectShape): JsonSchema {
     const sc: SchemaContext = {
       form,
-      related: (target, only, nestedPage) => (level >= MAX_NESTING ? null : nested(target, level + 1, only, nestedPage)),
-      member: (target, nestedPage) => nested(target, level, undefined, nestedPage),
+      related: (target, shown) => (level >= MAX_NESTING ? null : nested(target, level + 1, shown)),
+      member: (target, shown) => nested(target, level, { page: shown?.page }),
       sibling: (name) => model.field[name],
     };
     const { display, ...first } = BASE_PROPERTIES;
@@ -46,20 +57,20 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
     const name = `Brief${model.className}`;
     if (schemas[name] || building.has(name)) return;
     building.add(name);
-    const schema = objectSchema(model, model.briefFields, "brief", 0);
+    const schema = objectSchema(model, { fields: model.briefFields, form: "brief", level: 0 });
     add(name, schema);
     byContent.set(`${model.objectType} ${JSON.stringify(schema)}`, name);
   }
 
   /** The nested form of `model` at `level` (or the fields named, inline; with `display_url` when `page`), as a reference. */
-  function nested(model: Model, level: number, only?: readonly Field[], page = false): JsonSchema {
-    if (only) return objectSchema(model, only, "nested", level, page);
+  function nested(model: Model, level: number, { fields: only, page = false }: NestedShown = {}): JsonSchema {
+    if (only) return objectSchema(model, { fields: only, form: "nested", level, page });
     const key = `${model.objectType}@${level}${page ? "+page" : ""}`;
     const known = nestedRefs.get(key);
     if (known) return known;
     if (building.has(key)) throw new Error(`OpenAPI: ${model.objectType} nests itself at one level`);
     building.add(key);
-    const schema = objectSchema(model, model.nestedFields, "nested", level, page);
+    const schema = objectSchema(model, { fields: model.nestedFields, form: "nested", level, page });
     const text = `${model.objectType} ${JSON.stringify(schema)}`;
     let name = byContent.get(text);
     if (!name) {
@@ -75,7 +86,7 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
   for (const model of models) {
     const x = model.className;
     brief(model);
-    add(x, objectSchema(model, model.readableFields, "full", 0));
+    add(x, objectSchema(model, { fields: model.readableFields, form: "full", level: 0 }));
     add(`Paginated${x}List`, paginated(x));
     add(`PaginatedBrief${x}List`, paginated(`Brief${x}`));
     if (model.readOnly) continue;

@@ -1,7 +1,7 @@
 import type { RequestContext } from "../http/context.ts";
 import type { Model } from "../schema/model.ts";
 import { authorize, isPermitted } from "../engine/permissions.ts";
-import { KINDS } from "../schema/kinds.ts";
+import { KINDS } from "../schema/kinds/index.ts";
 
 /**
  * OPTIONS on a list or detail endpoint, in DRF's metadata shape, from each field kind's own

@@ -1,6 +1,6 @@
 import type { Choice } from "./fields.ts";
 import { pythonRepr } from "./errors.ts";
-import { pyType } from "./kinds.ts";
+import { pyType } from "./kinds/inputs.ts";
 
 /**
  * THE CUSTOM FIELD TYPES. One entry per type says how a value of that type is checked and

@@ -1,6 +1,6 @@
 import type { RawBuilder } from "kysely";
 import type { GenericSchema } from "valibot";
-import type { SelectContext } from "./kinds.ts";
+import type { SelectContext } from "./kinds/descriptor.ts";
 import type { Model } from "./model.ts";
 
 /** One option of a choice field; `id` is the legacy numeric id some clients still read. */

@@ -1,5 +1,5 @@
 import type { Field } from "./fields.ts";
-import type { Form } from "./kinds.ts";
+import type { Form, NestedShown } from "./kinds/descriptor.ts";
 import type { Model } from "./model.ts";
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
@@ -13,9 +13,9 @@ export interface SchemaContext {
    * The schema of a related object read one level deeper (its nested form, or the fields named),
    * or null past the nesting limit, where the kind gives the bare id or nothing; with `display_url` when `page`.
    */
-  related(model: Model, fields?: readonly Field[], page?: boolean): JsonSchema | null;
-  /** The schema of an object nested at this same level (the members of an m2m set). */
-  member(model: Model, page?: boolean): JsonSchema;
+  related(model: Model, shown?: NestedShown): JsonSchema | null;
+  /** The schema of an object nested at this same level (the members of an m2m set), with `display_url` when `page`. */
+  member(model: Model, shown?: { readonly page?: boolean }): JsonSchema;
   /** Another field of the model being described (the field an alias mirrors). */
   sibling(name: string): Field;
 }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import { labelOf, type CountOf, type Field, type FieldOptions, type ModelName, type RowSql } from "./fields.ts";
-import { columnOf, KINDS, mirrorOf } from "./kinds.ts";
+import { columnOf, KINDS, mirrorOf } from "./kinds/index.ts";
 import type { ModelHooks } from "./hooks.ts";
 import type { RouteDeclaration } from "./routes.ts";
 import type { Registry } from "./registry.ts";

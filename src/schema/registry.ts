@@ -1,4 +1,4 @@
-import { KINDS } from "./kinds.ts";
+import { KINDS } from "./kinds/index.ts";
 import { adopt, APPS, type AppName, type Model } from "./model.ts";
 
 /** The frozen set of models the service serves, with the lookups the engine needs. */

@@ -2,7 +2,7 @@ import { registry } from "../../src/apps/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { KINDS } from "../../src/schema/kinds.ts";
+import { KINDS } from "../../src/schema/kinds/index.ts";
 import { createHarness, ORIGIN, type Driver, type Harness } from "./harness.ts";
 
 /** What one model's contract needs: valid objects to create, changes, an invalid object. */

@@ -5,7 +5,7 @@ import { comments, description, tenantGroupFilters } from "../../schema/common.t
 import { cabled, pathEndpoint } from "../dcim/cabling.ts";
 import { pathsRoute } from "../dcim/trace.ts";
 import type { StatefulHooks } from "../../schema/hooks.ts";
-import { isRef } from "../../schema/kinds.ts";
+import { isRef } from "../../schema/kinds/descriptor.ts";
 import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
 import { CONTACT_PRIORITY, contactFilters } from "../tenancy/contacts.ts";

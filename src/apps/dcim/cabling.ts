@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import { f, type Field, type FieldFilter, type FieldOptions, type SqlScope } from "../../schema/fields.ts";
-import type { SelectContext } from "../../schema/kinds.ts";
+import type { SelectContext } from "../../schema/kinds/descriptor.ts";
 import type { Model } from "../../schema/model.ts";
 
 type Sql = RawBuilder<unknown>;

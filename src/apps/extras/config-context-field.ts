@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import { f, type FieldOptions } from "../../schema/fields.ts";
-import { KINDS } from "../../schema/kinds.ts";
+import { KINDS } from "../../schema/kinds/index.ts";
 import type { Model } from "../../schema/model.ts";
 
 /**
@@ -141,7 +141,7 @@ function pathIdsSql(owner: Model, path: string, table: string, n: number): Sql {
     const alias = `cx${n}_${i}`;
     const walk = field ? KINDS[field.kind].targetIds : undefined;
     if (!walk) throw new Error(`${owner.objectType}: config context path ${path} names no relation at ${name}`);
-    ids = walk(field, current, alias, table, ids);
+    ids = walk(field, { owner: current, alias, table, owners: ids });
     current = field.target!();
   });
   if (!current.tree) return ids!;

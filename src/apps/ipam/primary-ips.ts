@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
 import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, Values, WriteItem } from "../../schema/hooks.ts";
-import { isRef } from "../../schema/kinds.ts";
+import { isRef } from "../../schema/kinds/descriptor.ts";
 
 /** A device's or VM's primary and out-of-band addresses, with the family each needs. */
 export const PRIMARY_FIELDS = [

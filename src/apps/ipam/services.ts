@@ -4,7 +4,7 @@ import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
 import { FHRP_AUTH_TYPE, FHRP_PROTOCOL, SERVICE_PROTOCOL } from "./choices.ts";
 import type { WriteItem } from "../../schema/hooks.ts";
-import type { GenericRef } from "../../schema/kinds.ts";
+import type { GenericRef } from "../../schema/kinds/descriptor.ts";
 
 /** A list of 1 to 65535 port numbers (at least one), as NetBox's ArrayField of ports. */
 function portsProblem(value: unknown): string | undefined {

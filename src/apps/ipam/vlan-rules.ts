@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
 import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, Values, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
-import { isRef, type Ref } from "../../schema/kinds.ts";
+import { isRef, type Ref } from "../../schema/kinds/descriptor.ts";
 import { refSql } from "../../engine/references.ts";
 import type { Model } from "../../schema/model.ts";
 import { allocationState, applyAllocation } from "./allocation-plan.ts";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { ApiError } from "../../schema/errors.ts";
-import { isRef } from "../../schema/kinds.ts";
+import { isRef } from "../../schema/kinds/descriptor.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
 import { randomHex } from "../../lib/crypto.ts";
 import { hasPermission, holdsGrant } from "../../engine/permissions.ts";

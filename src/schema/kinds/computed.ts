@@ -1,0 +1,80 @@
+import * as v from "valibot";
+import type { Field } from "../fields.ts";
+import { described, orNull, type JsonSchema } from "../json-schema.ts";
+import type { KindDescriptor, KindOf, Out, RenderContext } from "./descriptor.ts";
+import { info, none, parsed } from "./outputs.ts";
+import { relationParams } from "./relations.ts";
+
+/** The kinds read by SQL or through another field: computed and alias. */
+
+/** What a computed value reads as, by its `returns`; a plain one is whatever SQLite gives. */
+const COMPUTED_SCHEMAS: Record<NonNullable<Field["returns"]> | "scalar", JsonSchema> = {
+  boolean: { type: "boolean" },
+  integer: { type: "integer" },
+  number: { type: "number" },
+  string: { type: "string" },
+  json: {},
+  nested: {},
+  scalar: { type: ["string", "number"] },
+};
+
+/** JSON whose objects carrying `__type` become that model's nested form, at any depth. */
+function embeddedNested(raw: unknown, rc: RenderContext): unknown {
+  if (Array.isArray(raw)) return raw.map((x) => embeddedNested(x, rc));
+  if (!raw || typeof raw !== "object") return raw;
+  const o = raw as Out;
+  if (typeof o.__type === "string") return rc.nestedOf(o.__type, o);
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, embeddedNested(x, rc)]));
+}
+
+/** A value computed by the field's SQL, written only through a declared `input` schema. */
+export const computedKind: KindDescriptor = {
+  sqlType: null,
+  // Only a computed field declared with an `input` schema (and not read-only) is writable.
+  inputs: (field) => ({ [field.name]: field.input ?? v.never() }),
+  select: (field, table, sc) => field.sql!(table, { ownerType: field.ownerType, sc }),
+  render: (field, row, out, rc) => {
+    const raw = (field.sharedAs ? (parsed(row[field.sharedAs]) as Out | null)?.[field.name] : row[field.name]) ?? null;
+    if (raw === null) out[field.name] = null;
+    else if (field.returns === "boolean") out[field.name] = Boolean(raw);
+    else if (field.returns === "json") out[field.name] = parsed(raw);
+    else if (field.returns === "nested") out[field.name] = embeddedNested(parsed(raw), rc);
+    else out[field.name] = raw;
+    if (field.finish) out[field.name] = field.finish(out[field.name]);
+  },
+  lookups: null,
+  options: (field) => ({ [field.name]: info(field, "field") }),
+  openapi: {
+    output: (field) => ({ [field.name]: described(field, orNull(COMPUTED_SCHEMAS[field.returns ?? "scalar"])) }),
+    // What the declared `input` schema accepts is the model's to say; the document names the key.
+    input: (field) => ({ [field.name]: described(field, {}) }),
+  },
+  snapshot: none,
+};
+
+/** Another name for a field of the model; `kindOf` gives the mirrored field's OpenAPI. */
+export const aliasKind = (kindOf: KindOf): KindDescriptor => ({
+  sqlType: null,
+  mirrors: (field) => field.aliasOf!,
+  // Filtered like the relation it mirrors.
+  filterParams: (field, model) => relationParams(field.name, model.field[field.aliasOf!], { tree: false }),
+  // Written like its target: `parseInput` moves an alias's value to the field it mirrors.
+  render: (field, _row, out) => void (out[field.name] = out[field.aliasOf!]),
+  lookups: null,
+  options: (field) => ({ [field.name]: info(field, "nested object") }),
+  openapi: {
+    output: (field, sc) => {
+      const target = sc.sibling(field.aliasOf!);
+      return {
+        [field.name]: { ...kindOf(target.kind).openapi.output(target, sc)[target.name], description: `Another name for ${target.name}.` },
+      };
+    },
+    // Written like the field it mirrors, when that one is not given.
+    input: (field, sibling) => {
+      const target = sibling(field.aliasOf!);
+      const inputs = kindOf(target.kind).openapi.input?.(target, sibling) ?? {};
+      return { [field.name]: { ...inputs[target.name], deprecated: true, description: `Another name for ${target.name}.` } };
+    },
+  },
+  snapshot: none,
+});

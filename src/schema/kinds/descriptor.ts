@@ -1,0 +1,175 @@
+import type * as v from "valibot";
+import type { RawBuilder } from "kysely";
+import type { Field, FieldKind } from "../fields.ts";
+import type { Model } from "../model.ts";
+import type { JsonSchema, OpenApiFacet } from "../json-schema.ts";
+
+/**
+ * THE FIELD KINDS. One descriptor per kind says everything the engine derives from a field: its
+ * stored columns and their DDL, its input schema, how a validated value is stored, what a read
+ * selects beyond the stored columns, its output in each form, its filters and how a lookup path
+ * walks it, the references a write names, what a delete does to it, its OPTIONS and OpenAPI types
+ * and its change-record snapshot. Callers ask the descriptor instead of testing the kind. Adding a
+ * kind is one descriptor in this folder, one entry in `KINDS` (index.ts) and a builder in fields.ts.
+ * This file holds the descriptor's shape and the types it names; the kinds' files hold the
+ * descriptors, index.ts assembles them.
+ */
+
+export type Out = Record<string, unknown>;
+export type Sql = RawBuilder<unknown>;
+
+/** The representations: full (an object's own), brief (`?brief=1`) and nested (inside another). */
+export type Form = "full" | "brief" | "nested";
+
+/** A related reference as the client named it: by id, or by attributes that must match one. */
+export type Ref = { readonly ref: "id"; readonly id: number } | { readonly ref: "attrs"; readonly attrs: Record<string, unknown> };
+export const isRef = (x: unknown): x is Ref => typeof x === "object" && x !== null && "ref" in x;
+
+/** A generic relation as written: `{type: "dcim.interface", id: 4}`, or null. */
+export interface GenericRef {
+  readonly type: string;
+  readonly id: number;
+}
+
+/** A filter parameter a field gives: compared as the field, or matching the relation's targets by key or by id. */
+export type FilterParam =
+  | { readonly name: string; readonly field: Field }
+  | { readonly name: string; readonly relation: Field; readonly byId: boolean; readonly tree: boolean };
+
+/**
+ * Where a walk reads a relation's targets from: the row under `table` when `owners` is null, else
+ * the rows of `owner` whose ids `owners` selects, under `alias`.
+ */
+export interface WalkFrom {
+  readonly owner: Model;
+  readonly alias: string;
+  readonly table: string;
+  readonly owners: Sql | null;
+}
+
+/** Which filter lookups a kind supports. */
+export type LookupFamily = "text" | "number" | "boolean" | "choice" | "relation" | null;
+
+/** What `select` may ask of the selection builder: a related object as nested JSON. */
+export interface SelectContext {
+  readonly depth: number;
+  nestedJson(model: Model, id: Sql, depth: number): Sql;
+  /** The JSON object of a row already in scope under `alias` (its nested form, or the fields named). */
+  nestedObject(model: Model, alias: string, depth: number, fields?: readonly Field[]): Sql;
+  /** The nested JSON of the object of any registered model: `type` is its `app.model`, as SQL. */
+  anyNestedJson(type: Sql, id: Sql, depth: number): Sql;
+  /** A registered model by `app.model`, for SQL that reaches models a field set cannot import. */
+  byType(objectType: string): Model | undefined;
+}
+
+/** What a nested object shows: the fields named (default: its nested form's), and `display_url` when `page`. */
+export interface NestedShown {
+  readonly fields?: readonly Field[];
+  readonly page?: boolean;
+}
+
+/** What `render` may ask of the serializer: the nested form of a related object. */
+export interface RenderContext {
+  readonly form: Form;
+  /** The nested form of a related object (or the fields named, for `reverse`), with `display_url` when `page`. */
+  nested(model: Model, raw: Out, shown?: NestedShown): Out;
+  /** The nested form of an object of the registered model `app.model`, or null if there is none. */
+  nestedOf(objectType: string, raw: Out): Out | null;
+}
+
+export type SqlType = "TEXT" | "INTEGER" | "REAL";
+
+export interface KindDescriptor {
+  /** The SQL type of the field's own column; null when the kind stores no column of its own. */
+  readonly sqlType: SqlType | null;
+  /** The column's name for a field named `name` (default: the name itself). */
+  column?(name: string): string;
+  /** Stored columns beyond one of its own (a generic relation's type and id), with their types. */
+  columns?(field: Field): readonly (readonly [string, SqlType])[];
+  /** References: the related objects a written value names, each with the model it names it in. */
+  referencesIn?(field: Field, value: unknown): readonly { readonly target: Model; readonly ref: Ref }[];
+  /**
+   * References: replaces the references in `values[field.name]` by the ids `resolve` finds (it
+   * reports those it does not find, and gives undefined for them).
+   */
+  resolveReferences?(field: Field, values: Out, resolve: (target: Model, ref: Ref) => number | undefined): void;
+  /** The input key a field's errors are reported under, when not its name (a generic relation's `_id`). */
+  errorKey?(field: Field): string;
+  /** Filters: the parameters the field gives, in place of one of its name (a relation's by key and by id). */
+  filterParams?(field: Field, model: Model): readonly FilterParam[];
+  /** Filters: whether a lookup path walks through the field to its target (`site__region__slug`). */
+  walks?(field: Field): boolean;
+  /**
+   * Walking: a SELECT of the ids of the targets the field reaches, from the row under `table`
+   * when `owners` is null, else from the rows of `owner` whose ids `owners` selects (under `alias`).
+   */
+  targetIds?(field: Field, from: WalkFrom): Sql;
+  /** Filters: the rows under `alias` whose relation points into `ids` (a parenthesised list or subquery of target ids). */
+  matchIds?(field: Field, alias: string, ids: Sql): Sql;
+  /** Filters: the rows under `alias` whose relation points nowhere. */
+  matchNone?(field: Field, alias: string): Sql;
+  /** Filters: the target field a relation's filter values name (default: the target's natural key). */
+  filterKey?(field: Field, target: Model): string;
+  /** Filters: what a number lookup's values must be, when not any number. */
+  readonly numberFormat?: "integer" | "date";
+  /** On delete: whether the field holds references to rows of `target` (which a delete of them must protect, cascade or clear). */
+  pointsAt?(field: Field, target: Model): boolean;
+  /** On delete: a condition on the rows of the field's model that point at `ids` of `target`. */
+  pointingAt?(field: Field, target: Model, ids: Sql): Sql;
+  /** On delete: the column holding the id of the row the field points at. */
+  idColumn?(field: Field): string;
+  /** On delete: whether rows pointing at a deleted row are deleted with it. */
+  cascades?(field: Field): boolean;
+  /** On delete: whether the field is set to NULL, and the change recorded, before the row it points at goes. */
+  setsNull?(field: Field): boolean;
+  /** On delete: whether the field is tidied after the delete (cleared, or its row removed), no foreign key guarding it. */
+  tidiedAfterDelete?(field: Field): boolean;
+  /** Writes: the field is stored in a link table, written after its row (an m2m set). */
+  readonly linked?: boolean;
+  /** Uniqueness: the model a value of the field references, when it is one reference (an fk's target). */
+  singleTarget?(field: Field): Model;
+  /** Uniqueness: stored columns that each hold one part of a value (a generic relation's `type` and `id`). */
+  valueColumns?(field: Field): readonly (readonly [column: string, part: string])[];
+  /** The field another name stands for (an alias): read, written and filtered as that one. */
+  mirrors?(field: Field): string;
+  /** OpenAPI: the schema of a number lookup's values, when not any number. */
+  readonly numberFilterSchema?: JsonSchema;
+  /** DDL: the column's SQL type when the field decides it (a choice of numbers is INTEGER). */
+  sqlTypeOf?(field: Field): SqlType;
+  /** DDL: the column declares no NOT NULL, whatever the field says. */
+  readonly nullableColumn?: boolean;
+  /** DDL: what follows the column's declaration (an fk's `REFERENCES ... ON DELETE ...`). */
+  constraint?(field: Field): string;
+  /** DDL: the index of a field with one column, named `<table>_<name>` (several columns are indexed together by default). */
+  index?(field: Field): { readonly name: string; readonly columns: readonly string[] } | null;
+  /** DDL: tables a field creates beside its model's own (an m2m's through table). */
+  tables?(field: Field, model: Model): string[];
+  /** Reads another row (nested); such reads stop at the nesting limit. */
+  readonly related?: boolean;
+  /** Left out of the nested form (counts, m2m sets), though part of the brief one. */
+  readonly notNested?: boolean;
+  /** Input keys and their schemas; absent when clients cannot write the kind. */
+  inputs?(field: Field): Record<string, v.GenericSchema>;
+  /** Gathers a value written under several keys (generic relations: `_type` and `_id`). */
+  collect?(field: Field, parsed: Out): { value?: unknown; errors?: Record<string, string[]> };
+  /** Stored columns of a validated value. */
+  store?(field: Field, value: unknown, columns: Map<string, unknown>): void;
+  /** What a read selects for the field beyond stored columns (aliased as the field name). */
+  select?(field: Field, table: string, sc: SelectContext): Sql | null;
+  /** What sorting by the field sorts by, when not its own column (an address by its numeric key). */
+  order?(field: Field, table: string): Sql[];
+  /** Writes the field's output keys from a row (or a nested JSON object). */
+  render(field: Field, row: Out, out: Out, rc: RenderContext): void;
+  readonly lookups: LookupFamily;
+  /** What a filter compares for a kind with no column of its own (a count), as SQL over the row. */
+  filterSql?(field: Field, table: string): Sql;
+  /** OPTIONS entries (DRF metadata) by key. */
+  options(field: Field): Record<string, Out>;
+  /** OpenAPI schemas of its output keys (per form) and input keys. */
+  readonly openapi: OpenApiFacet;
+  /** Change-record snapshot entries, as SQL over the stored row. */
+  snapshot(field: Field, table: string): [string, Sql][];
+}
+
+/** The descriptor of a kind, for a kind whose behaviour asks another kind's (an alias's, a nested object's fields). */
+export type KindOf = (kind: FieldKind) => KindDescriptor;

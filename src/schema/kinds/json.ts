@@ -1,0 +1,76 @@
+import type * as v from "valibot";
+import { sql } from "kysely";
+import type { Field } from "../fields.ts";
+import type { JsonSchema } from "../json-schema.ts";
+import type { KindDescriptor, LookupFamily, Out, RenderContext, SelectContext, Sql } from "./descriptor.ts";
+import { customFieldsSchema, jsonSchema, nullable } from "./inputs.ts";
+import { MAX_NESTING } from "./limits.ts";
+import { info, jsonSnapshot, jsonStore, parsed, readValue, ref, scalarApi } from "./outputs.ts";
+
+/** The JSON-stored kinds: free JSON and custom field data. */
+
+/** A JSON-stored kind. */
+export function jsonStored(
+  schema: (field: Field) => v.GenericSchema,
+  optionsType: string,
+  lookups: LookupFamily,
+  openapi: JsonSchema,
+): KindDescriptor {
+  return {
+    sqlType: "TEXT",
+    inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
+    store: jsonStore,
+    render: (field, row, out) => void (out[field.name] = parsed(readValue(field, row)) ?? field.default ?? null),
+    lookups,
+    options: (field) => ({ [field.name]: info(field, optionsType) }),
+    openapi: scalarApi(() => openapi),
+    snapshot: jsonSnapshot,
+  };
+}
+
+/**
+ * Every custom field defined for the row's object type (NetBox lists them all, null when unset),
+ * as `{v: {name: value}, t: {name: [type, related type]}}`: object fields' ids come back as the
+ * nested JSON of their objects, built in the same statement, and `t` says how to shape them.
+ */
+function customFieldsSql(field: Field, table: string, sc: SelectContext): Sql {
+  const data = ref(table, field.column!);
+  const path = sql`('$."' || cf.name || '"')`;
+  // Related objects come one level short of the nesting cap: their own relations are nested once
+  // more (an interface's device), no further, so this subquery stays within SQLite's parser depth
+  // whatever else the statement nests around it (a webhook event's frozen representation).
+  const objects = sql`(SELECT json_group_array(${sc.anyNestedJson(sql`cf.related_object_type`, sql`j.value`, Math.max(sc.depth + 1, MAX_NESTING - 1))}) FROM json_each(${data}, ${path}) j)`;
+  const value = sql`CASE WHEN cf.type IN ('object', 'multiobject') THEN CASE WHEN json_type(${data}, ${path}) IN ('integer', 'array') THEN ${objects} END
+    ELSE ${data} -> ${path} END`;
+  return sql`(SELECT json_object('v', json_group_object(cf.name, ${value}),
+      't', json_group_object(cf.name, json_array(cf.type, cf.related_object_type)) FILTER (WHERE cf.type IN ('object', 'multiobject')))
+    FROM (SELECT name, type, related_object_type FROM extras_customfield
+      WHERE EXISTS (SELECT 1 FROM json_each(object_types) o WHERE o.value = ${field.ownerType}) ORDER BY group_name, weight, name) cf)`;
+}
+
+function renderCustomFields(field: Field, row: Out, out: Out, rc: RenderContext): void {
+  const built = parsed(row[field.name]) as { v: Out; t: Record<string, [string, string]> } | undefined;
+  if (!built) {
+    out[field.name] = parsed(readValue(field, row)) ?? {};
+    return;
+  }
+  const values: Out = {};
+  for (const [name, value] of Object.entries(built.v)) {
+    const shape = built.t[name];
+    if (!shape || value === null) {
+      values[name] = value;
+      continue;
+    }
+    // Objects deleted since they were chosen drop out, as NetBox's lookup of them finds nothing.
+    const objects = (value as (Out | null)[]).flatMap((x) => (x ? [rc.nestedOf(shape[1], x)].filter((o): o is Out => o !== null) : []));
+    values[name] = shape[0] === "object" ? (objects[0] ?? null) : objects;
+  }
+  out[field.name] = values;
+}
+
+export const jsonKind: KindDescriptor = jsonStored(jsonSchema, "json", null, {});
+export const customFieldsKind: KindDescriptor = {
+  ...jsonStored(() => customFieldsSchema, "json", null, { type: "object" }),
+  select: (field, table, sc) => (sc.depth === 0 ? customFieldsSql(field, table, sc) : null),
+  render: renderCustomFields,
+};

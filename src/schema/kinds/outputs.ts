@@ -1,0 +1,36 @@
+import { sql } from "kysely";
+import type { Field } from "../fields.ts";
+import { described, nullableFor, type JsonSchema, type OpenApiFacet } from "../json-schema.ts";
+import type { Out, Sql } from "./descriptor.ts";
+
+/** What kinds share to store, read, render and describe a value. */
+
+export const ref = (table: string, column: string) => sql.ref(`${table}.${column}`);
+export const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON.parse(raw) : raw);
+export const readValue = (field: Field, row: Out) => row[field.column ?? field.name];
+
+export const info = (field: Field, type: string, writable = !field.readOnly): Out => {
+  const out: Out = { type, required: Boolean(field.required) && writable, read_only: !writable, label: field.label };
+  if (field.helpText) out.help_text = field.helpText;
+  if (field.maxLength !== undefined) out.max_length = field.maxLength;
+  if (field.min !== undefined) out.min_value = field.min;
+  if (field.max !== undefined) out.max_value = field.max;
+  return out;
+};
+
+export const scalarSnapshot = (field: Field, table: string): [string, Sql][] =>
+  field.column ? [[field.name, ref(table, field.column)]] : [];
+export const jsonSnapshot = (field: Field, table: string): [string, Sql][] =>
+  field.column ? [[field.name, sql`json(${ref(table, field.column)})`]] : [];
+export const none = (): [string, Sql][] => [];
+export const plainStore = (field: Field, value: unknown, columns: Map<string, unknown>) =>
+  void (field.column && columns.set(field.column, value ?? null));
+export const jsonStore = (field: Field, value: unknown, columns: Map<string, unknown>) =>
+  void (field.column && columns.set(field.column, value === null || value === undefined ? null : JSON.stringify(value)));
+/** A one-key kind's OpenAPI facet: its output schema, and its input schema (default: the same). */
+export function scalarApi(output: (field: Field) => JsonSchema, input: (field: Field) => JsonSchema = output): OpenApiFacet {
+  return {
+    output: (field) => ({ [field.name]: described(field, nullableFor(field, output(field))) }),
+    input: (field) => ({ [field.name]: described(field, nullableFor(field, input(field))) }),
+  };
+}

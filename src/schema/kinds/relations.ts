@@ -1,0 +1,254 @@
+import { sql } from "kysely";
+import type { Field } from "../fields.ts";
+import { described, nullableFor, orNull, ref as schemaRef, RELATED_REFERENCE } from "../json-schema.ts";
+import type { Model } from "../model.ts";
+import { isRef, type FilterParam, type KindDescriptor, type KindOf, type Out, type SelectContext, type Sql } from "./descriptor.ts";
+import { fkSchema, keyedSchema, m2mSchema } from "./inputs.ts";
+import { info, none, parsed, plainStore, ref, scalarSnapshot } from "./outputs.ts";
+
+/** The relation kinds: fk, m2m, reverse, and count (a count of related rows); generic relations are in generic.ts. */
+
+/** How an fk's `onDelete` reads in its column's REFERENCES clause. */
+const ON_DELETE_SQL = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL", keep: "NO ACTION" } as const;
+
+/** The ids of owners of an m2m field whose targets are among `targets` (all owners with any target, for null). */
+function m2mSources(field: Field, targets: Sql | null): Sql {
+  const t = field.through!;
+  const owner = t.objectTypeColumn ? sql` AND ${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+  return sql`SELECT ${sql.ref(t.source)} FROM ${sql.table(t.table)} WHERE ${targets ? sql`${sql.ref(t.target)} IN ${targets}` : sql`1`}${owner}`;
+}
+/** A relation's two filters: `name` by its targets' key, `name_id` by their ids. */
+export const relationParams = (name: string, relation: Field, { tree }: { readonly tree: boolean }): FilterParam[] => [
+  { name, relation, byId: false, tree },
+  { name: `${name}_id`, relation, byId: true, tree },
+];
+
+const READ_ONLY_ID = { type: "integer", required: false, read_only: true, label: "ID" };
+
+/** The OPTIONS children of a nested object: its brief fields, read-only (and `display_url` where the relation nests it). */
+function nestedChildren(target: Model, { page = false, kindOf }: { readonly page?: boolean; readonly kindOf: KindOf }): Out {
+  const children: Out = {
+    id: READ_ONLY_ID,
+    url: { type: "field", required: false, read_only: true, label: "Url" },
+    ...(page ? { display_url: { type: "field", required: false, read_only: true, label: "Display url" } } : {}),
+    display: { type: "field", required: false, read_only: true, label: "Display" },
+  };
+  for (const f of target.nestedFields) Object.assign(children, kindOf(f.kind).options({ ...f, readOnly: true, required: false }));
+  return children;
+}
+
+function countSql(field: Field, table: string): Sql {
+  const of = field.countOf!;
+  const self = ref(table, "id");
+  if ("sql" in of) return of.sql(table);
+  if ("table" in of) return sql`(SELECT count(*) FROM ${sql.table(of.table)} x WHERE x.${sql.ref(of.column)} = ${self})`;
+  const counted = of.model();
+  const column = sql.ref(`x.${counted.field[of.field].column}`);
+  if (!of.cumulative) return sql`(SELECT count(*) FROM ${sql.table(counted.table)} x WHERE ${column} = ${self})`;
+  return sql`(SELECT count(*) FROM ${sql.table(counted.table)} x WHERE ${column} IN (WITH RECURSIVE d(id) AS (SELECT ${self} UNION ALL SELECT c.id FROM ${sql.table(counted.field[of.field].target!().table)} c JOIN d ON c.parent_id = d.id) SELECT id FROM d))`;
+}
+
+/** The m2m targets of the row `table` as a JSON array of nested objects, in the target's order. */
+function m2mSql(field: Field, table: string, sc: SelectContext): Sql {
+  const t = field.through!;
+  const target = field.target!();
+  const alias = `m${sc.depth}`;
+  const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+  const order = target.field[target.ordering[0].replace(/^-/, "")]?.column ?? "id";
+  return sql`(SELECT json_group_array(${sc.nestedObject(target, alias, sc.depth)} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
+    FROM ${sql.table(t.table)} th JOIN ${sql.table(target.table)} ${sql.raw(alias)} ON ${ref(alias, "id")} = th.${sql.ref(t.target)}
+    WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed})`;
+}
+
+/** A reference to one row of the target, stored as `<name>_id`; `kindOf` gives its target's nested fields' OPTIONS. */
+export const fkKind = (kindOf: KindOf): KindDescriptor => ({
+  sqlType: "INTEGER",
+  column: (name) => `${name}_id`,
+  constraint: (field) => `REFERENCES ${field.target!().table}(id) ON DELETE ${ON_DELETE_SQL[field.onDelete ?? "protect"]}`,
+  filterParams: (field, model) => {
+    if (!field.column) return [];
+    // A filter by a tree's node takes its descendants too, unless the tree is the model's own (a parent).
+    const tree = Boolean(field.target!().tree) && field.target!() !== model;
+    return relationParams(field.name, field, { tree });
+  },
+  walks: (field) => Boolean(field.column),
+  matchIds: (field, alias, ids) => sql`${ref(alias, field.column!)} IN ${ids}`,
+  matchNone: (field, alias) => sql`${ref(alias, field.column!)} IS NULL`,
+  singleTarget: (field) => field.target!(),
+  targetIds: (field, { owner, alias, table, owners }) =>
+    owners === null
+      ? sql`SELECT ${ref(table, field.column!)}`
+      : sql`SELECT ${ref(alias, field.column!)} FROM ${sql.table(owner.table)} ${sql.raw(alias)} WHERE ${ref(alias, "id")} IN (${owners})`,
+  // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
+  pointsAt: (field, target) => field.column !== null && field.target!() === target,
+  pointingAt: (field, _target, ids) => sql`${sql.ref(field.column!)} IN ${ids}`,
+  idColumn: (field) => field.column!,
+  cascades: (field) => field.onDelete === "cascade",
+  setsNull: (field) => field.onDelete === "setNull",
+  // A UNIQUE column is indexed already.
+  index: (field) => (field.column && !field.unique ? { name: field.column, columns: [field.column] } : null),
+  related: true,
+  inputs: (field) => ({ [field.name]: fkSchema(field) }),
+  referencesIn: (field, value) => (isRef(value) ? [{ target: field.target!(), ref: value }] : []),
+  resolveReferences: (field, values, resolve) => {
+    const value = values[field.name];
+    if (isRef(value)) values[field.name] = resolve(field.target!(), value) ?? null;
+  },
+  store: plainStore,
+  select: (field, table, sc) =>
+    field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
+  render: (field, row, out, rc) => {
+    const raw = parsed(row[field.name]);
+    out[field.name] =
+      raw && typeof raw === "object"
+        ? rc.nested(field.target!(), raw as Out, { page: field.nestedDisplayUrl })
+        : (row[field.column!] ?? null);
+  },
+  lookups: "relation",
+  options: (field) => ({
+    [field.name]: field.flat
+      ? info(field, "field")
+      : { ...info(field, "nested object"), children: nestedChildren(field.target!(), { page: field.nestedDisplayUrl, kindOf }) },
+  }),
+  openapi: {
+    output: (field, sc) => {
+      // Past the nesting limit (and for a flat fk) the id stands for the object; a relation with
+      // no column of its own has nothing to give there.
+      const nested = field.flat ? null : sc.related(field.target!(), { page: field.nestedDisplayUrl });
+      const s = nested ?? (field.column ? { type: "integer" } : { type: "null" });
+      return { [field.name]: described(field, nullableFor(field, s)) };
+    },
+    input: (field) => ({ [field.name]: described(field, nullableFor(field, schemaRef(RELATED_REFERENCE))) }),
+  },
+  snapshot: scalarSnapshot,
+});
+
+/** A set of rows of the target, stored in a link table. */
+export const m2mKind: KindDescriptor = {
+  sqlType: null,
+  notNested: true,
+  tables: (field, model) => {
+    const t = field.through;
+    // A shared link table (tags) or another model's own table (`f.reverseList`) is not this model's to create.
+    if (!t || t.objectTypeColumn || field.readOnly) return [];
+    return [
+      `CREATE TABLE ${t.table} (\n  id INTEGER PRIMARY KEY AUTOINCREMENT,\n` +
+        `  ${t.source} INTEGER NOT NULL REFERENCES ${model.table}(id) ON DELETE CASCADE,\n` +
+        `  ${t.target} INTEGER NOT NULL REFERENCES ${field.target!().table}(id) ON DELETE CASCADE,\n` +
+        `  UNIQUE (${t.source}, ${t.target})\n)`,
+      `CREATE INDEX ${t.table}_${t.target} ON ${t.table}(${t.target})`,
+    ];
+  },
+  inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
+  linked: true,
+  targetIds: (field, { alias, table, owners }) => {
+    const t = field.through!;
+    const sources = owners === null ? sql`= ${ref(table, "id")}` : sql`IN (${owners})`;
+    const typed = t.objectTypeColumn ? sql` AND ${ref(alias, t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+    return sql`SELECT ${ref(alias, t.target)} FROM ${sql.table(t.table)} ${sql.raw(alias)} WHERE ${ref(alias, t.source)} ${sources}${typed}`;
+  },
+  filterParams: (field) => (field.filterName ? relationParams(field.filterName, field, { tree: false }) : []),
+  walks: (field) => Boolean(field.filterName),
+  matchIds: (field, alias, ids) => sql`${ref(alias, "id")} IN (${m2mSources(field, ids)})`,
+  matchNone: (field, alias) => sql`${ref(alias, "id")} NOT IN (${m2mSources(field, null)})`,
+  // NetBox's filters of a set (tags) take the targets' slugs.
+  filterKey: (_field, target) => (target.field.slug ? "slug" : target.naturalKey),
+  referencesIn: (field, value) => (Array.isArray(value) ? value.filter(isRef).map((ref) => ({ target: field.target!(), ref })) : []),
+  resolveReferences: (field, values, resolve) => {
+    const value = values[field.name];
+    if (Array.isArray(value)) values[field.name] = [...new Set(value.map((r) => (isRef(r) ? resolve(field.target!(), r) : r)))];
+  },
+  select: (field, table, sc) => m2mSql(field, table, sc),
+  render: (field, row, out, rc) => {
+    const list = (parsed(row[field.name]) ?? []) as Out[];
+    out[field.name] = field.listedBy
+      ? list.map((x) => x[field.listedBy!])
+      : list.map((x) => rc.nested(field.target!(), x, { page: field.nestedDisplayUrl }));
+  },
+  lookups: "relation",
+  options: (field) => ({ [field.name]: info(field, "list") }),
+  openapi: {
+    output: (field, sc) => ({
+      [field.name]: described(field, {
+        type: "array",
+        items: field.listedBy ? { type: "string" } : sc.member(field.target!(), { page: field.nestedDisplayUrl }),
+      }),
+    }),
+    input: (field) => ({
+      [field.name]: described(field, {
+        type: "array",
+        items: field.listedBy ? { anyOf: [{ type: "string" }, schemaRef(RELATED_REFERENCE)] } : schemaRef(RELATED_REFERENCE),
+      }),
+    }),
+  },
+  snapshot: (field, table) => {
+    // A read-only set (an interface's MAC addresses) belongs to the other side's record.
+    if (field.readOnly) return [];
+    const t = field.through!;
+    const target = field.target!();
+    const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+    // Tags are recorded by name, other relations by id, as NetBox's change log does.
+    const label = t.objectTypeColumn && target.field.name ? sql`tg.name` : sql`tg.id`;
+    return [
+      [
+        field.name,
+        sql`json((SELECT json_group_array(${label} ORDER BY ${label}) FROM ${sql.table(t.table)} th
+      JOIN ${sql.table(target.table)} tg ON tg.id = th.${sql.ref(t.target)} WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed}))`,
+      ],
+    ];
+  },
+};
+
+/** The one row of the target that points back at this one; `kindOf` gives its nested fields' OPTIONS. */
+export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
+  sqlType: null,
+  related: true,
+  notNested: true,
+  select: (field, table, sc) => {
+    const target = field.target!();
+    const of = field.reverseOf!;
+    const alias = `r${sc.depth}`;
+    const fields = (of.fields ?? target.nestedFields.map((x) => x.name)).map((name) => target.field[name]);
+    const where = Object.entries(of.where).map(([column, value]) => sql`${ref(alias, column)} = ${value}`);
+    return sql`json((SELECT ${sc.nestedObject(target, alias, sc.depth + 1, fields)} FROM ${sql.table(target.table)} ${sql.raw(alias)}
+      WHERE ${ref(alias, target.field[of.field].column!)} = ${ref(table, "id")} AND ${sql.join(where, sql` AND `)} LIMIT 1))`;
+  },
+  render: (field, row, out, rc) => {
+    const raw = parsed(row[field.name]);
+    const target = field.target!();
+    const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
+    out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, { fields, page: field.nestedDisplayUrl }) : null;
+  },
+  lookups: null,
+  options: (field) => ({
+    [field.name]: {
+      ...info(field, "nested object", false),
+      children: nestedChildren(field.target!(), { page: field.nestedDisplayUrl, kindOf }),
+    },
+  }),
+  openapi: {
+    output: (field, sc) => {
+      const target = field.target!();
+      const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
+      return { [field.name]: described(field, orNull(sc.related(target, { fields, page: field.nestedDisplayUrl }) ?? { type: "null" })) };
+    },
+  },
+  snapshot: none,
+});
+
+/** A count of related rows, read by SQL. */
+export const countKind: KindDescriptor = {
+  sqlType: null,
+  notNested: true,
+  select: (field, table) => countSql(field, table),
+  render: (field, row, out) => void (out[field.name] = Number(row[field.name] ?? 0)),
+  // NetBox's counts are stored counters, filterable like any number (`interface_count__gte=2`).
+  lookups: "number",
+  filterSql: countSql,
+  numberFilterSchema: { type: "integer" },
+  // Sorted by the count a read selects under the field's name.
+  order: (field) => [sql.ref(field.name)],
+  options: (field) => ({ [field.name]: info(field, "integer", false) }),
+  openapi: { output: (field) => ({ [field.name]: described(field, { type: "integer" }) }) },
+  snapshot: none,
+};

@@ -1,0 +1,197 @@
+import type * as v from "valibot";
+
+import { sql } from "kysely";
+import type { Field } from "../fields.ts";
+import { described, numberInput, orNull, stringInput, type JsonSchema, type OpenApiFacet } from "../json-schema.ts";
+import type { Form, KindDescriptor, LookupFamily } from "./descriptor.ts";
+import {
+  booleanSchema,
+  choiceSchema,
+  dateSchema,
+  datetimeSchema,
+  integerListSchema,
+  ipListSchema,
+  nullable,
+  numberSchema,
+  stringListSchema,
+  stringSchema,
+} from "./inputs.ts";
+import { jsonStored } from "./json.ts";
+import { info, none, plainStore, readValue, ref, scalarApi, scalarSnapshot } from "./outputs.ts";
+
+/** The scalar kinds (one column each, rendered as stored or nearly) and the list kinds (JSON-stored lists). */
+
+const TEXT_API = scalarApi(() => ({ type: "string" }), stringInput);
+
+function choiceOutput(field: Field, raw: unknown, form: Form): unknown {
+  if (raw == null || raw === "") return null;
+  if (form !== "full" || field.bare) return raw;
+  const choice = field.choices!.find((c) => c.value === raw);
+  if (!choice) return { value: raw, label: String(raw) };
+  return choice.id === undefined
+    ? { value: choice.value, label: choice.label }
+    : { value: choice.value, label: choice.label, id: choice.id };
+}
+
+/** What distinguishes one scalar kind from another. */
+interface ScalarKind {
+  readonly sqlType: "TEXT" | "INTEGER" | "REAL";
+  /** The input schema of a field of the kind. */
+  readonly schema: (field: Field) => v.GenericSchema;
+  readonly lookups: LookupFamily;
+  /** The `type` OPTIONS gives its fields. */
+  readonly optionsType: string;
+  readonly openapi: OpenApiFacet;
+}
+
+/** A scalar kind: one column, rendered as stored. */
+function scalar({ sqlType, schema, lookups, optionsType, openapi }: ScalarKind): KindDescriptor {
+  return {
+    sqlType,
+    inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
+    store: plainStore,
+    render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
+    lookups,
+    options: (field) => ({ [field.name]: info(field, optionsType) }),
+    openapi,
+    snapshot: scalarSnapshot,
+  };
+}
+
+export const stringKind: KindDescriptor = scalar({
+  sqlType: "TEXT",
+  schema: stringSchema,
+  lookups: "text",
+  optionsType: "string",
+  openapi: TEXT_API,
+});
+export const textKind: KindDescriptor = scalar({
+  sqlType: "TEXT",
+  schema: stringSchema,
+  lookups: "text",
+  optionsType: "string",
+  openapi: TEXT_API,
+});
+export const slugKind: KindDescriptor = scalar({
+  sqlType: "TEXT",
+  schema: stringSchema,
+  lookups: "text",
+  optionsType: "slug",
+  openapi: TEXT_API,
+});
+export const integerKind: KindDescriptor = {
+  ...scalar({
+    sqlType: "INTEGER",
+    schema: numberSchema,
+    lookups: "number",
+    optionsType: "integer",
+    openapi: scalarApi(
+      () => ({ type: "integer" }),
+      (f) => numberInput(f, "integer"),
+    ),
+  }),
+  numberFormat: "integer",
+  numberFilterSchema: { type: "integer" },
+};
+export const floatKind: KindDescriptor = scalar({
+  sqlType: "REAL",
+  schema: numberSchema,
+  lookups: "number",
+  optionsType: "float",
+  openapi: scalarApi(
+    () => ({ type: "number" }),
+    (f) => numberInput(f, "number"),
+  ),
+});
+export const dateKind: KindDescriptor = {
+  ...scalar({
+    sqlType: "TEXT",
+    schema: () => dateSchema,
+    lookups: "number",
+    optionsType: "date",
+    openapi: scalarApi(() => ({ type: "string", format: "date" })),
+  }),
+  numberFormat: "date",
+  numberFilterSchema: { type: "string", format: "date" },
+};
+export const datetimeKind: KindDescriptor = {
+  ...scalar({
+    sqlType: "TEXT",
+    schema: () => datetimeSchema,
+    lookups: "number",
+    optionsType: "datetime",
+    openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
+  }),
+  // The committed migrations declare datetime columns without NOT NULL; the DDL must match them.
+  nullableColumn: true,
+  numberFormat: "date",
+  numberFilterSchema: { type: "string", format: "date-time" },
+};
+export const passwordKind: KindDescriptor = {
+  ...scalar({
+    sqlType: "TEXT",
+    schema: stringSchema,
+    lookups: null,
+    optionsType: "string",
+    // A secret's schema states no minimum length (as the document was first derived), though its input may not be blank.
+    openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f, { blankable: true })) }) },
+  }),
+  render: () => undefined,
+  snapshot: none,
+};
+export const booleanKind: KindDescriptor = {
+  ...scalar({
+    sqlType: "INTEGER",
+    schema: () => booleanSchema,
+    lookups: "boolean",
+    optionsType: "boolean",
+    openapi: scalarApi(() => ({ type: "boolean" })),
+  }),
+  store: (field, value, columns) => void columns.set(field.column!, value === null || value === undefined ? null : value ? 1 : 0),
+  render: (field, row, out) => {
+    const raw = readValue(field, row);
+    out[field.name] = raw == null ? null : Boolean(raw);
+  },
+  snapshot: (field, table) => [
+    [
+      field.name,
+      sql`json(CASE WHEN ${ref(table, field.column!)} IS NULL THEN 'null' WHEN ${ref(table, field.column!)} THEN 'true' ELSE 'false' END)`,
+    ],
+  ],
+};
+export const choiceKind: KindDescriptor = {
+  sqlType: "TEXT",
+  sqlTypeOf: (field) => (typeof field.choices?.[0]?.value === "number" ? "INTEGER" : "TEXT"),
+  inputs: (field) => ({ [field.name]: choiceSchema(field) }),
+  store: plainStore,
+  render: (field, row, out, rc) => void (out[field.name] = choiceOutput(field, readValue(field, row), rc.form)),
+  lookups: "choice",
+  options: (field) => ({
+    // Read-only choices (an address's family) list theirs too, so clients can label them.
+    [field.name]: { ...info(field, "field"), choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) },
+  }),
+  openapi: {
+    output: (field, sc) => {
+      const value = { enum: field.choices!.map((c) => c.value) };
+      if (sc.form !== "full" || field.bare) return { [field.name]: described(field, orNull(value)) };
+      const properties: Record<string, JsonSchema> = { value, label: { enum: [...new Set(field.choices!.map((c) => c.label))] } };
+      if (field.choices!.some((c) => c.id !== undefined)) properties.id = { type: "integer" };
+      // A blank choice (or one cleared by a migration) reads as null, whatever the field says.
+      return {
+        [field.name]: described(field, orNull({ type: "object", additionalProperties: false, required: ["value", "label"], properties })),
+      };
+    },
+    input: (field) => {
+      const values = [...new Set(field.choices!.flatMap((c) => [c.value, ...(c.accepts ?? [])]))];
+      return { [field.name]: described(field, { enum: field.nullable ? [...values, "", null] : values }) };
+    },
+  },
+  snapshot: scalarSnapshot,
+};
+
+export const stringListKind: KindDescriptor = jsonStored(() => stringListSchema, "list", "text", {
+  type: "array",
+  items: { type: "string" },
+});
+export const integerListKind: KindDescriptor = jsonStored(integerListSchema, "list", null, { type: "array", items: { type: "integer" } });
+export const ipListKind: KindDescriptor = jsonStored(() => ipListSchema, "list", "text", { type: "array", items: { type: "string" } });
