@@ -312,7 +312,7 @@ function objectStatements(ctx: Actor, model: Model, item: WriteItem, message: st
     const update = updateStatement(model, id, columns);
     if (update) out.push(update);
   }
-  for (const field of model.fields.filter((x) => KINDS[x.kind].linked)) {
+  for (const field of model.fields.filter((x) => KINDS[x.kind].input?.linked)) {
     const chosen = item.values[field.name] as number[] | undefined;
     if (chosen !== undefined) out.push(...m2mStatements(model, field, { objectId, ids: chosen, replacing: id !== null }));
   }
@@ -411,7 +411,7 @@ function danglingGenericStatements(ctx: Actor, model: Model): { statements: Stat
   const byField = new Map<Model["fields"][number], { owner: Model; targets: Model[] }>();
   for (const target of cascadeOf(model)) {
     for (const { model: owner, field } of model.registry.referencesTo(target)) {
-      if (!KINDS[field.kind].tidiedAfterDelete?.(field)) continue;
+      if (!KINDS[field.kind].deletion!.tidiedAfterDelete(field)) continue;
       const entry = byField.get(field) ?? { owner, targets: [] };
       entry.targets.push(target);
       byField.set(field, entry);

@@ -4,15 +4,15 @@ import type { Model } from "../schema/model.ts";
 
 /** The SQL declarations of a field's stored columns, derived from its kind. */
 export function columnSql(field: Field): string[] {
-  const kind = KINDS[field.kind];
-  if (kind.columns) return columnsOf(field).map(([name, type]) => `${name} ${type}${field.nullable ? "" : " NOT NULL"}`);
-  if (!field.column || !kind.sqlType) return [];
-  const parts = [field.column, kind.sqlTypeOf?.(field) ?? kind.sqlType];
-  if (!field.nullable && !kind.nullableColumn) parts.push("NOT NULL");
+  const storage = KINDS[field.kind].storage;
+  if (storage?.columns) return columnsOf(field).map(([name, type]) => `${name} ${type}${field.nullable ? "" : " NOT NULL"}`);
+  if (!field.column || !storage?.sqlType) return [];
+  const parts = [field.column, storage.sqlTypeOf?.(field) ?? storage.sqlType];
+  if (!field.nullable && !storage.nullableColumn) parts.push("NOT NULL");
   const fallback = defaultSql(field);
   if (fallback !== null) parts.push(`DEFAULT ${fallback}`);
   if (field.unique) parts.push("UNIQUE");
-  const constraint = kind.constraint?.(field);
+  const constraint = storage.constraint?.(field);
   if (constraint) parts.push(constraint);
   return [parts.join(" ")];
 }
@@ -53,7 +53,7 @@ export function modelDdl(model: Model): string[] {
     const partial = u.unlessBlank ? ` WHERE ${model.field[u.unlessBlank].column} <> ''` : "";
     out.push(`CREATE UNIQUE INDEX ${model.table}_${u.fields.join("_")} ON ${model.table}(${cols.join(", ")})${partial}`);
   }
-  for (const field of model.fields) out.push(...(KINDS[field.kind].tables?.(field, model) ?? []));
+  for (const field of model.fields) out.push(...(KINDS[field.kind].storage?.tables?.(field, model) ?? []));
   return out;
 }
 

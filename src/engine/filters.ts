@@ -102,13 +102,16 @@ function through(via: readonly Field[], table: string, inner: (alias: string) =>
   const target = field.target!();
   const alias = `p${depth}`;
   const sub = sql`SELECT ${sql.ref(`${alias}.id`)} FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${through(rest, alias, inner, depth + 1)}`;
-  return KINDS[field.kind].matchIds!(field, table, sql`(${sub})`);
+  return KINDS[field.kind].walk!.matchIds(field, table, sql`(${sub})`);
 }
 
 /** A field compared by filters: a stored column, or SQL its kind gives (a count). */
-const filterable = (field: Field) => Boolean(KINDS[field.kind].lookups && (field.column || KINDS[field.kind].filterSql));
+const filterable = (field: Field) => {
+  const filter = KINDS[field.kind].filter;
+  return Boolean(filter?.lookups && (field.column || filter.sql));
+};
 const filterColumn = (field: Field, alias: string): Cond =>
-  field.column ? sql.ref(`${alias}.${field.column}`) : KINDS[field.kind].filterSql!(field, alias);
+  field.column ? sql.ref(`${alias}.${field.column}`) : KINDS[field.kind].filter!.sql!(field, alias);
 
 /** The filters a model's fields give, plus the ones it declares, by parameter name. */
 const filterSets = new WeakMap<Model, Map<string, Resolved>>();
@@ -121,7 +124,7 @@ export function filtersOf(model: Model): Map<string, Resolved> {
     for (const [name, filter] of Object.entries(field.filters ?? {}))
       set.set(name, { sql: (values, table) => filter(values, table, field, model.registry.byObjectType) });
     if (field.writeOnly) continue;
-    const params = KINDS[field.kind].filterParams?.(field, model);
+    const params = KINDS[field.kind].filter?.params?.(field, model);
     if (params) for (const { name, ...param } of params) set.set(name, { via: [], ...param });
     else if (filterable(field)) set.set(field.name, { via: [], field });
   }
@@ -174,7 +177,7 @@ export function resolvePath(model: Model, segments: readonly string[]): { target
     if (name === "id") return rest.length <= 1 ? { target: { via, field: "id" }, lookup: rest[0] ?? "" } : null;
     const field = current.field[name];
     if (!field || field.writeOnly) return null;
-    if (KINDS[field.kind].walks?.(field)) {
+    if (KINDS[field.kind].walk?.walks(field)) {
       const next = rest[0];
       const target = field.target!();
       // `site__id` names the relation by id: checked like `site_id`, not compared as a number.
@@ -226,7 +229,7 @@ function compile({ target, lookup, values, param }: FilterUse, table: string, pl
   return known.negate ? exclude(cond) : cond;
 }
 
-const familyOf = (field: Field | "id") => (field === "id" ? "number" : KINDS[field.kind].lookups!);
+const familyOf = (field: Field | "id") => (field === "id" ? "number" : KINDS[field.kind].filter!.lookups!);
 
 /** True when a filter takes the lookup suffix (`""`, `n`, `ic`, `gte`, ...): what `compile` compiles. */
 function acceptsLookup(target: Resolved, lookup: string): boolean {
@@ -302,7 +305,7 @@ function scalarCondition(column: Cond, { field, family, op, values }: ScalarTest
   if (op === "iexact") return or(values.map((v) => sql`lower(${column}) = lower(${v})`));
   let typed: unknown[] = values;
   if (family === "number") {
-    const format = field === "id" ? "integer" : KINDS[field.kind].numberFormat;
+    const format = field === "id" ? "integer" : KINDS[field.kind].filter!.numberFormat;
     const datetime = format === "date";
     const integer = format === "integer";
     const pattern = datetime ? DATE : integer ? INTEGER : NUMBER;
@@ -335,7 +338,7 @@ function relationCondition(
 ): Cond | null {
   const { relation, byId, tree, via } = target;
   const related = relation.target!();
-  const keyField = byId ? null : related.field[KINDS[relation.kind].filterKey?.(relation, related) ?? related.naturalKey];
+  const keyField = byId ? null : related.field[KINDS[relation.kind].walk!.filterKey?.(relation, related) ?? related.naturalKey];
   const keyColumn = keyField?.column ?? "id";
   if (isnull) {
     if (!BOOLEAN.includes(values[0])) return (((plan.errors[param] ??= []) as string[]).push(invalidChoice(values[0])), null);
@@ -390,11 +393,11 @@ function relationCondition(
 }
 
 /** Rows of the owner (under `alias`) whose relation points into `ids`. */
-const matchSet = (relation: Field, alias: string, ids: Cond): Cond => KINDS[relation.kind].matchIds!(relation, alias, ids);
+const matchSet = (relation: Field, alias: string, ids: Cond): Cond => KINDS[relation.kind].walk!.matchIds(relation, alias, ids);
 
 /** Rows (through `via`) whose relation points nowhere. */
 function noneCondition(relation: Field, table: string, via: readonly Field[]): Cond {
-  return through(via, table, (alias) => KINDS[relation.kind].matchNone!(relation, alias));
+  return through(via, table, (alias) => KINDS[relation.kind].walk!.matchNone(relation, alias));
 }
 
 /** Splits `name__ic` into a filter the model has and its lookup (`site__n` -> `site`, `n`). */

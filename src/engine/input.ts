@@ -17,7 +17,7 @@ export function inputSchema(model: Model, mode: Mode): v.GenericSchema {
   const entries: Record<string, v.GenericSchema> = {};
   for (const field of model.fields) {
     if (!isWritable(field)) continue;
-    const inputs = KINDS[field.kind].inputs!(field);
+    const inputs = KINDS[field.kind].input!.inputs(field);
     const single = Object.keys(inputs).length === 1;
     for (const [name, s] of Object.entries(inputs)) {
       if (field.required && mode !== "patch") entries[name] = s;
@@ -61,7 +61,7 @@ export function parseInput(model: Model, input: unknown, mode: Mode): { values: 
   const values: Values = {};
   for (const field of model.fields) {
     if (!isWritable(field)) continue;
-    const collect = KINDS[field.kind].collect;
+    const collect = KINDS[field.kind].input!.collect;
     if (!collect) {
       if (output[field.name] !== undefined) values[field.name] = output[field.name];
       continue;

@@ -60,7 +60,7 @@ export function referenceProbes(ctx: Actor, model: Model, items: readonly WriteI
   };
   for (const item of items) {
     for (const field of model.fields) {
-      for (const { target, ref } of KINDS[field.kind].referencesIn?.(field, item.values[field.name]) ?? []) {
+      for (const { target, ref } of KINDS[field.kind].references?.referencesIn(field, item.values[field.name]) ?? []) {
         const lane = laneOf(field, target);
         if (ref.ref === "id") addId(lane, ref.id);
         else attrRefs.set(attrKey(lane, ref.attrs), { lane, attrs: ref.attrs });
@@ -95,9 +95,9 @@ export function referenceProbes(ctx: Actor, model: Model, items: readonly WriteI
   const resolve = () => {
     for (const item of items) {
       for (const field of model.fields) {
-        const kind = KINDS[field.kind];
-        if (!kind.resolveReferences) continue;
-        const fail = (message: string) => void (item.errors[kind.errorKey?.(field) ?? field.name] ??= [message]);
+        const references = KINDS[field.kind].references;
+        if (!references) continue;
+        const fail = (message: string) => void (item.errors[references.errorKey?.(field) ?? field.name] ??= [message]);
         const one = (target: Model, ref: Ref): number | undefined => {
           const lane = laneOf(field, target);
           if (ref.ref === "id") {
@@ -109,7 +109,7 @@ export function referenceProbes(ctx: Actor, model: Model, items: readonly WriteI
           const verb = hits.length ? "Multiple objects match" : "Related object not found using";
           return fail(`${verb} the provided attributes: ${pythonRepr(flattenAttributes(ref.attrs))}`);
         };
-        kind.resolveReferences(field, item.values, one);
+        references.resolveReferences(field, item.values, one);
       }
     }
   };

@@ -63,10 +63,10 @@ export function anyNestedJsonSql(registry: Registry, type: Sql, id: Sql, depth: 
 
 /** What the nested form of one field needs from a row under `alias`, by key. */
 function nestedPairs(registry: Registry, field: Field, alias: string, depth: number): [string, Sql][] {
-  const kind = KINDS[field.kind];
+  const read = KINDS[field.kind].read;
   const out: [string, Sql][] = columnsOf(field).map(([column]) => [column, sql.ref(`${alias}.${column}`)]);
-  if (kind.select && (depth < MAX_NESTING || !kind.related)) {
-    const expr = kind.select(field, alias, selectContext(registry, depth));
+  if (read && (depth < MAX_NESTING || !read.related)) {
+    const expr = read.select(field, alias, selectContext(registry, depth));
     if (expr) out.push([selectKey(field), expr]);
   }
   return out;
@@ -115,7 +115,7 @@ function buildSelectSql(model: Model, fields: readonly Field[], table: string): 
   const selected = new Set<string>();
   for (const field of fields) {
     if (selected.has(selectKey(field))) continue;
-    const expr = KINDS[field.kind].select?.(field, table, selectContext(model.registry, 0));
+    const expr = KINDS[field.kind].read?.select(field, table, selectContext(model.registry, 0));
     if (expr) parts.push(sql`${expr} AS ${sql.ref(selectKey(field))}`);
     selected.add(selectKey(field));
   }

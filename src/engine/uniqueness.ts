@@ -53,17 +53,17 @@ export function uniquenessProbes(ctx: Actor, model: Model, items: readonly Write
       const parts = rule.fields.flatMap((name) => {
         const field = model.field[name];
         const value = item.values[name];
-        const kind = KINDS[field.kind];
+        const { storage, references } = KINDS[field.kind];
         const stored = (column: string): RawBuilder<unknown> =>
           self === null ? sql`NULL` : sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`;
         // A generic relation is its two columns; a given value names both.
         const given = (column: string, part?: string): RawBuilder<unknown> => {
           if (value === undefined) return stored(column);
           if (part) return sql`${(value as Record<string, unknown> | null)?.[part] ?? null}`;
-          const target = kind.singleTarget?.(field);
+          const target = references?.singleTarget?.(field);
           return target ? refSql(ctx, target, isRef(value) ? value : (value as number | null)) : sql`${value}`;
         };
-        const columns: readonly (readonly [string, string | undefined])[] = kind.valueColumns?.(field) ?? [[field.column!, undefined]];
+        const columns: readonly (readonly [string, string | undefined])[] = storage?.valueColumns?.(field) ?? [[field.column!, undefined]];
         return columns.map(([column, part]) =>
           rule.caseInsensitive?.includes(name)
             ? sql`lower(${sql.ref(column)}) = lower(${given(column, part)})`

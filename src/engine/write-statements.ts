@@ -32,7 +32,7 @@ export function storedColumns(ctx: Actor, model: Model, { id, values, columns: e
   const columns = new Map<string, unknown>();
   for (const field of model.fields) {
     if (field.autoNow === "always" || (field.autoNow === "create" && creating)) columns.set(field.column!, ctx.now.toISOString());
-    else if (values[field.name] !== undefined) KINDS[field.kind].store?.(field, values[field.name], columns);
+    else if (values[field.name] !== undefined) KINDS[field.kind].input?.store?.(field, values[field.name], columns);
   }
   for (const [column, value] of Object.entries(extra)) columns.set(column, value);
   return columns;

@@ -36,7 +36,7 @@ function valueSchema(p: FilterParameter): JsonSchema {
   }
   if (v.family !== "number") return list({ type: "string" });
   if (field === "id") return list({ type: "integer" });
-  return list(KINDS[field.kind].numberFilterSchema ?? { type: "number" });
+  return list(KINDS[field.kind].filter?.numberSchema ?? { type: "number" });
 }
 
 function describe(p: FilterParameter): string {

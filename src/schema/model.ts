@@ -238,7 +238,7 @@ export function defineModel(d: ModelDeclaration): Model {
     naturalKey: d.naturalKey ?? (field.slug ? "slug" : "name"),
     readableFields: fields.filter((x) => !x.writeOnly),
     briefFields,
-    nestedFields: briefFields.filter((x) => !KINDS[x.kind].notNested && !x.notNested),
+    nestedFields: briefFields.filter((x) => !KINDS[x.kind].read?.notNested && !x.notNested),
     search: d.search ?? fields.filter((x) => ["name", "slug", "description"].includes(x.name)).map((x) => x.name),
     ordering: d.ordering ?? (field.name ? ["name"] : ["id"]),
     routes: d.routes ?? [],

@@ -28,7 +28,9 @@ export function createRegistry(models: readonly Model[]): Registry {
   const referencesTo = (target: Model) => {
     let refs = references.get(target);
     if (!refs) {
-      refs = models.flatMap((m) => m.fields.filter((x) => KINDS[x.kind].pointsAt?.(x, target)).map((field) => ({ model: m, field })));
+      refs = models.flatMap((m) =>
+        m.fields.filter((x) => KINDS[x.kind].deletion?.pointsAt(x, target)).map((field) => ({ model: m, field })),
+      );
       references.set(target, refs);
     }
     return refs;

@@ -204,7 +204,8 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
         expect(partial.status).toBe(400);
         // A field is written under its input keys (a generic relation's `_type` and `_id`).
         for (const f of required) {
-          for (const key of Object.keys(KINDS[f.kind].inputs!(f))) expect(partial.body[key], key).toEqual(["This field is required."]);
+          for (const key of Object.keys(KINDS[f.kind].input!.inputs(f)))
+            expect(partial.body[key], key).toEqual(["This field is required."]);
         }
       }
       await api.delete(`${base}${made.id}/`);

@@ -304,7 +304,7 @@ const cablesWhere = (table: string, where: Sql) =>
 function byDevice(table: string, devices: Sql): Sql {
   const device = cable.registry.get("dcim.device");
   const parts = endpointModels(cable.registry.byObjectType)
-    .filter((m) => m.field.device && KINDS[m.field.device.kind].singleTarget)
+    .filter((m) => m.field.device && KINDS[m.field.device.kind].references?.singleTarget)
     .map(
       (m) => sql`(ct.termination_type = ${m.objectType} AND ct.termination_id IN (SELECT e.id FROM ${sql.table(m.table)} e
       JOIN ${sql.table(device.table)} d ON d.id = e.device_id WHERE ${devices}))`,
@@ -318,7 +318,7 @@ function deviceRelation(field: string, { byId }: { readonly byId: boolean }): Fi
     sql: (values, table) => {
       const device = cable.registry.get("dcim.device");
       const relation = device.field[field];
-      if (!relation || !KINDS[relation.kind].singleTarget) return sql`0`;
+      if (!relation || !KINDS[relation.kind].references?.singleTarget) return sql`0`;
       const column = sql.ref(`d.${relation.column}`);
       if (byId) return byDevice(table, inJsonList(column, idList(values)));
       const target = relation.target!();

@@ -139,7 +139,7 @@ function pathIdsSql(owner: Model, path: string, table: string, n: number): Sql {
   path.split("__").forEach((name, i) => {
     const field = current.field[name];
     const alias = `cx${n}_${i}`;
-    const walk = field ? KINDS[field.kind].targetIds : undefined;
+    const walk = field ? KINDS[field.kind].walk?.targetIds : undefined;
     if (!walk) throw new Error(`${owner.objectType}: config context path ${path} names no relation at ${name}`);
     ids = walk(field, { owner: current, alias, table, owners: ids });
     current = field.target!();

@@ -28,12 +28,12 @@ export function cascadedRows(model: Model, ids: Sql, depth = 0, seen: readonly M
     // A tree's own descendants are already among the named rows.
     if (child === model && model.tree) continue;
     if (seen.includes(child)) continue;
-    const kind = KINDS[field.kind];
-    if (!kind.cascades?.(field)) continue;
+    const deletion = KINDS[field.kind].deletion!;
+    if (!deletion.cascades(field)) continue;
     const set: Cascaded = {
       model: child,
-      via: { column: kind.idColumn!(field), parent: model },
-      ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${kind.pointingAt!(field, model, ids)})`,
+      via: { column: deletion.idColumn(field), parent: model },
+      ids: sql`(SELECT id FROM ${sql.table(child.table)} WHERE ${deletion.pointingAt(field, model, ids)})`,
     };
     out.push(set, ...cascadedRows(child, set.ids, depth + 1, [...seen, model]));
   }

@@ -55,7 +55,7 @@ export function setNullStatements(ctx: Actor, model: Model, ids: Sql): { stateme
   const models = new Set<Model>();
   for (const set of removed) {
     for (const { model: owner, field } of set.model.registry.referencesTo(set.model)) {
-      if (!KINDS[field.kind].setsNull?.(field) || owner.readOnly) continue;
+      if (!KINDS[field.kind].deletion!.setsNull(field) || owner.readOnly) continue;
       const t = owner.table;
       const spared = removed.filter((r) => r.model === owner).map((r) => sql` AND ${sql.ref(`${t}.id`)} NOT IN ${r.ids}`);
       const where = sql`${sql.ref(`${t}.${field.column!}`)} IN ${set.ids}${sql.join(spared, sql``)}`;

@@ -29,10 +29,9 @@ function embeddedNested(raw: unknown, rc: RenderContext): unknown {
 
 /** A value computed by the field's SQL, written only through a declared `input` schema. */
 export const computedKind: KindDescriptor = {
-  sqlType: null,
   // Only a computed field declared with an `input` schema (and not read-only) is writable.
-  inputs: (field) => ({ [field.name]: field.input ?? v.never() }),
-  select: (field, table, sc) => field.sql!(table, { ownerType: field.ownerType, sc }),
+  input: { inputs: (field) => ({ [field.name]: field.input ?? v.never() }) },
+  read: { select: (field, table, sc) => field.sql!(table, { ownerType: field.ownerType, sc }) },
   render: (field, row, out, rc) => {
     const raw = (field.sharedAs ? (parsed(row[field.sharedAs]) as Out | null)?.[field.name] : row[field.name]) ?? null;
     if (raw === null) out[field.name] = null;
@@ -42,7 +41,6 @@ export const computedKind: KindDescriptor = {
     else out[field.name] = raw;
     if (field.finish) out[field.name] = field.finish(out[field.name]);
   },
-  lookups: null,
   options: (field) => ({ [field.name]: info(field, "field") }),
   openapi: {
     output: (field) => ({ [field.name]: described(field, orNull(COMPUTED_SCHEMAS[field.returns ?? "scalar"])) }),
@@ -54,13 +52,11 @@ export const computedKind: KindDescriptor = {
 
 /** Another name for a field of the model; `kindOf` gives the mirrored field's OpenAPI. */
 export const aliasKind = (kindOf: KindOf): KindDescriptor => ({
-  sqlType: null,
   mirrors: (field) => field.aliasOf!,
   // Filtered like the relation it mirrors.
-  filterParams: (field, model) => relationParams(field.name, model.field[field.aliasOf!], { tree: false }),
+  filter: { lookups: null, params: (field, model) => relationParams(field.name, model.field[field.aliasOf!], { tree: false }) },
   // Written like its target: `parseInput` moves an alias's value to the field it mirrors.
   render: (field, _row, out) => void (out[field.name] = out[field.aliasOf!]),
-  lookups: null,
   options: (field) => ({ [field.name]: info(field, "nested object") }),
   openapi: {
     output: (field, sc) => {

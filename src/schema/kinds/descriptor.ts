@@ -9,7 +9,9 @@ import type { JsonSchema, OpenApiFacet } from "../json-schema.ts";
  * stored columns and their DDL, its input schema, how a validated value is stored, what a read
  * selects beyond the stored columns, its output in each form, its filters and how a lookup path
  * walks it, the references a write names, what a delete does to it, its OPTIONS and OpenAPI types
- * and its change-record snapshot. Callers ask the descriptor instead of testing the kind. Adding a
+ * and its change-record snapshot. Callers ask the descriptor instead of testing the kind. What only
+ * some kinds do is grouped in facets (storage, input, references, walk, deletion, filter, read),
+ * each present as a whole or absent, so a reader sees which members go together. Adding a
  * kind is one descriptor in this folder, one entry in `KINDS` (index.ts) and a builder in fields.ts.
  * This file holds the descriptor's shape and the types it names; the kinds' files hold the
  * descriptors, index.ts assembles them.
@@ -79,61 +81,16 @@ export interface RenderContext {
 
 export type SqlType = "TEXT" | "INTEGER" | "REAL";
 
-export interface KindDescriptor {
+/** Storage: the columns a field of the kind keeps in its model's table, and their DDL. */
+export interface StorageFacet {
   /** The SQL type of the field's own column; null when the kind stores no column of its own. */
   readonly sqlType: SqlType | null;
   /** The column's name for a field named `name` (default: the name itself). */
   column?(name: string): string;
   /** Stored columns beyond one of its own (a generic relation's type and id), with their types. */
   columns?(field: Field): readonly (readonly [string, SqlType])[];
-  /** References: the related objects a written value names, each with the model it names it in. */
-  referencesIn?(field: Field, value: unknown): readonly { readonly target: Model; readonly ref: Ref }[];
-  /**
-   * References: replaces the references in `values[field.name]` by the ids `resolve` finds (it
-   * reports those it does not find, and gives undefined for them).
-   */
-  resolveReferences?(field: Field, values: Out, resolve: (target: Model, ref: Ref) => number | undefined): void;
-  /** The input key a field's errors are reported under, when not its name (a generic relation's `_id`). */
-  errorKey?(field: Field): string;
-  /** Filters: the parameters the field gives, in place of one of its name (a relation's by key and by id). */
-  filterParams?(field: Field, model: Model): readonly FilterParam[];
-  /** Filters: whether a lookup path walks through the field to its target (`site__region__slug`). */
-  walks?(field: Field): boolean;
-  /**
-   * Walking: a SELECT of the ids of the targets the field reaches, from the row under `table`
-   * when `owners` is null, else from the rows of `owner` whose ids `owners` selects (under `alias`).
-   */
-  targetIds?(field: Field, from: WalkFrom): Sql;
-  /** Filters: the rows under `alias` whose relation points into `ids` (a parenthesised list or subquery of target ids). */
-  matchIds?(field: Field, alias: string, ids: Sql): Sql;
-  /** Filters: the rows under `alias` whose relation points nowhere. */
-  matchNone?(field: Field, alias: string): Sql;
-  /** Filters: the target field a relation's filter values name (default: the target's natural key). */
-  filterKey?(field: Field, target: Model): string;
-  /** Filters: what a number lookup's values must be, when not any number. */
-  readonly numberFormat?: "integer" | "date";
-  /** On delete: whether the field holds references to rows of `target` (which a delete of them must protect, cascade or clear). */
-  pointsAt?(field: Field, target: Model): boolean;
-  /** On delete: a condition on the rows of the field's model that point at `ids` of `target`. */
-  pointingAt?(field: Field, target: Model, ids: Sql): Sql;
-  /** On delete: the column holding the id of the row the field points at. */
-  idColumn?(field: Field): string;
-  /** On delete: whether rows pointing at a deleted row are deleted with it. */
-  cascades?(field: Field): boolean;
-  /** On delete: whether the field is set to NULL, and the change recorded, before the row it points at goes. */
-  setsNull?(field: Field): boolean;
-  /** On delete: whether the field is tidied after the delete (cleared, or its row removed), no foreign key guarding it. */
-  tidiedAfterDelete?(field: Field): boolean;
-  /** Writes: the field is stored in a link table, written after its row (an m2m set). */
-  readonly linked?: boolean;
-  /** Uniqueness: the model a value of the field references, when it is one reference (an fk's target). */
-  singleTarget?(field: Field): Model;
   /** Uniqueness: stored columns that each hold one part of a value (a generic relation's `type` and `id`). */
   valueColumns?(field: Field): readonly (readonly [column: string, part: string])[];
-  /** The field another name stands for (an alias): read, written and filtered as that one. */
-  mirrors?(field: Field): string;
-  /** OpenAPI: the schema of a number lookup's values, when not any number. */
-  readonly numberFilterSchema?: JsonSchema;
   /** DDL: the column's SQL type when the field decides it (a choice of numbers is INTEGER). */
   sqlTypeOf?(field: Field): SqlType;
   /** DDL: the column declares no NOT NULL, whatever the field says. */
@@ -144,25 +101,117 @@ export interface KindDescriptor {
   index?(field: Field): { readonly name: string; readonly columns: readonly string[] } | null;
   /** DDL: tables a field creates beside its model's own (an m2m's through table). */
   tables?(field: Field, model: Model): string[];
+}
+
+/** Input: how clients write a field of the kind, and how a validated value is stored. */
+export interface InputFacet {
+  /** Input keys and their schemas. */
+  inputs(field: Field): Record<string, v.GenericSchema>;
+  /** Gathers a value written under several keys (generic relations: `_type` and `_id`). */
+  collect?(field: Field, parsed: Out): { value?: unknown; errors?: Record<string, string[]> };
+  /** Stored columns of a validated value (none for a value stored by other means: a link table, a hook). */
+  store?(field: Field, value: unknown, columns: Map<string, unknown>): void;
+  /** The field is stored in a link table, written after its row (an m2m set). */
+  readonly linked?: boolean;
+}
+
+/** References: the related objects a written value names, found (or reported missing) before a write. */
+export interface ReferencesFacet {
+  /** The related objects a written value names, each with the model it names it in. */
+  referencesIn(field: Field, value: unknown): readonly { readonly target: Model; readonly ref: Ref }[];
+  /**
+   * Replaces the references in `values[field.name]` by the ids `resolve` finds (it reports those
+   * it does not find, and gives undefined for them).
+   */
+  resolveReferences(field: Field, values: Out, resolve: (target: Model, ref: Ref) => number | undefined): void;
+  /** The input key a field's reference errors are reported under, when not its name (a generic relation's `_id`). */
+  errorKey?(field: Field): string;
+  /** Uniqueness: the model a value of the field references, when it is one reference (an fk's target). */
+  singleTarget?(field: Field): Model;
+}
+
+/** Walking: how relation filters and lookup paths (`site__region__slug`, config-context paths) reach the field's targets. */
+export interface WalkFacet {
+  /** Whether a lookup path walks through the field to its target. */
+  walks(field: Field): boolean;
+  /**
+   * A SELECT of the ids of the targets the field reaches, from the row under `table` when
+   * `owners` is null, else from the rows of `owner` whose ids `owners` selects (under `alias`).
+   */
+  targetIds(field: Field, from: WalkFrom): Sql;
+  /** The rows under `alias` whose relation points into `ids` (a parenthesised list or subquery of target ids). */
+  matchIds(field: Field, alias: string, ids: Sql): Sql;
+  /** The rows under `alias` whose relation points nowhere. */
+  matchNone(field: Field, alias: string): Sql;
+  /** The target field a relation's filter values name (default: the target's natural key). */
+  filterKey?(field: Field, target: Model): string;
+}
+
+/** Deletion: what deleting a row a field of the kind points at does to the rows holding the field. */
+export interface DeletionFacet {
+  /** Whether the field holds references to rows of `target` (which a delete of them must protect, cascade or clear). */
+  pointsAt(field: Field, target: Model): boolean;
+  /** A condition on the rows of the field's model that point at `ids` of `target`. */
+  pointingAt(field: Field, target: Model, ids: Sql): Sql;
+  /** The column holding the id of the row the field points at. */
+  idColumn(field: Field): string;
+  /** Whether rows pointing at a deleted row are deleted with it. */
+  cascades(field: Field): boolean;
+  /** Whether the field is set to NULL, and the change recorded, before the row it points at goes. */
+  setsNull(field: Field): boolean;
+  /** Whether the field is tidied after the delete (cleared, or its row removed), no foreign key guarding it. */
+  tidiedAfterDelete(field: Field): boolean;
+}
+
+/** Filtering: the filters a field of the kind gives and how their values are compared. */
+export interface FilterFacet {
+  /** The lookups the field's own filter takes; null when it is filtered only by the parameters it gives. */
+  readonly lookups: LookupFamily;
+  /** The parameters the field gives, in place of one of its name (a relation's by key and by id). */
+  params?(field: Field, model: Model): readonly FilterParam[];
+  /** What a filter compares for a kind with no column of its own (a count), as SQL over the row. */
+  sql?(field: Field, table: string): Sql;
+  /** What a number lookup's values must be, when not any number. */
+  readonly numberFormat?: "integer" | "date";
+  /** OpenAPI: the schema of a number lookup's values, when not any number. */
+  readonly numberSchema?: JsonSchema;
+}
+
+/** Reading by SQL: what a read selects for a field of the kind beyond its stored columns. */
+export interface ReadFacet {
+  /** The SQL selected for the field (aliased as the field name), or null when there is none to select. */
+  select(field: Field, table: string, sc: SelectContext): Sql | null;
   /** Reads another row (nested); such reads stop at the nesting limit. */
   readonly related?: boolean;
   /** Left out of the nested form (counts, m2m sets), though part of the brief one. */
   readonly notNested?: boolean;
-  /** Input keys and their schemas; absent when clients cannot write the kind. */
-  inputs?(field: Field): Record<string, v.GenericSchema>;
-  /** Gathers a value written under several keys (generic relations: `_type` and `_id`). */
-  collect?(field: Field, parsed: Out): { value?: unknown; errors?: Record<string, string[]> };
-  /** Stored columns of a validated value. */
-  store?(field: Field, value: unknown, columns: Map<string, unknown>): void;
-  /** What a read selects for the field beyond stored columns (aliased as the field name). */
-  select?(field: Field, table: string, sc: SelectContext): Sql | null;
+}
+
+/**
+ * A kind's descriptor: the members every kind has, and facets each present as a whole where the
+ * kind has that behaviour (a facet's required members are those every kind having it provides).
+ */
+export interface KindDescriptor {
+  /** Stored columns and DDL; absent for kinds read by SQL or through another field (count, computed, reverse, alias). */
+  readonly storage?: StorageFacet;
+  /** Writing; absent when clients cannot write the kind. */
+  readonly input?: InputFacet;
+  /** Written references to related objects (fk, m2m, generic). */
+  readonly references?: ReferencesFacet;
+  /** Walked by relation filters and lookup paths (fk, m2m). */
+  readonly walk?: WalkFacet;
+  /** Protected, cascaded or cleared when what it points at is deleted (fk, generic). */
+  readonly deletion?: DeletionFacet;
+  /** Filters; absent when the field gives none. */
+  readonly filter?: FilterFacet;
+  /** Selected by SQL beyond the stored columns (relations, counts, computed values, custom fields). */
+  readonly read?: ReadFacet;
   /** What sorting by the field sorts by, when not its own column (an address by its numeric key). */
   order?(field: Field, table: string): Sql[];
+  /** The field another name stands for (an alias): read, written and filtered as that one. */
+  mirrors?(field: Field): string;
   /** Writes the field's output keys from a row (or a nested JSON object). */
   render(field: Field, row: Out, out: Out, rc: RenderContext): void;
-  readonly lookups: LookupFamily;
-  /** What a filter compares for a kind with no column of its own (a count), as SQL over the row. */
-  filterSql?(field: Field, table: string): Sql;
   /** OPTIONS entries (DRF metadata) by key. */
   options(field: Field): Record<string, Out>;
   /** OpenAPI schemas of its output keys (per form) and input keys. */

@@ -12,63 +12,80 @@ const genericRef = (value: GenericRef): Ref => ({ ref: "id", id: value.id });
 
 /** A reference to a row of any of several models, stored as `<name>_type` and `<name>_id`. */
 export const genericKind: KindDescriptor = {
-  sqlType: null,
-  columns: (field) => [
-    [`${field.name}_type`, "TEXT"],
-    [`${field.name}_id`, "INTEGER"],
-  ],
-  related: true,
-  inputs: (field) => ({ [`${field.name}_type`]: objectTypeSchema(field), [`${field.name}_id`]: objectIdSchema(field) }),
-  collect: (field, input) => {
-    const type = input[`${field.name}_type`];
-    const id = input[`${field.name}_id`];
-    if (type === undefined && id === undefined) return {};
-    if (type === null || id === null)
-      return type === null && id === null ? { value: null } : { errors: { [`${field.name}_${type === null ? "type" : "id"}`]: [notNull] } };
-    if (type === undefined || id === undefined)
-      return { errors: { [`${field.name}_${type === undefined ? "type" : "id"}`]: ["This field is required."] } };
-    return { value: { type, id } };
+  storage: {
+    sqlType: null,
+    columns: (field) => [
+      [`${field.name}_type`, "TEXT"],
+      [`${field.name}_id`, "INTEGER"],
+    ],
+    valueColumns: (field) => [
+      [`${field.name}_type`, "type"],
+      [`${field.name}_id`, "id"],
+    ],
+  },
+  input: {
+    inputs: (field) => ({ [`${field.name}_type`]: objectTypeSchema(field), [`${field.name}_id`]: objectIdSchema(field) }),
+    collect: (field, input) => {
+      const type = input[`${field.name}_type`];
+      const id = input[`${field.name}_id`];
+      if (type === undefined && id === undefined) return {};
+      if (type === null || id === null)
+        return type === null && id === null
+          ? { value: null }
+          : { errors: { [`${field.name}_${type === null ? "type" : "id"}`]: [notNull] } };
+      if (type === undefined || id === undefined)
+        return { errors: { [`${field.name}_${type === undefined ? "type" : "id"}`]: ["This field is required."] } };
+      return { value: { type, id } };
+    },
+    store: (field, value, columns) => {
+      const g = value as GenericRef | null;
+      columns.set(`${field.name}_type`, g?.type ?? null);
+      columns.set(`${field.name}_id`, g?.id ?? null);
+    },
   },
   // A generic relation is written by id only; resolving it checks that the object exists.
-  referencesIn: (field, value) =>
-    value ? [{ target: genericTarget(field, value as GenericRef), ref: genericRef(value as GenericRef) }] : [],
-  resolveReferences: (field, values, resolve) => {
-    const value = values[field.name] as GenericRef | null | undefined;
-    if (value) resolve(genericTarget(field, value), genericRef(value));
+  references: {
+    referencesIn: (field, value) =>
+      value ? [{ target: genericTarget(field, value as GenericRef), ref: genericRef(value as GenericRef) }] : [],
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name] as GenericRef | null | undefined;
+      if (value) resolve(genericTarget(field, value), genericRef(value));
+    },
+    errorKey: (field) => `${field.name}_id`,
   },
-  errorKey: (field) => `${field.name}_id`,
-  pointsAt: (field, target) => field.targets!().includes(target),
-  valueColumns: (field) => [
-    [`${field.name}_type`, "type"],
-    [`${field.name}_id`, "id"],
-  ],
-  pointingAt: (field, target, ids) =>
-    sql`${sql.ref(`${field.name}_type`)} = ${target.objectType} AND ${sql.ref(`${field.name}_id`)} IN ${ids}`,
-  idColumn: (field) => `${field.name}_id`,
-  // A required one cannot be cleared, so its row goes too; `keep` leaves the reference dangling (change records).
-  cascades: (field) => !field.nullable && field.onDelete !== "keep",
-  tidiedAfterDelete: (field) => field.onDelete !== "keep",
+  deletion: {
+    pointsAt: (field, target) => field.targets!().includes(target),
+    pointingAt: (field, target, ids) =>
+      sql`${sql.ref(`${field.name}_type`)} = ${target.objectType} AND ${sql.ref(`${field.name}_id`)} IN ${ids}`,
+    idColumn: (field) => `${field.name}_id`,
+    // A required one cannot be cleared, so its row goes too; `keep` leaves the reference dangling (change records).
+    cascades: (field) => !field.nullable && field.onDelete !== "keep",
+    // No foreign key clears it: it is tidied after the delete instead.
+    setsNull: () => false,
+    tidiedAfterDelete: (field) => field.onDelete !== "keep",
+  },
   // Its two stored columns filter as the text and integer they are.
-  filterParams: (field) =>
-    (
-      [
-        ["type", "string"],
-        ["id", "integer"],
-      ] as const
-    ).map(([part, kind]) => {
-      const name = `${field.name}_${part}`;
-      return { name, field: { ...field, kind, name, column: name } };
-    }),
-  store: (field, value, columns) => {
-    const g = value as GenericRef | null;
-    columns.set(`${field.name}_type`, g?.type ?? null);
-    columns.set(`${field.name}_id`, g?.id ?? null);
+  filter: {
+    lookups: null,
+    params: (field) =>
+      (
+        [
+          ["type", "string"],
+          ["id", "integer"],
+        ] as const
+      ).map(([part, kind]) => {
+        const name = `${field.name}_${part}`;
+        return { name, field: { ...field, kind, name, column: name } };
+      }),
   },
-  select: (field, table, sc) => {
-    const cases = field.targets!().map(
-      (m) => sql`WHEN ${m.objectType} THEN ${sc.nestedJson(m, ref(table, `${field.name}_id`), sc.depth + 1)}`,
-    );
-    return sql`CASE ${ref(table, `${field.name}_type`)} ${sql.join(cases, sql` `)} END`;
+  read: {
+    select: (field, table, sc) => {
+      const cases = field.targets!().map(
+        (m) => sql`WHEN ${m.objectType} THEN ${sc.nestedJson(m, ref(table, `${field.name}_id`), sc.depth + 1)}`,
+      );
+      return sql`CASE ${ref(table, `${field.name}_type`)} ${sql.join(cases, sql` `)} END`;
+    },
+    related: true,
   },
   render: (field, row, out, rc) => {
     const type = row[`${field.name}_type`] ?? null;
@@ -78,7 +95,6 @@ export const genericKind: KindDescriptor = {
     const target = field.targets!().find((m) => m.objectType === type);
     out[field.name] = raw && typeof raw === "object" && target ? rc.nested(target, raw as Out) : null;
   },
-  lookups: null,
   options: (field) => ({
     [`${field.name}_type`]: {
       ...info(field, "field"),

@@ -60,26 +60,26 @@ export const selectKey = (field: Field): string => field.sharedAs ?? field.name;
 /** The column a field is stored in, or null when it has none of its own. */
 export function columnOf(name: string, o: FieldOptions): string | null {
   if (o.column !== undefined) return o.column;
-  const kind = KINDS[o.kind];
-  return kind.sqlType === null ? null : (kind.column?.(name) ?? name);
+  const storage = KINDS[o.kind].storage;
+  return storage?.sqlType ? (storage.column?.(name) ?? name) : null;
 }
 
 /** Every stored column of a field, with its SQL type. */
 export function columnsOf(field: Field): readonly (readonly [string, SqlType])[] {
-  const kind = KINDS[field.kind];
-  if (kind.columns) return kind.columns(field);
-  return field.column && kind.sqlType ? [[field.column, kind.sqlType]] : [];
+  const storage = KINDS[field.kind].storage;
+  if (storage?.columns) return storage.columns(field);
+  return field.column && storage?.sqlType ? [[field.column, storage.sqlType]] : [];
 }
 
 /** The index a field's columns get, named `<table>_<name>`: its kind's, or one over all its columns when it has several. */
 export function indexOf(field: Field): { readonly name: string; readonly columns: readonly string[] } | null {
-  const kind = KINDS[field.kind];
-  if (kind.index) return kind.index(field);
-  return kind.columns ? { name: field.name, columns: columnsOf(field).map(([column]) => column) } : null;
+  const storage = KINDS[field.kind].storage;
+  if (storage?.index) return storage.index(field);
+  return storage?.columns ? { name: field.name, columns: columnsOf(field).map(([column]) => column) } : null;
 }
 
 /** The field an alias stands for, or undefined for a field of any other kind. */
 export const mirrorOf = (field: Field): string | undefined => KINDS[field.kind].mirrors?.(field);
 
 /** True when clients may write the field. */
-export const isWritable = (field: Field): boolean => !field.readOnly && KINDS[field.kind].inputs !== undefined;
+export const isWritable = (field: Field): boolean => !field.readOnly && KINDS[field.kind].input !== undefined;

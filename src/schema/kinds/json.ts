@@ -17,11 +17,10 @@ export function jsonStored(
   openapi: JsonSchema,
 ): KindDescriptor {
   return {
-    sqlType: "TEXT",
-    inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
-    store: jsonStore,
+    storage: { sqlType: "TEXT" },
+    input: { inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }), store: jsonStore },
+    ...(lookups && { filter: { lookups } }),
     render: (field, row, out) => void (out[field.name] = parsed(readValue(field, row)) ?? field.default ?? null),
-    lookups,
     options: (field) => ({ [field.name]: info(field, optionsType) }),
     openapi: scalarApi(() => openapi),
     snapshot: jsonSnapshot,
@@ -71,6 +70,6 @@ function renderCustomFields(field: Field, row: Out, out: Out, rc: RenderContext)
 export const jsonKind: KindDescriptor = jsonStored(jsonSchema, "json", null, {});
 export const customFieldsKind: KindDescriptor = {
   ...jsonStored(() => customFieldsSchema, "json", null, { type: "object" }),
-  select: (field, table, sc) => (sc.depth === 0 ? customFieldsSql(field, table, sc) : null),
+  read: { select: (field, table, sc) => (sc.depth === 0 ? customFieldsSql(field, table, sc) : null) },
   render: renderCustomFields,
 };

@@ -62,41 +62,55 @@ function m2mSql(field: Field, table: string, sc: SelectContext): Sql {
 
 /** A reference to one row of the target, stored as `<name>_id`; `kindOf` gives its target's nested fields' OPTIONS. */
 export const fkKind = (kindOf: KindOf): KindDescriptor => ({
-  sqlType: "INTEGER",
-  column: (name) => `${name}_id`,
-  constraint: (field) => `REFERENCES ${field.target!().table}(id) ON DELETE ${ON_DELETE_SQL[field.onDelete ?? "protect"]}`,
-  filterParams: (field, model) => {
-    if (!field.column) return [];
-    // A filter by a tree's node takes its descendants too, unless the tree is the model's own (a parent).
-    const tree = Boolean(field.target!().tree) && field.target!() !== model;
-    return relationParams(field.name, field, { tree });
+  storage: {
+    sqlType: "INTEGER",
+    column: (name) => `${name}_id`,
+    constraint: (field) => `REFERENCES ${field.target!().table}(id) ON DELETE ${ON_DELETE_SQL[field.onDelete ?? "protect"]}`,
+    // A UNIQUE column is indexed already.
+    index: (field) => (field.column && !field.unique ? { name: field.column, columns: [field.column] } : null),
   },
-  walks: (field) => Boolean(field.column),
-  matchIds: (field, alias, ids) => sql`${ref(alias, field.column!)} IN ${ids}`,
-  matchNone: (field, alias) => sql`${ref(alias, field.column!)} IS NULL`,
-  singleTarget: (field) => field.target!(),
-  targetIds: (field, { owner, alias, table, owners }) =>
-    owners === null
-      ? sql`SELECT ${ref(table, field.column!)}`
-      : sql`SELECT ${ref(alias, field.column!)} FROM ${sql.table(owner.table)} ${sql.raw(alias)} WHERE ${ref(alias, "id")} IN (${owners})`,
-  // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
-  pointsAt: (field, target) => field.column !== null && field.target!() === target,
-  pointingAt: (field, _target, ids) => sql`${sql.ref(field.column!)} IN ${ids}`,
-  idColumn: (field) => field.column!,
-  cascades: (field) => field.onDelete === "cascade",
-  setsNull: (field) => field.onDelete === "setNull",
-  // A UNIQUE column is indexed already.
-  index: (field) => (field.column && !field.unique ? { name: field.column, columns: [field.column] } : null),
-  related: true,
-  inputs: (field) => ({ [field.name]: fkSchema(field) }),
-  referencesIn: (field, value) => (isRef(value) ? [{ target: field.target!(), ref: value }] : []),
-  resolveReferences: (field, values, resolve) => {
-    const value = values[field.name];
-    if (isRef(value)) values[field.name] = resolve(field.target!(), value) ?? null;
+  input: { inputs: (field) => ({ [field.name]: fkSchema(field) }), store: plainStore },
+  references: {
+    referencesIn: (field, value) => (isRef(value) ? [{ target: field.target!(), ref: value }] : []),
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name];
+      if (isRef(value)) values[field.name] = resolve(field.target!(), value) ?? null;
+    },
+    singleTarget: (field) => field.target!(),
   },
-  store: plainStore,
-  select: (field, table, sc) =>
-    field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
+  walk: {
+    walks: (field) => Boolean(field.column),
+    targetIds: (field, { owner, alias, table, owners }) =>
+      owners === null
+        ? sql`SELECT ${ref(table, field.column!)}`
+        : sql`SELECT ${ref(alias, field.column!)} FROM ${sql.table(owner.table)} ${sql.raw(alias)} WHERE ${ref(alias, "id")} IN (${owners})`,
+    matchIds: (field, alias, ids) => sql`${ref(alias, field.column!)} IN ${ids}`,
+    matchNone: (field, alias) => sql`${ref(alias, field.column!)} IS NULL`,
+  },
+  deletion: {
+    // A read-only fk found by SQL (`f.related`) holds no reference: nothing to protect, cascade or clear.
+    pointsAt: (field, target) => field.column !== null && field.target!() === target,
+    pointingAt: (field, _target, ids) => sql`${sql.ref(field.column!)} IN ${ids}`,
+    idColumn: (field) => field.column!,
+    cascades: (field) => field.onDelete === "cascade",
+    setsNull: (field) => field.onDelete === "setNull",
+    // Its foreign key guards it.
+    tidiedAfterDelete: () => false,
+  },
+  filter: {
+    lookups: "relation",
+    params: (field, model) => {
+      if (!field.column) return [];
+      // A filter by a tree's node takes its descendants too, unless the tree is the model's own (a parent).
+      const tree = Boolean(field.target!().tree) && field.target!() !== model;
+      return relationParams(field.name, field, { tree });
+    },
+  },
+  read: {
+    select: (field, table, sc) =>
+      field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
+    related: true,
+  },
   render: (field, row, out, rc) => {
     const raw = parsed(row[field.name]);
     out[field.name] =
@@ -104,7 +118,6 @@ export const fkKind = (kindOf: KindOf): KindDescriptor => ({
         ? rc.nested(field.target!(), raw as Out, { page: field.nestedDisplayUrl })
         : (row[field.column!] ?? null);
   },
-  lookups: "relation",
   options: (field) => ({
     [field.name]: field.flat
       ? info(field, "field")
@@ -125,47 +138,53 @@ export const fkKind = (kindOf: KindOf): KindDescriptor => ({
 
 /** A set of rows of the target, stored in a link table. */
 export const m2mKind: KindDescriptor = {
-  sqlType: null,
-  notNested: true,
-  tables: (field, model) => {
-    const t = field.through;
-    // A shared link table (tags) or another model's own table (`f.reverseList`) is not this model's to create.
-    if (!t || t.objectTypeColumn || field.readOnly) return [];
-    return [
-      `CREATE TABLE ${t.table} (\n  id INTEGER PRIMARY KEY AUTOINCREMENT,\n` +
-        `  ${t.source} INTEGER NOT NULL REFERENCES ${model.table}(id) ON DELETE CASCADE,\n` +
-        `  ${t.target} INTEGER NOT NULL REFERENCES ${field.target!().table}(id) ON DELETE CASCADE,\n` +
-        `  UNIQUE (${t.source}, ${t.target})\n)`,
-      `CREATE INDEX ${t.table}_${t.target} ON ${t.table}(${t.target})`,
-    ];
+  storage: {
+    sqlType: null,
+    tables: (field, model) => {
+      const t = field.through;
+      // A shared link table (tags) or another model's own table (`f.reverseList`) is not this model's to create.
+      if (!t || t.objectTypeColumn || field.readOnly) return [];
+      return [
+        `CREATE TABLE ${t.table} (\n  id INTEGER PRIMARY KEY AUTOINCREMENT,\n` +
+          `  ${t.source} INTEGER NOT NULL REFERENCES ${model.table}(id) ON DELETE CASCADE,\n` +
+          `  ${t.target} INTEGER NOT NULL REFERENCES ${field.target!().table}(id) ON DELETE CASCADE,\n` +
+          `  UNIQUE (${t.source}, ${t.target})\n)`,
+        `CREATE INDEX ${t.table}_${t.target} ON ${t.table}(${t.target})`,
+      ];
+    },
   },
-  inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }),
-  linked: true,
-  targetIds: (field, { alias, table, owners }) => {
-    const t = field.through!;
-    const sources = owners === null ? sql`= ${ref(table, "id")}` : sql`IN (${owners})`;
-    const typed = t.objectTypeColumn ? sql` AND ${ref(alias, t.objectTypeColumn)} = ${field.ownerType}` : sql``;
-    return sql`SELECT ${ref(alias, t.target)} FROM ${sql.table(t.table)} ${sql.raw(alias)} WHERE ${ref(alias, t.source)} ${sources}${typed}`;
+  input: { inputs: (field) => ({ [field.name]: field.listedBy ? keyedSchema(field.listedBy) : m2mSchema }), linked: true },
+  references: {
+    referencesIn: (field, value) => (Array.isArray(value) ? value.filter(isRef).map((ref) => ({ target: field.target!(), ref })) : []),
+    resolveReferences: (field, values, resolve) => {
+      const value = values[field.name];
+      if (Array.isArray(value)) values[field.name] = [...new Set(value.map((r) => (isRef(r) ? resolve(field.target!(), r) : r)))];
+    },
   },
-  filterParams: (field) => (field.filterName ? relationParams(field.filterName, field, { tree: false }) : []),
-  walks: (field) => Boolean(field.filterName),
-  matchIds: (field, alias, ids) => sql`${ref(alias, "id")} IN (${m2mSources(field, ids)})`,
-  matchNone: (field, alias) => sql`${ref(alias, "id")} NOT IN (${m2mSources(field, null)})`,
-  // NetBox's filters of a set (tags) take the targets' slugs.
-  filterKey: (_field, target) => (target.field.slug ? "slug" : target.naturalKey),
-  referencesIn: (field, value) => (Array.isArray(value) ? value.filter(isRef).map((ref) => ({ target: field.target!(), ref })) : []),
-  resolveReferences: (field, values, resolve) => {
-    const value = values[field.name];
-    if (Array.isArray(value)) values[field.name] = [...new Set(value.map((r) => (isRef(r) ? resolve(field.target!(), r) : r)))];
+  walk: {
+    walks: (field) => Boolean(field.filterName),
+    targetIds: (field, { alias, table, owners }) => {
+      const t = field.through!;
+      const sources = owners === null ? sql`= ${ref(table, "id")}` : sql`IN (${owners})`;
+      const typed = t.objectTypeColumn ? sql` AND ${ref(alias, t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+      return sql`SELECT ${ref(alias, t.target)} FROM ${sql.table(t.table)} ${sql.raw(alias)} WHERE ${ref(alias, t.source)} ${sources}${typed}`;
+    },
+    matchIds: (field, alias, ids) => sql`${ref(alias, "id")} IN (${m2mSources(field, ids)})`,
+    matchNone: (field, alias) => sql`${ref(alias, "id")} NOT IN (${m2mSources(field, null)})`,
+    // NetBox's filters of a set (tags) take the targets' slugs.
+    filterKey: (_field, target) => (target.field.slug ? "slug" : target.naturalKey),
   },
-  select: (field, table, sc) => m2mSql(field, table, sc),
+  filter: {
+    lookups: "relation",
+    params: (field) => (field.filterName ? relationParams(field.filterName, field, { tree: false }) : []),
+  },
+  read: { select: (field, table, sc) => m2mSql(field, table, sc), notNested: true },
   render: (field, row, out, rc) => {
     const list = (parsed(row[field.name]) ?? []) as Out[];
     out[field.name] = field.listedBy
       ? list.map((x) => x[field.listedBy!])
       : list.map((x) => rc.nested(field.target!(), x, { page: field.nestedDisplayUrl }));
   },
-  lookups: "relation",
   options: (field) => ({ [field.name]: info(field, "list") }),
   openapi: {
     output: (field, sc) => ({
@@ -201,17 +220,18 @@ export const m2mKind: KindDescriptor = {
 
 /** The one row of the target that points back at this one; `kindOf` gives its nested fields' OPTIONS. */
 export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
-  sqlType: null,
-  related: true,
-  notNested: true,
-  select: (field, table, sc) => {
-    const target = field.target!();
-    const of = field.reverseOf!;
-    const alias = `r${sc.depth}`;
-    const fields = (of.fields ?? target.nestedFields.map((x) => x.name)).map((name) => target.field[name]);
-    const where = Object.entries(of.where).map(([column, value]) => sql`${ref(alias, column)} = ${value}`);
-    return sql`json((SELECT ${sc.nestedObject(target, alias, sc.depth + 1, fields)} FROM ${sql.table(target.table)} ${sql.raw(alias)}
+  read: {
+    select: (field, table, sc) => {
+      const target = field.target!();
+      const of = field.reverseOf!;
+      const alias = `r${sc.depth}`;
+      const fields = (of.fields ?? target.nestedFields.map((x) => x.name)).map((name) => target.field[name]);
+      const where = Object.entries(of.where).map(([column, value]) => sql`${ref(alias, column)} = ${value}`);
+      return sql`json((SELECT ${sc.nestedObject(target, alias, sc.depth + 1, fields)} FROM ${sql.table(target.table)} ${sql.raw(alias)}
       WHERE ${ref(alias, target.field[of.field].column!)} = ${ref(table, "id")} AND ${sql.join(where, sql` AND `)} LIMIT 1))`;
+    },
+    related: true,
+    notNested: true,
   },
   render: (field, row, out, rc) => {
     const raw = parsed(row[field.name]);
@@ -219,7 +239,6 @@ export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
     const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
     out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, { fields, page: field.nestedDisplayUrl }) : null;
   },
-  lookups: null,
   options: (field) => ({
     [field.name]: {
       ...info(field, "nested object", false),
@@ -238,14 +257,10 @@ export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
 
 /** A count of related rows, read by SQL. */
 export const countKind: KindDescriptor = {
-  sqlType: null,
-  notNested: true,
-  select: (field, table) => countSql(field, table),
+  read: { select: (field, table) => countSql(field, table), notNested: true },
   render: (field, row, out) => void (out[field.name] = Number(row[field.name] ?? 0)),
   // NetBox's counts are stored counters, filterable like any number (`interface_count__gte=2`).
-  lookups: "number",
-  filterSql: countSql,
-  numberFilterSchema: { type: "integer" },
+  filter: { lookups: "number", sql: countSql, numberSchema: { type: "integer" } },
   // Sorted by the count a read selects under the field's name.
   order: (field) => [sql.ref(field.name)],
   options: (field) => ({ [field.name]: info(field, "integer", false) }),

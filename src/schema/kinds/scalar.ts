@@ -3,7 +3,7 @@ import type * as v from "valibot";
 import { sql } from "kysely";
 import type { Field } from "../fields.ts";
 import { described, numberInput, orNull, stringInput, type JsonSchema, type OpenApiFacet } from "../json-schema.ts";
-import type { Form, KindDescriptor, LookupFamily } from "./descriptor.ts";
+import type { FilterFacet, Form, InputFacet, KindDescriptor } from "./descriptor.ts";
 import {
   booleanSchema,
   choiceSchema,
@@ -22,6 +22,8 @@ import { info, none, plainStore, readValue, ref, scalarApi, scalarSnapshot } fro
 /** The scalar kinds (one column each, rendered as stored or nearly) and the list kinds (JSON-stored lists). */
 
 const TEXT_API = scalarApi(() => ({ type: "string" }), stringInput);
+const TEXT_FILTER: FilterFacet = { lookups: "text" };
+const NUMBER_FILTER: FilterFacet = { lookups: "number" };
 
 function choiceOutput(field: Field, raw: unknown, form: Form): unknown {
   if (raw == null || raw === "") return null;
@@ -38,20 +40,22 @@ interface ScalarKind {
   readonly sqlType: "TEXT" | "INTEGER" | "REAL";
   /** The input schema of a field of the kind. */
   readonly schema: (field: Field) => v.GenericSchema;
-  readonly lookups: LookupFamily;
+  /** Its filters; absent for a kind that gives none. */
+  readonly filter?: FilterFacet;
+  /** How a validated value is stored (default: as is, in its column). */
+  readonly store?: InputFacet["store"];
   /** The `type` OPTIONS gives its fields. */
   readonly optionsType: string;
   readonly openapi: OpenApiFacet;
 }
 
 /** A scalar kind: one column, rendered as stored. */
-function scalar({ sqlType, schema, lookups, optionsType, openapi }: ScalarKind): KindDescriptor {
+function scalar({ sqlType, schema, filter, store = plainStore, optionsType, openapi }: ScalarKind): KindDescriptor {
   return {
-    sqlType,
-    inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }),
-    store: plainStore,
+    storage: { sqlType },
+    input: { inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }), store },
+    ...(filter && { filter }),
     render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
-    lookups,
     options: (field) => ({ [field.name]: info(field, optionsType) }),
     openapi,
     snapshot: scalarSnapshot,
@@ -61,21 +65,21 @@ function scalar({ sqlType, schema, lookups, optionsType, openapi }: ScalarKind):
 export const stringKind: KindDescriptor = scalar({
   sqlType: "TEXT",
   schema: stringSchema,
-  lookups: "text",
+  filter: TEXT_FILTER,
   optionsType: "string",
   openapi: TEXT_API,
 });
 export const textKind: KindDescriptor = scalar({
   sqlType: "TEXT",
   schema: stringSchema,
-  lookups: "text",
+  filter: TEXT_FILTER,
   optionsType: "string",
   openapi: TEXT_API,
 });
 export const slugKind: KindDescriptor = scalar({
   sqlType: "TEXT",
   schema: stringSchema,
-  lookups: "text",
+  filter: TEXT_FILTER,
   optionsType: "slug",
   openapi: TEXT_API,
 });
@@ -83,20 +87,18 @@ export const integerKind: KindDescriptor = {
   ...scalar({
     sqlType: "INTEGER",
     schema: numberSchema,
-    lookups: "number",
+    filter: { lookups: "number", numberFormat: "integer", numberSchema: { type: "integer" } },
     optionsType: "integer",
     openapi: scalarApi(
       () => ({ type: "integer" }),
       (f) => numberInput(f, "integer"),
     ),
   }),
-  numberFormat: "integer",
-  numberFilterSchema: { type: "integer" },
 };
 export const floatKind: KindDescriptor = scalar({
   sqlType: "REAL",
   schema: numberSchema,
-  lookups: "number",
+  filter: NUMBER_FILTER,
   optionsType: "float",
   openapi: scalarApi(
     () => ({ type: "number" }),
@@ -107,31 +109,26 @@ export const dateKind: KindDescriptor = {
   ...scalar({
     sqlType: "TEXT",
     schema: () => dateSchema,
-    lookups: "number",
+    filter: { lookups: "number", numberFormat: "date", numberSchema: { type: "string", format: "date" } },
     optionsType: "date",
     openapi: scalarApi(() => ({ type: "string", format: "date" })),
   }),
-  numberFormat: "date",
-  numberFilterSchema: { type: "string", format: "date" },
 };
 export const datetimeKind: KindDescriptor = {
   ...scalar({
     sqlType: "TEXT",
     schema: () => datetimeSchema,
-    lookups: "number",
+    filter: { lookups: "number", numberFormat: "date", numberSchema: { type: "string", format: "date-time" } },
     optionsType: "datetime",
     openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
   }),
   // The committed migrations declare datetime columns without NOT NULL; the DDL must match them.
-  nullableColumn: true,
-  numberFormat: "date",
-  numberFilterSchema: { type: "string", format: "date-time" },
+  storage: { sqlType: "TEXT", nullableColumn: true },
 };
 export const passwordKind: KindDescriptor = {
   ...scalar({
     sqlType: "TEXT",
     schema: stringSchema,
-    lookups: null,
     optionsType: "string",
     // A secret's schema states no minimum length (as the document was first derived), though its input may not be blank.
     openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f, { blankable: true })) }) },
@@ -143,11 +140,11 @@ export const booleanKind: KindDescriptor = {
   ...scalar({
     sqlType: "INTEGER",
     schema: () => booleanSchema,
-    lookups: "boolean",
+    filter: { lookups: "boolean" },
+    store: (field, value, columns) => void columns.set(field.column!, value === null || value === undefined ? null : value ? 1 : 0),
     optionsType: "boolean",
     openapi: scalarApi(() => ({ type: "boolean" })),
   }),
-  store: (field, value, columns) => void columns.set(field.column!, value === null || value === undefined ? null : value ? 1 : 0),
   render: (field, row, out) => {
     const raw = readValue(field, row);
     out[field.name] = raw == null ? null : Boolean(raw);
@@ -160,12 +157,10 @@ export const booleanKind: KindDescriptor = {
   ],
 };
 export const choiceKind: KindDescriptor = {
-  sqlType: "TEXT",
-  sqlTypeOf: (field) => (typeof field.choices?.[0]?.value === "number" ? "INTEGER" : "TEXT"),
-  inputs: (field) => ({ [field.name]: choiceSchema(field) }),
-  store: plainStore,
+  storage: { sqlType: "TEXT", sqlTypeOf: (field) => (typeof field.choices?.[0]?.value === "number" ? "INTEGER" : "TEXT") },
+  input: { inputs: (field) => ({ [field.name]: choiceSchema(field) }), store: plainStore },
+  filter: { lookups: "choice" },
   render: (field, row, out, rc) => void (out[field.name] = choiceOutput(field, readValue(field, row), rc.form)),
-  lookups: "choice",
   options: (field) => ({
     // Read-only choices (an address's family) list theirs too, so clients can label them.
     [field.name]: { ...info(field, "field"), choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) },
