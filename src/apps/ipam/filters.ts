@@ -68,7 +68,8 @@ const idSet = (values: readonly string[]) => sql`(SELECT value FROM json_each(${
  * the VRF itself, or any VRF exporting a route target the given one imports.
  */
 const presentInVrf = (by: "id" | "rd") => (values: readonly string[], t: string) => {
-  const chosen = by === "rd" ? sql`(SELECT id FROM ipam_vrf WHERE rd IN (SELECT value FROM json_each(${JSON.stringify(values)})))` : idSet(values);
+  const chosen =
+    by === "rd" ? sql`(SELECT id FROM ipam_vrf WHERE rd IN (SELECT value FROM json_each(${JSON.stringify(values)})))` : idSet(values);
   return sql`(${col(t, "vrf_id")} IN ${chosen} OR ${col(t, "vrf_id")} IN (SELECT e.vrf_id FROM ipam_vrf_export_targets e
     JOIN ipam_vrf_import_targets i ON i.routetarget_id = e.routetarget_id WHERE i.vrf_id IN ${chosen}))`;
 };
