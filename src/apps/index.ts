@@ -1,4 +1,5 @@
-import { createRegistry, type Registry } from "../schema/registry.ts";
+import type { Registry } from "../schema/shapes.ts";
+import { createRegistry } from "../schema/registry.ts";
 import * as circuits from "./circuits/index.ts";
 import * as core from "./core/index.ts";
 import * as dcim from "./dcim/index.ts";

@@ -1,3 +1,4 @@
+import type { Field, Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { readBatch, writeBatch } from "./unit-of-work.ts";
 import { sql, type RawBuilder } from "kysely";
@@ -11,11 +12,9 @@ import { deleteRulesProbe, type DeletedObjects } from "./outbox.ts";
 import { clearingStatements, setNullStatements } from "./changes/set-null.ts";
 import { ApiError, type FieldErrors } from "../schema/errors.ts";
 import type { Page } from "../lib/pagination.ts";
-import type { Field } from "../schema/fields.ts";
 import type { WriteItem, Probe, AllocationPlan } from "../schema/hooks.ts";
 import { isRef } from "../schema/kinds/descriptor.ts";
 import { KINDS, mirrorOf } from "../schema/kinds/index.ts";
-import type { Model } from "../schema/model.ts";
 import { planFilters, planOrdering, relationErrors } from "./filters.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes } from "./probes.ts";

@@ -1,3 +1,4 @@
+import type { Model, Registry } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Row } from "../db/database.ts";
@@ -5,12 +6,10 @@ import { qb } from "../db/query-builder.ts";
 import { isPermitted } from "./permissions.ts";
 import { pythonRepr } from "../schema/errors.ts";
 import type { WriteItem, Probe } from "../schema/hooks.ts";
-import type { Model } from "../schema/model.ts";
 import { checkValue, isEmptyValue, type CustomFieldDefinition, type CustomFieldType } from "../schema/custom-field-types.ts";
 import { attributeCondition } from "./filters.ts";
 import { scopeSql } from "./scope.ts";
 import { nameableModels } from "./select.ts";
-import type { Registry } from "../schema/registry.ts";
 
 /**
  * Custom field values on writes of any model that carries them. The definitions for the model's

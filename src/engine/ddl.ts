@@ -1,6 +1,5 @@
-import type { Field } from "../schema/fields.ts";
+import type { Field, Model } from "../schema/shapes.ts";
 import { columnsOf, indexOf, KINDS } from "../schema/kinds/index.ts";
-import type { Model } from "../schema/model.ts";
 
 /** The SQL declarations of a field's stored columns, derived from its kind. */
 export function columnSql(field: Field): string[] {

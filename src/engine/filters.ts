@@ -1,10 +1,9 @@
+import type { Field, RowSql, FilterDeclaration, Model } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement, StatementResult } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { FieldErrors } from "../schema/errors.ts";
-import type { Field, RowSql } from "../schema/fields.ts";
 import { KINDS } from "../schema/kinds/index.ts";
-import type { FilterDeclaration, Model } from "../schema/model.ts";
 import { idList, subtreeSql } from "./select.ts";
 import { cfPath, CUSTOM_FIELD_RULES, normalDatetime, type CustomFieldType } from "../schema/custom-field-types.ts";
 

@@ -1,5 +1,5 @@
+import type { Model } from "../schema/shapes.ts";
 import * as v from "valibot";
-import type { Model } from "../schema/model.ts";
 import type { Values } from "../schema/hooks.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import { isWritable, KINDS, mirrorOf } from "../schema/kinds/index.ts";

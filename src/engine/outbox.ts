@@ -1,9 +1,9 @@
+import type { Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { cascadedRows } from "./changes/cascade.ts";
 import type { Row, Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { Model } from "../schema/model.ts";
 import { selectSql } from "./select.ts";
 
 /**

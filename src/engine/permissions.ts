@@ -1,7 +1,7 @@
+import type { Model } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { ApiError } from "../schema/errors.ts";
 import type { Action, Actor, Constraints, Grant } from "../schema/actor.ts";
-import type { Model } from "../schema/model.ts";
 
 /**
  * What a requester may do with a model for one action: everything, only the objects matching

@@ -1,9 +1,9 @@
+import type { Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { WriteItem, Probe } from "../schema/hooks.ts";
 import { isRef, type Ref } from "../schema/kinds/descriptor.ts";
-import type { Model } from "../schema/model.ts";
 import { refSql } from "./references.ts";
 
 type Sql = RawBuilder<unknown>;

@@ -1,13 +1,12 @@
+import type { Field, Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import { isPermitted } from "./permissions.ts";
 import { pythonRepr } from "../schema/errors.ts";
-import type { Field } from "../schema/fields.ts";
 import type { WriteItem, Probe } from "../schema/hooks.ts";
 import type { Ref } from "../schema/kinds/descriptor.ts";
 import { KINDS } from "../schema/kinds/index.ts";
-import type { Model } from "../schema/model.ts";
 import { attributeCondition, flattenAttributes } from "./filters.ts";
 import { idList } from "./select.ts";
 import { scopeSql, unrestricted } from "./scope.ts";

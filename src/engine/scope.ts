@@ -1,7 +1,7 @@
+import type { Model } from "../schema/shapes.ts";
 import type { Action, Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { modelScope } from "./permissions.ts";
-import type { Model } from "../schema/model.ts";
 import { constraintCondition } from "./filters.ts";
 
 /**

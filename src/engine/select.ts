@@ -1,10 +1,7 @@
+import type { SelectContext, Field, Model, Registry } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
-import type { Field } from "../schema/fields.ts";
-import type { SelectContext } from "../schema/kinds/descriptor.ts";
 import { columnsOf, KINDS, selectKey } from "../schema/kinds/index.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
-import type { Model } from "../schema/model.ts";
-import type { Registry } from "../schema/registry.ts";
 import { frozen, qb } from "../db/query-builder.ts";
 
 type Sql = RawBuilder<unknown>;

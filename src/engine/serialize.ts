@@ -1,10 +1,8 @@
+import type { Form, Field, Model, Registry } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
-import type { Field } from "../schema/fields.ts";
-import type { Form, RenderContext } from "../schema/kinds/descriptor.ts";
+import type { RenderContext } from "../schema/kinds/descriptor.ts";
 import { KINDS } from "../schema/kinds/index.ts";
-import type { Model } from "../schema/model.ts";
-import type { Registry } from "../schema/registry.ts";
 
 type Out = Record<string, unknown>;
 

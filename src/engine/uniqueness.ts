@@ -1,7 +1,7 @@
+import type { Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../db/query-builder.ts";
-import type { Model } from "../schema/model.ts";
 import type { WriteItem, Probe } from "../schema/hooks.ts";
 import { isRef } from "../schema/kinds/descriptor.ts";
 import { KINDS } from "../schema/kinds/index.ts";

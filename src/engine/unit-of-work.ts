@@ -1,8 +1,8 @@
+import type { Model } from "../schema/shapes.ts";
 import { sql } from "kysely";
 import { ConstraintError, type Statement, type StatementResult } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import type { Actor, AuthCache } from "../schema/actor.ts";
-import type { Model } from "../schema/model.ts";
 import {
   deletedDataStatements,
   eventDataStatement,

@@ -1,10 +1,9 @@
+import type { Field, Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
-import type { Field } from "../schema/fields.ts";
 import { KINDS } from "../schema/kinds/index.ts";
-import type { Model } from "../schema/model.ts";
 import type { Values } from "../schema/hooks.ts";
 import { idList } from "./select.ts";
 

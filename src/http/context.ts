@@ -1,4 +1,4 @@
-import type { RouteContext } from "../schema/routes.ts";
+import type { RouteContext } from "../schema/shapes.ts";
 
 /**
  * Everything a handler knows about the request it serves: the engine's actor, and the request

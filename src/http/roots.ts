@@ -1,5 +1,4 @@
-import { APPS, type AppName } from "../schema/model.ts";
-import type { Registry } from "../schema/registry.ts";
+import { APPS, type AppName, type Registry } from "../schema/shapes.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
 

@@ -1,8 +1,7 @@
+import type { Model, Registry } from "../schema/shapes.ts";
 import type { Action } from "../schema/actor.ts";
 import { StaleAuth } from "../engine/unit-of-work.ts";
 import { Router, type IRequest } from "itty-router";
-import type { Registry } from "../schema/registry.ts";
-import type { Model } from "../schema/model.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { logout } from "../auth/sessions.ts";
 import { authorize } from "../engine/permissions.ts";

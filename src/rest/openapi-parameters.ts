@@ -1,6 +1,5 @@
-import type { JsonSchema } from "../schema/json-schema.ts";
+import type { JsonSchema, Model } from "../schema/shapes.ts";
 import { KINDS } from "../schema/kinds/index.ts";
-import type { Model } from "../schema/model.ts";
 import { BUILTIN_FILTERS, filterParameters, type FilterParameter } from "../engine/filters.ts";
 
 /** An OpenAPI parameter object. */

@@ -1,6 +1,5 @@
-import { APPS, type Model } from "../schema/model.ts";
-import type { RouteDeclaration } from "../schema/routes.ts";
-import { ref, type JsonSchema } from "../schema/json-schema.ts";
+import { type JsonSchema, APPS, type Model, type RouteDeclaration } from "../schema/shapes.ts";
+import { ref } from "../schema/json-schema.ts";
 import { detailParameters, listParameters, objectIdParameter, type Parameter } from "./openapi-parameters.ts";
 
 /** An OpenAPI operation object. */

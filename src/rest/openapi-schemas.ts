@@ -1,9 +1,7 @@
-import type { Field } from "../schema/fields.ts";
-import type { Form, NestedShown } from "../schema/kinds/descriptor.ts";
+import type { JsonSchema, Form, NestedShown, Field, Model } from "../schema/shapes.ts";
 import { isWritable, KINDS, mirrorOf } from "../schema/kinds/index.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
-import type { Model } from "../schema/model.ts";
-import { ref, RELATED_REFERENCE, type JsonSchema, type SchemaContext } from "../schema/json-schema.ts";
+import { ref, RELATED_REFERENCE, type SchemaContext } from "../schema/json-schema.ts";
 
 /** What an object schema describes: which fields, in which form, at which nesting level, with `display_url` or not. */
 interface ObjectShape {

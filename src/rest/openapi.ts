@@ -1,6 +1,5 @@
+import { APPS, type Registry } from "../schema/shapes.ts";
 import { encoder, toHex } from "../lib/crypto.ts";
-import { APPS } from "../schema/model.ts";
-import type { Registry } from "../schema/registry.ts";
 import type { RequestContext } from "../http/context.ts";
 import { componentSchemas } from "./openapi-schemas.ts";
 import type { Parameter } from "./openapi-parameters.ts";

@@ -1,5 +1,5 @@
+import type { Model } from "../schema/shapes.ts";
 import type { RequestContext } from "../http/context.ts";
-import type { Model } from "../schema/model.ts";
 import { authorize, isPermitted } from "../engine/permissions.ts";
 import { KINDS } from "../schema/kinds/index.ts";
 

@@ -1,4 +1,5 @@
-import { f, type FieldOptions, type ModelName } from "./fields.ts";
+import type { FieldOptions, ModelName } from "./shapes.ts";
+import { f } from "./fields.ts";
 
 export const description = f.string({ maxLength: 200, blank: true });
 export const comments = f.text();

@@ -1,4 +1,4 @@
-import type { Choice } from "./fields.ts";
+import type { Choice } from "./shapes.ts";
 import { pythonRepr } from "./errors.ts";
 import { pyType } from "./kinds/inputs.ts";
 

@@ -1,5 +1,5 @@
+import type { FilterDeclaration } from "./shapes.ts";
 import { sql, type RawBuilder } from "kysely";
-import type { FilterDeclaration } from "./model.ts";
 
 /** The values django-filter's BooleanFilter reads as true; anything else filters for false. */
 const TRUE = ["true", "True", "1"];

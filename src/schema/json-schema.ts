@@ -1,9 +1,4 @@
-import type { Field } from "./fields.ts";
-import type { Form, NestedShown } from "./kinds/descriptor.ts";
-import type { Model } from "./model.ts";
-
-/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
-export type JsonSchema = Record<string, unknown>;
+import type { Field, Form, JsonSchema, Model, NestedShown } from "./shapes.ts";
 
 /** What a kind's OpenAPI facet may ask of the document builder while it describes an output. */
 export interface SchemaContext {

@@ -1,20 +1,6 @@
+import { APPS, type AppName, type Model, type Registry } from "./shapes.ts";
 import { KINDS } from "./kinds/index.ts";
-import { adopt, APPS, type AppName, type Model } from "./model.ts";
-
-/** The frozen set of models the service serves, with the lookups the engine needs. */
-export interface Registry {
-  readonly models: readonly Model[];
-  /** A model by its API path: `("dcim", "sites")`. */
-  byPath(app: string, path: string): Model | undefined;
-  /** A model by `app.model`. */
-  byObjectType(objectType: string): Model | undefined;
-  /** A model by `app.model` that must be there (a rule naming a model of its own app). */
-  get(objectType: string): Model;
-  /** The models of one app, sorted by path, as the app root lists them. */
-  app(app: AppName): readonly Model[];
-  /** Every field in the registry that can point at `model`: its fks and the generic relations that may name it. */
-  referencesTo(model: Model): readonly { model: Model; field: Model["fields"][number] }[];
-}
+import { adopt } from "./model.ts";
 
 export function createRegistry(models: readonly Model[]): Registry {
   const paths = models.flatMap(

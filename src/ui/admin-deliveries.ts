@@ -1,9 +1,8 @@
+import type { Model, Registry } from "../schema/shapes.ts";
 import { hasPermission, isPermitted } from "../engine/permissions.ts";
 import type { RequestContext } from "../http/context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { eventRule, webhook, webhookDelivery } from "../apps/extras/events.ts";
-import type { Model } from "../schema/model.ts";
-import type { Registry } from "../schema/registry.ts";
 import { BRIEF, FULL, type ListQuery, listObjects, retrieveObject } from "../engine/crud.ts";
 import { pageOf } from "../lib/pagination.ts";
 import { REQUEST_BODY_EXCERPT } from "../events/sent-request.ts";

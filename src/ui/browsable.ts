@@ -1,6 +1,5 @@
+import type { Model, Registry } from "../schema/shapes.ts";
 import type { RequestContext } from "../http/context.ts";
-import type { Model } from "../schema/model.ts";
-import type { Registry } from "../schema/registry.ts";
 import { isPermitted } from "../engine/permissions.ts";
 import { filterCatalog } from "../engine/filters.ts";
 import { describeEndpoint } from "../rest/options.ts";

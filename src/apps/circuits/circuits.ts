@@ -1,6 +1,7 @@
+import type { Choice, RowSql, Model, RelatedFilter } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
-import { f, type Choice, type RowSql } from "../../schema/fields.ts";
-import { defineModel, type Model, type RelatedFilter } from "../../schema/model.ts";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
 import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
 import { cabled, pathEndpoint } from "../dcim/cabling.ts";
 import { pathsRoute } from "../dcim/trace.ts";

@@ -1,4 +1,4 @@
-import type { Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/shapes.ts";
 import { circuitsModels } from "./circuits.ts";
 
 /** NetBox's circuits app: providers, their accounts and networks, circuits and their terminations, circuit groups. */

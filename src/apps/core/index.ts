@@ -1,4 +1,4 @@
-import type { Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/shapes.ts";
 import { coreModels } from "./core.ts";
 
 /** NetBox's core app: change records. */

@@ -1,3 +1,4 @@
+import type { Choice, FieldOptions, SqlScope, FilterDeclaration, Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import * as v from "valibot";
 import { sql, type RawBuilder } from "kysely";
@@ -7,11 +8,11 @@ import { qb } from "../../db/query-builder.ts";
 import type { FieldErrors } from "../../schema/errors.ts";
 import { guardStatement } from "../../engine/write-statements.ts";
 import { scopeSql } from "../../engine/scope.ts";
-import { f, type Choice, type FieldOptions, type SqlScope } from "../../schema/fields.ts";
+import { f } from "../../schema/fields.ts";
 import type { StatefulHooks, WriteItem, Probe } from "../../schema/hooks.ts";
 import { KINDS } from "../../schema/kinds/index.ts";
 import { pyType } from "../../schema/kinds/inputs.ts";
-import { defineModel, type FilterDeclaration, type Model } from "../../schema/model.ts";
+import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
 import { optionalColor } from "./components.ts";
 import { COMPATIBLE_ENDS, endpointModels, nestedEndpointSql, TERMINATIONS } from "./cabling.ts";

@@ -1,7 +1,6 @@
+import type { SelectContext, Field, FieldFilter, FieldOptions, SqlScope, Model } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
-import { f, type Field, type FieldFilter, type FieldOptions, type SqlScope } from "../../schema/fields.ts";
-import type { SelectContext } from "../../schema/kinds/descriptor.ts";
-import type { Model } from "../../schema/model.ts";
+import { f } from "../../schema/fields.ts";
 
 type Sql = RawBuilder<unknown>;
 

@@ -1,8 +1,8 @@
+import type { Choice } from "../../schema/shapes.ts";
 /**
  * Choice lists for the device models, extracted from NetBox 4.2's OpenAPI document
  * (values and labels as NetBox has them, in NetBox's order; the blank entry is left to the engine).
  */
-import type { Choice } from "../../schema/fields.ts";
 
 /** Device status (NetBox DeviceStatusChoices). */
 export const DEVICE_STATUS: readonly Choice[] = [

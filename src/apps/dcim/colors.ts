@@ -1,4 +1,5 @@
-import { f, type FieldOptions } from "../../schema/fields.ts";
+import type { FieldOptions } from "../../schema/shapes.ts";
+import { f } from "../../schema/fields.ts";
 
 /** NetBox's colour format: six lower-case hex digits, no `#`. */
 export const HEX_COLOR = { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." };

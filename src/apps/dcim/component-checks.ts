@@ -1,6 +1,6 @@
+import type { Model } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { combineHooks, type ModelHooks, type WriteItem } from "../../schema/hooks.ts";
-import type { Model } from "../../schema/model.ts";
 import { effective, relatedRowsProbe } from "../../engine/referenced-rows.ts";
 
 /**

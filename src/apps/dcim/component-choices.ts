@@ -1,8 +1,8 @@
+import type { Choice } from "../../schema/shapes.ts";
 /**
  * Choice lists for device components and modules, extracted from NetBox 4.2's OpenAPI document
  * (values and labels as NetBox has them, in NetBox's order; the blank entry is left to the engine).
  */
-import type { Choice } from "../../schema/fields.ts";
 
 /** Console port connector types (NetBox ConsolePortTypeChoices). */
 export const CONSOLE_PORT_TYPE: readonly Choice[] = [

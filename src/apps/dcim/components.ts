@@ -1,6 +1,7 @@
+import type { FieldOptions, FilterDeclaration, UniqueTogether } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type FieldOptions } from "../../schema/fields.ts";
-import { defineModel, type FilterDeclaration, type UniqueTogether } from "../../schema/model.ts";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
 import { description, siteTreeFilters } from "../../schema/common.ts";
 import { HEX_COLOR, optionalColor } from "./colors.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";

@@ -1,4 +1,4 @@
-import type { Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/shapes.ts";
 import { cableModels } from "./cables.ts";
 import { componentModels } from "./components.ts";
 import { deviceModels } from "./devices.ts";

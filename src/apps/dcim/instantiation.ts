@@ -1,11 +1,10 @@
+import type { Model, Registry } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { creationRecordsStatement } from "../../engine/changes/record.ts";
 import type { WriteItem } from "../../schema/hooks.ts";
-import type { Model } from "../../schema/model.ts";
-import type { Registry } from "../../schema/registry.ts";
 
 type Sql = RawBuilder<unknown>;
 

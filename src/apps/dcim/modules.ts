@@ -1,6 +1,7 @@
+import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
-import { defineModel, type FilterDeclaration } from "../../schema/model.ts";
+import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
 import { MODULE_AIRFLOW, MODULE_STATUS } from "./component-choices.ts";
 import { WEIGHT_UNIT } from "./choices.ts";

@@ -1,5 +1,6 @@
+import type { Choice } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type Choice } from "../../schema/fields.ts";
+import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { comments, description, nestedGroupFields, parentOf, siblingUnique, siteTreeFilters } from "../../schema/common.ts";

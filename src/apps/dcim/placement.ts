@@ -1,9 +1,9 @@
+import type { Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Row, Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
-import type { Model } from "../../schema/model.ts";
 import type { ModelHooks, StatefulHooks, WriteItem, Probe } from "../../schema/hooks.ts";
 import { refSql } from "../../engine/references.ts";
 import { idList } from "../../engine/select.ts";

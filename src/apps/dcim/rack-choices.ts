@@ -1,8 +1,8 @@
+import type { Choice } from "../../schema/shapes.ts";
 /**
  * Choice lists for racks, rack types and power feeds, as NetBox 4.2's OpenAPI document gives them
  * (values and labels in NetBox's order; the blank entry is left to the engine).
  */
-import type { Choice } from "../../schema/fields.ts";
 
 /** Rack status (NetBox RackStatusChoices). */
 export const RACK_STATUS: readonly Choice[] = [

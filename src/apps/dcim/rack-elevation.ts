@@ -1,3 +1,4 @@
+import type { Model, RouteDeclaration, RouteContext } from "../../schema/shapes.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
 import type { Row } from "../../db/database.ts";
@@ -6,8 +7,6 @@ import { isPermitted } from "../../engine/permissions.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { paginated, parsePage } from "../../lib/pagination.ts";
 import { json } from "../../lib/responses.ts";
-import type { Model } from "../../schema/model.ts";
-import type { RouteDeclaration, RouteContext } from "../../schema/routes.ts";
 import { selectSql } from "../../engine/select.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { represent } from "../../engine/serialize.ts";

@@ -1,5 +1,6 @@
+import type { FieldOptions } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type FieldOptions } from "../../schema/fields.ts";
+import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";

@@ -1,5 +1,6 @@
-import { f, type FieldOptions } from "../../schema/fields.ts";
-import { defineModel, type UniqueTogether } from "../../schema/model.ts";
+import type { FieldOptions, UniqueTogether } from "../../schema/shapes.ts";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
 import { optionalColor } from "./colors.ts";
 import { INTERFACE_POE_MODE, INTERFACE_POE_TYPE, INTERFACE_RF_ROLE, INTERFACE_TYPE, PORT_TYPE } from "./choices.ts";

@@ -1,3 +1,4 @@
+import type { Model, Registry, RouteDeclaration } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
@@ -8,9 +9,6 @@ import { json } from "../../lib/responses.ts";
 import { selectContext } from "../../engine/select.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { nestedForm, objectUrl } from "../../engine/serialize.ts";
-import type { Model } from "../../schema/model.ts";
-import type { Registry } from "../../schema/registry.ts";
-import type { RouteDeclaration } from "../../schema/routes.ts";
 import { ACTIVE, COMPLETE, nestedEndpointSql, PASS_THROUGH, pathSql, TERMINATIONS } from "./cabling.ts";
 
 type Out = Record<string, unknown>;

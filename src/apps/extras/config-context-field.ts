@@ -1,7 +1,7 @@
+import type { FieldOptions, Model } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
-import { f, type FieldOptions } from "../../schema/fields.ts";
+import { f } from "../../schema/fields.ts";
 import { KINDS } from "../../schema/kinds/index.ts";
-import type { Model } from "../../schema/model.ts";
 
 /**
  * The rendered `config_context` of the objects config contexts apply to (devices, virtual

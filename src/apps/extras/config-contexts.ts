@@ -1,5 +1,6 @@
+import type { FieldOptions } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type FieldOptions } from "../../schema/fields.ts";
+import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
 import { CONFIG_CONTEXT_TABLE, CONTEXT_DIMENSIONS, contextData, contextThrough, type ContextDimension } from "./config-context-field.ts";

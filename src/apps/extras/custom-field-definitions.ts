@@ -1,3 +1,4 @@
+import type { Model, Registry, RouteDeclaration, RouteContext } from "../../schema/shapes.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
@@ -6,12 +7,9 @@ import { scopeSql } from "../../engine/scope.ts";
 import { ApiError, pythonRepr } from "../../schema/errors.ts";
 import { paginated, parsePage } from "../../lib/pagination.ts";
 import { json } from "../../lib/responses.ts";
-import type { RouteDeclaration, RouteContext } from "../../schema/routes.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
 import { pyType } from "../../schema/kinds/inputs.ts";
 import type { ModelHooks, StatefulHooks, WriteItem } from "../../schema/hooks.ts";
-import type { Model } from "../../schema/model.ts";
-import type { Registry } from "../../schema/registry.ts";
 import {
   cfPath,
   checkValue,

@@ -1,3 +1,4 @@
+import type { Model, RouteDeclaration } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { readBatch, writeBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
@@ -6,8 +7,6 @@ import { qb } from "../../db/query-builder.ts";
 import { authorize, hasPermission } from "../../engine/permissions.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
-import type { Model } from "../../schema/model.ts";
-import type { RouteDeclaration } from "../../schema/routes.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { asList, bulkIds, OBJECT_NOT_FOUND } from "../../engine/crud.ts";
 import { idList, selectSql } from "../../engine/select.ts";

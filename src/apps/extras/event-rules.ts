@@ -1,6 +1,5 @@
+import type { Model, Registry } from "../../schema/shapes.ts";
 import type { ModelHooks, WriteItem } from "../../schema/hooks.ts";
-import type { Model } from "../../schema/model.ts";
-import type { Registry } from "../../schema/registry.ts";
 import { conditionProblem } from "./conditions.ts";
 import { templateProblem } from "./render.ts";
 

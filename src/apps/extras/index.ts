@@ -1,4 +1,4 @@
-import type { Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/shapes.ts";
 import { configContextModels } from "./config-contexts.ts";
 import { eventModels } from "./events.ts";
 import { extrasModels } from "./extras.ts";

@@ -1,6 +1,7 @@
+import type { Choice, RowSql, Model } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type Choice, type RowSql } from "../../schema/fields.ts";
-import { defineModel, type Model } from "../../schema/model.ts";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
 
 export const JOURNAL_KIND: readonly Choice[] = [
   { value: "info", label: "Info" },

@@ -1,5 +1,6 @@
+import type { FieldOptions } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type FieldOptions } from "../../schema/fields.ts";
+import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
 import { FAMILY, IP_ADDRESS_ROLE, IP_ADDRESS_STATUS, IP_RANGE_STATUS, PREFIX_STATUS } from "./choices.ts";

@@ -1,3 +1,4 @@
+import type { Model, Registry, RouteContext } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
@@ -5,8 +6,7 @@ import type { Row, Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
-import type { Model } from "../../schema/model.ts";
-import { closedObject, type RouteContext } from "../../schema/routes.ts";
+import { closedObject } from "../../schema/routes.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { nestedJsonSql } from "../../engine/select.ts";
@@ -14,7 +14,6 @@ import { objectUrl } from "../../engine/serialize.ts";
 import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
 import { resultsLimit } from "./allocation.ts";
 import { writeObjects } from "../../engine/crud.ts";
-import type { Registry } from "../../schema/registry.ts";
 import { rangesOf } from "./vlan-rules.ts";
 
 type Out = Record<string, unknown>;

@@ -1,8 +1,9 @@
+import type { JsonSchema, RouteDeclaration } from "../../schema/shapes.ts";
 import type { AllocationPlan } from "../../schema/hooks.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { WriteIntent } from "../../schema/hooks.ts";
-import { ref, type JsonSchema } from "../../schema/json-schema.ts";
-import { closedObject, oneOrMany, type RouteDeclaration } from "../../schema/routes.ts";
+import { ref } from "../../schema/json-schema.ts";
+import { closedObject, oneOrMany } from "../../schema/routes.ts";
 
 type Sql = RawBuilder<unknown>;
 

@@ -1,4 +1,4 @@
-import type { RouteContext } from "../../schema/routes.ts";
+import type { Model, RouteContext } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
@@ -6,7 +6,6 @@ import type { Row } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
-import type { Model } from "../../schema/model.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { nestedJsonSql } from "../../engine/select.ts";

@@ -1,4 +1,4 @@
-import type { Choice } from "../../schema/fields.ts";
+import type { Choice } from "../../schema/shapes.ts";
 
 /** The address family, derived from the address: read as `{value: 4, label: "IPv4"}`, brief as 4. */
 export const FAMILY: readonly Choice[] = [

@@ -1,6 +1,6 @@
-import type { Model } from "../../schema/model.ts";
+import type { FieldOptions, Model } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type FieldOptions } from "../../schema/fields.ts";
+import { f } from "../../schema/fields.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
 import { DEVICE_INTERFACES, primaryIpHooks } from "./primary-ips.ts";
 import { interfaceVlanHooks } from "./vlan-rules.ts";

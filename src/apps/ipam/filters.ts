@@ -1,5 +1,5 @@
+import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
-import type { FilterDeclaration } from "../../schema/model.ts";
 import { ancestorCandidates, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
 
 type Cond = RawBuilder<unknown>;

@@ -1,4 +1,4 @@
-import type { Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/shapes.ts";
 import { ipamModels } from "./addressing.ts";
 import { serviceModels } from "./services.ts";
 import { vlanModels } from "./vlans.ts";

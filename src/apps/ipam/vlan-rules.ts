@@ -1,10 +1,10 @@
+import type { Model } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
 import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, Values, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
 import { isRef, type Ref } from "../../schema/kinds/descriptor.ts";
 import { refSql } from "../../engine/references.ts";
-import type { Model } from "../../schema/model.ts";
 import { allocationState, applyAllocation } from "./allocation-plan.ts";
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);

@@ -1,6 +1,7 @@
+import type { Choice, RowSql, Model, RelatedFilter } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type Choice, type RowSql } from "../../schema/fields.ts";
-import { defineModel, type Model, type RelatedFilter } from "../../schema/model.ts";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
 import { comments, description, nestedGroupFields, siblingUnique } from "../../schema/common.ts";
 
 /** The models contacts may be assigned to: those NetBox gives contacts, as far as they are served. */

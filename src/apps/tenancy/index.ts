@@ -1,4 +1,4 @@
-import type { Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/shapes.ts";
 import { contactModels } from "./contacts.ts";
 import { tenancyModels } from "./tenancy.ts";
 

@@ -1,4 +1,4 @@
-import type { Model } from "../../schema/model.ts";
+import type { Model } from "../../schema/shapes.ts";
 import { usersModels } from "./users.ts";
 
 /** NetBox's users app: users, groups, tokens, object permissions. */

@@ -1,5 +1,5 @@
+import type { Model } from "../../schema/shapes.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
-import type { Model } from "../../schema/model.ts";
 import { constraintCondition } from "../../engine/filters.ts";
 
 /**

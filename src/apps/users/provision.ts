@@ -1,7 +1,6 @@
+import type { Model, RouteDeclaration, RouteContext } from "../../schema/shapes.ts";
 import { ApiError, type FieldErrors } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
-import type { Model } from "../../schema/model.ts";
-import type { RouteDeclaration, RouteContext } from "../../schema/routes.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { writeObjects } from "../../engine/crud.ts";
 import { checkCredentials } from "../../engine/credentials.ts";

@@ -1,8 +1,8 @@
+import type { Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
 import type { WriteItem, Probe } from "../../schema/hooks.ts";
-import type { Model } from "../../schema/model.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
 import { clusterScopeSql } from "./cluster-scope.ts";
 import { checkable, effective, relatedRowsProbe } from "../../engine/referenced-rows.ts";

@@ -1,6 +1,7 @@
+import type { Choice, FilterDeclaration } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { f, type Choice } from "../../schema/fields.ts";
-import { defineModel, type FilterDeclaration } from "../../schema/model.ts";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
 import { INTERFACE_MODE } from "../dcim/choices.ts";

@@ -1,8 +1,8 @@
+import type { Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
-import type { Model } from "../../schema/model.ts";
 import { snapshotSql } from "../select.ts";
 
 export type ChangeAction = "create" | "update" | "delete";

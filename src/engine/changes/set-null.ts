@@ -1,9 +1,9 @@
+import type { Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { KINDS } from "../../schema/kinds/index.ts";
-import type { Model } from "../../schema/model.ts";
 import { snapshotSql } from "../select.ts";
 import { cascadedRows } from "./cascade.ts";
 

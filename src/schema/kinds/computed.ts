@@ -1,6 +1,6 @@
+import type { JsonSchema, Field } from "../shapes.ts";
 import * as v from "valibot";
-import type { Field } from "../fields.ts";
-import { described, orNull, type JsonSchema } from "../json-schema.ts";
+import { described, orNull } from "../json-schema.ts";
 import type { KindDescriptor, KindOf, Out, RenderContext } from "./descriptor.ts";
 import { info, none, parsed } from "./outputs.ts";
 import { relationParams } from "./relations.ts";

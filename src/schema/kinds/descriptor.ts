@@ -1,8 +1,7 @@
+import type { Field, FieldKind, Form, JsonSchema, Model, NestedShown, SelectContext } from "../shapes.ts";
 import type * as v from "valibot";
 import type { RawBuilder } from "kysely";
-import type { Field, FieldKind } from "../fields.ts";
-import type { Model } from "../model.ts";
-import type { JsonSchema, OpenApiFacet } from "../json-schema.ts";
+import type { OpenApiFacet } from "../json-schema.ts";
 
 /**
  * THE FIELD KINDS. One descriptor per kind says everything the engine derives from a field: its
@@ -19,9 +18,6 @@ import type { JsonSchema, OpenApiFacet } from "../json-schema.ts";
 
 export type Out = Record<string, unknown>;
 export type Sql = RawBuilder<unknown>;
-
-/** The representations: full (an object's own), brief (`?brief=1`) and nested (inside another). */
-export type Form = "full" | "brief" | "nested";
 
 /** A related reference as the client named it: by id, or by attributes that must match one. */
 export type Ref = { readonly ref: "id"; readonly id: number } | { readonly ref: "attrs"; readonly attrs: Record<string, unknown> };
@@ -51,24 +47,6 @@ export interface WalkFrom {
 
 /** Which filter lookups a kind supports. */
 export type LookupFamily = "text" | "number" | "boolean" | "choice" | "relation" | null;
-
-/** What `select` may ask of the selection builder: a related object as nested JSON. */
-export interface SelectContext {
-  readonly depth: number;
-  nestedJson(model: Model, id: Sql, depth: number): Sql;
-  /** The JSON object of a row already in scope under `alias` (its nested form, or the fields named). */
-  nestedObject(model: Model, alias: string, depth: number, fields?: readonly Field[]): Sql;
-  /** The nested JSON of the object of any registered model: `type` is its `app.model`, as SQL. */
-  anyNestedJson(type: Sql, id: Sql, depth: number): Sql;
-  /** A registered model by `app.model`, for SQL that reaches models a field set cannot import. */
-  byType(objectType: string): Model | undefined;
-}
-
-/** What a nested object shows: the fields named (default: its nested form's), and `display_url` when `page`. */
-export interface NestedShown {
-  readonly fields?: readonly Field[];
-  readonly page?: boolean;
-}
 
 /** What `render` may ask of the serializer: the nested form of a related object. */
 export interface RenderContext {

@@ -1,7 +1,6 @@
+import type { JsonSchema, Field, Model } from "../shapes.ts";
 import { sql } from "kysely";
-import type { Field } from "../fields.ts";
-import { nullableFor, orNull, type JsonSchema } from "../json-schema.ts";
-import type { Model } from "../model.ts";
+import { nullableFor, orNull } from "../json-schema.ts";
 import type { GenericRef, KindDescriptor, Out, Ref } from "./descriptor.ts";
 import { notNull, objectIdSchema, objectTypeSchema } from "./inputs.ts";
 import { info, parsed, ref } from "./outputs.ts";

@@ -1,4 +1,4 @@
-import type { Field, FieldKind, FieldOptions } from "../fields.ts";
+import type { Field, FieldKind, FieldOptions } from "../shapes.ts";
 import { aliasKind, computedKind } from "./computed.ts";
 import type { KindDescriptor, KindOf, SqlType } from "./descriptor.ts";
 import { genericKind } from "./generic.ts";

@@ -1,7 +1,7 @@
+import type { Field } from "../shapes.ts";
 import * as v from "valibot";
 import ipaddr from "ipaddr.js";
 import { pythonRepr } from "../errors.ts";
-import type { Field } from "../fields.ts";
 import { formatNetwork, formatPrefix, firstOf, parseNetwork } from "../../lib/network.ts";
 import type { Ref } from "./descriptor.ts";
 import { jsonDepth, MAX_JSON_DEPTH, MAX_REF_DEPTH } from "./limits.ts";

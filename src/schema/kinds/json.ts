@@ -1,8 +1,7 @@
+import type { JsonSchema, SelectContext, Field } from "../shapes.ts";
 import type * as v from "valibot";
 import { sql } from "kysely";
-import type { Field } from "../fields.ts";
-import type { JsonSchema } from "../json-schema.ts";
-import type { KindDescriptor, LookupFamily, Out, RenderContext, SelectContext, Sql } from "./descriptor.ts";
+import type { KindDescriptor, LookupFamily, Out, RenderContext, Sql } from "./descriptor.ts";
 import { customFieldsSchema, jsonSchema, nullable } from "./inputs.ts";
 import { MAX_NESTING } from "./limits.ts";
 import { info, jsonSnapshot, jsonStore, parsed, readValue, ref, scalarApi } from "./outputs.ts";

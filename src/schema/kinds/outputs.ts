@@ -1,6 +1,6 @@
+import type { JsonSchema, Field } from "../shapes.ts";
 import { sql } from "kysely";
-import type { Field } from "../fields.ts";
-import { described, nullableFor, type JsonSchema, type OpenApiFacet } from "../json-schema.ts";
+import { described, nullableFor, type OpenApiFacet } from "../json-schema.ts";
 import type { Out, Sql } from "./descriptor.ts";
 
 /** What kinds share to store, read, render and describe a value. */

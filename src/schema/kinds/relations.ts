@@ -1,8 +1,7 @@
+import type { SelectContext, Field, Model } from "../shapes.ts";
 import { sql } from "kysely";
-import type { Field } from "../fields.ts";
 import { described, nullableFor, orNull, ref as schemaRef, RELATED_REFERENCE } from "../json-schema.ts";
-import type { Model } from "../model.ts";
-import { isRef, type FilterParam, type KindDescriptor, type KindOf, type Out, type SelectContext, type Sql } from "./descriptor.ts";
+import { isRef, type FilterParam, type KindDescriptor, type KindOf, type Out, type Sql } from "./descriptor.ts";
 import { fkSchema, keyedSchema, m2mSchema } from "./inputs.ts";
 import { info, none, parsed, plainStore, ref, scalarSnapshot } from "./outputs.ts";
 

@@ -1,9 +1,9 @@
+import type { JsonSchema, Form, Field } from "../shapes.ts";
 import type * as v from "valibot";
 
 import { sql } from "kysely";
-import type { Field } from "../fields.ts";
-import { described, numberInput, orNull, stringInput, type JsonSchema, type OpenApiFacet } from "../json-schema.ts";
-import type { FilterFacet, Form, InputFacet, KindDescriptor } from "./descriptor.ts";
+import { described, numberInput, orNull, stringInput, type OpenApiFacet } from "../json-schema.ts";
+import type { FilterFacet, InputFacet, KindDescriptor } from "./descriptor.ts";
 import {
   booleanSchema,
   choiceSchema,
