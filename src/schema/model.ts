@@ -13,18 +13,16 @@ const TAGS: FieldOptions = {
   nestedDisplayUrl: true,
 };
 
-/** How a registry takes in a model it adopts: see `adopt`. */
-const adoptions = new WeakMap<Model, (registry: Registry) => void>();
+/** The registry each model belongs to, set once when a registry adopts the model. */
+const owners = new WeakMap<Model, Registry>();
 
 /**
  * Makes `registry` the model's own: the models its fields and filters name are found there. Once
  * per model: a model belongs to one registry.
  */
 export function adopt(model: Model, registry: Registry): void {
-  const take = adoptions.get(model);
-  if (!take) throw new Error(`${model.objectType} is already in a registry`);
-  adoptions.delete(model);
-  take(registry);
+  if (owners.has(model)) throw new Error(`${model.objectType} is already in a registry`);
+  owners.set(model, registry);
 }
 
 /** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */
@@ -50,16 +48,12 @@ export function defineModel(d: ModelDeclaration): Model {
     declared.created = { kind: "datetime", readOnly: true, nullable: true, autoNow: "create" };
     declared.last_updated = { kind: "datetime", readOnly: true, nullable: true, autoNow: "always" };
   }
-  let owner: Registry | null = null;
   const registryOf = (): Registry => {
+    const owner = owners.get(model);
     if (!owner) throw new Error(`${objectType} is in no registry yet`);
     return owner;
   };
-  const named = (name: ModelName) => (): Model => {
-    const found = registryOf().byObjectType(name);
-    if (!found) throw new Error(`${objectType} names ${name}, which is not registered`);
-    return found;
-  };
+  const named = (name: ModelName) => (): Model => registryOf().get(name);
   const fields = Object.entries(declared).map(([name, o]): Field => {
     const { target, targets, countOf, ...rest } = o;
     return {
@@ -118,9 +112,6 @@ export function defineModel(d: ModelDeclaration): Model {
         ? (table: string) => sql`CAST(${sql.ref(`${table}.${field[display]?.column ?? display}`)} AS TEXT)`
         : display,
   });
-  adoptions.set(model, (registry) => {
-    owner = registry;
-  });
   return model;
 }
 
@@ -128,12 +119,5 @@ export function defineModel(d: ModelDeclaration): Model {
 function targetsOf(declared: NonNullable<FieldOptions["targets"]>, registryOf: () => Registry): () => readonly Model[] {
   let resolved: readonly Model[] | undefined;
   return () =>
-    (resolved ??=
-      typeof declared === "function"
-        ? declared(registryOf().models)
-        : declared.map((name) => {
-            const found = registryOf().byObjectType(name);
-            if (!found) throw new Error(`a generic relation names ${name}, which is not registered`);
-            return found;
-          }));
+    (resolved ??= typeof declared === "function" ? declared(registryOf().models) : declared.map((name) => registryOf().get(name)));
 }

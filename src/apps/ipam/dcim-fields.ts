@@ -1,4 +1,4 @@
-import type { FieldOptions, Model } from "../../schema/shapes.ts";
+import type { FieldOptions } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
@@ -39,7 +39,8 @@ export const interfaceVlanFields = (): Record<string, FieldOptions> => ({
   count_ipaddresses: f.computed(addressCount("dcim.interface"), { returns: "integer" }),
 });
 
-export const interfaceIpamHooks = (self: () => Model): ModelHooks => interfaceVlanHooks(self);
+/** The rules IPAM adds to interfaces (`self` is the interface model): their VLAN assignments. */
+export const interfaceIpamHooks = interfaceVlanHooks;
 
 export const siteIpamCounts = (): Record<string, FieldOptions> => ({
   prefix_count: f.count("ipam.prefix", "site"),
