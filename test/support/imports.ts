@@ -35,7 +35,8 @@ function sources(root: string, dir = root): string[] {
 const typeOnly = (statement: string): boolean => {
   if (/^\s*(import|export)\s+type\b/.test(statement)) return true;
   const names = /\{([^}]*)\}/.exec(statement)?.[1];
-  if (!names || /^\s*import\s+[\w*]/.test(statement.replace(/^\s*import\s+\{/, "import {"))) return false;
+  // A default or namespace import beside the braces is a runtime import.
+  if (!names || /^\s*import\s+[\w*]/.test(statement)) return false;
   const list = names
     .split(",")
     .map((n) => n.trim())
