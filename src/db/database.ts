@@ -23,6 +23,33 @@ export interface StatementResult {
 export interface DatabaseStats {
   statements: number;
   roundTrips: number;
+  /**
+   * Statements whose SQL text had not been sent to this database before (among the last few
+   * thousand texts): a driver prepares those, and finds the others prepared by their text.
+   */
+  newTexts: number;
+}
+
+/** Texts `batchCounter` remembers; the native connections keep fewer prepared, the server none. */
+const TEXTS_REMEMBERED = 5000;
+
+/** The counters of one database, and how a batch of it counts: one round trip, its statements, its new texts. */
+export function batchCounter(): { readonly stats: DatabaseStats; count(statements: readonly Statement[]): void } {
+  const stats: DatabaseStats = { statements: 0, roundTrips: 0, newTexts: 0 };
+  const seen = new Set<string>();
+  return {
+    stats,
+    count(statements) {
+      stats.statements += statements.length;
+      stats.roundTrips += 1;
+      for (const { sql } of statements) {
+        if (seen.has(sql)) continue;
+        if (seen.size >= TEXTS_REMEMBERED) seen.clear();
+        seen.add(sql);
+        stats.newTexts += 1;
+      }
+    },
+  };
 }
 
 /**

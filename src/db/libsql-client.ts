@@ -2,6 +2,7 @@ import type { Client, InStatement, InValue, ResultSet } from "@libsql/client";
 import { Kysely } from "kysely";
 import { LibsqlDialect } from "@libsql/kysely-libsql";
 import {
+  batchCounter,
   normalizeDatabaseError,
   splitScript,
   type Database,
@@ -16,7 +17,7 @@ import {
  * URL. The caller creates the client (web or node build) so this file stays runtime-neutral.
  */
 export function libsqlClientDatabase(client: Client): Database {
-  const stats = { statements: 0, roundTrips: 0 };
+  const { stats, count } = batchCounter();
   const toIn = (s: Statement): InStatement => ({ sql: s.sql, args: s.parameters.map(toArg) as InValue[] });
 
   return {
@@ -24,8 +25,7 @@ export function libsqlClientDatabase(client: Client): Database {
     kysely: new Kysely<Schemaless>({ dialect: new LibsqlDialect({ client }) }),
     async batch(statements, mode) {
       if (statements.length === 0) return [];
-      stats.statements += statements.length;
-      stats.roundTrips += 1;
+      count(statements);
       try {
         const results =
           statements.length === 1 && mode === "read"

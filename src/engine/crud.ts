@@ -15,12 +15,13 @@ import type { Page } from "../lib/pagination.ts";
 import type { WriteItem, Probe, AllocationPlan } from "../schema/hooks.ts";
 import { isRef } from "../schema/kinds/descriptor.ts";
 import { KINDS, mirrorOf } from "../schema/kinds/index.ts";
-import { planFilters, planOrdering, relationErrors } from "./filters.ts";
+import { relationErrors } from "./filters.ts";
+import { detailStatement, listStatements, plannedFilters } from "./read-statements.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes } from "./probes.ts";
 import { customFieldWrite } from "./custom-fields.ts";
 import { referenceProbes, refSql } from "./references.ts";
-import { idList, selectSql, snapshotSql, subtreeSql } from "./select.ts";
+import { idList, rowsOf, selectSql, snapshotSql, subtreeSql } from "./select.ts";
 import { represent } from "./serialize.ts";
 import { uniqueMessage, uniquenessProbes } from "./uniqueness.ts";
 import {
@@ -112,35 +113,22 @@ export async function listObjects(ctx: Actor, model: Model, query: ListQuery): P
   authorize(ctx, model, "view");
   const { page } = query;
   const rendering = renderingOf(model, query.selection);
-  const params = new URLSearchParams(query.filters.map(([name, value]) => [name, value]));
-  const plan = planFilters(model, params, model.table, (related) => scopeSql(ctx, related, "view"));
+  const plan = plannedFilters(ctx, model, query.filters);
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
-  const where = sql.join([scopeSql(ctx, model, "view"), ...plan.conditions], sql` AND `);
-  const table = sql.table(model.table);
-  const pageSql = sql`SELECT ${selectSql(model, rendering.fields)} FROM ${table} WHERE ${where}
-    ORDER BY ${sql.join(planOrdering(model, query.ordering))} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
-  const countSql = sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`;
-  const [rows, count, ...checks] = await readBatch(ctx, [
-    pageSql.compile(qb),
-    countSql.compile(qb),
-    ...plan.checks.map((c) => c.statement),
-  ]);
+  const statements = listStatements(ctx, model, { fields: rendering.fields, ordering: query.ordering, where: plan.where, ...page });
+  const [rows, count, ...checks] = await readBatch(ctx, [...statements, ...plan.checks.map((c) => c.statement)]);
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
-  return { count: Number(count.rows[0].n), results: await render(ctx, model, rows.rows, rendering) };
+  return { count: Number(count.rows[0].n), results: await render(ctx, model, rowsOf(rows.rows), rendering) };
 }
 
 /** A detail read: one statement, in one round trip. */
 export async function retrieveObject(ctx: Actor, model: Model, id: number, selection: Selection): Promise<Out> {
   authorize(ctx, model, "view");
   const rendering = renderingOf(model, selection);
-  const [result] = await readBatch(ctx, [
-    sql`SELECT ${selectSql(model, rendering.fields)} FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "view")}`.compile(
-      qb,
-    ),
-  ]);
+  const [result] = await readBatch(ctx, [detailStatement(ctx, model, id, rendering.fields)]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
-  return (await render(ctx, model, result.rows, rendering))[0];
+  return (await render(ctx, model, rowsOf(result.rows), rendering))[0];
 }
 
 /** The stored rows (columns plus change-record snapshot) of objects about to change. */
@@ -284,7 +272,7 @@ export async function writeObjects(ctx: Actor, model: Model, request: WriteReque
     sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN ${written} ORDER BY id`.compile(qb),
   );
   const results = await executeWrite(ctx, model, statements, { bulk });
-  const rows = results[results.length - 1].rows;
+  const rows = rowsOf(results[results.length - 1].rows);
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   // Creates come back in id order, which is input order; updates in the order they were listed.
   const ordered = updating.length ? ids.filter((id) => byId.has(id!)).map((id) => byId.get(id!)!) : rows;

@@ -32,3 +32,23 @@ function permittedSql(ctx: Actor, model: Model, action: Action, table: string): 
 /** True when the requester's scope for `action` is every object (no WHERE needed). */
 export const unrestricted = (ctx: Actor, model: Model, action: Action): boolean =>
   !model.visibleRows && (Boolean(model.hooks?.widenScope?.(ctx, action)) || modelScope(ctx, model, action) === "all");
+
+const userKeys = new WeakMap<object, string>();
+
+/**
+ * Everything the requester's scopes depend on, as one string: statements built for one key are
+ * right for every actor with that key, so a request shape's SQL is built once per key, not per
+ * request (`Template`). A superuser's scopes are the same for all; an anonymous requester's
+ * follow the exempt views; another user's follow their grants and the default permissions.
+ */
+export function scopeKey(ctx: Actor): string {
+  const user = ctx.user;
+  if (!user) return `anonymous ${ctx.config.EXEMPT_VIEW_PERMISSIONS.join(",")}`;
+  if (user.is_superuser) return "superuser";
+  let key = userKeys.get(user);
+  if (key === undefined) {
+    key = `user ${user.id} ${JSON.stringify(user.grants)} ${JSON.stringify(ctx.config.DEFAULT_PERMISSIONS)}`;
+    userKeys.set(user, key);
+  }
+  return key;
+}

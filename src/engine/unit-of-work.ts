@@ -11,6 +11,7 @@ import {
   outboxStatement,
   type DeletedObjects,
 } from "./outbox.ts";
+import { rowsOf } from "./select.ts";
 
 /*
  * The unit of work: every request's reads and writes go through these two, so each is one round
@@ -70,8 +71,8 @@ export async function writeBatch(
   // The response never waits for delivery (SPEC.md 6.3.1); a lost enqueue is healed by the sweep.
   if (deliveries.length) {
     const freeze = [
-      freezeEventDataStatement(results.slice(outbox + 1).flatMap((r) => r.rows)),
-      ...reads.map((r, i) => freezeDeletedDataStatement(ctx, r.model, results[guard.length + i].rows)),
+      freezeEventDataStatement(rowsOf(results.slice(outbox + 1).flatMap((r) => r.rows))),
+      ...reads.map((r, i) => freezeDeletedDataStatement(ctx, r.model, rowsOf(results[guard.length + i].rows))),
     ].filter((statement): statement is Statement => statement !== null);
     const keep = freeze.length
       ? ctx.db.batch(freeze, "write").catch((e) => console.error(`[${ctx.requestId}] could not keep event data:`, (e as Error).message))

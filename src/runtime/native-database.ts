@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { Kysely } from "kysely";
 import { batchDialect } from "../db/batch-dialect.ts";
-import { normalizeDatabaseError, type Database, type Schemaless, type Statement, type StatementResult } from "../db/database.ts";
+import { batchCounter, normalizeDatabaseError, type Database, type Schemaless, type Statement, type StatementResult } from "../db/database.ts";
 import type { ConnectionRole, WireResult } from "./native-connection.ts";
 import type { ThreadData } from "./database-thread.ts";
 import { threadClient, type ThreadClient } from "./thread-client.ts";
@@ -113,14 +113,13 @@ export function portDatabase(io: DatabaseIo): Database {
       throw normalizeDatabaseError(error);
     }
   };
-  const stats = { statements: 0, roundTrips: 0 };
+  const { stats, count } = batchCounter();
   return {
     stats,
     kysely: new Kysely<Schemaless>({ dialect: batchDialect(run) }),
     async batch(statements, mode) {
       if (statements.length === 0) return [];
-      stats.statements += statements.length;
-      stats.roundTrips += 1;
+      count(statements);
       return run(statements, mode);
     },
     async executeScript(sql) {

@@ -7,6 +7,7 @@ import { createClient } from "@libsql/client";
 import { loadMigrations } from "../../src/runtime/local-files.ts";
 import { createLocalQueue, type LocalQueue } from "../../src/events/local-queue.ts";
 import { packageAssets } from "../../src/runtime/package-assets.ts";
+import { compileStats } from "../../src/db/query-builder.ts";
 
 export const ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
 export const ORIGIN = "http://inventory.test";
@@ -45,8 +46,11 @@ export interface Harness {
   settle(): Promise<void>;
   /** The in-process webhook consumer the app hands committed deliveries to (no sweep timer: `queue.sweepNow()`). */
   queue: LocalQueue;
-  /** Statements and round trips a call costs, once background work has settled. */
-  cost(fn: () => Promise<unknown>): Promise<{ statements: number; roundTrips: number }>;
+  /**
+   * What a call costs, once background work has settled: statements and round trips, SQL compiled
+   * from query builders, and statements whose text the database had not been sent before.
+   */
+  cost(fn: () => Promise<unknown>): Promise<Cost>;
   close(): void;
 }
 
@@ -54,6 +58,13 @@ let users = 0;
 
 /** Which database driver the harness runs on: the native addon (embedded default) or @libsql/client. */
 export type Driver = "native" | "client";
+
+export interface Cost {
+  readonly statements: number;
+  readonly roundTrips: number;
+  readonly compilations: number;
+  readonly newTexts: number;
+}
 
 export async function createHarness(env: Record<string, string> = {}, driver: Driver = "native"): Promise<Harness> {
   const config = parseConfig({
@@ -128,9 +139,15 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
     async cost(fn) {
       await settle();
       const before = { ...db.stats };
+      const compiled = compileStats.compilations;
       await fn();
       await settle();
-      return { statements: db.stats.statements - before.statements, roundTrips: db.stats.roundTrips - before.roundTrips };
+      return {
+        statements: db.stats.statements - before.statements,
+        roundTrips: db.stats.roundTrips - before.roundTrips,
+        compilations: compileStats.compilations - compiled,
+        newTexts: db.stats.newTexts - before.newTexts,
+      };
     },
     close: () => {
       void queue.stop();

@@ -7,7 +7,7 @@ import { isPermitted } from "../../engine/permissions.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { paginated, parsePage } from "../../lib/pagination.ts";
 import { json } from "../../lib/responses.ts";
-import { selectSql } from "../../engine/select.ts";
+import { rowsOf, selectSql } from "../../engine/select.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { represent } from "../../engine/serialize.ts";
 
@@ -48,6 +48,7 @@ async function rackElevation(ctx: RouteContext, rackModel: Model, device: Model,
       AND (dcim_device.face = ${face} OR dt.is_full_depth) AND ${scopeSql(ctx, device, "view")} ORDER BY dcim_device.position`.compile(qb),
   ]);
   const rack = racks.rows[0];
+  const mounted = rowsOf(devices.rows);
   if (!rack) throw ApiError.notFound(rackModel.className);
 
   const start = Number(rack.starting_unit);
@@ -55,7 +56,7 @@ async function rackElevation(ctx: RouteContext, rackModel: Model, device: Model,
   for (let u = start; u < start + Number(rack.u_height); u += 0.5) units.push(u);
   if (!rack.desc_units) units.reverse();
   const visible = isPermitted(ctx, device, "view");
-  const briefs = visible ? await represent(ctx, device, devices.rows, { form: "brief" }) : [];
+  const briefs = visible ? await represent(ctx, device, mounted, { form: "brief" }) : [];
   const elevation = new Map(
     units.map((u) => [
       u,
@@ -69,7 +70,7 @@ async function rackElevation(ctx: RouteContext, rackModel: Model, device: Model,
       },
     ]),
   );
-  devices.rows.forEach((row: Row, i) => {
+  mounted.forEach((row: Row, i) => {
     const position = Number(row.position);
     const height = Number(row.__height);
     for (let u = position; u < position + height; u += 0.5) {

@@ -9,7 +9,7 @@ import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { asList, bulkIds, OBJECT_NOT_FOUND } from "../../engine/crud.ts";
-import { idList, selectSql } from "../../engine/select.ts";
+import { idList, rowsOf, selectSql } from "../../engine/select.ts";
 import { represent } from "../../engine/serialize.ts";
 import { guardStatement } from "../../engine/write-statements.ts";
 import { scopeSql } from "../../engine/scope.ts";
@@ -53,7 +53,7 @@ async function retryDeliveries(ctx: Actor, model: Model, { ids, bulk }: { ids: r
       sql`SELECT ${selectSql(model, model.readableFields)} FROM extras_webhookdelivery WHERE id IN ${idList(ids)} ORDER BY id`.compile(qb),
     ]);
     ctx.waitUntil(ctx.enqueue(ids));
-    const rows = new Map(results[2].rows.map((r) => [Number(r.id), r]));
+    const rows = new Map(rowsOf(results[2].rows).map((r) => [Number(r.id), r]));
     return represent(
       ctx,
       model,

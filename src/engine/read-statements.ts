@@ -1,0 +1,111 @@
+import type { Field, Model } from "../schema/shapes.ts";
+import type { Actor } from "../schema/actor.ts";
+import { sql } from "kysely";
+import type { Statement } from "../db/database.ts";
+import { fragment, qb, Slot, Template } from "../db/query-builder.ts";
+import type { FieldErrors } from "../schema/errors.ts";
+import { planFilters, planOrdering, type RelationCheck } from "./filters.ts";
+import { scopeKey, scopeSql } from "./scope.ts";
+import { selectSql } from "./select.ts";
+
+/*
+ * The statements of a list or detail read, built once per request shape and bound per request.
+ * A shape is the model, the fields read, the ordering and the requester's scope (`scopeKey`);
+ * the id, the page's limit and offset are parameters. Filter conditions are a fragment of the
+ * shape, compiled once per distinct query string and scope (their SQL can depend on the values:
+ * `null`, a prefix's family, a list), and the statement text is then the same string for every
+ * request of that filter shape, so the driver finds its prepared statement by that text.
+ */
+
+/** Shapes kept per cache: `?fields=` and query strings make them, so a bound bounds the memory. */
+const LIMIT = 1000;
+
+function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= LIMIT) cache.clear();
+    value = build();
+    cache.set(key, value);
+  }
+  return value;
+}
+
+const fieldKeys = new WeakMap<readonly Field[], string>();
+
+/** The fields read, as part of a shape's key (the full and brief forms' lists are the model's own arrays, keyed once). */
+function fieldsKey(fields: readonly Field[]): string {
+  let key = fieldKeys.get(fields);
+  if (key === undefined) {
+    key = fields.map((field) => `${field.ownerType}.${field.name}`).join(",");
+    fieldKeys.set(fields, key);
+  }
+  return key;
+}
+
+const details = new Map<string, Template>();
+
+/** The detail read of object `id`: its selected fields, within the requester's view scope. */
+export function detailStatement(ctx: Actor, model: Model, id: number, fields: readonly Field[]): Statement {
+  const template = cached(
+    details,
+    `${model.objectType}\n${fieldsKey(fields)}\n${scopeKey(ctx)}`,
+    () =>
+      new Template(
+        sql`SELECT ${selectSql(model, fields)} FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "view")}`,
+      ),
+  );
+  return template.bind({ id });
+}
+
+interface ListTemplates {
+  readonly page: Template;
+  readonly count: Template;
+}
+
+const lists = new Map<string, ListTemplates>();
+
+/** A list's filters, planned and compiled: the condition, the checks of relation values, the errors. */
+interface PlannedFilters {
+  readonly where: Statement;
+  readonly checks: readonly RelationCheck[];
+  readonly errors: FieldErrors;
+}
+
+const filterPlans = new Map<string, PlannedFilters>();
+const NO_FILTER: Statement = { sql: "1", parameters: [] };
+
+/** The planned filters of a list request; the same query string for the same scope is planned once. */
+export function plannedFilters(ctx: Actor, model: Model, filters: readonly (readonly [string, string])[]): PlannedFilters {
+  if (!filters.length) return { where: NO_FILTER, checks: [], errors: {} };
+  return cached(filterPlans, `${model.objectType}\n${scopeKey(ctx)}\n${JSON.stringify(filters)}`, () => {
+    const params = new URLSearchParams(filters.map(([name, value]) => [name, value]));
+    const plan = planFilters(model, params, model.table, (related) => scopeSql(ctx, related, "view"));
+    const where = plan.conditions.length ? sql.join(plan.conditions, sql` AND `).compile(qb) : NO_FILTER;
+    return { where: { sql: where.sql, parameters: where.parameters }, checks: plan.checks, errors: plan.errors };
+  });
+}
+
+/** What one list read asks for, its filters planned (`plannedFilters`). */
+export interface ListWindow {
+  readonly fields: readonly Field[];
+  readonly ordering: string | null;
+  readonly where: Statement;
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+/** A list's page and count statements. */
+export function listStatements(ctx: Actor, model: Model, window: ListWindow): [page: Statement, count: Statement] {
+  const { fields, ordering } = window;
+  const templates = cached(lists, `${model.objectType}\n${fieldsKey(fields)}\n${ordering ?? ""}\n${scopeKey(ctx)}`, () => {
+    const table = sql.table(model.table);
+    const where = sql`${scopeSql(ctx, model, "view")} AND (${fragment("filters")})`;
+    return {
+      page: new Template(sql`SELECT ${selectSql(model, fields)} FROM ${table} WHERE ${where}
+        ORDER BY ${sql.join(planOrdering(model, ordering))} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`),
+      count: new Template(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`),
+    };
+  });
+  const filters = { filters: window.where };
+  return [templates.page.bind({ limit: window.limit ?? -1, offset: window.offset }, filters), templates.count.bind({}, filters)];
+}
