@@ -563,3 +563,25 @@ describe("cost", () => {
     expect(large).toEqual(small);
   });
 });
+
+describe("the object custom fields a read resolves", () => {
+  it("follow definitions added, retyped and removed while the token's data is cached", async () => {
+    const tenant = ids.acme;
+    const location = await make(api, "/api/dcim/sites/", { name: "Catalog site", slug: "catalog-site" });
+    const read = async () => (await api.get(`/api/dcim/sites/${location}/`)).body.custom_fields;
+    // The token is cached and the site read resolves no object type yet.
+    expect(await read()).not.toHaveProperty("catalog_ref");
+    const def = await field({ name: "catalog_ref", type: "object", object_types: ["dcim.site"], related_object_type: "tenancy.tenant" });
+    expect((await api.patch(`/api/dcim/sites/${location}/`, { custom_fields: { catalog_ref: tenant } })).status).toBe(200);
+    // The same statement shape, read again with the cached token: the object is resolved.
+    expect((await read()).catalog_ref).toMatchObject({ id: tenant, name: "Acme", slug: "acme" });
+    const list = (await api.get(`/api/dcim/sites/?id=${location}`)).body.results[0].custom_fields;
+    expect(list.catalog_ref).toMatchObject({ id: tenant, name: "Acme" });
+    // Pointed at another type (the stored id now names a site): resolved as that type.
+    expect((await api.patch(`${CF}${def}/`, { related_object_type: "dcim.site" })).status).toBe(200);
+    const site = (await read()).catalog_ref;
+    expect(site === null || site.url.includes("/api/dcim/sites/")).toBe(true);
+    expect((await api.delete(`${CF}${def}/`)).status).toBe(204);
+    expect(await read()).not.toHaveProperty("catalog_ref");
+  });
+});

@@ -2,7 +2,7 @@ import ipaddr from "ipaddr.js";
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
-import type { CachedToken } from "../schema/actor.ts";
+import type { CachedToken, ObjectFields } from "../schema/actor.ts";
 import { ApiError } from "../schema/errors.ts";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import { grantsSql, parseGrants } from "../engine/permissions.ts";
@@ -59,7 +59,7 @@ export async function authenticate(ctx: RequestContext, { useCache = true }: { r
   ctx.token = entry.token;
   // Every batch of the request proves the data current, cached or just read: the same
   // statements either way, so costs stay deterministic.
-  ctx.auth = { version: entry.version, cached };
+  ctx.auth = { version: entry.version, cached, objectFields: entry.objectFields };
 }
 
 /** Refuses a token outside its allowed addresses, expired, or of an inactive user. */
@@ -74,7 +74,9 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
     [
       sql`SELECT t.id, t.key_digest, t.write_enabled, t.expires, t.last_used, t.allowed_ips,
            u.id AS user_id, u.username, u.is_superuser, u.is_active, (SELECT version FROM auth_state) AS version,
-           ${grantsSql(sql.ref("u.id"))} AS grants
+           ${grantsSql(sql.ref("u.id"))} AS grants,
+           (SELECT json_group_array(json_array(object_types, related_object_type)) FROM extras_customfield
+             WHERE type IN ('object', 'multiobject')) AS object_fields
          FROM users_token t JOIN users_user u ON u.id = t.user_id WHERE t.key_digest = ${digest}`.compile(qb),
     ],
     "read",
@@ -84,6 +86,7 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
   return {
     digest,
     version: Number(row.version),
+    objectFields: objectFieldsOf(row.object_fields),
     user: {
       id: Number(row.user_id),
       username: String(row.username),
@@ -113,4 +116,17 @@ function checkAllowedIps(ctx: RequestContext, allowed: readonly string[]): void 
     return addr.kind() === client.kind() && client.match(addr, bits);
   });
   if (!permitted) throw ApiError.forbidden(`Source IP ${client.toString()} is not permitted to authenticate using this token.`);
+}
+
+/** The object custom fields' related types by the object type they are defined on, from `[[object_types, related type], ...]`. */
+function objectFieldsOf(raw: unknown): ObjectFields {
+  const out = new Map<string, string[]>();
+  for (const [owners, related] of JSON.parse(String(raw ?? "[]")) as [string, string | null][]) {
+    if (!related) continue;
+    for (const owner of JSON.parse(owners) as string[]) {
+      const types = out.get(owner) ?? [];
+      if (!types.includes(related)) out.set(owner, [...types, related].sort());
+    }
+  }
+  return out;
 }

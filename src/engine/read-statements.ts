@@ -42,16 +42,27 @@ function fieldsKey(fields: readonly Field[]): string {
   return key;
 }
 
+/** The related types the model's object custom fields name, when the requester's auth data says (`ObjectFields`). */
+function customFieldTypes(ctx: Actor, model: Model): readonly string[] | null {
+  const known = ctx.auth?.objectFields;
+  return known ? (known.get(model.objectType) ?? []) : null;
+}
+
+/** A shape's key: the model, the fields read, what its custom fields resolve, and the requester's scope. */
+function shapeKey(ctx: Actor, model: Model, fields: readonly Field[]): string {
+  return `${model.objectType}\n${fieldsKey(fields)}\n${customFieldTypes(ctx, model)?.join(",") ?? "*"}\n${scopeKey(ctx)}`;
+}
+
 const details = new Map<string, Template>();
 
 /** The detail read of object `id`: its selected fields, within the requester's view scope. */
 export function detailStatement(ctx: Actor, model: Model, id: number, fields: readonly Field[]): Statement {
   const template = cached(
     details,
-    `${model.objectType}\n${fieldsKey(fields)}\n${scopeKey(ctx)}`,
+    shapeKey(ctx, model, fields),
     () =>
       new Template(
-        sql`SELECT ${selectSql(model, fields)} FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "view")}`,
+        sql`SELECT ${selectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) })} FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "view")}`,
       ),
   );
   return template.bind({ id });
@@ -97,11 +108,11 @@ export interface ListWindow {
 /** A list's page and count statements. */
 export function listStatements(ctx: Actor, model: Model, window: ListWindow): [page: Statement, count: Statement] {
   const { fields, ordering } = window;
-  const templates = cached(lists, `${model.objectType}\n${fieldsKey(fields)}\n${ordering ?? ""}\n${scopeKey(ctx)}`, () => {
+  const templates = cached(lists, `${shapeKey(ctx, model, fields)}\n${ordering ?? ""}`, () => {
     const table = sql.table(model.table);
     const where = sql`${scopeSql(ctx, model, "view")} AND (${fragment("filters")})`;
     return {
-      page: new Template(sql`SELECT ${selectSql(model, fields)} FROM ${table} WHERE ${where}
+      page: new Template(sql`SELECT ${selectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) })} FROM ${table} WHERE ${where}
         ORDER BY ${sql.join(planOrdering(model, ordering))} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`),
       count: new Template(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`),
     };

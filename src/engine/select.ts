@@ -23,12 +23,13 @@ export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
 }
 
 /** What a field's `select` may ask at `depth` of nesting. */
-export const selectContext = (registry: Registry, depth: number): SelectContext => ({
+export const selectContext = (registry: Registry, depth: number, customFieldTypes: readonly string[] | null = null): SelectContext => ({
   depth,
   nestedJson: nestedJsonSql,
   nestedObject: nestedObjectSql,
-  anyNestedJson: (type, id, depth) => anyNestedJsonSql(registry, type, id, depth),
+  anyNestedJson: (type, id, depth, among) => anyNestedJsonSql(registry, type, id, { depth, among }),
   byType: registry.byObjectType,
+  customFieldTypes,
 });
 
 /** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
@@ -41,14 +42,14 @@ const anyNestedCaches = new WeakMap<Registry, Map<string, Sql>>();
  * as a custom field's related object type): one branch per model. The branches depend only on
  * the frozen registry and the depth, so their SQL is compiled once and reused as text.
  */
-export function anyNestedJsonSql(registry: Registry, type: Sql, id: Sql, depth: number): Sql {
+export function anyNestedJsonSql(registry: Registry, type: Sql, id: Sql, { depth, among }: { depth: number; among?: readonly string[] }): Sql {
   let anyNestedCache = anyNestedCaches.get(registry);
   if (!anyNestedCache) anyNestedCaches.set(registry, (anyNestedCache = new Map()));
-  // Cached by depth and by the SQL naming the type and id (column references, without parameters).
-  const key = `${depth} ${type.compile(qb).sql} ${id.compile(qb).sql}`;
+  // Cached by depth, models and the SQL naming the type and id (column references, without parameters).
+  const key = `${depth} ${among?.join(",") ?? "*"} ${type.compile(qb).sql} ${id.compile(qb).sql}`;
   let cases = anyNestedCache.get(key);
   if (!cases) {
-    const models = nameableModels(registry);
+    const models = nameableModels(registry).filter((m) => !among || among.includes(m.objectType));
     const branches = models.map((m) => sql`WHEN ${sql.lit(m.objectType)} THEN ${nestedJsonSql(m, id, depth)}`);
     // No subquery around the CASE: every level of nesting counts against SQLite's parser depth.
     const built = sql`CASE ${type} ${sql.join(branches, sql` `)} END`;
@@ -95,18 +96,31 @@ export function nestedJsonSql(model: Model, id: Sql, depth: number): Sql {
  * because the native driver pays per column and row to build JS values (most of a 50-row page's
  * cost, measured), while one JSON.parse of the row costs little and nested objects arrive parsed.
  */
-export function selectSql(model: Model, fields: readonly Field[], table = model.table): Sql {
+export function selectSql(model: Model, fields: readonly Field[], options: SelectOptions = {}): Sql {
+  const { table = model.table, customFieldTypes = null } = options;
   // Built and compiled once per shape, then reused as text: compiling this select (nested JSON of
   // every related model) was most of the CPU a detail or list read cost on the thread answering
   // HTTP. It depends only on the frozen registry and its arguments (its parameters are constants).
-  const key = `${model.objectType} ${table} ${fields.map((field) => `${field.ownerType}.${field.name}`).join(",")}`;
+  const key = `${model.objectType} ${table} ${customFieldTypes?.join(",") ?? "*"} ${fields.map((field) => `${field.ownerType}.${field.name}`).join(",")}`;
   let cached = selectCache.get(key);
   if (!cached) {
     // `?fields=` makes shapes from the query string: a bound on them bounds the memory.
     if (selectCache.size >= 1000) selectCache.clear();
-    selectCache.set(key, (cached = frozen(buildSelectSql(model, fields, table))));
+    selectCache.set(key, (cached = frozen(buildSelectSql(model, fields, { table, customFieldTypes }))));
   }
   return cached;
+}
+
+export interface SelectOptions {
+  /** The name or alias the model's row is read under (default: its table). */
+  readonly table?: string;
+  /**
+   * The related types the model's object custom fields name, as the requester's `ObjectFields`
+   * say (none: no branch at all); null (default): any registered type. Each type costs every
+   * execution of the statement, executed or not: resolving any type made a site's detail 2.5x
+   * slower to run than without custom fields, though it had none.
+   */
+  readonly customFieldTypes?: readonly string[] | null;
 }
 
 const selectCache = new Map<string, Sql>();
@@ -134,13 +148,13 @@ export function tableColumns(model: Model): readonly string[] {
 
 const tableColumnCache = new WeakMap<Model, readonly string[]>();
 
-function buildSelectSql(model: Model, fields: readonly Field[], table: string): Sql {
+function buildSelectSql(model: Model, fields: readonly Field[], { table, customFieldTypes }: Required<SelectOptions>): Sql {
   const pairs = new Map<string, Sql>(tableColumns(model).map((column) => [column, sql.ref(`${table}.${column}`)]));
   pairs.set("__display", model.displaySql(table));
   for (const field of fields) {
     const key = selectKey(field);
     if (pairs.has(key) && !tableColumns(model).includes(key)) continue;
-    const expr = KINDS[field.kind].read?.select(field, table, selectContext(model.registry, 0));
+    const expr = KINDS[field.kind].read?.select(field, table, selectContext(model.registry, 0, customFieldTypes));
     if (expr) pairs.set(key, expr);
   }
   return sql`${jsonObjectSql([...pairs])} AS __row`;

@@ -85,6 +85,6 @@ parent.on("message", async (message: AppThreadRequest) => {
     response = SERVER_ERROR.clone();
   }
   const answer = await toAnswer(response);
-  parent.postMessage(["answer", id, answer], answer.body ? [answer.body.buffer as ArrayBuffer] : []);
+  parent.postMessage(["answer", id, answer], answer.body instanceof Uint8Array ? [answer.body.buffer as ArrayBuffer] : []);
 });
 parent.postMessage("ready");

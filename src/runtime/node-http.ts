@@ -1,12 +1,14 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { textOf } from "../lib/responses.ts";
 
 /** A response as node:http writes it: what an app thread sends back, or a web Response converted. */
 export interface Answer {
   readonly status: number;
   readonly headers: Record<string, string | string[]>;
-  readonly body: Uint8Array | null;
+  /** Bytes, or text as UTF-8 (a JSON answer crosses threads and reaches the socket as the string it was made as). */
+  readonly body: Uint8Array | string | null;
 }
 
 /** Serves one request: `url` is the listen address joined with the request's path (see `targetUrl`). */
@@ -45,8 +47,9 @@ export function listen(handler: NodeHandler, host: string, port: number): Promis
     socket.on("error", () => socket.destroy());
     const { status, headers, body } = await answer(req);
     const lines = Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}: ${x}`));
-    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...lines, `Content-Length: ${body?.byteLength ?? 0}`, "Connection: close"];
-    socket.end(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body ?? new Uint8Array()]));
+    const bytes = typeof body === "string" ? Buffer.from(body) : (body ?? new Uint8Array());
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...lines, `Content-Length: ${bytes.byteLength}`, "Connection: close"];
+    socket.end(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), bytes]));
   });
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
@@ -73,7 +76,8 @@ function send(res: ServerResponse, { status, headers, body }: Answer): void {
 
 /** A web Response as node:http writes it. */
 export async function toAnswer(response: Response): Promise<Answer> {
-  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  const text = textOf(response);
+  const body = text ?? (response.body ? new Uint8Array(await response.arrayBuffer()) : null);
   const headers: Record<string, string | string[]> = Object.fromEntries(response.headers);
   // Each cookie is its own Set-Cookie line (a session and its CSRF token); fromEntries would keep only the last.
   const cookies = response.headers.getSetCookie();

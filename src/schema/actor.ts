@@ -32,10 +32,18 @@ export interface AuthToken {
   readonly write_enabled: boolean;
 }
 
+/**
+ * Which related object types the custom fields of type object or multiobject name, by the object
+ * type they are defined on: as of the auth version, which their changes bump (migration 0020), so
+ * a read's SQL resolves those types' objects only and is proven current by the same check.
+ */
+export type ObjectFields = ReadonlyMap<string, readonly string[]>;
+
 /** What authentication learnt of one token, as of one value of the `auth_state` version. */
 export interface CachedToken {
   readonly digest: string;
   readonly version: number;
+  readonly objectFields: ObjectFields;
   readonly user: User;
   readonly token: AuthToken;
   readonly expires: number | null;
@@ -76,7 +84,7 @@ export interface Actor {
   user: User | null;
   token: AuthToken | null;
   /** The auth version the actor's identity was read at (every batch re-checks it), and whether it came from the cache. */
-  auth: { readonly version: number; readonly cached: boolean } | null;
+  auth: { readonly version: number; readonly cached: boolean; readonly objectFields: ObjectFields } | null;
   /** Token data kept between requests of this process or isolate (absent: no caching). */
   readonly authCache?: AuthCache;
   /** Plain token keys created by this actor, by digest: shown once in the create response. */

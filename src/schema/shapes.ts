@@ -24,8 +24,16 @@ export interface SelectContext {
   nestedJson(model: Model, id: Sql, depth: number): Sql;
   /** The JSON object of a row already in scope under `alias` (its nested form, or the fields named). */
   nestedObject(model: Model, alias: string, depth: number, fields?: readonly Field[]): Sql;
-  /** The nested JSON of the object of any registered model: `type` is its `app.model`, as SQL. */
-  anyNestedJson(type: Sql, id: Sql, depth: number): Sql;
+  /**
+   * The nested JSON of the object of any registered model: `type` is its `app.model`, as SQL;
+   * `among`, when given, the only models it can be (each model costs the statement a branch).
+   */
+  anyNestedJson(type: Sql, id: Sql, depth: number, among?: readonly string[]): Sql;
+  /**
+   * The related types the read model's object custom fields name (`ObjectFields`), when the
+   * requester's data says; null: any registered type.
+   */
+  readonly customFieldTypes: readonly string[] | null;
   /** A registered model by `app.model`, for SQL that reaches models a field set cannot import. */
   byType(objectType: string): Model | undefined;
 }

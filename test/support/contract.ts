@@ -44,7 +44,7 @@ const baseline: Record<string, Record<string, Partial<Cost>>> = existsSync(BASEL
 const updating = process.env.UPDATE_BASELINE === "1";
 
 /** Compares a measured cost with the pinned baseline (UPDATE_BASELINE=1 rewrites it). */
-function expectBaseline(key: string, endpoint: string, measured: Cost) {
+function expectBaseline(key: string, endpoint: string, measured: Partial<Cost> & { statements: number; roundTrips: number }) {
   // Writes compile what their values need (each item's statements): their compilations are not a shape's.
   const cost =
     endpoint === "list" || endpoint === "list_brief" || endpoint === "detail"
@@ -375,7 +375,7 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       // SQL and sends only statement texts the database has prepared: the warm cost is pinned.
       const again = async (first: string, second: string) => {
         expect((await api.get(first)).status, first).toBe(200);
-        return api.cost(() => api.get(second));
+        return api.work(() => api.get(second));
       };
       const page = await again(`${base}?limit=1`, `${base}?limit=50&offset=0`);
       expect(page.roundTrips).toBe(1);
@@ -468,7 +468,7 @@ function describeReadOnlyContract(spec: ReadOnlyContractSpec, driver: Driver) {
       const one = await measure(() => api.get(`${base}?id=${row.id}`));
       const again = async (first: string, second: string) => {
         expect((await api.get(first)).status, first).toBe(200);
-        return api.cost(() => api.get(second));
+        return api.work(() => api.get(second));
       };
       const page = await again(`${base}?limit=1`, `${base}?limit=50`);
       expect({ statements: page.statements, roundTrips: page.roundTrips }).toEqual({

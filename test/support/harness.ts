@@ -46,11 +46,10 @@ export interface Harness {
   settle(): Promise<void>;
   /** The in-process webhook consumer the app hands committed deliveries to (no sweep timer: `queue.sweepNow()`). */
   queue: LocalQueue;
-  /**
-   * What a call costs, once background work has settled: statements and round trips, SQL compiled
-   * from query builders, and statements whose text the database had not been sent before.
-   */
-  cost(fn: () => Promise<unknown>): Promise<Cost>;
+  /** Statements and round trips a call costs, once background work has settled. */
+  cost(fn: () => Promise<unknown>): Promise<{ statements: number; roundTrips: number }>;
+  /** `cost`, and the SQL compiled from query builders and the statements whose text the database had not been sent before. */
+  work(fn: () => Promise<unknown>): Promise<Cost>;
   close(): void;
 }
 
@@ -137,6 +136,10 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
     // kept, then the ids enqueued): a drain includes that hand-over, however long the database takes.
     queue: { ...queue, drain: async () => (await settle(), queue.drain()) },
     async cost(fn) {
+      const { statements, roundTrips } = await harness.work(fn);
+      return { statements, roundTrips };
+    },
+    async work(fn) {
       await settle();
       const before = { ...db.stats };
       const compiled = compileStats.compilations;

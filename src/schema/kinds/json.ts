@@ -37,7 +37,9 @@ function customFieldsSql(field: Field, table: string, sc: SelectContext): Sql {
   // Related objects come one level short of the nesting cap: their own relations are nested once
   // more (an interface's device), no further, so this subquery stays within SQLite's parser depth
   // whatever else the statement nests around it (a webhook event's frozen representation).
-  const objects = sql`(SELECT json_group_array(${sc.anyNestedJson(sql`cf.related_object_type`, sql`j.value`, Math.max(sc.depth + 1, MAX_NESTING - 1))}) FROM json_each(${data}, ${path}) j)`;
+  const among = sc.customFieldTypes ?? undefined;
+  const nested = sc.anyNestedJson(sql`cf.related_object_type`, sql`j.value`, Math.max(sc.depth + 1, MAX_NESTING - 1), among);
+  const objects = among?.length === 0 ? sql`NULL` : sql`(SELECT json_group_array(${nested}) FROM json_each(${data}, ${path}) j)`;
   const value = sql`CASE WHEN cf.type IN ('object', 'multiobject') THEN CASE WHEN json_type(${data}, ${path}) IN ('integer', 'array') THEN ${objects} END
     ELSE ${data} -> ${path} END`;
   return sql`(SELECT json_object('v', json_group_object(cf.name, ${value}),
