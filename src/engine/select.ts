@@ -42,7 +42,12 @@ const anyNestedCaches = new WeakMap<Registry, Map<string, Sql>>();
  * as a custom field's related object type): one branch per model. The branches depend only on
  * the frozen registry and the depth, so their SQL is compiled once and reused as text.
  */
-export function anyNestedJsonSql(registry: Registry, type: Sql, id: Sql, { depth, among }: { depth: number; among?: readonly string[] }): Sql {
+export function anyNestedJsonSql(
+  registry: Registry,
+  type: Sql,
+  id: Sql,
+  { depth, among }: { depth: number; among?: readonly string[] },
+): Sql {
   let anyNestedCache = anyNestedCaches.get(registry);
   if (!anyNestedCache) anyNestedCaches.set(registry, (anyNestedCache = new Map()));
   // Cached by depth, models and the SQL naming the type and id (column references, without parameters).

@@ -2,7 +2,14 @@ import { availableParallelism } from "node:os";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { Kysely } from "kysely";
 import { batchDialect } from "../db/batch-dialect.ts";
-import { batchCounter, normalizeDatabaseError, type Database, type Schemaless, type Statement, type StatementResult } from "../db/database.ts";
+import {
+  batchCounter,
+  normalizeDatabaseError,
+  type Database,
+  type Schemaless,
+  type Statement,
+  type StatementResult,
+} from "../db/database.ts";
 import type { ConnectionRole, WireResult } from "./native-connection.ts";
 import type { ThreadData } from "./database-thread.ts";
 import { threadClient, type ThreadClient } from "./thread-client.ts";
