@@ -260,8 +260,8 @@ export const countKind: KindDescriptor = {
   render: (field, row, out) => void (out[field.name] = Number(row[field.name] ?? 0)),
   // NetBox's counts are stored counters, filterable like any number (`interface_count__gte=2`).
   filter: { lookups: "number", sql: countSql, numberSchema: { type: "integer" } },
-  // Sorted by the count a read selects under the field's name.
-  order: (field) => [sql.ref(field.name)],
+  // Sorted by the count itself: the read's row is one JSON value, with no column to name.
+  order: (field, table) => [countSql(field, table)],
   options: (field) => ({ [field.name]: info(field, "integer", false) }),
   openapi: { output: (field) => ({ [field.name]: described(field, { type: "integer" }) }) },
   snapshot: none,
