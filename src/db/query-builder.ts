@@ -78,8 +78,12 @@ export const fragment = (name: string): RawBuilder<unknown> => sql.raw(`${FRAGME
 const FRAGMENT = "\u0002";
 const PIECES = new RegExp(`${MARK}|${FRAGMENT}([a-z_]+)${FRAGMENT}`);
 
-/** Distinct texts one template keeps per its fragments' texts: filter shapes come from query strings. */
-const TEXTS_PER_TEMPLATE = 500;
+/**
+ * Distinct texts one template keeps, by its fragments' texts: filter shapes come from query
+ * strings. Beyond them a text is joined again per request (the driver still finds its prepared
+ * statement, having hashed the new string), so memory stays bounded whatever the query strings.
+ */
+const TEXTS_PER_TEMPLATE = 16;
 
 /**
  * A statement compiled once, bound per execution: its values in `Slot`s, its variable SQL in

@@ -110,7 +110,7 @@ export function selectSql(model: Model, fields: readonly Field[], options: Selec
   let cached = selectCache.get(key);
   if (!cached) {
     // `?fields=` makes shapes from the query string: a bound on them bounds the memory.
-    if (selectCache.size >= 1000) selectCache.clear();
+    if (selectCache.size >= 256) selectCache.clear();
     selectCache.set(key, (cached = frozen(buildSelectSql(model, fields, { table, customFieldTypes }))));
   }
   return cached;
