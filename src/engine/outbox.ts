@@ -3,7 +3,7 @@ import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import { cascadedRows } from "./changes/cascade.ts";
 import type { Row, Statement } from "../db/database.ts";
-import { qb } from "../db/query-builder.ts";
+import { qb, Slot, Template } from "../db/query-builder.ts";
 import { selectSql } from "./select.ts";
 
 /**
@@ -30,20 +30,18 @@ export function outboxStatement(ctx: Actor): Statement {
   return bind(ctx, outbox);
 }
 
-function bind(ctx: Actor, template: Statement): Statement {
-  const values: Record<string, unknown> = {
-    [SLOTS.requestId]: ctx.requestId,
-    [SLOTS.now]: ctx.now.toISOString(),
-    [SLOTS.username]: ctx.user?.username ?? "",
-    [SLOTS.origin]: ctx.origin,
-  };
-  return {
-    sql: template.sql,
-    parameters: template.parameters.map((p) => (typeof p === "string" && Object.hasOwn(values, p) ? values[p] : p)),
-  };
+/** A template of this file bound to the request's values (and the ids, for deleted objects). */
+function bind(ctx: Actor, template: Template, ids?: string): Statement {
+  return template.bind({
+    requestId: ctx.requestId,
+    now: ctx.now.toISOString(),
+    username: ctx.user?.username ?? "",
+    origin: ctx.origin,
+    ids,
+  });
 }
 
-const dataTemplates = new Map<Model, Statement>();
+const dataTemplates = new Map<Model, Template>();
 
 /**
  * Reads, inside the write's transaction, the representation of the created or updated objects of
@@ -55,9 +53,9 @@ export function eventDataStatement(ctx: Actor, model: Model): Statement {
   let template = dataTemplates.get(model);
   if (!template) {
     const table = sql.table(model.table);
-    template = sql`SELECT d.id AS __delivery, ${selectSql(model, model.readableFields)} FROM extras_webhookdelivery d
+    template = new Template(sql`SELECT d.id AS __delivery, ${selectSql(model, model.readableFields)} FROM extras_webhookdelivery d
       JOIN ${table} ON ${sql.ref(`${model.table}.id`)} = d.object_id
-      WHERE d.request_id = ${SLOTS.requestId} AND d.object_type = ${sql.lit(model.objectType)} AND d.event <> 'deleted'`.compile(qb);
+      WHERE d.request_id = ${SLOTS.requestId} AND d.object_type = ${sql.lit(model.objectType)} AND d.event <> 'deleted'`);
     dataTemplates.set(model, template);
   }
   return bind(ctx, template);
@@ -99,7 +97,7 @@ export function deleteRulesProbe(model: Model): Statement {
   return probe;
 }
 
-const deletedTemplates = new Map<Model, { model: Model; template: Statement }[]>();
+const deletedTemplates = new Map<Model, { model: Model; template: Template }[]>();
 
 /**
  * Reads, inside the deleting transaction and before its deletes, the representation of the
@@ -115,19 +113,17 @@ export function deletedDataStatements(ctx: Actor, deleted: DeletedObjects): { mo
     const named = sql`(SELECT value FROM json_each(${SLOTS.ids}))`;
     templates = [{ model: deleted.model, ids: named }, ...cascadedRows(deleted.model, named)].map(({ model, ids }) => ({
       model,
-      template:
+      template: new Template(
         sql`SELECT ${sql.ref(`${model.table}.id`)} AS __object, ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)}
-        WHERE ${sql.ref(`${model.table}.id`)} IN ${ids}`.compile(qb),
+        WHERE ${sql.ref(`${model.table}.id`)} IN ${ids}`,
+      ),
     }));
     deletedTemplates.set(deleted.model, templates);
   }
   const ids = JSON.stringify(deleted.ids);
   return templates
     .filter((t) => deleted.sent.has(t.model.objectType))
-    .map(({ model, template }) => {
-      const bound = bind(ctx, template);
-      return { model, statement: { sql: bound.sql, parameters: bound.parameters.map((p) => (p === SLOTS.ids ? ids : p)) } };
-    });
+    .map(({ model, template }) => ({ model, statement: bind(ctx, template, ids) }));
 }
 
 /** Keeps the representations `deletedDataStatements` read on the request's `deleted` runs of the model. */
@@ -164,20 +160,20 @@ export function freezeEventDataStatement(rows: readonly Row[]): Statement | null
  * event-data SELECT per model, whose representation SQL would cost more to build than to run).
  */
 const SLOTS = {
-  requestId: "\u0000request_id",
-  now: "\u0000now",
-  username: "\u0000username",
-  origin: "\u0000origin",
-  ids: "\u0000ids",
+  requestId: new Slot("requestId"),
+  now: new Slot("now"),
+  username: new Slot("username"),
+  origin: new Slot("origin"),
+  ids: new Slot("ids"),
 } as const;
-let outbox: Statement | null = null;
+let outbox: Template | null = null;
 
-function outboxTemplate(): Statement {
+function outboxTemplate(): Template {
   const ctx = { requestId: SLOTS.requestId, origin: SLOTS.origin, user: { username: SLOTS.username } };
   const now = SLOTS.now;
   // The representation is read by `eventDataStatement` and kept by `freezeEventDataStatement`.
   const data = sql`NULL`;
-  return sql`INSERT INTO extras_webhookdelivery (uuid, webhook_id, event_rule_id, event, object_type, object_id, object_repr, request_id,
+  return new Template(sql`INSERT INTO extras_webhookdelivery (uuid, webhook_id, event_rule_id, event, object_type, object_id, object_repr, request_id,
       username, status, attempts, run_attempts, response_excerpt, error_log, created, last_updated, next_attempt, origin, prechange_data, postchange_data,
       conditions, data)
     WITH grouped AS (
@@ -208,5 +204,5 @@ function outboxTemplate(): Statement {
       m.pre, m.post, m.conditions, ${data}
     FROM matched m
     ORDER BY m.type, m.oid, m.webhook_id
-    RETURNING id`.compile(qb);
+    RETURNING id`);
 }
