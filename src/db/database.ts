@@ -24,8 +24,9 @@ export interface DatabaseStats {
   statements: number;
   roundTrips: number;
   /**
-   * Statements whose SQL text had not been sent to this database before (among the last few
+   * Read statements whose SQL text had not been sent to this database before (among the last few
    * thousand texts): a driver prepares those, and finds the others prepared by their text.
+   * Writes are not looked at: remembering every text a bulk write sends cost it 4 %.
    */
   newTexts: number;
 }
@@ -34,14 +35,15 @@ export interface DatabaseStats {
 const TEXTS_REMEMBERED = 5000;
 
 /** The counters of one database, and how a batch of it counts: one round trip, its statements, its new texts. */
-export function batchCounter(): { readonly stats: DatabaseStats; count(statements: readonly Statement[]): void } {
+export function batchCounter(): { readonly stats: DatabaseStats; count(statements: readonly Statement[], mode: "read" | "write"): void } {
   const stats: DatabaseStats = { statements: 0, roundTrips: 0, newTexts: 0 };
   const seen = new Set<string>();
   return {
     stats,
-    count(statements) {
+    count(statements, mode) {
       stats.statements += statements.length;
       stats.roundTrips += 1;
+      if (mode === "write") return;
       for (const { sql } of statements) {
         if (seen.has(sql)) continue;
         if (seen.size >= TEXTS_REMEMBERED) seen.clear();

@@ -25,7 +25,7 @@ export function libsqlClientDatabase(client: Client): Database {
     kysely: new Kysely<Schemaless>({ dialect: new LibsqlDialect({ client }) }),
     async batch(statements, mode) {
       if (statements.length === 0) return [];
-      count(statements);
+      count(statements, mode);
       try {
         const results =
           statements.length === 1 && mode === "read"

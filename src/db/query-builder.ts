@@ -126,7 +126,7 @@ export class Template {
     const parameters: unknown[] = [];
     for (const place of this.places) {
       if ("fragment" in place) parameters.push(...fragments[place.fragment].parameters);
-      else parameters.push(place.value instanceof Slot ? values[place.value.name] : place.value);
+      else parameters.push(place.value instanceof Slot ? (values[place.value.name] ?? null) : place.value);
     }
     if (this.plain !== null) return { sql: this.plain, parameters };
     const key = this.places.map((p) => ("fragment" in p ? fragments[p.fragment].sql : "")).join("\u0000");

@@ -3,9 +3,9 @@ import type { Actor } from "../schema/actor.ts";
 import { readBatch, writeBatch } from "./unit-of-work.ts";
 import { sql, type RawBuilder } from "kysely";
 import { ConstraintError, type Row, type Statement } from "../db/database.ts";
-import { qb } from "../db/query-builder.ts";
+import { qb, Slot, Template } from "../db/query-builder.ts";
 import { authorize } from "./permissions.ts";
-import { scopeSql, unrestricted } from "./scope.ts";
+import { scopeKey, scopeSql, unrestricted } from "./scope.ts";
 import { changeRecordStatement, deletionRecordStatement } from "./changes/record.ts";
 import { cascadeRecordStatements } from "./changes/cascade.ts";
 import { deleteRulesProbe, type DeletedObjects } from "./outbox.ts";
@@ -27,6 +27,7 @@ import { uniqueMessage, uniquenessProbes } from "./uniqueness.ts";
 import {
   deleteStatements,
   depthRefreshStatement,
+  guardSql,
   guardStatement,
   insertedId,
   insertStatement,
@@ -290,12 +291,7 @@ function objectStatements(ctx: Actor, model: Model, item: WriteItem, message: st
   const out: Statement[] = [];
   if (id === null) out.push(insertStatement(model, columns));
   else {
-    out.push(
-      guardStatement(
-        "gone",
-        sql`NOT EXISTS (SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${id} AND ${scopeSql(ctx, model, "change")})`,
-      ),
-    );
+    out.push(stillThere(ctx, model, id));
     const update = updateStatement(model, id, columns);
     if (update) out.push(update);
   }
@@ -304,9 +300,29 @@ function objectStatements(ctx: Actor, model: Model, item: WriteItem, message: st
     if (chosen !== undefined) out.push(...m2mStatements(model, field, { objectId, ids: chosen, replacing: id !== null }));
   }
   out.push(
-    changeRecordStatement(ctx, model, { action: pre ? "update" : "create", objectId, pre: pre ? String(pre.__snapshot) : null, message }),
+    changeRecordStatement(ctx, model, {
+      action: pre ? "update" : "create",
+      objectId: id,
+      pre: pre ? String(pre.__snapshot) : null,
+      message,
+    }),
   );
   return out;
+}
+
+const stillThereTemplates = new Map<string, Template>();
+
+/** The guard of an update: the row is still there and in the requester's change scope. Built once per model and scope. */
+function stillThere(ctx: Actor, model: Model, id: number): Statement {
+  const key = `${model.objectType}\n${scopeKey(ctx)}`;
+  let template = stillThereTemplates.get(key);
+  if (!template) {
+    if (stillThereTemplates.size >= 256) stillThereTemplates.clear();
+    const row = sql`SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "change")}`;
+    template = new Template(guardSql("gone", sql`NOT EXISTS (${row})`));
+    stillThereTemplates.set(key, template);
+  }
+  return template.bind({ id });
 }
 
 /** A nested group may not become its own ancestor. */

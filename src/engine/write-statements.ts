@@ -2,7 +2,7 @@ import type { Field, Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
-import { qb } from "../db/query-builder.ts";
+import { qb, Slot, Template } from "../db/query-builder.ts";
 import { KINDS } from "../schema/kinds/index.ts";
 import type { Values } from "../schema/hooks.ts";
 import { idList } from "./select.ts";
@@ -42,31 +42,69 @@ export function storedColumns(ctx: Actor, model: Model, { id, values, columns: e
  * refuses every row: SQLite has no RAISE outside triggers, and the named constraint tells the
  * engine which precondition failed (see `migrations/0002_engine.sql`).
  */
-export function guardStatement(constraint: "gone" | "stale" | "denied", failing: Sql): Statement {
-  return sql`INSERT INTO engine_guard (${sql.ref(constraint)}) SELECT 1 WHERE ${failing}`.compile(qb);
+export function guardStatement(constraint: GuardName, failing: Sql): Statement {
+  return guardSql(constraint, failing).compile(qb);
 }
+
+export type GuardName = "gone" | "stale" | "denied";
+
+/** `guardStatement`'s SQL, for a template. */
+export const guardSql = (constraint: GuardName, failing: Sql): Sql =>
+  sql`INSERT INTO engine_guard (${sql.ref(constraint)}) SELECT 1 WHERE ${failing}`;
 
 /** A nested-group row's depth: one below its parent's. */
 const depthSql = (model: Model, parent: unknown) =>
   sql`coalesce((SELECT x._depth + 1 FROM ${sql.table(model.table)} x WHERE x.id = ${parent ?? null}), 0)`;
 
-export function insertStatement(model: Model, columns: Map<string, unknown>): Statement {
-  const names = [...columns.keys()].map((c) => sql.ref(c));
-  const values = [...columns.values()].map((v) => sql`${v}`);
-  if (model.tree) {
-    names.push(sql.ref("_depth"));
-    values.push(depthSql(model, columns.get("parent_id")));
+/**
+ * Statements of one row's write, by model and the columns written: built once, bound per row, so
+ * a bulk write of a thousand objects compiles its INSERT or UPDATE once, not a thousand times.
+ */
+const rowTemplates = new Map<string, Template>();
+
+function rowTemplate(key: string, build: () => Sql): Template {
+  let template = rowTemplates.get(key);
+  if (!template) {
+    // Hooks' columns make the written sets; a bound keeps a pathological mix from holding memory.
+    if (rowTemplates.size >= 1000) rowTemplates.clear();
+    template = new Template(build());
+    rowTemplates.set(key, template);
   }
-  if (!names.length) return sql`INSERT INTO ${sql.table(model.table)} DEFAULT VALUES`.compile(qb);
-  return sql`INSERT INTO ${sql.table(model.table)} (${sql.join(names)}) VALUES (${sql.join(values)})`.compile(qb);
+  return template;
+}
+
+/** The values of `columns`, keyed for a row template's slots (`c:<column>`). */
+const slotsOf = (columns: Map<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> => {
+  const out: Record<string, unknown> = { ...extra };
+  for (const [column, value] of columns) out[`c:${column}`] = value;
+  return out;
+};
+
+export function insertStatement(model: Model, columns: Map<string, unknown>): Statement {
+  const key = `insert ${model.objectType} ${[...columns.keys()].join(",")}`;
+  const template = rowTemplate(key, () => {
+    const names = [...columns.keys()].map((c) => sql.ref(c));
+    const values = [...columns.keys()].map((c) => sql`${new Slot(`c:${c}`)}`);
+    if (model.tree) {
+      names.push(sql.ref("_depth"));
+      values.push(depthSql(model, new Slot("c:parent_id")));
+    }
+    if (!names.length) return sql`INSERT INTO ${sql.table(model.table)} DEFAULT VALUES`;
+    return sql`INSERT INTO ${sql.table(model.table)} (${sql.join(names)}) VALUES (${sql.join(values)})`;
+  });
+  return template.bind(slotsOf(columns));
 }
 
 /** UPDATE of one row; null when the change sets no stored column (an m2m-only change). */
 export function updateStatement(model: Model, id: number, columns: Map<string, unknown>): Statement | null {
-  const sets = [...columns].map(([c, v]) => sql`${sql.ref(c)} = ${v}`);
-  if (model.tree && columns.has("parent_id")) sets.push(sql`_depth = ${depthSql(model, columns.get("parent_id"))}`);
-  if (!sets.length) return null;
-  return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} WHERE id = ${id}`.compile(qb);
+  if (!columns.size) return null;
+  const key = `update ${model.objectType} ${[...columns.keys()].join(",")}`;
+  const template = rowTemplate(key, () => {
+    const sets = [...columns.keys()].map((c) => sql`${sql.ref(c)} = ${new Slot(`c:${c}`)}`);
+    if (model.tree && columns.has("parent_id")) sets.push(sql`_depth = ${depthSql(model, new Slot("c:parent_id"))}`);
+    return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} WHERE id = ${new Slot("id")}`;
+  });
+  return template.bind(slotsOf(columns, { id }));
 }
 
 /** Recomputes every depth of a nested-group table after a parent moved (descendants move too). */

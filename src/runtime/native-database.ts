@@ -126,7 +126,7 @@ export function portDatabase(io: DatabaseIo): Database {
     kysely: new Kysely<Schemaless>({ dialect: batchDialect(run) }),
     async batch(statements, mode) {
       if (statements.length === 0) return [];
-      count(statements);
+      count(statements, mode);
       return run(statements, mode);
     },
     async executeScript(sql) {
