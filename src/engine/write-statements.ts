@@ -1,6 +1,6 @@
 import type { Field, Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
-import { sql, type RawBuilder } from "kysely";
+import { isOperationNodeSource, sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb, Slot, Template } from "../db/query-builder.ts";
 import { KINDS } from "../schema/kinds/index.ts";
@@ -73,6 +73,12 @@ function rowTemplate(key: string, build: () => Sql): Template {
   return template;
 }
 
+/**
+ * Columns whose values are SQL (an allocation's pick of the first free candidate) are part of the
+ * statement's text, not parameters: their row is compiled as it comes.
+ */
+const hasSql = (columns: Map<string, unknown>): boolean => [...columns.values()].some(isOperationNodeSource);
+
 /** The values of `columns`, keyed for a row template's slots (`c:<column>`). */
 const slotsOf = (columns: Map<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> => {
   const out: Record<string, unknown> = { ...extra };
@@ -81,29 +87,33 @@ const slotsOf = (columns: Map<string, unknown>, extra: Record<string, unknown> =
 };
 
 export function insertStatement(model: Model, columns: Map<string, unknown>): Statement {
-  const key = `insert ${model.objectType} ${[...columns.keys()].join(",")}`;
-  const template = rowTemplate(key, () => {
+  const build = (value: (column: string) => unknown) => {
     const names = [...columns.keys()].map((c) => sql.ref(c));
-    const values = [...columns.keys()].map((c) => sql`${new Slot(`c:${c}`)}`);
+    const values = [...columns.keys()].map((c) => sql`${value(c)}`);
     if (model.tree) {
       names.push(sql.ref("_depth"));
-      values.push(depthSql(model, new Slot("c:parent_id")));
+      values.push(depthSql(model, value("parent_id")));
     }
     if (!names.length) return sql`INSERT INTO ${sql.table(model.table)} DEFAULT VALUES`;
     return sql`INSERT INTO ${sql.table(model.table)} (${sql.join(names)}) VALUES (${sql.join(values)})`;
-  });
+  };
+  if (hasSql(columns)) return build((c) => columns.get(c)).compile(qb);
+  const template = rowTemplate(`insert ${model.objectType} ${[...columns.keys()].join(",")}`, () => build((c) => new Slot(`c:${c}`)));
   return template.bind(slotsOf(columns));
 }
 
 /** UPDATE of one row; null when the change sets no stored column (an m2m-only change). */
 export function updateStatement(model: Model, id: number, columns: Map<string, unknown>): Statement | null {
   if (!columns.size) return null;
-  const key = `update ${model.objectType} ${[...columns.keys()].join(",")}`;
-  const template = rowTemplate(key, () => {
-    const sets = [...columns.keys()].map((c) => sql`${sql.ref(c)} = ${new Slot(`c:${c}`)}`);
-    if (model.tree && columns.has("parent_id")) sets.push(sql`_depth = ${depthSql(model, new Slot("c:parent_id"))}`);
-    return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} WHERE id = ${new Slot("id")}`;
-  });
+  const build = (value: (column: string) => unknown, row: unknown) => {
+    const sets = [...columns.keys()].map((c) => sql`${sql.ref(c)} = ${value(c)}`);
+    if (model.tree && columns.has("parent_id")) sets.push(sql`_depth = ${depthSql(model, value("parent_id"))}`);
+    return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} WHERE id = ${row}`;
+  };
+  if (hasSql(columns)) return build((c) => columns.get(c), id).compile(qb);
+  const template = rowTemplate(`update ${model.objectType} ${[...columns.keys()].join(",")}`, () =>
+    build((c) => new Slot(`c:${c}`), new Slot("id")),
+  );
   return template.bind(slotsOf(columns, { id }));
 }
 
