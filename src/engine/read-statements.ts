@@ -114,9 +114,15 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
   const templates = cached(lists, `${shapeKey(ctx, model, fields)}\n${ordering ?? ""}`, () => {
     const table = sql.table(model.table);
     const where = sql`${scopeSql(ctx, model, "view")} AND (${fragment("filters")})`;
+    const order = sql.join(planOrdering(model, ordering));
+    // The page's ids first, on the bare rows; then the representation of those rows only. Built in
+    // one SELECT, SQLite made the whole representation of every row it sorted or skipped (a temp
+    // B-tree sorts whole result rows): an offset of 1,000 cost 1,000 representations.
+    const ids = sql`SELECT ${sql.ref(`${model.table}.id`)} FROM ${table} WHERE ${where}
+      ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
     return {
-      page: new Template(sql`SELECT ${selectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) })} FROM ${table} WHERE ${where}
-        ORDER BY ${sql.join(planOrdering(model, ordering))} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`),
+      page: new Template(sql`SELECT ${selectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) })} FROM ${table}
+        WHERE ${sql.ref(`${model.table}.id`)} IN (${ids}) ORDER BY ${order}`),
       count: new Template(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`),
     };
   });
