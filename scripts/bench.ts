@@ -43,7 +43,7 @@ import { benchWorkers, printWorkers } from "./bench-workers.ts";
 
 const SHORT = process.argv.includes("--short");
 const LARGE = process.argv.includes("--large");
-const SECONDS = arg("seconds", SHORT ? 1 : 3);
+const SECONDS = arg("seconds", SHORT ? 1 : LARGE ? 2 : 3);
 const CONCURRENCY = arg("concurrency", 8);
 const SITES = arg("sites", 1000);
 const WEBHOOKS_ONLY = process.argv.includes("--webhooks");
@@ -265,7 +265,13 @@ else if (WORKERS_ONLY) await benchWorkerSettings();
 else if (HOSTILE_ONLY) await withInProcessService((service, call) => benchHostileRender(service, call));
 else if (WEBHOOKS_ONLY) await benchWebhookSection();
 else if (LARGE) {
-  const large = await benchLarge({ seconds: arg("seconds", 2), connections: CONCURRENCY, scale: arg("scale", 1) });
+  const dataIndex = process.argv.indexOf("--data");
+  const large = await benchLarge({
+    seconds: SECONDS,
+    connections: CONCURRENCY,
+    scale: arg("scale", 1),
+    dataDir: dataIndex > 0 ? process.argv[dataIndex + 1] : undefined,
+  });
   failed += large.failures;
   keepResults("large", large.results);
 } else {
