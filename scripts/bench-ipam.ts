@@ -7,7 +7,7 @@
 import type { apiClient } from "./bench-client.ts";
 
 type Call = ReturnType<typeof apiClient>;
-type Measure = (name: string, make: (i: number) => [string, string, unknown?]) => Promise<{ rate: number; p50: number; p95: number }>;
+type Measure = (name: string, make: (i: number) => [string, string, unknown?]) => Promise<{ rate: number; p50: number }>;
 type Once = (name: string, method: string, path: string, body?: unknown) => Promise<number>;
 
 const CHUNK = 5000;
