@@ -20,6 +20,7 @@ import m0017 from "../../migrations/0017_webhook_delivery_request.sql";
 import m0018 from "../../migrations/0018_webhook_delivery_claimer.sql";
 import m0019 from "../../migrations/0019_webhook_delivery_order.sql";
 import m0020 from "../../migrations/0020_custom_field_catalog.sql";
+import m0021 from "../../migrations/0021_ordering_indexes.sql";
 
 /** Every migration file, in order, as text (wrangler.toml `rules` bundle `.sql` files as text). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0018_webhook_delivery_claimer.sql", sql: m0018 },
   { name: "0019_webhook_delivery_order.sql", sql: m0019 },
   { name: "0020_custom_field_catalog.sql", sql: m0020 },
+  { name: "0021_ordering_indexes.sql", sql: m0021 },
 ];

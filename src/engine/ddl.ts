@@ -22,6 +22,35 @@ function indexSql(model: Model, field: Field): string[] {
   return index ? [`CREATE INDEX ${model.table}_${index.name} ON ${model.table}(${index.columns.join(", ")})`] : [];
 }
 
+/**
+ * The index a list's default ordering pages through: the columns of the model's `ordering`, in
+ * its directions (the id that ends every ordering is the index's rowid). Without one, a page of a
+ * large table sorts every row it has; with it, a page costs the page. None when a term is not a
+ * plain column (a network, a count: their kinds order by expressions of their own) or when an
+ * index the model has already starts with those columns.
+ */
+export function orderingIndexSql(model: Model): string[] {
+  const terms: { column: string; desc: boolean }[] = [];
+  for (const term of model.ordering) {
+    const desc = term.startsWith("-");
+    const name = desc ? term.slice(1) : term;
+    if (name === "id") break;
+    const field = model.field[name];
+    if (!field?.column || KINDS[field.kind].order) return [];
+    terms.push({ column: field.column, desc });
+  }
+  if (!terms.length) return [];
+  const columns = terms.map((t) => t.column);
+  const uniform = terms.every((t) => t.desc === terms[0].desc);
+  const existing = [
+    ...model.fields.flatMap((f) => [indexOf(f)?.columns ?? [], f.unique && f.column ? [f.column] : []]),
+    ...(model.uniqueTogether ?? []).map((u) => u.fields.flatMap((name) => columnsOf(model.field[name]).map(([c]) => c))),
+  ];
+  if (uniform && existing.some((cols) => columns.every((c, i) => cols[i] === c))) return [];
+  const spec = terms.map((t) => `${t.column}${t.desc ? " DESC" : ""}`).join(", ");
+  return [`CREATE INDEX ${model.table}_ordering ON ${model.table}(${spec})`];
+}
+
 function defaultSql(field: Field): string | null {
   const d = field.default;
   if (d === undefined || d === null) return null;
@@ -43,6 +72,7 @@ export function modelDdl(model: Model): string[] {
   for (const [name, decl] of Object.entries(model.storage ?? {})) columns.push(`${name} ${decl}`);
   const out = [`CREATE TABLE ${model.table} (\n  ${columns.join(",\n  ")}\n)`];
   for (const field of model.fields) out.push(...indexSql(model, field));
+  out.push(...orderingIndexSql(model));
   for (const u of model.uniqueTogether ?? []) {
     const cols = u.fields.flatMap((name) => {
       const f = model.field[name];
