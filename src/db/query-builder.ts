@@ -10,6 +10,7 @@ import {
   type RootOperationNode,
 } from "kysely";
 import type { Schemaless, Statement } from "./database.ts";
+import { remembered } from "../lib/memo.ts";
 
 /**
  * How many statements (or fragments) this process or isolate has compiled from query builders.
@@ -71,11 +72,12 @@ export class Slot {
   }
 }
 
+/** Around a fragment's name in a template's compilation. */
+const FRAGMENT = "\u0002";
+
 /** A place in a template for SQL given per execution (a request's filter conditions), as a compiled Statement. */
 export const fragment = (name: string): RawBuilder<unknown> => sql.raw(`${FRAGMENT}${name}${FRAGMENT}`);
 
-/** Around a fragment's name in a template's compilation. */
-const FRAGMENT = "\u0002";
 const PIECES = new RegExp(`${MARK}|${FRAGMENT}([a-z_]+)${FRAGMENT}`);
 
 /**
@@ -130,12 +132,7 @@ export class Template {
     }
     if (this.plain !== null) return { sql: this.plain, parameters };
     const key = this.places.map((p) => ("fragment" in p ? fragments[p.fragment].sql : "")).join("\u0000");
-    let text = this.built.get(key);
-    if (text === undefined) {
-      if (this.built.size >= TEXTS_PER_TEMPLATE) this.built.clear();
-      text = this.join((name) => fragments[name].sql);
-      this.built.set(key, text);
-    }
+    const text = remembered(this.built, key, () => this.join((name) => fragments[name].sql), TEXTS_PER_TEMPLATE);
     return { sql: text, parameters };
   }
 }

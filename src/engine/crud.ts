@@ -4,6 +4,7 @@ import { readBatch, writeBatch } from "./unit-of-work.ts";
 import { sql, type RawBuilder } from "kysely";
 import { ConstraintError, type Row, type Statement } from "../db/database.ts";
 import { qb, Slot, Template } from "../db/query-builder.ts";
+import { remembered } from "../lib/memo.ts";
 import { authorize } from "./permissions.ts";
 import { scopeKey, scopeSql, unrestricted } from "./scope.ts";
 import { changeRecordStatement, deletionRecordStatement } from "./changes/record.ts";
@@ -16,7 +17,7 @@ import type { WriteItem, Probe, AllocationPlan } from "../schema/hooks.ts";
 import { isRef } from "../schema/kinds/descriptor.ts";
 import { KINDS, mirrorOf } from "../schema/kinds/index.ts";
 import { relationErrors } from "./filters.ts";
-import { detailStatement, listStatements, plannedFilters } from "./read-statements.ts";
+import { customFieldTypes, detailStatement, listStatements, plannedFilters } from "./read-statements.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes } from "./probes.ts";
 import { customFieldWrite } from "./custom-fields.ts";
@@ -270,7 +271,8 @@ export async function writeObjects(ctx: Actor, model: Model, request: WriteReque
   }
   // The response's rows, read inside the transaction: every object this request wrote.
   statements.push(
-    sql`SELECT ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)} WHERE id IN ${written} ORDER BY id`.compile(qb),
+    sql`SELECT ${selectSql(model, model.readableFields, { customFieldTypes: customFieldTypes(ctx, model) })} FROM ${sql.table(model.table)}
+      WHERE id IN ${written} ORDER BY id`.compile(qb),
   );
   const results = await executeWrite(ctx, model, statements, { bulk });
   const rows = rowsOf(results[results.length - 1].rows);
@@ -314,15 +316,11 @@ const stillThereTemplates = new Map<string, Template>();
 
 /** The guard of an update: the row is still there and in the requester's change scope. Built once per model and scope. */
 function stillThere(ctx: Actor, model: Model, id: number): Statement {
-  const key = `${model.objectType}\n${scopeKey(ctx)}`;
-  let template = stillThereTemplates.get(key);
-  if (!template) {
-    if (stillThereTemplates.size >= 256) stillThereTemplates.clear();
+  const build = () => {
     const row = sql`SELECT 1 FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "change")}`;
-    template = new Template(guardSql("gone", sql`NOT EXISTS (${row})`));
-    stillThereTemplates.set(key, template);
-  }
-  return template.bind({ id });
+    return new Template(guardSql("gone", sql`NOT EXISTS (${row})`));
+  };
+  return remembered(stillThereTemplates, `${model.objectType}\n${scopeKey(ctx)}`, build, 256).bind({ id });
 }
 
 /** A nested group may not become its own ancestor. */

@@ -4,6 +4,7 @@ import { sql, type RawBuilder } from "kysely";
 import { cascadedRows } from "./changes/cascade.ts";
 import type { Row, Statement } from "../db/database.ts";
 import { qb, Slot, Template } from "../db/query-builder.ts";
+import { remembered } from "../lib/memo.ts";
 import { selectSql } from "./select.ts";
 
 /**
@@ -50,15 +51,11 @@ const dataTemplates = new Map<Model, Template>();
  * depth (cable paths, nested relations, custom fields' objects). `freezeEventData` keeps it.
  */
 export function eventDataStatement(ctx: Actor, model: Model): Statement {
-  let template = dataTemplates.get(model);
-  if (!template) {
-    const table = sql.table(model.table);
-    template = new Template(sql`SELECT d.id AS __delivery, ${selectSql(model, model.readableFields)} FROM extras_webhookdelivery d
-      JOIN ${table} ON ${sql.ref(`${model.table}.id`)} = d.object_id
+  const build = () =>
+    new Template(sql`SELECT d.id AS __delivery, ${selectSql(model, model.readableFields)} FROM extras_webhookdelivery d
+      JOIN ${sql.table(model.table)} ON ${sql.ref(`${model.table}.id`)} = d.object_id
       WHERE d.request_id = ${SLOTS.requestId} AND d.object_type = ${sql.lit(model.objectType)} AND d.event <> 'deleted'`);
-    dataTemplates.set(model, template);
-  }
-  return bind(ctx, template);
+  return bind(ctx, remembered(dataTemplates, model, build));
 }
 
 /** Whether an enabled rule (or NetBox 3.x webhook) sends deletes of the object type `type`. */
@@ -88,13 +85,10 @@ const probes = new Map<Model, Statement>();
  * when no rule sends any. One statement whatever the cascade.
  */
 export function deleteRulesProbe(model: Model): Statement {
-  let probe = probes.get(model);
-  if (!probe) {
+  return remembered(probes, model, () => {
     const types = [...new Set([model, ...cascadedRows(model, sql`(NULL)`).map((c) => c.model)].map((m) => m.objectType))];
-    probe = sql`SELECT value AS type FROM json_each(${JSON.stringify(types)}) WHERE ${sendsDeletes(sql.ref("value"))}`.compile(qb);
-    probes.set(model, probe);
-  }
-  return probe;
+    return sql`SELECT value AS type FROM json_each(${JSON.stringify(types)}) WHERE ${sendsDeletes(sql.ref("value"))}`.compile(qb);
+  });
 }
 
 const deletedTemplates = new Map<Model, { model: Model; template: Template }[]>();
@@ -108,18 +102,16 @@ const deletedTemplates = new Map<Model, { model: Model; template: Template }[]>(
  * keeps each on the runs once the outbox has written them.
  */
 export function deletedDataStatements(ctx: Actor, deleted: DeletedObjects): { model: Model; statement: Statement }[] {
-  let templates = deletedTemplates.get(deleted.model);
-  if (!templates) {
+  const templates = remembered(deletedTemplates, deleted.model, () => {
     const named = sql`(SELECT value FROM json_each(${SLOTS.ids}))`;
-    templates = [{ model: deleted.model, ids: named }, ...cascadedRows(deleted.model, named)].map(({ model, ids }) => ({
+    return [{ model: deleted.model, ids: named }, ...cascadedRows(deleted.model, named)].map(({ model, ids }) => ({
       model,
       template: new Template(
         sql`SELECT ${sql.ref(`${model.table}.id`)} AS __object, ${selectSql(model, model.readableFields)} FROM ${sql.table(model.table)}
         WHERE ${sql.ref(`${model.table}.id`)} IN ${ids}`,
       ),
     }));
-    deletedTemplates.set(deleted.model, templates);
-  }
+  });
   const ids = JSON.stringify(deleted.ids);
   return templates
     .filter((t) => deleted.sent.has(t.model.objectType))

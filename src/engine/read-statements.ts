@@ -3,6 +3,7 @@ import type { Actor } from "../schema/actor.ts";
 import { sql } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { fragment, qb, Slot, Template } from "../db/query-builder.ts";
+import { remembered } from "../lib/memo.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import { planFilters, planOrdering, type RelationCheck } from "./filters.ts";
 import { scopeKey, scopeSql } from "./scope.ts";
@@ -23,15 +24,7 @@ import { selectSql } from "./select.ts";
  */
 const LIMIT = 256;
 
-function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
-  let value = cache.get(key);
-  if (value === undefined) {
-    if (cache.size >= LIMIT) cache.clear();
-    value = build();
-    cache.set(key, value);
-  }
-  return value;
-}
+const cached = <T>(cache: Map<string, T>, key: string, build: () => T): T => remembered(cache, key, build, LIMIT);
 
 const fieldKeys = new WeakMap<readonly Field[], string>();
 
@@ -46,7 +39,7 @@ function fieldsKey(fields: readonly Field[]): string {
 }
 
 /** The related types the model's object custom fields name, when the requester's auth data says (`ObjectFields`). */
-function customFieldTypes(ctx: Actor, model: Model): readonly string[] | null {
+export function customFieldTypes(ctx: Actor, model: Model): readonly string[] | null {
   const known = ctx.auth?.objectFields;
   return known ? (known.get(model.objectType) ?? []) : null;
 }
@@ -95,7 +88,7 @@ export function plannedFilters(ctx: Actor, model: Model, filters: readonly (read
     const params = new URLSearchParams(filters.map(([name, value]) => [name, value]));
     const plan = planFilters(model, params, model.table, (related) => scopeSql(ctx, related, "view"));
     const where = plan.conditions.length ? sql.join(plan.conditions, sql` AND `).compile(qb) : NO_FILTER;
-    return { where: { sql: where.sql, parameters: where.parameters }, checks: plan.checks, errors: plan.errors };
+    return { where, checks: plan.checks, errors: plan.errors };
   });
 }
 

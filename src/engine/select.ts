@@ -4,6 +4,7 @@ import { columnsOf, KINDS, selectKey } from "../schema/kinds/index.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
 import { frozen, qb } from "../db/query-builder.ts";
 import type { Row } from "../db/database.ts";
+import { remembered } from "../lib/memo.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -107,13 +108,8 @@ export function selectSql(model: Model, fields: readonly Field[], options: Selec
   // every related model) was most of the CPU a detail or list read cost on the thread answering
   // HTTP. It depends only on the frozen registry and its arguments (its parameters are constants).
   const key = `${model.objectType} ${table} ${customFieldTypes?.join(",") ?? "*"} ${fields.map((field) => `${field.ownerType}.${field.name}`).join(",")}`;
-  let cached = selectCache.get(key);
-  if (!cached) {
-    // `?fields=` makes shapes from the query string: a bound on them bounds the memory.
-    if (selectCache.size >= 256) selectCache.clear();
-    selectCache.set(key, (cached = frozen(buildSelectSql(model, fields, { table, customFieldTypes }))));
-  }
-  return cached;
+  // `?fields=` makes shapes from the query string: a bound on them bounds the memory.
+  return remembered(selectCache, key, () => frozen(buildSelectSql(model, fields, { table, customFieldTypes })), 256);
 }
 
 export interface SelectOptions {
@@ -136,7 +132,7 @@ export function rowsOf(rows: readonly Row[]): Row[] {
 }
 
 /** Every column of a model's table: `id`, its fields' columns, and those it stores besides (`storage`). */
-export function tableColumns(model: Model): readonly string[] {
+function tableColumns(model: Model): readonly string[] {
   let columns = tableColumnCache.get(model);
   if (!columns) {
     columns = [
@@ -154,11 +150,12 @@ export function tableColumns(model: Model): readonly string[] {
 const tableColumnCache = new WeakMap<Model, readonly string[]>();
 
 function buildSelectSql(model: Model, fields: readonly Field[], { table, customFieldTypes }: Required<SelectOptions>): Sql {
-  const pairs = new Map<string, Sql>(tableColumns(model).map((column) => [column, sql.ref(`${table}.${column}`)]));
+  const columns = tableColumns(model);
+  const pairs = new Map<string, Sql>(columns.map((column) => [column, sql.ref(`${table}.${column}`)]));
   pairs.set("__display", model.displaySql(table));
   for (const field of fields) {
     const key = selectKey(field);
-    if (pairs.has(key) && !tableColumns(model).includes(key)) continue;
+    if (pairs.has(key) && !columns.includes(key)) continue;
     const expr = KINDS[field.kind].read?.select(field, table, selectContext(model.registry, 0, customFieldTypes));
     if (expr) pairs.set(key, expr);
   }

@@ -3,6 +3,7 @@ import type { Actor } from "../schema/actor.ts";
 import { isOperationNodeSource, sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb, Slot, Template } from "../db/query-builder.ts";
+import { remembered } from "../lib/memo.ts";
 import { KINDS } from "../schema/kinds/index.ts";
 import type { Values } from "../schema/hooks.ts";
 import { idList } from "./select.ts";
@@ -62,16 +63,8 @@ const depthSql = (model: Model, parent: unknown) =>
  */
 const rowTemplates = new Map<string, Template>();
 
-function rowTemplate(key: string, build: () => Sql): Template {
-  let template = rowTemplates.get(key);
-  if (!template) {
-    // Hooks' columns make the written sets; a bound keeps a pathological mix from holding memory.
-    if (rowTemplates.size >= 1000) rowTemplates.clear();
-    template = new Template(build());
-    rowTemplates.set(key, template);
-  }
-  return template;
-}
+// Hooks' columns make the written sets; a bound keeps a pathological mix from holding memory.
+const rowTemplate = (key: string, build: () => Sql): Template => remembered(rowTemplates, key, () => new Template(build()), 1000);
 
 /**
  * Columns whose values are SQL (an allocation's pick of the first free candidate) are part of the

@@ -21,7 +21,7 @@ const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 export const detailAnswer = (status: number, detail: string): Answer => ({
   status,
   headers: { "content-type": "application/json" },
-  body: new TextEncoder().encode(JSON.stringify({ detail })),
+  body: JSON.stringify({ detail }),
 });
 
 export const SERVER_ERROR = detailAnswer(500, "Server error.");

@@ -3,6 +3,7 @@ import type { Actor } from "../../schema/actor.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement } from "../../db/database.ts";
 import { qb, Slot, Template } from "../../db/query-builder.ts";
+import { remembered } from "../../lib/memo.ts";
 import { insertedId } from "../write-statements.ts";
 import { snapshotSql } from "../select.ts";
 
@@ -28,32 +29,31 @@ export interface Change {
  * (a nested group's `_depth`, defaults the database filled).
  */
 export function changeRecordStatement(ctx: Actor, model: Model, { action, objectId, pre, message }: Change): Statement {
-  const key = `${model.objectType} ${objectId === null ? "inserted" : "given"}`;
-  let template = recordTemplates.get(key);
-  if (!template) {
-    // The snapshot of every field is the bulk of it: built once per model, not once per object written.
+  // The snapshot of every field is the bulk of it: built once per model, not once per object written.
+  const build = () => {
     const t = model.table;
     const id = objectId === null ? insertedId(model) : sql`${new Slot("id")}`;
-    template = new Template(sql`INSERT INTO core_objectchange ${columns}
-      SELECT ${new Slot("time")}, ${new Slot("user_id")}, ${new Slot("user_name")}, ${new Slot("request_id")}, ${new Slot("action")},
-        ${model.objectType}, ${sql.ref(`${t}.id`)}, substr(${model.displaySql(t)}, 1, 200), ${new Slot("message")}, ${new Slot("pre")},
-        ${snapshotSql(model, t)}
+    return new Template(sql`INSERT INTO core_objectchange ${columns}
+      SELECT ${WHO}, ${new Slot("action")}, ${model.objectType}, ${sql.ref(`${t}.id`)}, substr(${model.displaySql(t)}, 1, 200),
+        ${new Slot("message")}, ${new Slot("pre")}, ${snapshotSql(model, t)}
       FROM ${sql.table(t)} WHERE ${sql.ref(`${t}.id`)} = ${id}`);
-    recordTemplates.set(key, template);
-  }
-  return template.bind({
-    time: ctx.now.toISOString(),
-    user_id: ctx.user?.id ?? null,
-    user_name: ctx.user?.username ?? "",
-    request_id: ctx.requestId,
-    action,
-    message,
-    pre,
-    id: objectId,
-  });
+  };
+  const template = remembered(recordTemplates, `${model.objectType} ${objectId === null ? "inserted" : "given"}`, build);
+  return template.bind({ ...who(ctx), action, message, pre, id: objectId });
 }
 
 const recordTemplates = new Map<string, Template>();
+
+/** When, by whom and in which request: the first columns of every change record, as slots of a template. */
+const WHO = sql`${new Slot("time")}, ${new Slot("user_id")}, ${new Slot("user_name")}, ${new Slot("request_id")}`;
+
+/** `WHO`'s values for the actor. */
+const who = (ctx: Actor) => ({
+  time: ctx.now.toISOString(),
+  user_id: ctx.user?.id ?? null,
+  user_name: ctx.user?.username ?? "",
+  request_id: ctx.requestId,
+});
 
 /**
  * The statement recording the creation of every row of `model` that `where` selects (the
@@ -76,7 +76,10 @@ export interface Deletion {
 
 /** The statement recording a delete, with the snapshot and repr read before it. */
 export function deletionRecordStatement(ctx: Actor, model: Model, { objectId, repr, pre }: Deletion): Statement {
-  return sql`INSERT INTO core_objectchange ${columns}
-    VALUES (${ctx.now.toISOString()}, ${ctx.user?.id ?? null}, ${ctx.user?.username ?? ""}, ${ctx.requestId}, 'delete',
-      ${model.objectType}, ${objectId}, ${repr.slice(0, 200)}, '', ${pre}, NULL)`.compile(qb);
+  deletionTemplate ??= new Template(sql`INSERT INTO core_objectchange ${columns}
+    VALUES (${WHO}, 'delete', ${new Slot("type")}, ${new Slot("id")}, ${new Slot("repr")}, '', ${new Slot("pre")}, NULL)`);
+  return deletionTemplate.bind({ ...who(ctx), type: model.objectType, id: objectId, repr: repr.slice(0, 200), pre });
 }
+
+/** One statement for the delete records of every model: a bulk delete binds it per object. */
+let deletionTemplate: Template | null = null;

@@ -105,23 +105,18 @@ export const floatKind: KindDescriptor = scalar({
     (f) => numberInput(f, "number"),
   ),
 });
-export const dateKind: KindDescriptor = {
-  ...scalar({
+/** A date or a date and time, stored as ISO text and filtered like a number (`__gte`), in JSON Schema's `format`. */
+const dated = (schema: v.GenericSchema, format: "date" | "date-time", optionsType: string): KindDescriptor =>
+  scalar({
     sqlType: "TEXT",
-    schema: () => dateSchema,
-    filter: { lookups: "number", numberFormat: "date", numberSchema: { type: "string", format: "date" } },
-    optionsType: "date",
-    openapi: scalarApi(() => ({ type: "string", format: "date" })),
-  }),
-};
+    schema: () => schema,
+    filter: { lookups: "number", numberFormat: "date", numberSchema: { type: "string", format } },
+    optionsType,
+    openapi: scalarApi(() => ({ type: "string", format })),
+  });
+export const dateKind: KindDescriptor = dated(dateSchema, "date", "date");
 export const datetimeKind: KindDescriptor = {
-  ...scalar({
-    sqlType: "TEXT",
-    schema: () => datetimeSchema,
-    filter: { lookups: "number", numberFormat: "date", numberSchema: { type: "string", format: "date-time" } },
-    optionsType: "datetime",
-    openapi: scalarApi(() => ({ type: "string", format: "date-time" })),
-  }),
+  ...dated(datetimeSchema, "date-time", "datetime"),
   // The committed migrations declare datetime columns without NOT NULL; the DDL must match them.
   storage: { sqlType: "TEXT", nullableColumn: true },
 };
