@@ -128,6 +128,12 @@ const ConfigSchema = v.object({
   /** Refuse duplicate prefixes and IP addresses in the global table (VRF null), as NetBox 4.x does by default. */
   ENFORCE_GLOBAL_UNIQUE: bool(true),
   /**
+   * A list refuses (400, naming it) a query parameter it cannot filter by, or a lookup its filter
+   * lacks, rather than answering the whole list as NetBox does: a misspelt or unsupported filter
+   * in a script must not act on every object. false ignores them, as NetBox does.
+   */
+  STRICT_FILTERING: bool(true),
+  /**
    * Milliseconds a write waits for the database's lock while another program (a backup, `sqlite3`,
    * a second instance, a migration) holds it, counted from when the write is sent; then it is
    * refused with 503 and Retry-After, having changed nothing. Only a database thread waits.

@@ -171,3 +171,55 @@ describe("filters against the API", () => {
     expect(byId.body.results.map((u: any) => u.username)).toEqual(["a1"]);
   });
 });
+
+describe("STRICT_FILTERING", () => {
+  let strict: Harness;
+  let lenient: Harness;
+  beforeAll(async () => {
+    strict = await createHarness();
+    lenient = await createHarness({ STRICT_FILTERING: "false" });
+    for (const api of [strict, lenient]) {
+      await api.post("/api/dcim/sites/", [
+        { name: "Alpha", slug: "alpha" },
+        { name: "Beta", slug: "beta" },
+      ]);
+    }
+  });
+  afterAll(async () => {
+    await strict.close();
+    await lenient.close();
+  });
+
+  it("refuses, by default, a parameter a list cannot filter by, naming it, and changes nothing", async () => {
+    const r = await strict.get("/api/dcim/sites/?name=Alpha&vrf_id=1");
+    expect(r.status).toBe(400);
+    expect(Object.keys(r.body)).toEqual(["vrf_id"]);
+    expect(r.body.vrf_id[0]).toContain("'vrf_id'");
+    // An empty value is no excuse: the name itself is unknown.
+    expect((await strict.get("/api/dcim/sites/?has_primary_ip=")).status).toBe(400);
+    expect((await strict.get("/api/users/tokens/?nope=1")).status).toBe(400);
+  });
+
+  it("refuses a lookup the filter does not take", async () => {
+    const r = await strict.get("/api/dcim/sites/?name__bogus=a");
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ name__bogus: ["Unknown lookup 'bogus' for the filter 'name'."] });
+    // A relation filter compares by equality only.
+    expect((await strict.get("/api/dcim/sites/?region__ic=eu")).status).toBe(400);
+  });
+
+  it("never refuses the parameters every list takes, q, request filters or a known filter's lookups", async () => {
+    const query = "limit=1&offset=0&ordering=-name&brief=1&fields=id,name&omit=slug&exclude=config_context&format=json";
+    const r = await strict.get(
+      `/api/dcim/sites/?${query}&q=a&name__ic=a&name__n=x&created_by_request=00000000-0000-0000-0000-000000000000`,
+    );
+    expect(r.status).toBe(200);
+    expect((await strict.get("/api/dcim/sites/?name__ic=alp&slug__n=beta")).body.results.map((s: any) => s.name)).toEqual(["Alpha"]);
+  });
+
+  it("off, ignores unknown names and lookups as NetBox does", async () => {
+    const r = await lenient.get("/api/dcim/sites/?vrf_id=1&name__bogus=a");
+    expect(r.status).toBe(200);
+    expect(r.body.count).toBe(2);
+  });
+});

@@ -52,3 +52,59 @@ describe("IP addresses on virtual machines", () => {
     expect((await api.patch(`/api/virtualization/virtual-machines/${ids.vm1}/`, { primary_ip4: v6 })).status).toBe(400);
   });
 });
+
+describe("services on virtual machines", () => {
+  it("belong to a device or a virtual machine, exactly one, and filter by either, by port and by address", async () => {
+    const ip = await make(api, "/api/ipam/ip-addresses/", {
+      address: "192.0.2.20/24",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: ids.eth0,
+    });
+    const ssh = await api.post("/api/ipam/services/", {
+      virtual_machine: ids.vm1,
+      name: "ssh",
+      protocol: "tcp",
+      ports: [22],
+      ipaddresses: [ip],
+    });
+    expect(ssh.status, ssh.text).toBe(201);
+    expect(ssh.body).toMatchObject({ device: null, virtual_machine: { id: ids.vm1, name: "vm1" }, display: "ssh (TCP/22)" });
+    const web = await make(api, "/api/ipam/services/", { virtual_machine: ids.vm2, name: "web", protocol: "tcp", ports: [80, 443] });
+
+    const names = async (query: string) => (await api.get(`/api/ipam/services/?${query}`)).body.results.map((s: any) => s.name);
+    expect(await names(`virtual_machine_id=${ids.vm1}`)).toEqual(["ssh"]);
+    expect(await names("virtual_machine=vm2")).toEqual(["web"]);
+    expect(await names("port=443")).toEqual(["web"]);
+    expect(await names("port=22&port=80")).toEqual(["ssh", "web"]);
+    expect(await names(`ip_address_id=${ip}`)).toEqual(["ssh"]);
+
+    const neither = await api.post("/api/ipam/services/", { name: "dns", protocol: "udp", ports: [53] });
+    expect(neither).toMatchObject({
+      status: 400,
+      body: { __all__: ["A service must be associated with either a device or a virtual machine."] },
+    });
+    const both = await api.patch(`/api/ipam/services/${web}/`, { device: await device() });
+    expect(both).toMatchObject({
+      status: 400,
+      body: { __all__: ["A service cannot be associated with both a device and a virtual machine."] },
+    });
+    const moved = await api.patch(`/api/ipam/services/${web}/`, { virtual_machine: null, device: await device() });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ virtual_machine: null, device: { name: "d1" } });
+    // Deleting the virtual machine deletes its services.
+    expect((await api.delete(`/api/virtualization/virtual-machines/${ids.vm2}/`)).status).toBe(204);
+    expect((await api.get(`/api/ipam/services/${web}/`)).status).toBe(200);
+  });
+});
+
+let deviceId: number | undefined;
+/** One device to move a service to. */
+async function device(): Promise<number> {
+  if (deviceId) return deviceId;
+  const site = await make(api, "/api/dcim/sites/", { name: "s1", slug: "s1" });
+  const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "m1", slug: "m1" });
+  const type = await make(api, "/api/dcim/device-types/", { manufacturer, model: "t1", slug: "t1" });
+  const role = await make(api, "/api/dcim/device-roles/", { name: "r1", slug: "r1" });
+  deviceId = await make(api, "/api/dcim/devices/", { name: "d1", site, device_type: type, role });
+  return deviceId;
+}

@@ -69,6 +69,8 @@ export interface ListQuery {
   readonly ordering: string | null;
   readonly page: Page;
   readonly selection: Selection;
+  /** Refuse a filter name or lookup the model does not have (STRICT_FILTERING), rather than ignore it. */
+  readonly strict?: boolean;
 }
 
 /** A page of a list: the count of every match, and the rendered objects of the page. */
@@ -115,7 +117,7 @@ export async function listObjects(ctx: Actor, model: Model, query: ListQuery): P
   authorize(ctx, model, "view");
   const { page } = query;
   const rendering = renderingOf(model, query.selection);
-  const plan = plannedFilters(ctx, model, query.filters);
+  const plan = plannedFilters(ctx, model, query.filters, query.strict);
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
   const statements = listStatements(ctx, model, { fields: rendering.fields, ordering: query.ordering, where: plan.where, ...page });
   const [rows, count, ...checks] = await readBatch(ctx, [...statements, ...plan.checks.map((c) => c.statement)]);

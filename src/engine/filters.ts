@@ -411,14 +411,26 @@ function splitParam(filters: Map<string, Resolved>, key: string): [string, strin
  * Translates a query string into SQL conditions for `model`, NetBox's way: repeated keys OR,
  * different keys AND, lookup suffixes (`name__ic`), relation filters by id (`site_id`) and by
  * natural key (`site`), declared lookup paths, `q`, tags, `created_by_request`. Unknown
- * parameter names are ignored. Pure: nothing here touches the database; `visible` gives the
+ * parameter names and lookups are errors when `strict`, else ignored, as NetBox ignores them. Pure: nothing here touches the database; `visible` gives the
  * requester's view scope of related models for the relation checks (see FilterPlan).
  */
-export function planFilters(model: Model, params: URLSearchParams, table = model.table, visible?: (related: Model) => Cond): FilterPlan {
+export function planFilters(
+  model: Model,
+  params: URLSearchParams,
+  { table = model.table, visible, strict = false }: { table?: string; visible?: (related: Model) => Cond; strict?: boolean } = {},
+): FilterPlan {
   const plan: FilterPlan = { conditions: [], checks: [], errors: {}, visible };
   const filters = filtersOf(model);
   for (const key of new Set(params.keys())) {
     if (RESERVED.has(key)) continue;
+    const split = splitParam(filters, key);
+    if (strict) {
+      const refusal = strictRefusal(model, filters, key, split);
+      if (refusal) {
+        plan.errors[key] = [refusal];
+        continue;
+      }
+    }
     const values = params.getAll(key).filter((x) => x !== "");
     if (values.length === 0) continue;
     const builtin = builtinFilter(model, table, key, values);
@@ -426,7 +438,6 @@ export function planFilters(model: Model, params: URLSearchParams, table = model
       plan.conditions.push(builtin);
       continue;
     }
-    const split = splitParam(filters, key);
     if (!split) {
       if (key.startsWith("cf_") && model.field.custom_fields?.column) {
         const cond = customFieldFilter(model, { param: key, values }, table, plan);
@@ -438,6 +449,20 @@ export function planFilters(model: Model, params: URLSearchParams, table = model
     if (cond) plan.conditions.push(cond);
   }
   return plan;
+}
+
+/**
+ * Why a strict list refuses parameter `key` (null: it filters): a name that is neither a filter
+ * of the model (with a lookup it takes), nor `q`, a request filter or a custom field filter.
+ */
+function strictRefusal(model: Model, filters: Map<string, Resolved>, key: string, split: [string, string] | null): string | null {
+  if (split) {
+    const [name, lookup] = split;
+    return acceptsLookup(filters.get(name)!, lookup) ? null : `Unknown lookup '${lookup}' for the filter '${name}'.`;
+  }
+  if (key === "q" || REQUEST_FILTERS.has(key)) return null;
+  if (key.startsWith("cf_") && model.field.custom_fields?.column) return null;
+  return `Unknown filter: a list of ${model.objectType} cannot be filtered by '${key}'.`;
 }
 
 /** Lookup suffixes by their short names, as custom field types list them. */

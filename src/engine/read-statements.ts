@@ -81,12 +81,15 @@ interface PlannedFilters {
 const filterPlans = new Map<string, PlannedFilters>();
 const NO_FILTER: Statement = { sql: "1", parameters: [] };
 
-/** The planned filters of a list request; the same query string for the same scope is planned once. */
-export function plannedFilters(ctx: Actor, model: Model, filters: readonly (readonly [string, string])[]): PlannedFilters {
+/**
+ * The planned filters of a list request; the same query string for the same scope is planned once.
+ * `strict`: an unknown filter name or lookup is an error rather than ignored (STRICT_FILTERING).
+ */
+export function plannedFilters(ctx: Actor, model: Model, filters: readonly (readonly [string, string])[], strict = false): PlannedFilters {
   if (!filters.length) return { where: NO_FILTER, checks: [], errors: {} };
-  return cached(filterPlans, `${model.objectType}\n${scopeKey(ctx)}\n${JSON.stringify(filters)}`, () => {
+  return cached(filterPlans, `${model.objectType}\n${scopeKey(ctx)}\n${strict}\n${JSON.stringify(filters)}`, () => {
     const params = new URLSearchParams(filters.map(([name, value]) => [name, value]));
-    const plan = planFilters(model, params, model.table, (related) => scopeSql(ctx, related, "view"));
+    const plan = planFilters(model, params, { visible: (related) => scopeSql(ctx, related, "view"), strict });
     const where = plan.conditions.length ? sql.join(plan.conditions, sql` AND `).compile(qb) : NO_FILTER;
     return { where, checks: plan.checks, errors: plan.errors };
   });

@@ -29,7 +29,7 @@ export function selectionOf(params: URLSearchParams): Selection {
 /**
  * A list request's query string as a ListQuery: `limit`/`offset` (see `parsePage`), `ordering`,
  * the selection, and every other parameter as a filter (`format` and the others of RESERVED are
- * the API's own, never filters).
+ * the API's own, never filters), refused when unknown under STRICT_FILTERING.
  */
 export function listQueryOf(config: Config, params: URLSearchParams): ListQuery {
   return {
@@ -37,5 +37,6 @@ export function listQueryOf(config: Config, params: URLSearchParams): ListQuery 
     ordering: params.get("ordering"),
     page: parsePage(config, params),
     selection: selectionOf(params),
+    strict: config.STRICT_FILTERING,
   };
 }

@@ -36,22 +36,20 @@ export const serviceTemplate = defineModel({
   search: ["name", "description", "comments"],
 });
 
-/**
- * A service on a device. Virtual machines' services get `virtual_machine` (one field) when the
- * virtualization models land.
- */
+/** A service on a device or a virtual machine (one of the two, as NetBox requires). */
 export const service = defineModel({
   app: "ipam",
   name: "service",
   fields: {
     device: f.fk("dcim.device", { nullable: true, onDelete: "cascade" }),
+    virtual_machine: f.fk("virtualization.virtualmachine", { nullable: true, onDelete: "cascade" }),
     name: f.string({ maxLength: 100 }),
     protocol: f.choice(SERVICE_PROTOCOL),
     ports: ports(),
     ipaddresses: f.m2m(
       "ipam.ipaddress",
       { table: "ipam_service_ipaddresses", source: "service_id", target: "ipaddress_id" },
-      { filterName: "ipaddress", label: "IP addresses" },
+      { filterName: "ip_address", label: "IP addresses" },
     ),
     description,
     comments,
@@ -60,7 +58,27 @@ export const service = defineModel({
   display: serviceDisplay,
   search: ["name", "description", "comments"],
   ordering: ["protocol", "name"],
+  filters: {
+    // A service listening on any of the ports given.
+    port: {
+      sql: (values, t) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.ports`)}) p
+        WHERE p.value IN (SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,5}$/.test(v)).map(Number))})))`,
+    },
+  },
+  hooks: { prepareWrite: oneParent },
 });
+
+/** A service belongs to a device or to a virtual machine: exactly one (NetBox's rule, under `__all__`). */
+function oneParent(_ctx: unknown, items: readonly WriteItem[]): void {
+  for (const item of items) {
+    const now = (name: "device" | "virtual_machine") =>
+      item.values[name] !== undefined ? item.values[name] !== null : item.current?.[`${name}_id`] != null;
+    const device = now("device");
+    const vm = now("virtual_machine");
+    if (device && vm) item.errors.__all__ = ["A service cannot be associated with both a device and a virtual machine."];
+    else if (!device && !vm) item.errors.__all__ = ["A service must be associated with either a device or a virtual machine."];
+  }
+}
 
 const protocolLabel = (t: string) =>
   sql`CASE ${sql.ref(`${t}.protocol`)} ${sql.join(
