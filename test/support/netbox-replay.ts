@@ -1,0 +1,253 @@
+/**
+ * NetBox 4.2.9's recorded answers to a scenario of 560 requests (`../shared/reference/
+ * netbox-4.2-recordings/`, its README gives the format), and the pieces that replay them against
+ * this service: placeholders and labels filled from our own earlier answers, our answers
+ * normalised as the recordings were (hosts, timestamps, request ids, keys), and a comparison that
+ * lists every difference. `test/netbox-replay.test.ts` drives it over HTTP.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** One recorded request and NetBox's answer to it. */
+export interface Recording {
+  /** Its number in the scenario (1-based, the file name's prefix). */
+  n: number;
+  file: string;
+  method: string;
+  /** With placeholders and labels, as recorded. */
+  path: string;
+  body: unknown;
+  note?: string;
+  status: number;
+  answer: unknown;
+}
+
+/** The scenario's requests in order. */
+export function loadRecordings(dir: string): Recording[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{3}-.*\.json$/.test(f))
+    .sort()
+    .map((file) => {
+      const raw = JSON.parse(readFileSync(join(dir, file), "utf8"));
+      return {
+        n: Number(file.slice(0, 3)),
+        file,
+        method: raw.request.method,
+        path: raw.request.path,
+        body: raw.request.body,
+        note: raw.request.note,
+        status: raw.status,
+        answer: raw.body,
+      };
+    });
+}
+
+/**
+ * Who sent each request: the recordings do not carry headers, so the notes say it ("no token",
+ * "read-only token may read", "constrained permission", ...). Every other request is the admin's.
+ * A label is the token created by that request (its key, from our answer).
+ */
+export const TOKEN_OF: Record<number, "none" | "invalid" | `@${number}`> = {
+  110: "none",
+  111: "invalid",
+  513: "@505",
+  514: "@505",
+  515: "@505",
+  516: "@507",
+  517: "@507",
+  518: "@507",
+  519: "@507",
+  520: "none",
+  521: "none",
+  522: "none",
+};
+
+/** What the replay has learnt so far: the run's placeholders and the ids behind the labels. */
+export interface ReplayState {
+  run: string;
+  /** First three octets of the run's IPv4 /24. */
+  net4: string;
+  /** The run's IPv6 /48 without its `::`, e.g. `2001:db8:4e`. */
+  net6: string;
+  /** The bootstrap superuser's id (label `admin`). */
+  admin: number;
+  /** `@N` / `@N.i` -> our id of the object that request created. */
+  ids: Map<string, number>;
+  /** `@N` -> our token key created by request N. */
+  keys: Map<string, string>;
+}
+
+/** An id that no object has, sent for a label whose object we failed to create. */
+export const NO_SUCH_ID = 999_999_999;
+
+const EXACT_LABEL = /^(@\d+(?:\.\d+)?|#\d+|~[a-z-]+:\d+)$/;
+const LABEL_IN_TEXT = /@(\d+)(\.\d+)?/g;
+/** Labels NetBox's recorder left for ids it could not name: any integer matches them. */
+export const WILDCARD = /^(#\d+|~[a-z-]+:\d+)$/;
+const WILDCARD_IN_TEXT = /#\d+|~[a-z-]+:\d+/g;
+
+/**
+ * The run prefix of the recorded run, which NetBox's recorder left in text NetBox derived from it
+ * with a capital (a custom field's label `Ndbc55e int` from the name `<RUN>_int`).
+ */
+const RECORDED_RUN = "ndbc55e";
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function placeholders(text: string, state: ReplayState): string {
+  return text
+    .replaceAll("<RUN>", state.run)
+    .replaceAll("<NET4>", state.net4)
+    .replaceAll("<NET6>", state.net6)
+    .replaceAll(capitalised(RECORDED_RUN), capitalised(state.run));
+}
+
+function labelsInText(text: string, state: ReplayState, missing: string | null): string {
+  return text.replace(LABEL_IN_TEXT, (whole, n: string, item?: string) => {
+    const id = state.ids.get(whole) ?? (item ? state.ids.get(`@${n}`) : undefined);
+    if (id === undefined) return missing ?? whole;
+    return state.ids.has(whole) ? String(id) : `${id}${item}`;
+  });
+}
+
+/** Keys whose string value is a label for the admin user (`"user": "admin"` in a request, `"id": "admin"`). */
+const ADMIN_KEYS = /^(id|user|.*_id)$/;
+
+function fill(value: unknown, state: ReplayState, key: string, missing: string | null): unknown {
+  if (Array.isArray(value)) return value.map((v) => fill(v, state, key, missing));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [placeholders(k, state), fill(v, state, k, missing)]));
+  // An id the recorder left as NetBox's own number (a cable path's): no id of ours can be compared with it.
+  if (missing === null && key === "id" && typeof value === "number") return `#${value}`;
+  if (typeof value !== "string") return value;
+  if (value === "admin" && ADMIN_KEYS.test(key)) return state.admin;
+  const exact = EXACT_LABEL.exec(value);
+  if (exact) {
+    if (value.startsWith("@")) return state.ids.get(value) ?? (missing === null ? value : NO_SUCH_ID);
+    // "#N" in a request is an id given on purpose (#999999999, one that does not exist).
+    return missing === null ? value : Number(value.slice(1));
+  }
+  let text = placeholders(value, state);
+  text = labelsInText(text, state, missing);
+  if (text.startsWith("/api/users/users/admin/")) text = text.replace("/admin/", `/${state.admin}/`);
+  return text;
+}
+
+/** The request to send: placeholders filled, labels replaced by our ids (an unknown one by an id nobody has). */
+export function requestOf(rec: Recording, state: ReplayState): { method: string; path: string; body: unknown } {
+  const path = labelsInText(placeholders(rec.path, state), state, String(NO_SUCH_ID))
+    .replace(/#(\d+)/g, "$1")
+    .replace("/users/users/admin/", `/users/users/${state.admin}/`);
+  return { method: rec.method, path, body: rec.body === null ? undefined : fill(rec.body, state, "", String(NO_SUCH_ID)) };
+}
+
+/** NetBox's answer with placeholders filled and known labels replaced by our ids; `#N` and `~model:N` stay as wildcards. */
+export function expectedOf(rec: Recording, state: ReplayState): unknown {
+  return fill(rec.answer, state, "", null);
+}
+
+/** Learns the ids of what request N created (`"id": "@N"` or `"@N.i"` in NetBox's answer) from our answer. */
+export function learnIds(rec: Recording, ours: unknown, state: ReplayState): void {
+  const take = (theirs: any, mine: any) => {
+    const label = theirs?.id;
+    const own = label === `@${rec.n}` || (typeof label === "string" && label.startsWith(`@${rec.n}.`));
+    if (!own || typeof mine?.id !== "number") return;
+    state.ids.set(label, mine.id);
+    if (typeof mine.key === "string") state.keys.set(label, mine.key);
+  };
+  if (Array.isArray(rec.answer) && Array.isArray(ours)) rec.answer.forEach((t, i) => take(t, ours[i]));
+  else take(rec.answer, ours);
+}
+
+/** Keys whose (non-null) value NetBox's recorder replaced by `<ts>`. */
+const TIMESTAMP_KEYS = new Set(["created", "last_updated", "date_joined", "last_used", "time"]);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOKEN_KEY = /^[0-9a-f]{40}$/i;
+/** A minute written inside text (a journal entry's display, `2026-11-24 09:11 (Warning)`). */
+const MINUTE_IN_TEXT = /\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}\b/g;
+
+/** Our answer as NetBox's recorder normalised its own: no scheme and host, `<ts>`, `<uuid>`, `<key>`. */
+export function normaliseOurs(value: unknown, origin: string, key = ""): unknown {
+  if (Array.isArray(value)) return value.map((v) => normaliseOurs(v, origin, key));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normaliseOurs(v, origin, k)]));
+  if (typeof value !== "string") return value;
+  if (TIMESTAMP_KEYS.has(key)) return "<ts>";
+  if (UUID.test(value)) return "<uuid>";
+  if (key === "key" && TOKEN_KEY.test(value)) return "<key>";
+  const text = value.replaceAll(origin, "").replace(MINUTE_IN_TEXT, "<ts>");
+  // The recorder gives a link's query decoded (`?parent=10.0.0.0/24`, not `%2F`).
+  return text.startsWith("/api/") && text.includes("?") ? decoded(text) : text;
+}
+
+function decoded(link: string): string {
+  try {
+    return decodeURIComponent(link);
+  } catch {
+    return link;
+  }
+}
+
+/** NetBox's answer with the minutes inside text replaced as in ours. */
+export function normaliseTheirs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normaliseTheirs);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normaliseTheirs(v)]));
+  return typeof value === "string" ? value.replace(MINUTE_IN_TEXT, "<ts>") : value;
+}
+
+/** One difference between NetBox's answer and ours, at a JSON path (`results[0].site.id`). */
+export interface Difference {
+  path: string;
+  kind: "missing" | "extra" | "value" | "length";
+  netbox?: unknown;
+  ours?: unknown;
+}
+
+function matchesText(expected: string, actual: unknown): boolean {
+  if (WILDCARD.test(expected)) return typeof actual === "number" && Number.isInteger(actual);
+  if (!WILDCARD_IN_TEXT.test(expected)) return expected === actual;
+  WILDCARD_IN_TEXT.lastIndex = 0;
+  if (typeof actual !== "string") return false;
+  const pattern = expected
+    .split(WILDCARD_IN_TEXT)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("\\d+");
+  return new RegExp(`^${pattern}$`).test(actual);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
+/** Every difference between NetBox's (filled) answer and ours: missing keys, extra keys, values, lengths. */
+export function compareAnswers(netbox: unknown, ours: unknown, path = "", out: Difference[] = []): Difference[] {
+  if (isObject(netbox) && isObject(ours)) {
+    for (const [k, v] of Object.entries(netbox)) {
+      const at = path ? `${path}.${k}` : k;
+      if (!(k in ours)) out.push({ path: at, kind: "missing", netbox: v });
+      else compareAnswers(v, ours[k], at, out);
+    }
+    for (const [k, v] of Object.entries(ours)) if (!(k in netbox)) out.push({ path: path ? `${path}.${k}` : k, kind: "extra", ours: v });
+    return out;
+  }
+  if (Array.isArray(netbox) && Array.isArray(ours)) {
+    if (netbox.length !== ours.length) out.push({ path, kind: "length", netbox: netbox.length, ours: ours.length });
+    for (let i = 0; i < Math.min(netbox.length, ours.length); i++) compareAnswers(netbox[i], ours[i], `${path}[${i}]`, out);
+    return out;
+  }
+  if (typeof netbox === "string" ? matchesText(netbox, ours) : netbox === ours) return out;
+  out.push({ path, kind: "value", netbox, ours });
+  return out;
+}
+
+/** The set of key paths of a JSON value, array positions folded (`results[].site.id`). */
+export function keyPaths(value: unknown, path = "", out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) keyPaths(v, `${path}[]`, out);
+  else if (isObject(value))
+    for (const [k, v] of Object.entries(value)) {
+      const at = path ? `${path}.${k}` : k;
+      out.add(at);
+      keyPaths(v, at, out);
+    }
+  return out;
+}
+
+/** A difference's path with array positions folded: what repeats across objects (`results[].display_url`). */
+export const folded = (path: string) => path.replace(/\[\d+\]/g, "[]");
