@@ -7,7 +7,7 @@
  * NetBox's form (the deliberate part only: the rest of the object is still compared).
  */
 
-/** Where an object of ours sits in an answer. */
+/** Where an object sits in an answer. */
 export interface Where {
   /** The request number. */
   n: number;
@@ -31,10 +31,12 @@ export interface DeliberateDifference {
   body?: number[];
   /** Sent after request N (labels as in the recordings), not counted: keeps our state NetBox's. */
   align?: Record<number, { method: string; path: string }>;
-  /** The list path (`/api/dcim/devices/`) whose objects `ours` rewrites, recognised by their `url`. */
+  /** The list path (`/api/dcim/devices/`) whose objects `ours` and `netbox` rewrite, recognised by their `url`. */
   model?: string;
-  /** Rewrites one of our objects of `model` into NetBox's form, in place. */
+  /** Rewrites one of our objects of `model` into NetBox's form, in place (what we add on purpose). */
   ours?: (object: Record<string, any>, where: Where) => void;
+  /** Rewrites one of NetBox's objects of `model` into the form SPEC.md gives, in place. */
+  netbox?: (object: Record<string, any>, where: Where) => void;
   /**
    * Keys (any segment of a key path) whose value NetBox's answer to a create (a POST answered 201)
    * leaves out or gives stale: our extra keys and differing values there are not counted.
@@ -42,7 +44,6 @@ export interface DeliberateDifference {
   createAnswer?: RegExp;
 }
 
-const familyLabel = (family: number) => (family === 6 ? "IPv6" : "IPv4");
 const VLAN_STATUS: Record<number, string> = { 1: "active", 2: "reserved", 3: "deprecated" };
 
 export const DELIBERATE: readonly DeliberateDifference[] = [
@@ -83,11 +84,12 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
   },
   ...["/api/ipam/prefixes/", "/api/ipam/ip-addresses/", "/api/ipam/aggregates/", "/api/ipam/ip-ranges/"].map(
     (model): DeliberateDifference => ({
-      what: `\`family\` is a plain integer in brief and nested forms (${model})`,
-      reason: "SPEC.md 2.2: in the brief representation related choice fields are reduced to plain values (a prefix's family as integer)",
+      what: `\`family\` is a plain integer in brief forms: \`?brief=1\` and nested objects (${model})`,
+      reason:
+        "SPEC.md 2.2: in the brief representation related choice fields are reduced to plain values (a prefix's family as integer); NetBox nests its brief forms, and so do we",
       model,
-      ours: (o, where) => {
-        if ((where.brief || where.nested) && typeof o.family === "number") o.family = { label: familyLabel(o.family), value: o.family };
+      netbox: (o, where) => {
+        if ((where.brief || where.nested) && o.family && typeof o.family === "object") o.family = o.family.value;
       },
     }),
   ),

@@ -38,31 +38,32 @@ const statusOf = new Map<number, { status: number; why: DeliberateDifference }>(
 const bodyNotCompared = new Map<number, DeliberateDifference>();
 const alignAfter = new Map<number, { method: string; path: string }>();
 const rewrites = new Map<string, DeliberateDifference[]>();
+type Side = "ours" | "netbox";
 const createAnswer = DELIBERATE.filter((d) => d.createAnswer).map((d) => d.createAnswer!);
 for (const d of DELIBERATE) {
   for (const [n, status] of Object.entries(d.status ?? {})) statusOf.set(Number(n), { status, why: d });
   for (const n of d.body ?? []) bodyNotCompared.set(n, d);
   for (const [n, request] of Object.entries(d.align ?? {})) alignAfter.set(Number(n), request);
-  if (d.model && d.ours) rewrites.set(d.model, [...(rewrites.get(d.model) ?? []), d]);
+  if (d.model) rewrites.set(d.model, [...(rewrites.get(d.model) ?? []), d]);
 }
 
-/** Applies the model rewrites to every object of ours recognised by its `url`. */
-function rewrite(value: unknown, where: Omit<Where, "nested">, depth: number): void {
+/** Applies one side's model rewrites to every object of that side recognised by its `url`. */
+function rewrite(side: Side, value: unknown, where: Omit<Where, "nested">, depth: number): void {
   if (Array.isArray(value)) {
-    for (const v of value) rewrite(v, where, depth);
+    for (const v of value) rewrite(side, v, where, depth);
     return;
   }
   if (!value || typeof value !== "object") return;
   const object = value as Record<string, any>;
-  for (const v of Object.values(object)) rewrite(v, where, depth + 1);
+  for (const v of Object.values(object)) rewrite(side, v, where, depth + 1);
   const model = typeof object.url === "string" ? /^(\/api\/[^/]+\/[^/]+\/)\d+\/$/.exec(object.url)?.[1] : undefined;
-  for (const d of (model && rewrites.get(model)) || []) d.ours!(object, { ...where, nested: depth > 0 });
+  for (const d of (model && rewrites.get(model)) || []) d[side]?.(object, { ...where, nested: depth > 0 });
 }
 
 /** Rewrites an answer's objects: its own (the object, a list's `results`, a bulk answer's items) are not nested. */
-function rewriteAnswer(body: unknown, where: Omit<Where, "nested">) {
+function rewriteAnswer(side: Side, body: unknown, where: Omit<Where, "nested">) {
   const results = body && typeof body === "object" && !Array.isArray(body) ? (body as any).results : undefined;
-  rewrite(Array.isArray(results) ? results : body, where, 0);
+  rewrite(side, Array.isArray(results) ? results : body, where, 0);
 }
 
 interface Row {
@@ -163,8 +164,10 @@ describe.skipIf(!existsSync(RECORDINGS))("NetBox 4.2.9's recorded scenario, repl
       }
 
       const ours = normaliseOurs(answer.body, service.url);
-      rewriteAnswer(ours, { n: rec.n, method, brief: /[?&]brief=(1|true)\b/.test(path) });
+      const where = { n: rec.n, method, brief: /[?&]brief=(1|true)\b/.test(path) };
+      rewriteAnswer("ours", ours, where);
       const netbox = normaliseTheirs(expectedOf(rec, state));
+      rewriteAnswer("netbox", netbox, where);
       const decided = statusOf.get(rec.n);
       const expectedStatus = decided ? decided.status : rec.status;
       const statusMatches = answer.status === expectedStatus;
