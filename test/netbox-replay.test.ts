@@ -68,7 +68,9 @@ function rewriteAnswer(side: Side, body: unknown, where: Omit<Where, "nested">) 
 
 interface Row {
   n: number;
+  /** As recorded, with NetBox's labels; `sent` is the path with our ids. */
   request: string;
+  sent: string;
   note?: string;
   status: { netbox: number; ours: number };
   statusMatches: boolean;
@@ -186,6 +188,7 @@ describe.skipIf(!existsSync(RECORDINGS))("NetBox 4.2.9's recorded scenario, repl
       rows.push({
         n: rec.n,
         request: `${rec.method} ${rec.path}`,
+        sent: path,
         note: rec.note,
         status: { netbox: rec.status, ours: answer.status },
         statusMatches,

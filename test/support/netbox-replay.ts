@@ -114,10 +114,12 @@ const ADMIN_KEYS = /^(id|user|.*_id)$/;
 
 function fill(value: unknown, state: ReplayState, key: string, missing: string | null): unknown {
   if (Array.isArray(value)) return value.map((v) => fill(v, state, key, missing));
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [placeholders(k, state), fill(v, state, k, missing)]));
-  // An id the recorder left as NetBox's own number (a cable path's): no id of ours can be compared with it.
-  if (missing === null && key === "id" && typeof value === "number") return `#${value}`;
+  if (value && typeof value === "object") {
+    const filled = Object.fromEntries(Object.entries(value).map(([k, v]) => [placeholders(k, state), fill(v, state, k, missing)]));
+    // A cable path's id (`paths/` answers) is NetBox's own number, which the recorder left unlabelled.
+    if (missing === null && "is_complete" in filled && typeof filled.id === "number") filled.id = `#${filled.id}`;
+    return filled;
+  }
   if (typeof value !== "string") return value;
   if (value === "admin" && ADMIN_KEYS.test(key)) return state.admin;
   const exact = EXACT_LABEL.exec(value);
