@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { DeliberateDifference, Where } from "../netbox-differences.ts";
 
 /** One recorded request and NetBox's answer to it. */
 export interface Recording {
@@ -253,3 +254,125 @@ export function keyPaths(value: unknown, path = "", out = new Set<string>()): Se
 
 /** A difference's path with array positions folded: what repeats across objects (`results[].display_url`). */
 export const folded = (path: string) => path.replace(/\[\d+\]/g, "[]");
+
+/** The table of deliberate differences, indexed as the replay applies it. */
+export interface DeliberateIndex {
+  /** Requests whose status SPEC.md decides: ours must answer it; the body is not compared. */
+  status: Map<number, { status: number; why: DeliberateDifference }>;
+  /** Requests whose body is not compared. */
+  body: Map<number, DeliberateDifference>;
+  /** A request sent after request N, not counted, to keep our state NetBox's. */
+  align: Map<number, { method: string; path: string }>;
+  /** The rewrites of each model's objects (by list path). */
+  models: Map<string, DeliberateDifference[]>;
+  /** Keys NetBox's answer to a create leaves out or gives stale. */
+  createAnswer: RegExp[];
+}
+
+/** Indexes the table of deliberate differences by request and by model. */
+export function indexDeliberate(table: readonly DeliberateDifference[]): DeliberateIndex {
+  const index: DeliberateIndex = { status: new Map(), body: new Map(), align: new Map(), models: new Map(), createAnswer: [] };
+  for (const d of table) {
+    for (const [n, status] of Object.entries(d.status ?? {})) index.status.set(Number(n), { status, why: d });
+    for (const n of d.body ?? []) index.body.set(n, d);
+    for (const [n, request] of Object.entries(d.align ?? {})) index.align.set(Number(n), request);
+    if (d.model) index.models.set(d.model, [...(index.models.get(d.model) ?? []), d]);
+    if (d.createAnswer) index.createAnswer.push(d.createAnswer);
+  }
+  return index;
+}
+
+const MODEL_URL = /^(\/api\/[^/]+\/[^/]+\/)\d+\/$/;
+
+/** Applies one side's model rewrites to every object of an answer recognised by its `url`, innermost first. */
+function rewrite(index: DeliberateIndex, side: "ours" | "netbox", value: unknown, where: Omit<Where, "nested">, depth: number): void {
+  if (Array.isArray(value)) {
+    for (const v of value) rewrite(index, side, v, where, depth);
+    return;
+  }
+  if (!isObject(value)) return;
+  for (const v of Object.values(value)) rewrite(index, side, v, where, depth + 1);
+  const model = typeof value.url === "string" ? MODEL_URL.exec(value.url)?.[1] : undefined;
+  for (const d of (model && index.models.get(model)) || []) d[side]?.(value, { ...where, nested: depth > 0 });
+}
+
+/** Rewrites an answer's objects in place; its own (the object, a list's `results`, a bulk answer's items) are not nested. */
+export function rewriteAnswer(index: DeliberateIndex, side: "ours" | "netbox", body: unknown, where: Omit<Where, "nested">): void {
+  const results = isObject(body) ? body.results : undefined;
+  rewrite(index, side, Array.isArray(results) ? results : body, where, 0);
+}
+
+/** One request's line in the report. */
+export interface Judgement {
+  n: number;
+  /** As recorded, with NetBox's labels; `sent` is the path with our ids. */
+  request: string;
+  sent: string;
+  note?: string;
+  status: { netbox: number; ours: number };
+  statusMatches: boolean;
+  /** The status matches and both answers have the same key paths. */
+  keysMatch: boolean;
+  /** The status matches and the answers are equal after normalisation. */
+  whole: boolean;
+  /** The deliberate difference that decided this request's status or left its body uncompared. */
+  deliberate?: string;
+  /** Key paths only NetBox's answer has, and only ours (array positions folded). */
+  missingKeys: string[];
+  extraKeys: string[];
+  differences: Difference[];
+}
+
+/** Compares our answer to a recorded request with NetBox's, after normalisation and the deliberate differences. */
+export function judge(
+  rec: Recording,
+  sent: string,
+  answer: { status: number; body: unknown },
+  state: ReplayState,
+  origin: string,
+  index: DeliberateIndex,
+): Judgement {
+  const where = { n: rec.n, method: rec.method, brief: /[?&]brief=(1|true)\b/.test(sent) };
+  const ours = normaliseOurs(answer.body, origin);
+  rewriteAnswer(index, "ours", ours, where);
+  const netbox = normaliseTheirs(expectedOf(rec, state));
+  rewriteAnswer(index, "netbox", netbox, where);
+  const decided = index.status.get(rec.n);
+  const statusMatches = answer.status === (decided ? decided.status : rec.status);
+  const compared = !decided && !index.body.has(rec.n);
+  // In a create's answer, what NetBox leaves out or gives stale is not counted against ours.
+  const created = rec.method === "POST" && rec.status === 201;
+  const forgiven = (path: string, kind: Difference["kind"]) =>
+    created && (kind === "extra" || kind === "value") && path.split(/[.[\]]+/).some((k) => index.createAnswer.some((re) => re.test(k)));
+  const differences = compared ? compareAnswers(netbox, ours).filter((d) => !forgiven(d.path, d.kind)) : [];
+  const theirKeys = keyPaths(netbox);
+  const ourKeys = keyPaths(ours);
+  const missingKeys = compared ? [...theirKeys].filter((k) => !ourKeys.has(k)) : [];
+  const extraKeys = compared ? [...ourKeys].filter((k) => !theirKeys.has(k) && !forgiven(k, "extra")) : [];
+  return {
+    n: rec.n,
+    request: `${rec.method} ${rec.path}`,
+    sent,
+    note: rec.note,
+    status: { netbox: rec.status, ours: answer.status },
+    statusMatches,
+    keysMatch: statusMatches && missingKeys.length === 0 && extraKeys.length === 0,
+    whole: statusMatches && differences.length === 0,
+    deliberate: (decided?.why ?? index.body.get(rec.n))?.what,
+    missingKeys,
+    extraKeys,
+    differences,
+  };
+}
+
+/** The kinds of difference (`missing l2vpn_termination`) that repeat most, with the requests showing each. */
+export function frequentDifferences(judgements: Judgement[], top: number): { what: string; requests: number; examples: number[] }[] {
+  const classes = new Map<string, number[]>();
+  for (const j of judgements)
+    for (const what of new Set(j.differences.map((d) => `${d.kind} ${folded(d.path).replace(/^(results)?\[\]\.?/, "")}`)))
+      classes.set(what, [...(classes.get(what) ?? []), j.n]);
+  return [...classes.entries()]
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .slice(0, top)
+    .map(([what, ns]) => ({ what, requests: ns.length, examples: ns.slice(0, 8) }));
+}
