@@ -57,3 +57,77 @@ describe.skipIf(!existsSync(NETBOX_DOCUMENT))("coverage of NetBox 4.2's OpenAPI 
         );
   }, 60_000);
 });
+
+describe("the coverage measure", () => {
+  const list = (schema: string, params: string[]) => ({
+    get: {
+      parameters: params.map((name) => ({ in: "query", name })),
+      responses: { "200": { content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } } } },
+    },
+  });
+  const page = (item: string) => ({ properties: { results: { items: { $ref: `#/components/schemas/${item}` } } } });
+  const netbox: OpenApiLike = {
+    paths: {
+      "/api/dcim/sites/": list("PaginatedSiteList", ["name", "slug", "asn"]),
+      "/api/dcim/sites/{id}/": {},
+      "/api/vpn/tunnels/": list("PaginatedTunnelList", ["name"]),
+      "/api/status/": {},
+    },
+    components: {
+      schemas: {
+        PaginatedSiteList: page("Site"),
+        PaginatedTunnelList: page("Tunnel"),
+        Site: { properties: { id: {}, name: {}, asns: {} } },
+        Tunnel: { properties: { id: {} } },
+      },
+    },
+  };
+  // Ours answers a list with its full or brief page (anyOf), as the served document does.
+  const ours: OpenApiLike = {
+    paths: {
+      "/api/dcim/sites/": {
+        get: {
+          parameters: [{ in: "query", name: "name" }],
+          responses: {
+            "200": {
+              content: {
+                "application/json": {
+                  schema: {
+                    anyOf: [{ $ref: "#/components/schemas/PaginatedSiteList" }, { $ref: "#/components/schemas/PaginatedBriefSiteList" }],
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      "/api/status/": {},
+    },
+    components: {
+      schemas: {
+        PaginatedSiteList: page("Site"),
+        PaginatedBriefSiteList: page("BriefSite"),
+        Site: { properties: { id: {}, name: {}, display_name: {} } },
+        BriefSite: { properties: { id: {}, asns: {} } },
+      },
+    },
+  };
+
+  it("counts NetBox's paths we serve, the full form's fields and the filters, per app; a deliberate difference counts as covered", () => {
+    const none = { paths: new Set<string>(), fields: new Set<string>(), filters: new Set<string>() };
+    const rows = Object.fromEntries(measureCoverage(netbox, ours, none).map((r) => [r.app, r]));
+    expect(rows.dcim.paths).toMatchObject({ covered: 1, total: 2, missing: ["/api/dcim/sites/{id}/"] });
+    expect(rows.dcim.models).toEqual({ shared: 1, total: 1 });
+    // asns is only in the brief form, which is not the model's full representation.
+    expect(rows.dcim.fields).toMatchObject({ covered: 2, total: 3, missing: ["/api/dcim/sites/ asns"] });
+    expect(rows.dcim.filters).toMatchObject({ covered: 1, total: 3, missing: ["/api/dcim/sites/ slug", "/api/dcim/sites/ asn"] });
+    expect(rows.vpn.paths).toMatchObject({ covered: 0, total: 1 });
+    expect(rows.vpn.models).toEqual({ shared: 0, total: 1 });
+    expect(rows["(root)"].paths).toMatchObject({ covered: 1, total: 1 });
+
+    const exempt = { paths: new Set(["/api/vpn/tunnels/"]), fields: new Set(["/api/dcim/sites/ asns"]), filters: new Set<string>() };
+    const again = Object.fromEntries(measureCoverage(netbox, ours, exempt).map((r) => [r.app, r]));
+    expect(again.vpn.paths).toMatchObject({ covered: 1, deliberate: 1, missing: [] });
+    expect(again.dcim.fields).toMatchObject({ covered: 3, deliberate: 1, missing: [] });
+  });
+});

@@ -4,12 +4,15 @@ import { join, resolve } from "node:path";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
 import { tempDirs } from "./support/processes.ts";
 import {
+  compareAnswers,
+  expectedOf,
   frequentDifferences,
   indexDeliberate,
   judge,
   type Judgement,
   learnIds,
   loadRecordings,
+  normaliseOurs,
   type Recording,
   type ReplayState,
   requestOf,
@@ -142,4 +145,112 @@ describe.skipIf(!existsSync(RECORDINGS))("NetBox 4.2.9's recorded scenario, repl
     expect(figures.keys, `key sets matching (%) ${below}`).toBeGreaterThanOrEqual(floors.keys);
     expect(figures.whole, `whole answers matching (%) ${below}`).toBeGreaterThanOrEqual(floors.whole);
   }, 60_000);
+});
+
+describe("the replay's comparison", () => {
+  const state = (): ReplayState => ({
+    run: "rpl",
+    net4: "10.9.8",
+    net6: "2001:db8:1",
+    admin: 7,
+    ids: new Map([
+      ["@4.0", 11],
+      ["@71", 5],
+    ]),
+    keys: new Map(),
+  });
+  const recording = (answer: unknown, extra: Partial<Recording> = {}): Recording => ({
+    n: 80,
+    file: "080-get.json",
+    method: "GET",
+    path: "/api/dcim/sites/@71/",
+    body: null,
+    status: 200,
+    answer,
+    ...extra,
+  });
+
+  it("counts a key missing from ours and a key only ours has, and compares values", () => {
+    const differences = compareAnswers({ a: 1, b: { c: "x" }, list: [1, 2] }, { a: 2, b: { c: "x", d: true }, list: [1] });
+    expect(differences).toEqual([
+      { path: "a", kind: "value", netbox: 1, ours: 2 },
+      { path: "b.d", kind: "extra", ours: true },
+      { path: "list", kind: "length", netbox: 2, ours: 1 },
+    ]);
+    expect(compareAnswers({ a: 1, gone: null }, { a: 1 })).toEqual([{ path: "gone", kind: "missing", netbox: null }]);
+  });
+
+  it("lets an unlabelled id (#N, ~model:N) match any integer, also inside a link, and nothing else", () => {
+    expect(compareAnswers({ id: "#93", url: "/api/ipam/prefixes/~prefixes:2/" }, { id: 4, url: "/api/ipam/prefixes/12/" })).toEqual([]);
+    expect(compareAnswers({ id: "#93" }, { id: "4" })).toHaveLength(1);
+    expect(compareAnswers({ url: "/api/ipam/prefixes/#2/" }, { url: "/api/ipam/prefixes/x/" })).toHaveLength(1);
+  });
+
+  it("fills placeholders and labels (in keys, links and ids) and keeps `admin` as text outside id fields", () => {
+    const expected = expectedOf(
+      recording({
+        id: "@71",
+        url: "/api/dcim/sites/@71/",
+        custom_fields: { "<RUN>_int": 1 },
+        tags: [{ id: "@4.0", name: "<RUN>-gold" }],
+        user: { id: "admin", display: "admin", url: "/api/users/users/admin/" },
+        prefix: "<NET4>.0/24",
+        unknown: "@999",
+      }),
+      state(),
+    );
+    expect(expected).toEqual({
+      id: 5,
+      url: "/api/dcim/sites/5/",
+      custom_fields: { rpl_int: 1 },
+      tags: [{ id: 11, name: "rpl-gold" }],
+      user: { id: 7, display: "admin", url: "/api/users/users/7/" },
+      prefix: "10.9.8.0/24",
+      unknown: "@999",
+    });
+    const sent = requestOf(
+      recording(null, { method: "POST", path: "/api/dcim/sites/@99/", body: { tags: ["@4.0"], tenant: "#999999999" } }),
+      state(),
+    );
+    expect(sent).toEqual({ method: "POST", path: "/api/dcim/sites/999999999/", body: { tags: [11], tenant: 999999999 } });
+  });
+
+  it("normalises our answer as the recorder did: no host, timestamps, request ids, keys, decoded links", () => {
+    const origin = "http://127.0.0.1:4000";
+    expect(
+      normaliseOurs(
+        {
+          url: `${origin}/api/dcim/sites/5/`,
+          next: `${origin}/api/ipam/prefixes/?limit=2&parent=10.0.0.0%2F24`,
+          created: "2026-11-27T02:00:00Z",
+          request_id: "0b6ee5d4-7c1b-4ef0-9a3e-6a8f5b7e2c11",
+          key: "ab".repeat(20),
+          expires: "2099-01-01T00:00:00Z",
+        },
+        origin,
+      ),
+    ).toEqual({
+      url: "/api/dcim/sites/5/",
+      next: "/api/ipam/prefixes/?limit=2&parent=10.0.0.0/24",
+      created: "<ts>",
+      request_id: "<uuid>",
+      key: "<key>",
+      expires: "2099-01-01T00:00:00Z",
+    });
+  });
+
+  it("applies a deliberate difference only to the model it names, and counts everything else", () => {
+    const rec = recording({ id: "@71", url: "/api/dcim/sites/@71/", name: "x", status: { value: "active", label: "Active" } });
+    const ours = {
+      id: 5,
+      url: "http://h/api/dcim/sites/5/",
+      name: "x",
+      status: { value: "active", label: "Active", id: 1 },
+      display_name: "x",
+    };
+    const judgement = judge(rec, "/api/dcim/sites/5/", { status: 200, body: ours }, state(), "http://h", deliberate);
+    // A site's status.id is deliberate (SPEC.md 2.3); display_name is deliberate on devices, not on sites.
+    expect(judgement.differences).toEqual([{ path: "display_name", kind: "extra", ours: "x" }]);
+    expect(judgement).toMatchObject({ statusMatches: true, keysMatch: false, whole: false, extraKeys: ["display_name"] });
+  });
 });
