@@ -2,9 +2,14 @@
  * The one table of deliberate differences from NetBox 4.2: where SPEC.md (or issue 18) decides
  * otherwise than NetBox, each with its reason. `test/netbox-coverage.test.ts` counts the NetBox
  * paths, fields and filters named here as covered; `test/netbox-replay.test.ts` applies the rest
- * to the recorded scenario before it counts: a request whose status SPEC.md decides, a request
- * sent after ours to keep the state NetBox's, and a rewrite of our objects of one model into
- * NetBox's form (the deliberate part only: the rest of the object is still compared).
+ * to the recorded scenario before it counts: a request whose status SPEC.md decides (its body is
+ * then not compared), a request sent after ours to keep the state NetBox's, a rewrite of the
+ * objects of one model (ours: drop what we add on purpose; NetBox's: into SPEC.md's form), and
+ * the keys a create's answer may complete. Only the deliberate part is rewritten: the rest of an
+ * object is still compared.
+ *
+ * No NetBox path, field or filter is left out on purpose today (issue 18 asks for all of them), so
+ * no row has `coverage` yet; a row that gets one counts it as covered.
  */
 
 /** Where an object sits in an answer. */

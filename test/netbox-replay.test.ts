@@ -58,6 +58,8 @@ async function send(base: string, method: string, path: string, body: unknown, t
   return { status: response.status, body: parsed };
 }
 
+if (!existsSync(RECORDINGS)) console.warn(`NetBox replay skipped: ${RECORDINGS} is absent (the reference folder sits beside the project)`);
+
 describe.skipIf(!existsSync(RECORDINGS))("NetBox 4.2.9's recorded scenario, replayed", () => {
   const dirs = tempDirs();
   let service: NodeService;
