@@ -102,10 +102,11 @@ function placeholders(text: string, state: ReplayState): string {
     .replaceAll(capitalised(RECORDED_RUN), capitalised(state.run));
 }
 
-function labelsInText(text: string, state: ReplayState, missing: string | null): string {
+/** Replaces the `@N` labels inside a text by our ids; one we do not know stays (in NetBox's answer) or becomes NO_SUCH_ID (in a request). */
+function labelsInText(text: string, state: ReplayState, request: boolean): string {
   return text.replace(LABEL_IN_TEXT, (whole, n: string, item?: string) => {
     const id = state.ids.get(whole) ?? (item ? state.ids.get(`@${n}`) : undefined);
-    if (id === undefined) return missing ?? whole;
+    if (id === undefined) return request ? String(NO_SUCH_ID) : whole;
     return state.ids.has(whole) ? String(id) : `${id}${item}`;
   });
 }
@@ -113,39 +114,38 @@ function labelsInText(text: string, state: ReplayState, missing: string | null):
 /** Keys whose string value is a label for the admin user (`"user": "admin"` in a request, `"id": "admin"`). */
 const ADMIN_KEYS = /^(id|user|.*_id)$/;
 
-function fill(value: unknown, state: ReplayState, key: string, missing: string | null): unknown {
-  if (Array.isArray(value)) return value.map((v) => fill(v, state, key, missing));
+/** A request's body or NetBox's answer with placeholders filled and labels replaced by our ids (`key`: the value's key). */
+function fill(value: unknown, state: ReplayState, key: string, request: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => fill(v, state, key, request));
   if (value && typeof value === "object") {
-    const filled = Object.fromEntries(Object.entries(value).map(([k, v]) => [placeholders(k, state), fill(v, state, k, missing)]));
+    const filled = Object.fromEntries(Object.entries(value).map(([k, v]) => [placeholders(k, state), fill(v, state, k, request)]));
     // A cable path's id (`paths/` answers) is NetBox's own number, which the recorder left unlabelled.
-    if (missing === null && "is_complete" in filled && typeof filled.id === "number") filled.id = `#${filled.id}`;
+    if (!request && "is_complete" in filled && typeof filled.id === "number") filled.id = `#${filled.id}`;
     return filled;
   }
   if (typeof value !== "string") return value;
   if (value === "admin" && ADMIN_KEYS.test(key)) return state.admin;
-  const exact = EXACT_LABEL.exec(value);
-  if (exact) {
-    if (value.startsWith("@")) return state.ids.get(value) ?? (missing === null ? value : NO_SUCH_ID);
-    // "#N" in a request is an id given on purpose (#999999999, one that does not exist).
-    return missing === null ? value : Number(value.slice(1));
+  if (EXACT_LABEL.test(value)) {
+    if (value.startsWith("@")) return state.ids.get(value) ?? (request ? NO_SUCH_ID : value);
+    // In NetBox's answer "#N" and "~model:N" are wildcards; in a request "#N" is an id sent on purpose (#999999999).
+    if (!request) return value;
+    return value.startsWith("#") ? Number(value.slice(1)) : NO_SUCH_ID;
   }
-  let text = placeholders(value, state);
-  text = labelsInText(text, state, missing);
-  if (text.startsWith("/api/users/users/admin/")) text = text.replace("/admin/", `/${state.admin}/`);
-  return text;
+  const text = labelsInText(placeholders(value, state), state, request);
+  return text.startsWith("/api/users/users/admin/") ? text.replace("/admin/", `/${state.admin}/`) : text;
 }
 
 /** The request to send: placeholders filled, labels replaced by our ids (an unknown one by an id nobody has). */
 export function requestOf(rec: Recording, state: ReplayState): { method: string; path: string; body: unknown } {
-  const path = labelsInText(placeholders(rec.path, state), state, String(NO_SUCH_ID))
+  const path = labelsInText(placeholders(rec.path, state), state, true)
     .replace(/#(\d+)/g, "$1")
     .replace("/users/users/admin/", `/users/users/${state.admin}/`);
-  return { method: rec.method, path, body: rec.body === null ? undefined : fill(rec.body, state, "", String(NO_SUCH_ID)) };
+  return { method: rec.method, path, body: rec.body === null ? undefined : fill(rec.body, state, "", true) };
 }
 
 /** NetBox's answer with placeholders filled and known labels replaced by our ids; `#N` and `~model:N` stay as wildcards. */
 export function expectedOf(rec: Recording, state: ReplayState): unknown {
-  return fill(rec.answer, state, "", null);
+  return fill(rec.answer, state, "", false);
 }
 
 /** Learns the ids of what request N created (`"id": "@N"` or `"@N.i"` in NetBox's answer) from our answer. */
