@@ -161,8 +161,9 @@ export function learnIds(rec: Recording, ours: unknown, state: ReplayState): voi
   else take(rec.answer, ours);
 }
 
-/** Keys whose (non-null) value NetBox's recorder replaced by `<ts>`. */
+/** Keys whose (non-null) timestamp NetBox's recorder replaced by `<ts>`; ours must be a timestamp there too. */
 const TIMESTAMP_KEYS = new Set(["created", "last_updated", "date_joined", "last_used", "time"]);
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN_KEY = /^[0-9a-f]{40}$/i;
 /** A minute written inside text (a journal entry's display, `2026-11-24 09:11 (Warning)`). */
@@ -174,7 +175,7 @@ export function normaliseOurs(value: unknown, origin: string, key = ""): unknown
   if (value && typeof value === "object")
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normaliseOurs(v, origin, k)]));
   if (typeof value !== "string") return value;
-  if (TIMESTAMP_KEYS.has(key)) return "<ts>";
+  if (TIMESTAMP_KEYS.has(key) && TIMESTAMP.test(value)) return "<ts>";
   if (UUID.test(value)) return "<uuid>";
   if (key === "key" && TOKEN_KEY.test(value)) return "<key>";
   const text = value.replaceAll(origin, "").replace(MINUTE_IN_TEXT, "<ts>");
