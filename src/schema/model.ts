@@ -1,7 +1,8 @@
-import type { CountOf, Field, FieldOptions, Model, ModelDeclaration, ModelName, Registry } from "./shapes.ts";
+import type { CountOf, Field, FieldOptions, FilterDeclaration, Model, ModelDeclaration, ModelName, Registry } from "./shapes.ts";
 import { sql } from "kysely";
 import { labelOf } from "./fields.ts";
 import { columnOf, KINDS, mirrorOf } from "./kinds/index.ts";
+import { tenantGroupFilters } from "./common.ts";
 
 const TAGS: FieldOptions = {
   kind: "m2m",
@@ -67,11 +68,15 @@ export function defineModel(d: ModelDeclaration): Model {
       label: o.label ?? labelOf(name),
     };
   });
+  // Every model with a tenant filters by the tenant's group too, as NetBox's tenancy filter set gives it.
+  const tenancy = d.fields.tenant?.kind === "fk" && d.fields.tenant.target === "tenancy.tenant" ? tenantGroupFilters() : {};
+  const declaredFilters: Readonly<Record<string, FilterDeclaration>> = { ...tenancy, ...d.filters };
   const filters =
-    d.filters &&
-    Object.fromEntries(
-      Object.entries(d.filters).map(([name, x]) => [name, typeof x === "object" && "target" in x ? { ...x, target: named(x.target) } : x]),
-    );
+    Object.keys(declaredFilters).length > 0
+      ? Object.fromEntries(
+          Object.entries(declaredFilters).map(([name, x]) => [name, typeof x === "object" && "target" in x ? { ...x, target: named(x.target) } : x]),
+        )
+      : undefined;
   // Without a prototype: request input (attribute references, filter paths, `ordering`, `fields`)
   // indexes it by name, and `constructor` or `toString` must name no field, not Object's methods.
   const field: Record<string, Field> = Object.assign(Object.create(null), Object.fromEntries(fields.map((x) => [x.name, x])));

@@ -2,7 +2,7 @@ import type { Choice, RowSql, Model, RelatedFilter } from "../../schema/shapes.t
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
+import { comments, description } from "../../schema/common.ts";
 import { cabled, pathEndpoint } from "../dcim/cabling.ts";
 import { pathsRoute } from "../dcim/trace.ts";
 import type { StatefulHooks } from "../../schema/hooks.ts";
@@ -226,7 +226,6 @@ export const circuit = defineModel({
       placeFilters((t) => sql`ct.circuit_id = ${sql.ref(`${t}.id`)}`),
       ["site_id", "site", "region_id", "region", "site_group_id", "site_group", "provider_network_id"],
     ),
-    ...tenantGroupFilters(),
     termination_a_id: {
       target: "circuits.circuittermination",
       byId: true,
@@ -344,9 +343,7 @@ export const circuitGroup = defineModel({
     circuit_count: f.count("circuits.circuitgroupassignment", "group"),
   },
   brief: ["name"],
-  filters: {
-    ...tenantGroupFilters(),
-  },
+  filters: {},
 });
 
 /** The circuits a group assignment may name (virtual circuits too, once they are served). */

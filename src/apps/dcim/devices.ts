@@ -3,7 +3,7 @@ import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { combineHooks } from "../../schema/hooks.ts";
-import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
+import { comments, description, siteTreeFilters } from "../../schema/common.ts";
 import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { deviceIpamHooks, interfaceIpamHooks, interfaceVlanFields, primaryIpFields } from "../ipam/dcim-fields.ts";
@@ -102,7 +102,6 @@ export const device = defineModel({
     manufacturer_id: "device_type__manufacturer__id",
     model: "device_type__slug",
     ...siteTreeFilters("site"),
-    ...tenantGroupFilters(),
     cluster_group: "cluster__group",
     cluster_group_id: "cluster__group__id",
     is_full_depth: "device_type__is_full_depth",

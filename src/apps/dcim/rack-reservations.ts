@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { comments, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
+import { comments, siteTreeFilters } from "../../schema/common.ts";
 import { rackDisplay } from "./racks.ts";
 import { rackReservationHooks } from "./placement.ts";
 
@@ -36,7 +36,6 @@ export const rackReservation = defineModel({
     ...siteTreeFilters("rack__site"),
     location: { path: "rack__location", tree: true },
     location_id: { path: "rack__location__id", tree: true },
-    ...tenantGroupFilters(),
     unit: { sql: reservesUnit },
   },
   hooks: rackReservationHooks(() => rackReservation),

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
-import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
+import { comments, description, siteTreeFilters } from "../../schema/common.ts";
 import { device } from "./devices.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { WEIGHT_UNIT } from "./choices.ts";
@@ -130,7 +130,6 @@ export const rack = defineModel({
   filters: {
     ...contactFilters("dcim.rack"),
     ...siteTreeFilters("site"),
-    ...tenantGroupFilters(),
     manufacturer: "rack_type__manufacturer",
     manufacturer_id: "rack_type__manufacturer__id",
   },
@@ -228,7 +227,6 @@ export const powerFeed = defineModel({
     site: "power_panel__site",
     site_id: "power_panel__site__id",
     ...siteTreeFilters("power_panel__site"),
-    ...tenantGroupFilters(),
     available_power: {
       sql: (values, t) =>
         sql`${availablePower(t)} IN (SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,9}$/.test(v)).map(Number))}))`,

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
-import { comments, description, siteTreeFilters, tenantGroupFilters } from "../../schema/common.ts";
+import { comments, description, siteTreeFilters } from "../../schema/common.ts";
 import { INTERFACE_MODE } from "../dcim/choices.ts";
 import { configContextField, localContextData, VM_CONTEXT_PATHS } from "../extras/config-context-field.ts";
 import { addressCount, primaryIpFields } from "../ipam/dcim-fields.ts";
@@ -161,7 +161,6 @@ export const virtualMachine = defineModel({
     cluster_type: "cluster__type",
     cluster_type_id: "cluster__type__id",
     ...siteTreeFilters("site"),
-    ...tenantGroupFilters(),
     // "Has local config context data".
     local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
     has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
