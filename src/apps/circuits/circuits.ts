@@ -355,6 +355,9 @@ const groupMembers = (models: readonly Model[]) =>
 const memberCircuit = (t: string) =>
   sql`SELECT ${sql.ref(`${t}.member_id`)} AS id WHERE ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
 
+const memberVirtualCircuit = (t: string) =>
+  sql`SELECT ${sql.ref(`${t}.member_id`)} AS id WHERE ${sql.ref(`${t}.member_type`)} = 'circuits.virtualcircuit'`;
+
 const memberProvider = (t: string) => sql`SELECT c.provider_id AS id FROM circuits_circuit c
   WHERE c.id = ${sql.ref(`${t}.member_id`)} AND ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
 
@@ -381,6 +384,8 @@ export const circuitGroupAssignment = defineModel({
   filters: {
     circuit_id: { target: "circuits.circuit", byId: true, related: memberCircuit },
     circuit: { target: "circuits.circuit", related: memberCircuit },
+    virtual_circuit_id: { target: "circuits.virtualcircuit", byId: true, related: memberVirtualCircuit },
+    virtual_circuit: { target: "circuits.virtualcircuit", related: memberVirtualCircuit },
     provider_id: { target: "circuits.provider", byId: true, related: memberProvider },
     provider: { target: "circuits.provider", related: memberProvider },
   },
