@@ -43,13 +43,17 @@ export const virtualCircuitType = defineModel({
 
 type Sql = RawBuilder<unknown>;
 
-/** The ids (or references) of `target` the items name in `field`, or keep in its column on update. */
-function namedOrKept(ctx: Actor, target: Model, items: readonly WriteItem[], field: string): Sql[] {
+/**
+ * The ids (or references) of `target` the items name in `field`, or, for an update leaving it
+ * out, the id its stored row keeps (read in the same probe: the current rows come in its batch).
+ */
+function namedOrKept(ctx: Actor, self: Model, target: Model, items: readonly WriteItem[], field: string): Sql[] {
   const out: Sql[] = [];
-  for (const { values, current } of items) {
+  for (const { id, values } of items) {
     const given = values[field];
     if (given !== undefined && given !== null) out.push(refSql(ctx, target, isRef(given) ? given : (given as number)));
-    else if (given === undefined && current?.[`${field}_id`] != null) out.push(sql`${Number(current[`${field}_id`])}`);
+    else if (given === undefined && id !== null)
+      out.push(sql`(SELECT ${sql.ref(`${field}_id`)} FROM ${sql.table(self.table)} WHERE id = ${id})`);
   }
   return out;
 }
@@ -66,8 +70,9 @@ function accountOfNetwork(self: () => Model): StatefulHooks<Providers> {
     initial: () => new Map(),
     writeProbes: (ctx, items, seen) => {
       const touched = items.filter((i) => i.values.provider_account !== undefined || i.values.provider_network !== undefined);
-      const accounts = namedOrKept(ctx, self().registry.get("circuits.provideraccount"), touched, "provider_account");
-      const networks = namedOrKept(ctx, self().registry.get("circuits.providernetwork"), touched, "provider_network");
+      const model = self();
+      const accounts = namedOrKept(ctx, model, model.registry.get("circuits.provideraccount"), touched, "provider_account");
+      const networks = namedOrKept(ctx, model, model.registry.get("circuits.providernetwork"), touched, "provider_network");
       if (!accounts.length || !networks.length) return [];
       return [
         {
@@ -134,9 +139,11 @@ function virtualInterfaceOnly(self: () => Model): StatefulHooks<Interfaces> {
   return {
     initial: () => new Map(),
     writeProbes: (ctx, items, seen) => {
+      const model = self();
       const refs = namedOrKept(
         ctx,
-        self().registry.get("dcim.interface"),
+        model,
+        model.registry.get("dcim.interface"),
         items.filter((i) => i.values.interface !== undefined),
         "interface",
       );
@@ -151,7 +158,8 @@ function virtualInterfaceOnly(self: () => Model): StatefulHooks<Interfaces> {
     prepareWrite: (_ctx, items, seen) => {
       for (const { values, errors } of items) {
         const type = values.interface == null ? undefined : seen.get(Number(values.interface));
-        if (type !== undefined && !VIRTUAL_INTERFACE.has(type)) errors.__all__ ??= ["Virtual circuits may be terminated only to virtual interfaces."];
+        if (type !== undefined && !VIRTUAL_INTERFACE.has(type))
+          errors.__all__ ??= ["Virtual circuits may be terminated only to virtual interfaces."];
       }
     },
   };

@@ -1,4 +1,4 @@
-import type { Choice, Model } from "../../schema/shapes.ts";
+import type { Choice, Model, RelatedFilter } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, WriteItem } from "../../schema/hooks.ts";
@@ -12,7 +12,7 @@ import { refSql } from "../../engine/references.ts";
 import { CABLE_STATUS } from "../dcim/cables.ts";
 import { INTERFACE_TYPE } from "../dcim/choices.ts";
 import { DISTANCE_UNIT } from "../circuits/circuits.ts";
-import { scopeFilter } from "../virtualization/virtualization.ts";
+import { clusterScopeSql, type Scope } from "../virtualization/cluster-scope.ts";
 
 /** A wireless LAN's status (NetBox WirelessLANStatusChoices). */
 export const WIRELESS_LAN_STATUS: readonly Choice[] = [
@@ -48,6 +48,17 @@ const authentication = () => ({
   auth_cipher: f.choice(WIRELESS_AUTH_CIPHER, { nullable: true, label: "Authentication cipher" }),
   auth_psk: f.string({ maxLength: 64, blank: true, label: "Pre-shared key" }),
 });
+
+/**
+ * `name` and `name_id`: the LANs whose scope lies in the region, site group, site or location
+ * (NetBox's cached `_region`, `_site_group`, `_site`, `_location`); nested groups take their descendants.
+ */
+function scopeFilters(name: string, level: Scope): Record<string, RelatedFilter> {
+  const target = `dcim.${level}`;
+  const tree = level !== "site";
+  const related = (t: string) => sql`SELECT ${clusterScopeSql(t, level)} AS id`;
+  return { [name]: { target, tree, related }, [`${name}_id`]: { target, tree, byId: true, related } };
+}
 
 export const wirelessLanGroup = defineModel({
   app: "wireless",
@@ -92,14 +103,10 @@ export const wirelessLan = defineModel({
   ordering: ["ssid"],
   filters: {
     ...tenantGroupFilters(),
-    region: scopeFilter("region", "slug"),
-    region_id: scopeFilter("region", "id"),
-    site_group: scopeFilter("sitegroup", "slug"),
-    site_group_id: scopeFilter("sitegroup", "id"),
-    site: scopeFilter("site", "slug"),
-    site_id: scopeFilter("site", "id"),
-    location: scopeFilter("location", "slug"),
-    location_id: scopeFilter("location", "id"),
+    ...scopeFilters("region", "region"),
+    ...scopeFilters("site_group", "sitegroup"),
+    ...scopeFilters("site", "site"),
+    ...scopeFilters("location", "location"),
     interface_id: {
       target: "dcim.interface",
       byId: true,
@@ -114,22 +121,19 @@ type LinkedInterfaces = Map<number, Row>;
 const ENDS = ["interface_a", "interface_b"] as const;
 const typeLabel = (value: unknown) => INTERFACE_TYPE.find((c) => c.value === value)?.label ?? String(value);
 
-/** The interface ids (or references) an item names or keeps, for the probe. */
+/** The interface ids (or references) the items name, for the probe. */
 function namedInterfaces(ctx: Actor, target: Model, items: readonly WriteItem[]) {
-  const refs = [];
-  for (const { values, current } of items) {
-    for (const end of ENDS) {
-      const given = values[end];
-      if (given !== undefined && given !== null) refs.push(refSql(ctx, target, isRef(given) ? given : (given as number)));
-      else if (current?.[`${end}_id`] != null) refs.push(sql`${Number(current[`${end}_id`])}`);
-    }
-  }
-  return refs;
+  return items.flatMap(({ values }) =>
+    ENDS.map((end) => values[end])
+      .filter((given) => given !== undefined && given !== null)
+      .map((given) => refSql(ctx, target, isRef(given) ? given : (given as number))),
+  );
 }
 
 /**
  * A wireless link joins two radios (NetBox's WirelessLink.clean()): one probe reads the type of
- * every interface the write names or keeps; each end of another type is refused under its field.
+ * every interface the write names; each end of another type is refused under its field (an end
+ * kept as it was passed when it was written).
  */
 const wirelessLinkHooks = (self: () => Model): StatefulHooks<LinkedInterfaces> => ({
   initial: () => new Map(),
@@ -145,10 +149,10 @@ const wirelessLinkHooks = (self: () => Model): StatefulHooks<LinkedInterfaces> =
     ];
   },
   prepareWrite: (_ctx, items, seen) => {
-    for (const { values, current, errors } of items) {
+    for (const { values, errors } of items) {
       for (const end of ENDS) {
         if (errors[end]) continue;
-        const id = values[end] !== undefined ? values[end] : current?.[`${end}_id`];
+        const id = values[end];
         const row = id == null ? undefined : seen.get(Number(id));
         if (row && !WIRELESS_INTERFACE.test(String(row.type))) errors[end] = [`${typeLabel(row.type)} is not a wireless interface.`];
       }
