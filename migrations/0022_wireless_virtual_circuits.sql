@@ -48,8 +48,8 @@ CREATE INDEX wireless_wirelesslan_ordering ON wireless_wirelesslan(ssid);
 -- wireless.wirelesslink
 CREATE TABLE wireless_wirelesslink (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
-  interface_a_id INTEGER NOT NULL REFERENCES dcim_interface(id) ON DELETE RESTRICT,
-  interface_b_id INTEGER NOT NULL REFERENCES dcim_interface(id) ON DELETE RESTRICT,
+  interface_a_id INTEGER NOT NULL REFERENCES dcim_interface(id) ON DELETE CASCADE,
+  interface_b_id INTEGER NOT NULL REFERENCES dcim_interface(id) ON DELETE CASCADE,
   ssid TEXT NOT NULL DEFAULT '',
   status TEXT NOT NULL DEFAULT 'connected',
   tenant_id INTEGER REFERENCES tenancy_tenant(id) ON DELETE RESTRICT,

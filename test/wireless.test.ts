@@ -266,12 +266,21 @@ describe("wireless links", () => {
     expect(await listed(interfaces, `wireless_link_id=${ids.plain}`)).toEqual([ids.wlan2, ids.wlan3].sort());
   });
 
-  it("protect their interfaces, and free them when deleted", async () => {
-    const refused = await api.delete(`${interfaces}${ids.wlan3}/`);
-    expect(refused.status).toBe(409);
-    expect(refused.body.detail).toContain("dependent objects");
+  it("free their interfaces when deleted, and go with an interface or its device", async () => {
     expect((await api.delete(`${links}${ids.plain}/`)).status).toBe(204);
     expect((await api.get(`${interfaces}${ids.wlan3}/`)).body.wireless_link).toBeNull();
+    const again = await make(api, links, { interface_a: ids.wlan2, interface_b: ids.wlan3 });
+    const gone = await api.delete(`${interfaces}${ids.wlan3}/`);
+    expect(gone.status, gone.text).toBe(204);
+    expect((await api.get(`${links}${again}/`)).status).toBe(404);
+    // A device's delete takes its radios' links, as NetBox's does.
+    const other = await fixtureDevice(api, "ap2");
+    const far = await make(api, interfaces, { device: other, name: "wlan0", type: "ieee802.11ax" });
+    const link = await make(api, links, { interface_a: ids.wlan2, interface_b: far });
+    const deleted = await api.delete(`/api/dcim/devices/${other}/`);
+    expect(deleted.status, deleted.text).toBe(204);
+    expect((await api.get(`${links}${link}/`)).status).toBe(404);
+    expect((await api.get(`${interfaces}${ids.wlan2}/`)).body.wireless_link).toBeNull();
   });
 });
 

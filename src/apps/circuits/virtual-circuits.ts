@@ -121,7 +121,7 @@ export const virtualCircuit = defineModel({
   brief: ["provider_network", "cid", "description"],
   display: "cid",
   naturalKey: "cid",
-  search: ["cid", "description"],
+  search: ["cid", "description", "comments"],
   ordering: ["provider_network", "provider_account", "cid"],
   filters: {
     provider: "provider_network__provider",

@@ -166,8 +166,13 @@ export const wirelessLink = defineModel({
   verboseName: "wireless link",
   path: "wireless-links",
   fields: {
-    interface_a: f.fk("dcim.interface", { onDelete: "protect", label: "Interface A" }),
-    interface_b: f.fk("dcim.interface", { onDelete: "protect", label: "Interface B" }),
+    // NetBox protects a link's interfaces but deletes the link with either end's device (through
+    // the devices it caches on the link). The engine checks protection on the rows a delete names,
+    // not on those it removes by cascade, so here a link goes with either of its interfaces: a
+    // device's delete then takes its links as NetBox's does, and deleting a radio alone does too
+    // (NetBox answers 409 there).
+    interface_a: f.fk("dcim.interface", { onDelete: "cascade", label: "Interface A" }),
+    interface_b: f.fk("dcim.interface", { onDelete: "cascade", label: "Interface B" }),
     ssid: f.string({ maxLength: SSID_MAX_LENGTH, blank: true, label: "SSID" }),
     status: f.choice(CABLE_STATUS, { default: "connected" }),
     tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
