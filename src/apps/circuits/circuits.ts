@@ -40,6 +40,14 @@ const color = f.string({
   blank: true,
   pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." },
 });
+
+/** What circuit types and virtual circuit types share (NetBox's BaseCircuitType). */
+export const circuitTypeFields = () => ({
+  name: f.string({ maxLength: 100, unique: true }),
+  slug: f.slug({ unique: true }),
+  color,
+  description,
+});
 const speed = (label: string, helpText: string) => f.integer({ nullable: true, min: 0, max: 2_147_483_647, label, helpText });
 
 type Sql = RawBuilder<unknown>;
@@ -164,13 +172,7 @@ export const circuitType = defineModel({
   app: "circuits",
   name: "circuittype",
   verboseName: "circuit type",
-  fields: {
-    name: f.string({ maxLength: 100, unique: true }),
-    slug: f.slug({ unique: true }),
-    color,
-    description,
-    circuit_count: f.count("circuits.circuit", "type"),
-  },
+  fields: { ...circuitTypeFields(), circuit_count: f.count("circuits.circuit", "type") },
   brief: ["name", "slug", "description", "circuit_count"],
 });
 

@@ -9,7 +9,7 @@ import { isRef } from "../../schema/kinds/descriptor.ts";
 import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
 import { pathsRoute } from "../dcim/trace.ts";
-import { CIRCUIT_STATUS } from "./circuits.ts";
+import { CIRCUIT_STATUS, circuitTypeFields } from "./circuits.ts";
 
 /** A virtual circuit termination's role (NetBox VirtualCircuitTerminationRoleChoices). */
 export const VIRTUAL_CIRCUIT_TERMINATION_ROLE: readonly Choice[] = [
@@ -21,23 +21,11 @@ export const VIRTUAL_CIRCUIT_TERMINATION_ROLE: readonly Choice[] = [
 /** Interfaces a virtual circuit may end at: virtual ones (NetBox's VIRTUAL_IFACE_TYPES). */
 const VIRTUAL_INTERFACE = new Set(["virtual", "bridge", "lag"]);
 
-const color = f.string({
-  maxLength: 6,
-  blank: true,
-  pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." },
-});
-
 export const virtualCircuitType = defineModel({
   app: "circuits",
   name: "virtualcircuittype",
   verboseName: "virtual circuit type",
-  fields: {
-    name: f.string({ maxLength: 100, unique: true }),
-    slug: f.slug({ unique: true }),
-    color,
-    description,
-    virtual_circuit_count: f.count("circuits.virtualcircuit", "type"),
-  },
+  fields: { ...circuitTypeFields(), virtual_circuit_count: f.count("circuits.virtualcircuit", "type") },
   brief: ["name", "slug", "description", "virtual_circuit_count"],
 });
 
