@@ -33,8 +33,8 @@ export const VIRTUAL_MACHINE_STATUS: readonly Choice[] = [
   { value: "decommissioning", label: "Decommissioning" },
 ];
 
-/** A filter through a scope (a cluster's, a wireless LAN's): by id, or by slug; nested groups include their descendants. */
-export function scopeFilter(level: Scope, by: "id" | "slug"): FilterDeclaration {
+/** A cluster filter through its scope: by id, or by slug; nested groups include their descendants. */
+function scopeFilter(level: Scope, by: "id" | "slug"): FilterDeclaration {
   const table = { region: "dcim_region", sitegroup: "dcim_sitegroup", site: "dcim_site", location: "dcim_location" }[level];
   const tree = level !== "site";
   return {
