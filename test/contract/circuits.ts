@@ -1,6 +1,7 @@
 import type { ContractSpec } from "../support/contract.ts";
 import type { Harness } from "../support/harness.ts";
 import { make, named } from "./fixtures.ts";
+import { fixtureDevice } from "./shared-inventory.ts";
 
 /** A provider and a circuit type, what every circuit needs. */
 export const fixtureCircuitBasics = async (api: Harness, tag: string) => ({
@@ -144,5 +145,61 @@ export const specs: ContractSpec[] = [
     patch: { tags: [] },
     bulkPatch: { priority: "secondary" },
     invalid: { body: { member_type: "circuits.circuit", member_id: 1, group: 1, priority: "first" }, field: "priority" },
+  },
+  {
+    objectType: "circuits.virtualcircuittype",
+    create: () => named("Overlay", (i) => ({ color: i === 1 ? "aa1409" : "", description: `type ${i}` })),
+    patch: { description: "changed", color: "00ff00" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { name: "Bad", slug: "bad", color: "red" }, field: "color" },
+  },
+  {
+    objectType: "circuits.virtualcircuit",
+    fixtures: async (api) => {
+      const provider = await make(api, "/api/circuits/providers/", { name: "Carrier v", slug: "carrier-v" });
+      return {
+        network: await make(api, "/api/circuits/provider-networks/", { provider, name: "MPLS" }),
+        account: await make(api, "/api/circuits/provider-accounts/", { provider, account: "V-100" }),
+        type: await make(api, "/api/circuits/virtual-circuit-types/", { name: "EVPL", slug: "evpl" }),
+        tenant: await make(api, "/api/tenancy/tenants/", { name: "Virtual owner", slug: "virtual-owner" }),
+      };
+    },
+    create: (fx) =>
+      [1, 2, 3, 4, 5].map((i) => ({
+        cid: `VC-${i}`,
+        provider_network: fx.network,
+        provider_account: i <= 2 ? fx.account : null,
+        type: fx.type,
+        status: i === 3 ? "planned" : "active",
+        tenant: i === 1 ? fx.tenant : null,
+      })),
+    patch: { description: "changed", status: "offline" },
+    bulkPatch: { comments: "bulk" },
+    invalid: { body: { cid: "bad", provider_network: 1, type: 1, status: "broken" }, field: "status" },
+  },
+  {
+    objectType: "circuits.virtualcircuittermination",
+    fixtures: async (api) => {
+      const provider = await make(api, "/api/circuits/providers/", { name: "Carrier vt", slug: "carrier-vt" });
+      const provider_network = await make(api, "/api/circuits/provider-networks/", { provider, name: "Fabric" });
+      const type = await make(api, "/api/circuits/virtual-circuit-types/", { name: "Hub and spoke", slug: "hub-spoke" });
+      const device = await fixtureDevice(api, "vct");
+      const out: Record<string, number> = {
+        vc1: await make(api, "/api/circuits/virtual-circuits/", { cid: "VT-1", provider_network, type }),
+        vc2: await make(api, "/api/circuits/virtual-circuits/", { cid: "VT-2", provider_network, type }),
+      };
+      for (let i = 0; i < 5; i++) out[`i${i}`] = await make(api, "/api/dcim/interfaces/", { device, name: `sub${i}`, type: "virtual" });
+      return out;
+    },
+    create: (fx) =>
+      [0, 1, 2, 3, 4].map((i) => ({
+        virtual_circuit: i < 3 ? fx.vc1 : fx.vc2,
+        role: i === 0 ? "hub" : i < 3 ? "spoke" : "peer",
+        interface: fx[`i${i}`],
+        description: `end ${i}`,
+      })),
+    patch: { description: "changed" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { virtual_circuit: 1, interface: 1, role: "leaf" }, field: "role" },
   },
 ];

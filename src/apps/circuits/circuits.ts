@@ -40,6 +40,14 @@ const color = f.string({
   blank: true,
   pattern: { regex: /^[0-9a-f]{6}$/, message: "Enter a valid hexadecimal RGB color code." },
 });
+
+/** What circuit types and virtual circuit types share (NetBox's BaseCircuitType). */
+export const circuitTypeFields = () => ({
+  name: f.string({ maxLength: 100, unique: true }),
+  slug: f.slug({ unique: true }),
+  color,
+  description,
+});
 const speed = (label: string, helpText: string) => f.integer({ nullable: true, min: 0, max: 2_147_483_647, label, helpText });
 
 type Sql = RawBuilder<unknown>;
@@ -164,13 +172,7 @@ export const circuitType = defineModel({
   app: "circuits",
   name: "circuittype",
   verboseName: "circuit type",
-  fields: {
-    name: f.string({ maxLength: 100, unique: true }),
-    slug: f.slug({ unique: true }),
-    color,
-    description,
-    circuit_count: f.count("circuits.circuit", "type"),
-  },
+  fields: { ...circuitTypeFields(), circuit_count: f.count("circuits.circuit", "type") },
   brief: ["name", "slug", "description", "circuit_count"],
 });
 
@@ -352,6 +354,9 @@ const groupMembers = (models: readonly Model[]) =>
 const memberCircuit = (t: string) =>
   sql`SELECT ${sql.ref(`${t}.member_id`)} AS id WHERE ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
 
+const memberVirtualCircuit = (t: string) =>
+  sql`SELECT ${sql.ref(`${t}.member_id`)} AS id WHERE ${sql.ref(`${t}.member_type`)} = 'circuits.virtualcircuit'`;
+
 const memberProvider = (t: string) => sql`SELECT c.provider_id AS id FROM circuits_circuit c
   WHERE c.id = ${sql.ref(`${t}.member_id`)} AND ${sql.ref(`${t}.member_type`)} = 'circuits.circuit'`;
 
@@ -378,6 +383,8 @@ export const circuitGroupAssignment = defineModel({
   filters: {
     circuit_id: { target: "circuits.circuit", byId: true, related: memberCircuit },
     circuit: { target: "circuits.circuit", related: memberCircuit },
+    virtual_circuit_id: { target: "circuits.virtualcircuit", byId: true, related: memberVirtualCircuit },
+    virtual_circuit: { target: "circuits.virtualcircuit", related: memberVirtualCircuit },
     provider_id: { target: "circuits.provider", byId: true, related: memberProvider },
     provider: { target: "circuits.provider", related: memberProvider },
   },

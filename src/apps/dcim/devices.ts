@@ -6,6 +6,8 @@ import { combineHooks } from "../../schema/hooks.ts";
 import { comments, description, siteTreeFilters } from "../../schema/common.ts";
 import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
+import { interfaceWirelessFields, interfaceWirelessFilters } from "../wireless/dcim-fields.ts";
+import { interfaceVirtualCircuitFilters } from "../circuits/dcim-filters.ts";
 import { deviceIpamHooks, interfaceIpamHooks, interfaceVlanFields, primaryIpFields } from "../ipam/dcim-fields.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
 import { deviceClusterHooks } from "../virtualization/validation.ts";
@@ -188,6 +190,7 @@ export const iface = defineModel({
     tx_power: f.integer({ nullable: true, min: 0, max: 127, label: "Transmit power (dBm)" }),
     ...interfaceVlanFields(),
     ...cabled(),
+    ...interfaceWirelessFields(),
     ...pathEndpoint(),
   },
   uniqueTogether: [{ fields: ["device", "name"], message: "Interface with this Device and Name already exists." }],
@@ -206,6 +209,8 @@ export const iface = defineModel({
     role_id: "device__role__id",
     device_type: "device__device_type",
     device_type_id: "device__device_type__id",
+    ...interfaceWirelessFilters(),
+    ...interfaceVirtualCircuitFilters(),
   },
   routes: [traceRoute],
 });
