@@ -74,7 +74,10 @@ export function defineModel(d: ModelDeclaration): Model {
   const filters =
     Object.keys(declaredFilters).length > 0
       ? Object.fromEntries(
-          Object.entries(declaredFilters).map(([name, x]) => [name, typeof x === "object" && "target" in x ? { ...x, target: named(x.target) } : x]),
+          Object.entries(declaredFilters).map(([name, x]) => [
+            name,
+            typeof x === "object" && "target" in x ? { ...x, target: named(x.target) } : x,
+          ]),
         )
       : undefined;
   // Without a prototype: request input (attribute references, filter paths, `ordering`, `fields`)

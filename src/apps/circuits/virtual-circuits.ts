@@ -4,7 +4,7 @@ import type { StatefulHooks, WriteItem } from "../../schema/hooks.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
+import { comments, description } from "../../schema/common.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
 import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
@@ -114,7 +114,6 @@ export const virtualCircuit = defineModel({
   filters: {
     provider: "provider_network__provider",
     provider_id: "provider_network__provider__id",
-    ...tenantGroupFilters(),
   },
   hooks: accountOfNetwork(() => virtualCircuit),
 });

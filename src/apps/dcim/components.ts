@@ -35,7 +35,7 @@ export const componentUnique = (verbose: string): UniqueTogether[] => [
   { fields: ["device", "name"], message: `${verbose} with this Device and Name already exists.` },
 ];
 
-/** The filters every device component has beyond its fields': its device's site, type, role and status. */
+/** The filters every device component has beyond its fields': its device's site, rack, virtual chassis, type, role and status. */
 export const componentFilters: Readonly<Record<string, FilterDeclaration>> = {
   device_type: "device__device_type",
   device_type_id: "device__device_type__id",
@@ -49,6 +49,10 @@ export const componentFilters: Readonly<Record<string, FilterDeclaration>> = {
   ...siteTreeFilters("device__site"),
   location: { path: "device__location", tree: true },
   location_id: { path: "device__location__id", tree: true },
+  rack: "device__rack",
+  rack_id: "device__rack__id",
+  virtual_chassis: "device__virtual_chassis",
+  virtual_chassis_id: "device__virtual_chassis__id",
 };
 
 /** A component's declaration parts shared by every kind: search, ordering, filters. */

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
@@ -8,7 +8,17 @@ import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { interfaceWirelessFields, interfaceWirelessFilters } from "../wireless/dcim-fields.ts";
 import { interfaceVirtualCircuitFilters } from "../circuits/dcim-filters.ts";
-import { deviceIpamHooks, interfaceIpamHooks, interfaceVlanFields, primaryIpFields } from "../ipam/dcim-fields.ts";
+import {
+  deviceIpamHooks,
+  interfaceIpamCounts,
+  interfaceIpamHooks,
+  interfaceVlanFields,
+  interfaceVlanFilters,
+  interfaceVrfField,
+  primaryIpFields,
+} from "../ipam/dcim-fields.ts";
+import { interfaceMacFields, interfaceMacFilters, macAddressProblem, normalMacAddress, primaryMacHooks } from "./interface-macs.ts";
+import { componentFilters } from "./components.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
 import { deviceClusterHooks } from "../virtualization/validation.ts";
 import { devicePlacementHooks } from "./placement.ts";
@@ -161,6 +171,25 @@ function hasComponentFilters() {
   };
 }
 
+/** An interface's kind, by its type (NetBox's `kind` filter): virtual, wireless (radios) or physical (the rest). */
+const VIRTUAL_TYPES = sql`('virtual', 'bridge', 'lag')`;
+const wireless = (type: RawBuilder<unknown>) => sql`(${type} LIKE 'ieee802.11%' OR ${type} IN ('ieee802.15.1', 'other-wireless'))`;
+const INTERFACE_KIND: Record<string, (type: RawBuilder<unknown>) => RawBuilder<unknown>> = {
+  virtual: (type) => sql`${type} IN ${VIRTUAL_TYPES}`,
+  wireless,
+  physical: (type) => sql`NOT (${type} IN ${VIRTUAL_TYPES} OR ${wireless(type)})`,
+};
+
+const or = (xs: RawBuilder<unknown>[]) => (xs.length ? sql`(${sql.join(xs, sql` OR `)})` : sql`0`);
+
+/**
+ * Interfaces of the devices `chosen` (a condition on `d`) and, for one in a virtual chassis, of
+ * every member of it: NetBox's `virtual_chassis_member` filters.
+ */
+const virtualChassisMembers = (chosen: RawBuilder<unknown>, t: string) =>
+  sql`${sql.ref(`${t}.device_id`)} IN (SELECT m.id FROM dcim_device d JOIN dcim_device m
+    ON m.id = d.id OR (d.virtual_chassis_id IS NOT NULL AND m.virtual_chassis_id = d.virtual_chassis_id) WHERE ${chosen})`;
+
 export const iface = defineModel({
   app: "dcim",
   name: "interface",
@@ -175,6 +204,7 @@ export const iface = defineModel({
     bridge: f.fk("dcim.interface", { nullable: true, onDelete: "setNull", label: "Bridge interface", nestedDisplayUrl: true }),
     lag: f.fk("dcim.interface", { nullable: true, onDelete: "setNull", label: "Parent LAG", nestedDisplayUrl: true }),
     mtu: f.integer({ nullable: true, min: 1, max: 65536 }),
+    ...interfaceMacFields(),
     speed: f.integer({ nullable: true, min: 0, max: 2_147_483_647, label: "Speed (Kbps)" }),
     duplex: f.choice(INTERFACE_DUPLEX, { nullable: true }),
     wwn: f.string({ maxLength: 23, nullable: true, default: null, label: "WWN" }),
@@ -188,64 +218,37 @@ export const iface = defineModel({
     rf_channel_frequency: f.float({ nullable: true, min: 0, max: 100_000, label: "Channel frequency (MHz)" }),
     rf_channel_width: f.float({ nullable: true, min: 0, max: 10_000, label: "Channel width (MHz)" }),
     tx_power: f.integer({ nullable: true, min: 0, max: 127, label: "Transmit power (dBm)" }),
-    ...interfaceVlanFields(),
+    ...interfaceVlanFields("dcim.interface"),
     ...cabled(),
     ...interfaceWirelessFields(),
+    ...interfaceVrfField(),
     ...pathEndpoint(),
+    ...interfaceIpamCounts("dcim.interface"),
   },
   uniqueTogether: [{ fields: ["device", "name"], message: "Interface with this Device and Name already exists." }],
   brief: ["device", "name", "description", "cable", "_occupied"],
   search: ["name", "label", "description"],
   ordering: ["device", "name"],
-  hooks: interfaceIpamHooks(() => iface),
+  hooks: combineHooks(
+    interfaceIpamHooks(() => iface, "dcim.interface"),
+    primaryMacHooks(() => iface),
+  ),
   filters: {
+    ...componentFilters,
     manufacturer: "device__device_type__manufacturer",
     manufacturer_id: "device__device_type__manufacturer__id",
-    site: "device__site",
-    site_id: "device__site__id",
-    region: { path: "device__site__region", tree: true },
-    region_id: { path: "device__site__region__id", tree: true },
-    role: "device__role",
-    role_id: "device__role__id",
-    device_type: "device__device_type",
-    device_type_id: "device__device_type__id",
+    kind: { sql: (values, t) => or(values.flatMap((v) => (INTERFACE_KIND[v] ? [INTERFACE_KIND[v](sql.ref(`${t}.type`))] : []))) },
+    virtual_chassis_member: {
+      sql: (values, t) => virtualChassisMembers(sql`d.name IN (SELECT value FROM json_each(${JSON.stringify(values)}))`, t),
+    },
+    virtual_chassis_member_id: { sql: (values, t) => virtualChassisMembers(inJsonList(sql`d.id`, idList(values)), t) },
+    ...interfaceVlanFilters("dcim.interface"),
+    ...interfaceMacFilters("dcim.interface"),
     ...interfaceWirelessFilters(),
     ...interfaceVirtualCircuitFilters(),
   },
   routes: [traceRoute],
 });
-
-/**
- * The spellings of a MAC address netaddr's EUI accepts, as NetBox parses them (`dcim/fields.py`):
- * six groups of 1-2 hex digits (`:` or `-`), three of 1-4 (`:`, `-` or `.`: Cisco), two of 5-6
- * (PostgreSQL), or 12 bare digits. Each group is zero-padded to its share of the 12 digits.
- */
-const MAC_SPELLINGS: readonly { readonly regex: RegExp; readonly width: number }[] = [
-  { regex: /^([0-9a-f]{1,2})([:-])([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})\2([0-9a-f]{1,2})$/i, width: 2 },
-  { regex: /^([0-9a-f]{1,4})([:.-])([0-9a-f]{1,4})\2([0-9a-f]{1,4})$/i, width: 4 },
-  { regex: /^([0-9a-f]{5,6})([:-])([0-9a-f]{5,6})$/i, width: 6 },
-  { regex: /^([0-9a-f]{12})$/i, width: 12 },
-];
-
-/** A MAC address in NetBox's form (`AA:BB:CC:DD:EE:FF`, netaddr's unix-expanded-uppercase), or null. */
-function normalMacAddress(text: string): string | null {
-  // NetBox drops spaces before parsing (`MACAddressField.to_python`).
-  const compact = text.replace(/ /g, "");
-  for (const { regex, width } of MAC_SPELLINGS) {
-    const m = regex.exec(compact);
-    if (!m) continue;
-    const groups = m.slice(1).filter((g) => !/^[:.-]$/.test(g));
-    const hex = groups
-      .map((g) => g.padStart(width, "0"))
-      .join("")
-      .toUpperCase();
-    return hex.match(/../g)!.join(":");
-  }
-  return null;
-}
-
-/** NetBox's refusal names the value as it parsed it, spaces dropped. */
-const macAddressProblem = (text: string) => (normalMacAddress(text) ? undefined : `Invalid MAC address format: ${text.replace(/ /g, "")}`);
 
 export const macAddress = defineModel({
   app: "dcim",

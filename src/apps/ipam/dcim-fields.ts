@@ -1,9 +1,9 @@
-import type { FieldOptions } from "../../schema/shapes.ts";
-import { sql } from "kysely";
+import type { FieldOptions, FilterDeclaration, Model } from "../../schema/shapes.ts";
+import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
 import { DEVICE_INTERFACES, primaryIpHooks } from "./primary-ips.ts";
-import { interfaceVlanHooks } from "./vlan-rules.ts";
+import { DEVICE_PARENT, interfaceVlanHooks, VM_PARENT } from "./vlan-rules.ts";
 
 /**
  * What IPAM adds to the inventory's models, spread into their declarations so each addition is
@@ -29,18 +29,56 @@ export function addressCount(type: string) {
     sql`(SELECT count(*) FROM ipam_ipaddress a WHERE a.assigned_object_type = ${type} AND a.assigned_object_id = ${sql.ref(`${t}.id`)})`;
 }
 
-export const interfaceVlanFields = (): Record<string, FieldOptions> => ({
-  untagged_vlan: f.fk("ipam.vlan", { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),
-  tagged_vlans: f.m2m(
-    "ipam.vlan",
-    { table: "dcim_interface_tagged_vlans", source: "interface_id", target: "vlan_id" },
-    { filterName: "tagged_vlan" },
-  ),
-  count_ipaddresses: f.computed(addressCount("dcim.interface"), { returns: "integer" }),
-});
+/** Where each interface model keeps its tagged VLANs. */
+const TAGGED_VLANS = {
+  "dcim.interface": { table: "dcim_interface_tagged_vlans", source: "interface_id", target: "vlan_id" },
+  "virtualization.vminterface": { table: "virtualization_vminterface_tagged_vlans", source: "vminterface_id", target: "vlan_id" },
+} as const;
+
+export type InterfaceType = keyof typeof TAGGED_VLANS;
+
+/** An interface's 802.1Q VLANs: the untagged one and the tagged set. */
+export function interfaceVlanFields(type: InterfaceType): Record<string, FieldOptions> {
+  return {
+    untagged_vlan: f.fk("ipam.vlan", { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),
+    tagged_vlans: f.m2m("ipam.vlan", TAGGED_VLANS[type], { filterName: "tagged_vlan" }),
+  };
+}
+
+/** An interface's VRF. */
+export function interfaceVrfField(): Record<string, FieldOptions> {
+  return { vrf: f.fk("ipam.vrf", { nullable: true, onDelete: "setNull", label: "VRF" }) };
+}
+
+/** What an interface counts: the addresses assigned to it, and the FHRP groups it joins. */
+export function interfaceIpamCounts(type: InterfaceType): Record<string, FieldOptions> {
+  return {
+    count_ipaddresses: f.computed(addressCount(type), { returns: "integer" }),
+    count_fhrp_groups: f.computed(
+      (t) =>
+        sql`(SELECT count(*) FROM ipam_fhrpgroupassignment a WHERE a.interface_type = ${type} AND a.interface_id = ${sql.ref(`${t}.id`)})`,
+      { returns: "integer" },
+    ),
+  };
+}
+
+/** Interfaces carrying a VLAN, untagged or tagged: `vlan_id` by id, `vlan` by VID (NetBox's). */
+export function interfaceVlanFilters(type: InterfaceType): Record<string, FilterDeclaration> {
+  const { table, source } = TAGGED_VLANS[type];
+  const carrying = (vlans: RawBuilder<unknown>, t: string) =>
+    sql`(${sql.ref(`${t}.untagged_vlan_id`)} IN ${vlans} OR ${sql.ref(`${t}.id`)} IN (SELECT ${sql.ref(source)} FROM ${sql.table(table)} WHERE vlan_id IN ${vlans}))`;
+  const numbers = (values: readonly string[]) => JSON.stringify(values.filter((v) => /^\d{1,10}$/.test(v)).map(Number));
+  return {
+    vlan_id: { sql: (values, t) => carrying(sql`(SELECT value FROM json_each(${numbers(values)}))`, t) },
+    vlan: {
+      sql: (values, t) => carrying(sql`(SELECT id FROM ipam_vlan WHERE vid IN (SELECT value FROM json_each(${numbers(values)})))`, t),
+    },
+  };
+}
 
 /** The rules IPAM adds to interfaces (`self` is the interface model): their VLAN assignments. */
-export const interfaceIpamHooks = interfaceVlanHooks;
+export const interfaceIpamHooks = (self: () => Model, type: InterfaceType) =>
+  interfaceVlanHooks(self, type === "dcim.interface" ? DEVICE_PARENT : VM_PARENT);
 
 export const siteIpamCounts = (): Record<string, FieldOptions> => ({
   prefix_count: f.count("ipam.prefix", "site"),

@@ -63,36 +63,55 @@ export const vlanHooks = (self: () => Model): StatefulHooks<AllocationPlan | nul
 
 /**
  * What a write's VLAN probes found for each interface: each VLAN's site, and the site of the
- * interface's device. Keyed by the item's values, the one part of an item that the copies
+ * interface's parent. Keyed by the item's values, the one part of an item that the copies
  * `prepareWrite` receives share with those the probes saw.
  */
-type Found = Map<Values, { vlans: Map<number, Row>; deviceSite: unknown }>;
+type Found = Map<Values, { vlans: Map<number, Row>; parentSite: unknown }>;
+
+/** Where an interface model finds the parent whose site its VLANs must share: a device's, or a virtual machine's. */
+export interface InterfaceParent {
+  /** The interface's field naming its parent, and the parent's model. */
+  readonly field: "device" | "virtual_machine";
+  readonly model: "dcim.device" | "virtualization.virtualmachine";
+  /** How NetBox's messages name it. */
+  readonly words: string;
+}
+
+export const DEVICE_PARENT: InterfaceParent = { field: "device", model: "dcim.device", words: "parent device" };
+export const VM_PARENT: InterfaceParent = {
+  field: "virtual_machine",
+  model: "virtualization.virtualmachine",
+  words: "parent virtual machine",
+};
 
 /**
  * An interface's 802.1Q rules (NetBox's): tagged VLANs only in tagged mode, an untagged VLAN only
- * with a mode, and every VLAN global or of the device's site. Leaving tagged mode drops the tagged
+ * with a mode, and every VLAN global or of the parent's site. Leaving tagged mode drops the tagged
  * VLANs, leaving 802.1Q altogether the untagged one too, as NetBox's save does.
  */
-export const interfaceVlanHooks = (self: () => Model): StatefulHooks<Found> => ({
+export const interfaceVlanHooks = (self: () => Model, parent: InterfaceParent = DEVICE_PARENT): StatefulHooks<Found> => ({
   initial: () => new Map(),
   writeProbes: (ctx, items, found) => {
-    const deviceModel = self().registry.get("dcim.device");
+    const model = self();
+    const parentModel = model.registry.get(parent.model);
+    const column = sql.ref(model.field[parent.field].column!);
     return items.flatMap((item): Probe[] => {
       const tagged = (item.values.tagged_vlans as unknown[] | undefined) ?? [];
       const untagged = item.values.untagged_vlan;
       const vlanIds = [...tagged, untagged].flatMap((v) => (isRef(v) && v.ref === "id" ? [v.id] : typeof v === "number" ? [v] : []));
       if (!vlanIds.length) return [];
-      const given = item.values.device;
-      const device =
+      const given = item.values[parent.field];
+      const owner =
         given === undefined
-          ? sql`(SELECT device_id FROM dcim_interface WHERE id = ${item.id})`
-          : refSql(ctx, deviceModel, isRef(given) ? (given as Ref) : (given as number));
+          ? sql`(SELECT ${column} FROM ${sql.table(model.table)} WHERE id = ${item.id})`
+          : refSql(ctx, parentModel, isRef(given) ? (given as Ref) : (given as number));
       return [
         {
-          statement: sql`SELECT v.id, v.site_id, v.name, v.vid, (SELECT site_id FROM dcim_device WHERE id = ${device}) AS device_site
+          statement:
+            sql`SELECT v.id, v.site_id, v.name, v.vid, (SELECT site_id FROM ${sql.table(parentModel.table)} WHERE id = ${owner}) AS parent_site
           FROM ipam_vlan v WHERE v.id IN (SELECT value FROM json_each(${JSON.stringify(vlanIds)}))`.compile(qb),
           settle: (r) =>
-            found.set(item.values, { vlans: new Map(r.rows.map((row) => [Number(row.id), row])), deviceSite: r.rows[0]?.device_site }),
+            found.set(item.values, { vlans: new Map(r.rows.map((row) => [Number(row.id), row])), parentSite: r.rows[0]?.parent_site }),
         },
       ];
     });
@@ -113,14 +132,14 @@ export const interfaceVlanHooks = (self: () => Model): StatefulHooks<Found> => (
       if (!seen) continue;
       const foreign = (id: unknown) => {
         const vlan = seen.vlans.get(Number(id));
-        return vlan && vlan.site_id !== null && vlan.site_id !== seen.deviceSite ? vlan : undefined;
+        return vlan && vlan.site_id !== null && vlan.site_id !== seen.parentSite ? vlan : undefined;
       };
       const untagged = foreign(item.values.untagged_vlan);
       if (untagged) {
         add(
           item,
           "untagged_vlan",
-          `The untagged VLAN (${untagged.name} (${untagged.vid})) must belong to the same site as the interface's parent device, or it must be global.`,
+          `The untagged VLAN (${untagged.name} (${untagged.vid})) must belong to the same site as the interface's ${parent.words}, or it must be global.`,
         );
       }
       for (const id of tagged ?? []) {
@@ -129,7 +148,7 @@ export const interfaceVlanHooks = (self: () => Model): StatefulHooks<Found> => (
           add(
             item,
             "tagged_vlans",
-            `VLAN ${vlan.name} (${vlan.vid}) must belong to the same site as the interface's parent device, or it must be global.`,
+            `VLAN ${vlan.name} (${vlan.vid}) must belong to the same site as the interface's ${parent.words}, or it must be global.`,
           );
       }
     }

@@ -6,7 +6,15 @@ import { contactFilters } from "../tenancy/contacts.ts";
 import { comments, description, siteTreeFilters } from "../../schema/common.ts";
 import { INTERFACE_MODE } from "../dcim/choices.ts";
 import { configContextField, localContextData, VM_CONTEXT_PATHS } from "../extras/config-context-field.ts";
-import { addressCount, primaryIpFields } from "../ipam/dcim-fields.ts";
+import {
+  interfaceIpamCounts,
+  interfaceIpamHooks,
+  interfaceVlanFields,
+  interfaceVlanFilters,
+  interfaceVrfField,
+  primaryIpFields,
+} from "../ipam/dcim-fields.ts";
+import { assignedMacSql, interfaceMacFields, interfaceMacFilters } from "../dcim/interface-macs.ts";
 import { primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
 import { combineHooks } from "../../schema/hooks.ts";
 import { whether } from "../../schema/filter-sql.ts";
@@ -166,15 +174,10 @@ export const virtualMachine = defineModel({
     has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
     mac_address: {
       sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT i.virtual_machine_id FROM virtualization_vminterface i
-        WHERE i.id IN (${vmInterfaceMacSql(values)}))`,
+        WHERE i.id IN (${assignedMacSql("virtualization.vminterface", values)}))`,
     },
   },
 });
-
-/** The ids of VM interfaces a MAC address (any spelling of its case) is assigned to. */
-const vmInterfaceMacSql = (values: readonly string[]) =>
-  sql`SELECT m.assigned_object_id FROM dcim_macaddress m WHERE m.assigned_object_type = 'virtualization.vminterface'
-    AND m.mac_address IN (SELECT value FROM json_each(${JSON.stringify(values.map((v) => v.toUpperCase()))}))`;
 
 export const vmInterface = defineModel({
   app: "virtualization",
@@ -188,32 +191,26 @@ export const vmInterface = defineModel({
     parent: f.fk("virtualization.vminterface", { nullable: true, onDelete: "setNull", label: "Parent interface", nestedDisplayUrl: true }),
     bridge: f.fk("virtualization.vminterface", { nullable: true, onDelete: "setNull", label: "Bridge interface", nestedDisplayUrl: true }),
     mtu: f.integer({ nullable: true, min: 1, max: 65536 }),
-    // NetBox 4.2: the interface's own MAC is its primary MAC address object's.
-    mac_address: f.computed(
-      (t) => sql`(SELECT m.mac_address FROM dcim_macaddress m WHERE m.id = ${sql.ref(`${t}.primary_mac_address_id`)})`,
-      { label: "MAC address", returns: "string" },
-    ),
-    primary_mac_address: f.fk("dcim.macaddress", { nullable: true, onDelete: "setNull", label: "Primary MAC address" }),
-    // Every MAC address assigned to the interface: the MAC table is its own link table.
-    mac_addresses: f.m2m(
-      "dcim.macaddress",
-      { table: "dcim_macaddress", source: "assigned_object_id", target: "id", objectTypeColumn: "assigned_object_type" },
-      { readOnly: true, label: "MAC addresses" },
-    ),
+    ...interfaceMacFields(),
     description,
     mode: f.choice(INTERFACE_MODE, { nullable: true, label: "802.1Q Mode", helpText: "IEEE 802.1Q tagging strategy" }),
-    count_ipaddresses: f.computed(addressCount("virtualization.vminterface"), { returns: "integer" }),
+    ...interfaceVlanFields("virtualization.vminterface"),
+    ...interfaceVrfField(),
+    ...interfaceIpamCounts("virtualization.vminterface"),
   },
   uniqueTogether: [{ fields: ["virtual_machine", "name"], message: "Interface with this Virtual machine and Name already exists." }],
   brief: ["virtual_machine", "name", "description"],
   search: ["name", "description"],
   ordering: ["virtual_machine", "name"],
-  hooks: vmInterfaceHooks(() => vmInterface),
+  hooks: combineHooks(
+    vmInterfaceHooks(() => vmInterface),
+    interfaceIpamHooks(() => vmInterface, "virtualization.vminterface"),
+  ),
   filters: {
     cluster: "virtual_machine__cluster",
     cluster_id: "virtual_machine__cluster__id",
-    primary_mac_address: "primary_mac_address__mac_address",
-    mac_address: { sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (${vmInterfaceMacSql(values)})` },
+    ...interfaceMacFilters("virtualization.vminterface"),
+    ...interfaceVlanFilters("virtualization.vminterface"),
   },
 });
 

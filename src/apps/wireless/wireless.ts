@@ -5,7 +5,7 @@ import type { StatefulHooks, WriteItem } from "../../schema/hooks.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
+import { comments, description } from "../../schema/common.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
 import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
@@ -102,7 +102,6 @@ export const wirelessLan = defineModel({
   search: ["ssid", "description"],
   ordering: ["ssid"],
   filters: {
-    ...tenantGroupFilters(),
     ...scopeFilters("region", "region"),
     ...scopeFilters("site_group", "sitegroup"),
     ...scopeFilters("site", "site"),
@@ -192,7 +191,6 @@ export const wirelessLink = defineModel({
   display: (t) => sql`CASE WHEN ${sql.ref(`${t}.ssid`)} <> '' THEN ${sql.ref(`${t}.ssid`)} ELSE '#' || ${sql.ref(`${t}.id`)} END`,
   naturalKey: "ssid",
   search: ["ssid", "description"],
-  filters: { ...tenantGroupFilters() },
   hooks: wirelessLinkHooks(() => wirelessLink),
 });
 
