@@ -21,6 +21,7 @@ import m0018 from "../../migrations/0018_webhook_delivery_claimer.sql";
 import m0019 from "../../migrations/0019_webhook_delivery_order.sql";
 import m0020 from "../../migrations/0020_custom_field_catalog.sql";
 import m0021 from "../../migrations/0021_ordering_indexes.sql";
+import m0023 from "../../migrations/0023_vpn.sql";
 
 /** Every migration file, in order, as text (wrangler.toml `rules` bundle `.sql` files as text). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0019_webhook_delivery_order.sql", sql: m0019 },
   { name: "0020_custom_field_catalog.sql", sql: m0020 },
   { name: "0021_ordering_indexes.sql", sql: m0021 },
+  { name: "0023_vpn.sql", sql: m0023 },
 ];

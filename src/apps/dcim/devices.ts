@@ -24,6 +24,7 @@ import {
   INTERFACE_RF_ROLE,
   INTERFACE_TYPE,
 } from "./choices.ts";
+import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-termination-field.ts";
 
 /**
  * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its
@@ -190,6 +191,7 @@ export const iface = defineModel({
     ...interfaceVlanFields(),
     ...cabled(),
     ...pathEndpoint(),
+    l2vpn_termination: l2vpnTerminationField("dcim.interface"),
   },
   uniqueTogether: [{ fields: ["device", "name"], message: "Interface with this Device and Name already exists." }],
   brief: ["device", "name", "description", "cable", "_occupied"],
@@ -207,6 +209,7 @@ export const iface = defineModel({
     role_id: "device__role__id",
     device_type: "device__device_type",
     device_type_id: "device__device_type__id",
+    ...l2vpnFilters("dcim.interface"),
   },
   routes: [traceRoute],
 });

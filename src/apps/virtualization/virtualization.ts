@@ -12,6 +12,7 @@ import { combineHooks } from "../../schema/hooks.ts";
 import { whether } from "../../schema/filter-sql.ts";
 import { clusterScopeHooks, virtualMachineHooks, vmInterfaceHooks } from "./validation.ts";
 import { clusterScopeSql, type Scope } from "./cluster-scope.ts";
+import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-termination-field.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
 
@@ -204,6 +205,7 @@ export const vmInterface = defineModel({
     description,
     mode: f.choice(INTERFACE_MODE, { nullable: true, label: "802.1Q Mode", helpText: "IEEE 802.1Q tagging strategy" }),
     count_ipaddresses: f.computed(addressCount("virtualization.vminterface"), { returns: "integer" }),
+    l2vpn_termination: l2vpnTerminationField("virtualization.vminterface"),
   },
   uniqueTogether: [{ fields: ["virtual_machine", "name"], message: "Interface with this Virtual machine and Name already exists." }],
   brief: ["virtual_machine", "name", "description"],
@@ -215,6 +217,7 @@ export const vmInterface = defineModel({
     cluster_id: "virtual_machine__cluster__id",
     primary_mac_address: "primary_mac_address__mac_address",
     mac_address: { sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (${vmInterfaceMacSql(values)})` },
+    ...l2vpnFilters("virtualization.vminterface"),
   },
 });
 

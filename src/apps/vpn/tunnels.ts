@@ -1,0 +1,74 @@
+import type { RelatedFilter } from "../../schema/shapes.ts";
+import { sql } from "kysely";
+import { f } from "../../schema/fields.ts";
+import { defineModel } from "../../schema/model.ts";
+import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
+import { TUNNEL_ENCAPSULATION, TUNNEL_STATUS, TUNNEL_TERMINATION_ROLE } from "./choices.ts";
+
+/** NetBox's `PositiveBigIntegerField`: from 0 to the largest 64-bit integer. */
+const BIG = 9_223_372_036_854_775_807;
+
+export const tunnelGroup = defineModel({
+  app: "vpn",
+  name: "tunnelgroup",
+  verboseName: "tunnel group",
+  fields: {
+    name: f.string({ maxLength: 100, unique: true }),
+    slug: f.slug({ unique: true }),
+    description,
+    tunnel_count: f.count("vpn.tunnel", "group"),
+  },
+  brief: ["name", "slug", "description", "tunnel_count"],
+});
+
+export const tunnel = defineModel({
+  app: "vpn",
+  name: "tunnel",
+  fields: {
+    name: f.string({ maxLength: 100, unique: true }),
+    status: f.choice(TUNNEL_STATUS, { default: "active" }),
+    group: f.fk("vpn.tunnelgroup", { nullable: true, onDelete: "protect" }),
+    encapsulation: f.choice(TUNNEL_ENCAPSULATION),
+    ipsec_profile: f.fk("vpn.ipsecprofile", { nullable: true, onDelete: "protect", label: "IPSec profile" }),
+    tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
+    tunnel_id: f.integer({ nullable: true, min: 0, max: BIG, label: "Tunnel ID" }),
+    description,
+    comments,
+    terminations_count: f.count("vpn.tunneltermination", "tunnel"),
+  },
+  brief: ["name", "description"],
+  search: ["name", "description", "comments"],
+  filters: tenantGroupFilters(),
+});
+
+/** `interface` and `interface_id` (or `vminterface`...): terminations on interfaces of that type, by name or id. */
+function terminatingOn(name: string, objectType: string): Record<string, RelatedFilter> {
+  const related = (t: string) =>
+    sql`SELECT ${sql.ref(`${t}.termination_id`)} AS id WHERE ${sql.ref(`${t}.termination_type`)} = ${objectType}`;
+  return { [name]: { target: objectType, related }, [`${name}_id`]: { target: objectType, byId: true, related } };
+}
+
+export const tunnelTermination = defineModel({
+  app: "vpn",
+  name: "tunneltermination",
+  verboseName: "tunnel termination",
+  fields: {
+    tunnel: f.fk("vpn.tunnel", { onDelete: "cascade" }),
+    role: f.choice(TUNNEL_TERMINATION_ROLE, { default: "peer" }),
+    // Deleting the interface deletes its termination, as NetBox's GenericRelation on interfaces does.
+    termination: f.generic(["dcim.interface", "virtualization.vminterface"]),
+    outside_ip: f.fk("ipam.ipaddress", { nullable: true, unique: true, onDelete: "protect", label: "Outside IP" }),
+  },
+  uniqueTogether: [{ fields: ["termination"], message: "An object may be terminated to only one tunnel at a time." }],
+  brief: [],
+  display: (t) =>
+    sql`(SELECT x.name FROM vpn_tunnel x WHERE x.id = ${sql.ref(`${t}.tunnel_id`)}) || ': Termination ' || ${sql.ref(`${t}.id`)}`,
+  search: [],
+  ordering: ["tunnel", "role", "id"],
+  filters: {
+    ...terminatingOn("interface", "dcim.interface"),
+    ...terminatingOn("vminterface", "virtualization.vminterface"),
+  },
+});
+
+export const tunnelModels = [tunnelGroup, tunnel, tunnelTermination];
