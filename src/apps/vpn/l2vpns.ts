@@ -10,8 +10,8 @@ import { refSql } from "../../engine/references.ts";
 import { L2VPN_POINT_TO_POINT, L2VPN_TYPE } from "./choices.ts";
 import { L2VPN_TERMINATION_TARGETS } from "./l2vpn-termination-field.ts";
 
-/** NetBox's `BigIntegerField`: the 64-bit range. */
-const BIG = 9_223_372_036_854_775_807;
+/** NetBox's `BigIntegerField` (64-bit), as far as a JSON number read by JavaScript stays exact. */
+const BIG = Number.MAX_SAFE_INTEGER;
 
 const targets = (direction: "import" | "export") =>
   f.m2m(

@@ -5,8 +5,8 @@ import { defineModel } from "../../schema/model.ts";
 import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
 import { TUNNEL_ENCAPSULATION, TUNNEL_STATUS, TUNNEL_TERMINATION_ROLE } from "./choices.ts";
 
-/** NetBox's `PositiveBigIntegerField`: from 0 to the largest 64-bit integer. */
-const BIG = 9_223_372_036_854_775_807;
+/** NetBox's `PositiveBigIntegerField` (64-bit), as far as a JSON number read by JavaScript stays exact. */
+const BIG = Number.MAX_SAFE_INTEGER;
 
 export const tunnelGroup = defineModel({
   app: "vpn",
