@@ -7,7 +7,7 @@ export const L2VPN_TERMINATION_TARGETS: readonly ModelName[] = ["dcim.interface"
 
 /** The termination row of the object under `t` (of type `objectType`), as SQL. */
 const terminationOf = (objectType: string, t: string, column: string) =>
-  sql`SELECT ${sql.ref(`x.${column}`)} FROM vpn_l2vpntermination x
+  sql`SELECT ${sql.ref(`x.${column}`)} AS id FROM vpn_l2vpntermination x
     WHERE x.assigned_object_type = ${objectType} AND x.assigned_object_id = ${sql.ref(`${t}.id`)}`;
 
 /**

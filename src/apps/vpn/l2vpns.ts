@@ -124,7 +124,6 @@ export const l2vpnTermination = defineModel({
   search: [],
   ordering: ["l2vpn"],
   filters: {
-    l2vpn: "l2vpn__slug",
     region: { target: "dcim.region", tree: true, related: regionOf },
     region_id: { target: "dcim.region", tree: true, byId: true, related: regionOf },
     site: { target: "dcim.site", related: siteOf },
