@@ -390,6 +390,16 @@ describe("L2VPNs", () => {
     expect(await listed(l2vpns, "tenant=customer")).toEqual([ids.campus]);
     expect(await listed(l2vpns, "q=camp")).toEqual([ids.campus]);
 
+    // Route targets by the L2VPNs importing or exporting them: by identifier, or by id.
+    const targets = "/api/ipam/route-targets/";
+    const spare = await make(api, targets, { name: "65000:200" });
+    expect(await listed(targets, "importing_l2vpn=10100")).toEqual([ids.rt]);
+    expect(await listed(targets, "importing_l2vpn__n=10100")).toEqual([spare]);
+    expect(await listed(targets, `exporting_l2vpn_id=${ids.campus}`)).toEqual([ids.rt]);
+    expect(await listed(targets, `importing_l2vpn_id=${ids.wire}`)).toEqual([]);
+    expect(await listed(targets, "exporting_l2vpn=1")).toEqual([]);
+    expect((await api.get(`${targets}?exporting_l2vpn_id=99999`)).status).toBe(400);
+
     const terms = "/api/vpn/l2vpn-terminations/";
     expect(await listed(terms, "l2vpn=campus")).toEqual([ids.t1, ids.t2, ids.t3].sort());
     expect(await listed(terms, `l2vpn_id=${ids.wire}`)).toEqual([ids.w1, ids.w2, ids.w3].sort());

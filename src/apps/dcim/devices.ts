@@ -24,7 +24,7 @@ import {
   INTERFACE_RF_ROLE,
   INTERFACE_TYPE,
 } from "./choices.ts";
-import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-termination-field.ts";
+import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 
 /**
  * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its

@@ -6,7 +6,7 @@ import { VLAN_QINQ_ROLE, VLAN_STATUS } from "./choices.ts";
 import { vidRangesProblem, vlanHooks } from "./vlan-rules.ts";
 import { availableVlansRoute } from "./allocation-numbers.ts";
 import { vlanFilters } from "./filters.ts";
-import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-termination-field.ts";
+import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 
 /** Used and total VIDs of a group, as NetBox's `utilization` reads: "12/4094". */
 const utilization = (t: string) => sql`(SELECT count(*) FROM ipam_vlan v WHERE v.group_id = ${sql.ref(`${t}.id`)}) || '/' ||

@@ -12,7 +12,7 @@ import { combineHooks } from "../../schema/hooks.ts";
 import { whether } from "../../schema/filter-sql.ts";
 import { clusterScopeHooks, virtualMachineHooks, vmInterfaceHooks } from "./validation.ts";
 import { clusterScopeSql, type Scope } from "./cluster-scope.ts";
-import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-termination-field.ts";
+import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
 

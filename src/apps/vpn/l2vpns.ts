@@ -8,7 +8,7 @@ import { isRef } from "../../schema/kinds/descriptor.ts";
 import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
 import { L2VPN_POINT_TO_POINT, L2VPN_TYPE } from "./choices.ts";
-import { L2VPN_TERMINATION_TARGETS } from "./l2vpn-termination-field.ts";
+import { L2VPN_TERMINATION_TARGETS } from "./l2vpn-relations.ts";
 
 /** NetBox's `BigIntegerField` (64-bit), as far as a JSON number read by JavaScript stays exact. */
 const BIG = Number.MAX_SAFE_INTEGER;
