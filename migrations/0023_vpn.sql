@@ -135,13 +135,15 @@ CREATE TABLE vpn_tunneltermination (
   role TEXT NOT NULL DEFAULT 'peer',
   termination_type TEXT NOT NULL,
   termination_id INTEGER NOT NULL,
-  outside_ip_id INTEGER UNIQUE REFERENCES ipam_ipaddress(id) ON DELETE RESTRICT,
+  outside_ip_id INTEGER REFERENCES ipam_ipaddress(id) ON DELETE RESTRICT,
   custom_field_data TEXT NOT NULL DEFAULT '{}',
   created TEXT,
   last_updated TEXT
 );
 
 CREATE INDEX vpn_tunneltermination_tunnel_id ON vpn_tunneltermination(tunnel_id);
+
+CREATE INDEX vpn_tunneltermination_outside_ip_id ON vpn_tunneltermination(outside_ip_id);
 
 CREATE INDEX vpn_tunneltermination_ordering ON vpn_tunneltermination(tunnel_id, role);
 

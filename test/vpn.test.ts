@@ -191,15 +191,29 @@ describe("tunnels", () => {
       termination_type: "dcim.interface",
       termination_id: ids.r1a,
     });
-    expect(again).toMatchObject({ status: 400, body: { __all__: ["An object may be terminated to only one tunnel at a time."] } });
+    // NetBox's clean() and its constraint both speak.
+    expect(again).toMatchObject({
+      status: 400,
+      body: {
+        termination: ["eth0 is already attached to a tunnel (FRA-NYC)."],
+        __all__: ["An object may be terminated to only one tunnel at a time."],
+      },
+    });
+    // Several terminations may share an outside address.
     const sameIp = await api.post("/api/vpn/tunnel-terminations/", {
       tunnel: ids.gre,
       termination_type: "dcim.interface",
       termination_id: ids.r1b,
       outside_ip: ids.ip1,
     });
-    expect(sameIp.status).toBe(400);
-    expect(Object.keys(sameIp.body)).toEqual(["outside_ip"]);
+    expect(sameIp.status, sameIp.text).toBe(201);
+    await api.delete(`/api/vpn/tunnel-terminations/${sameIp.body.id}/`);
+    // Editing a termination keeps its own object.
+    const own = await api.patch(`/api/vpn/tunnel-terminations/${ids.hub}/`, {
+      termination_type: "dcim.interface",
+      termination_id: ids.r1a,
+    });
+    expect(own.status, own.text).toBe(200);
     const site = await api.post("/api/vpn/tunnel-terminations/", {
       tunnel: ids.gre,
       termination_type: "dcim.site",
@@ -331,7 +345,15 @@ describe("L2VPNs", () => {
       assigned_object_type: "dcim.interface",
       assigned_object_id: ids.r1b,
     });
-    expect(twice).toMatchObject({ status: 400, body: { __all__: ["An object may be terminated to only one L2VPN at a time."] } });
+    expect(twice).toMatchObject({
+      status: 400,
+      body: {
+        __all__: [
+          "L2VPN Termination already assigned (eth1)",
+          "L2VPN termination with this Assigned object type and Assigned object id already exists.",
+        ],
+      },
+    });
     const site = await api.post("/api/vpn/l2vpn-terminations/", {
       l2vpn: ids.wire,
       assigned_object_type: "dcim.site",

@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
-import type { StatefulHooks } from "../../schema/hooks.ts";
+import { combineHooks, type StatefulHooks } from "../../schema/hooks.ts";
+import { alreadyAttached } from "./attached.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
 import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
@@ -118,7 +119,13 @@ export const l2vpnTermination = defineModel({
     // Deleting the object deletes its termination, as NetBox's GenericRelations on them do.
     assigned_object: f.generic(L2VPN_TERMINATION_TARGETS),
   },
-  uniqueTogether: [{ fields: ["assigned_object"], message: "An object may be terminated to only one L2VPN at a time." }],
+  // Django's own words for a constraint without a message of its own.
+  uniqueTogether: [
+    {
+      fields: ["assigned_object"],
+      message: "L2VPN termination with this Assigned object type and Assigned object id already exists.",
+    },
+  ],
   brief: ["l2vpn"],
   display: terminationDisplay,
   search: [],
@@ -140,7 +147,18 @@ export const l2vpnTermination = defineModel({
     vlan_id: { target: "ipam.vlan", byId: true, related: assignedOf("ipam.vlan") },
     ...vlanVidFilters(),
   },
-  hooks: pointToPointLimit(),
+  // NetBox's clean() stops at its first complaint: an object already held is told, not the limit.
+  hooks: combineHooks(
+    pointToPointLimit(),
+    alreadyAttached({
+      table: "vpn_l2vpntermination",
+      field: "assigned_object",
+      names: assignedDisplay,
+      refuse: ({ errors }, holder) => {
+        errors.__all__ = [`L2VPN Termination already assigned (${holder.label})`, ...((errors.__all__ ?? []) as string[])];
+      },
+    }),
+  ),
 });
 
 /** Per L2VPN named by the write: its type and how many terminations it holds. */

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description, tenantGroupFilters } from "../../schema/common.ts";
+import { alreadyAttached } from "./attached.ts";
 import { TUNNEL_ENCAPSULATION, TUNNEL_STATUS, TUNNEL_TERMINATION_ROLE } from "./choices.ts";
 
 /** NetBox's `PositiveBigIntegerField` (64-bit), as far as a JSON number read by JavaScript stays exact. */
@@ -57,7 +58,8 @@ export const tunnelTermination = defineModel({
     role: f.choice(TUNNEL_TERMINATION_ROLE, { default: "peer" }),
     // Deleting the interface deletes its termination, as NetBox's GenericRelation on interfaces does.
     termination: f.generic(["dcim.interface", "virtualization.vminterface"]),
-    outside_ip: f.fk("ipam.ipaddress", { nullable: true, unique: true, onDelete: "protect", label: "Outside IP" }),
+    // Several terminations may share one outside address (NetBox 3.7.1 relaxed the one-to-one).
+    outside_ip: f.fk("ipam.ipaddress", { nullable: true, onDelete: "protect", label: "Outside IP" }),
   },
   uniqueTogether: [{ fields: ["termination"], message: "An object may be terminated to only one tunnel at a time." }],
   brief: [],
@@ -69,6 +71,19 @@ export const tunnelTermination = defineModel({
     ...terminatingOn("interface", "dcim.interface"),
     ...terminatingOn("vminterface", "virtualization.vminterface"),
   },
+  hooks: alreadyAttached({
+    table: "vpn_tunneltermination",
+    field: "termination",
+    // The interface's name and the tunnel's, for "eth0 is already attached to a tunnel (FRA-NYC)."
+    names: (t) => sql`json_array(CASE ${sql.ref(`${t}.termination_type`)}
+      WHEN 'dcim.interface' THEN (SELECT i.name FROM dcim_interface i WHERE i.id = ${sql.ref(`${t}.termination_id`)})
+      WHEN 'virtualization.vminterface' THEN (SELECT i.name FROM virtualization_vminterface i WHERE i.id = ${sql.ref(`${t}.termination_id`)}) END,
+      (SELECT x.name FROM vpn_tunnel x WHERE x.id = ${sql.ref(`${t}.tunnel_id`)}))`,
+    refuse: ({ errors }, holder) => {
+      const [name, tunnel] = JSON.parse(String(holder.label)) as [string, string];
+      errors.termination = [`${name} is already attached to a tunnel (${tunnel}).`];
+    },
+  }),
 });
 
 export const tunnelModels = [tunnelGroup, tunnel, tunnelTermination];
