@@ -191,7 +191,8 @@ describe("tunnels", () => {
       termination_type: "dcim.interface",
       termination_id: ids.r1a,
     });
-    // NetBox's clean() and its constraint both speak.
+    // NetBox's clean() and its constraint both speak, in that order.
+    expect(Object.keys(again.body)).toEqual(["termination", "__all__"]);
     expect(again).toMatchObject({
       status: 400,
       body: {

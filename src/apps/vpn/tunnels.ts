@@ -81,7 +81,11 @@ export const tunnelTermination = defineModel({
       (SELECT x.name FROM vpn_tunnel x WHERE x.id = ${sql.ref(`${t}.tunnel_id`)}))`,
     refuse: ({ errors }, holder) => {
       const [name, tunnel] = JSON.parse(String(holder.label)) as [string, string];
+      // NetBox's clean() speaks before its constraint: the field's error leads.
+      const constraint = errors.__all__;
+      delete errors.__all__;
       errors.termination = [`${name} is already attached to a tunnel (${tunnel}).`];
+      if (constraint) errors.__all__ = constraint;
     },
   }),
 });
