@@ -22,6 +22,7 @@ import m0019 from "../../migrations/0019_webhook_delivery_order.sql";
 import m0020 from "../../migrations/0020_custom_field_catalog.sql";
 import m0021 from "../../migrations/0021_ordering_indexes.sql";
 import m0022 from "../../migrations/0022_wireless_virtual_circuits.sql";
+import m0023 from "../../migrations/0023_vpn.sql";
 import m0024 from "../../migrations/0024_netbox_fields.sql";
 
 /** Every migration file, in order, as text (wrangler.toml `rules` bundle `.sql` files as text). */
@@ -48,5 +49,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0020_custom_field_catalog.sql", sql: m0020 },
   { name: "0021_ordering_indexes.sql", sql: m0021 },
   { name: "0022_wireless_virtual_circuits.sql", sql: m0022 },
+  { name: "0023_vpn.sql", sql: m0023 },
   { name: "0024_netbox_fields.sql", sql: m0024 },
 ];

@@ -71,7 +71,9 @@ export function modelDdl(model: Model): string[] {
   for (const field of model.fields) columns.push(...columnSql(field));
   for (const [name, decl] of Object.entries(model.storage ?? {})) columns.push(`${name} ${decl}`);
   const out = [`CREATE TABLE ${model.table} (\n  ${columns.join(",\n  ")}\n)`];
-  for (const field of model.fields) out.push(...indexSql(model, field));
+  // A field unique on its own (a termination's object) is indexed by its unique index below.
+  const uniqueAlone = new Set((model.uniqueTogether ?? []).filter((u) => u.fields.length === 1).map((u) => u.fields[0]));
+  for (const field of model.fields) if (!uniqueAlone.has(field.name)) out.push(...indexSql(model, field));
   out.push(...orderingIndexSql(model));
   for (const u of model.uniqueTogether ?? []) {
     const cols = u.fields.flatMap((name) => {

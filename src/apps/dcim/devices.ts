@@ -36,6 +36,7 @@ import {
   INTERFACE_RF_ROLE,
   INTERFACE_TYPE,
 } from "./choices.ts";
+import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 
 /**
  * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its
@@ -222,6 +223,7 @@ export const iface = defineModel({
     ...cabled(),
     ...interfaceWirelessFields(),
     ...interfaceVrfField(),
+    l2vpn_termination: l2vpnTerminationField("dcim.interface"),
     ...pathEndpoint(),
     ...interfaceIpamCounts("dcim.interface"),
   },
@@ -246,6 +248,7 @@ export const iface = defineModel({
     ...interfaceMacFilters("dcim.interface"),
     ...interfaceWirelessFilters(),
     ...interfaceVirtualCircuitFilters(),
+    ...l2vpnFilters("dcim.interface"),
   },
   routes: [traceRoute],
 });

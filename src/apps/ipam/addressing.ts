@@ -10,6 +10,7 @@ import { ASSIGNABLE_TO, aggregateFilters, ipAddressFilters, ipRangeFilters, pref
 import { availableIpsRoute, availablePrefixesRoute } from "./allocation.ts";
 import { availableAsnsRoute } from "./allocation-numbers.ts";
 import { allocationState, applyAllocation } from "./allocation-plan.ts";
+import { routeTargetL2vpnFilters } from "../vpn/l2vpn-relations.ts";
 
 /** The models an IP address can be assigned to. */
 
@@ -123,6 +124,7 @@ export const routeTarget = defineModel({
     comments,
   },
   brief: ["name", "description"],
+  filters: routeTargetL2vpnFilters(),
 });
 
 const targets = (direction: "import" | "export") =>

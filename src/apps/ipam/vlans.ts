@@ -6,6 +6,7 @@ import { VLAN_QINQ_ROLE, VLAN_STATUS } from "./choices.ts";
 import { vidRangesProblem, vlanHooks } from "./vlan-rules.ts";
 import { availableVlansRoute } from "./allocation-numbers.ts";
 import { vlanFilters } from "./filters.ts";
+import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 
 /** Used and total VIDs of a group, as NetBox's `utilization` reads: "12/4094". */
 const utilization = (t: string) => sql`(SELECT count(*) FROM ipam_vlan v WHERE v.group_id = ${sql.ref(`${t}.id`)}) || '/' ||
@@ -54,6 +55,7 @@ export const vlan = defineModel({
     comments,
     display_name: f.computed(vlanDisplay, { returns: "string" }),
     prefix_count: f.count("ipam.prefix", "vlan"),
+    l2vpn_termination: l2vpnTerminationField("ipam.vlan"),
   },
   uniqueTogether: [
     { fields: ["group", "vid"], nullsDistinct: ["group"], message: "VLAN with this Group and VID already exists." },
@@ -64,7 +66,7 @@ export const vlan = defineModel({
   search: ["name", "description", "comments"],
   ordering: ["site", "group", "vid"],
   hooks: vlanHooks(() => vlan),
-  filters: vlanFilters,
+  filters: { ...vlanFilters, ...l2vpnFilters("ipam.vlan") },
 });
 
 export const vlanModels = [vlanGroup, vlan];

@@ -20,6 +20,7 @@ import { combineHooks } from "../../schema/hooks.ts";
 import { whether } from "../../schema/filter-sql.ts";
 import { clusterScopeHooks, virtualMachineHooks, vmInterfaceHooks } from "./validation.ts";
 import { clusterScopeSql, type Scope } from "./cluster-scope.ts";
+import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
 
@@ -196,6 +197,7 @@ export const vmInterface = defineModel({
     mode: f.choice(INTERFACE_MODE, { nullable: true, label: "802.1Q Mode", helpText: "IEEE 802.1Q tagging strategy" }),
     ...interfaceVlanFields("virtualization.vminterface"),
     ...interfaceVrfField(),
+    l2vpn_termination: l2vpnTerminationField("virtualization.vminterface"),
     ...interfaceIpamCounts("virtualization.vminterface"),
   },
   uniqueTogether: [{ fields: ["virtual_machine", "name"], message: "Interface with this Virtual machine and Name already exists." }],
@@ -211,6 +213,7 @@ export const vmInterface = defineModel({
     cluster_id: "virtual_machine__cluster__id",
     ...interfaceMacFilters("virtualization.vminterface"),
     ...interfaceVlanFilters("virtualization.vminterface"),
+    ...l2vpnFilters("virtualization.vminterface"),
   },
 });
 
