@@ -37,3 +37,24 @@ CREATE TABLE virtualization_vminterface_tagged_vlans (
 );
 
 CREATE INDEX virtualization_vminterface_tagged_vlans_vlan_id ON virtualization_vminterface_tagged_vlans(vlan_id);
+
+-- Sites and providers hold ASNs.
+-- dcim.site.asns
+CREATE TABLE dcim_site_asns (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  site_id INTEGER NOT NULL REFERENCES dcim_site(id) ON DELETE CASCADE,
+  asn_id INTEGER NOT NULL REFERENCES ipam_asn(id) ON DELETE CASCADE,
+  UNIQUE (site_id, asn_id)
+);
+
+CREATE INDEX dcim_site_asns_asn_id ON dcim_site_asns(asn_id);
+
+-- circuits.provider.asns
+CREATE TABLE circuits_provider_asns (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  provider_id INTEGER NOT NULL REFERENCES circuits_provider(id) ON DELETE CASCADE,
+  asn_id INTEGER NOT NULL REFERENCES ipam_asn(id) ON DELETE CASCADE,
+  UNIQUE (provider_id, asn_id)
+);
+
+CREATE INDEX circuits_provider_asns_asn_id ON circuits_provider_asns(asn_id);

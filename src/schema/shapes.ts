@@ -256,7 +256,19 @@ export interface Field extends Omit<FieldOptions, "target" | "targets" | "countO
 }
 
 /** The applications under /api/, in the order the API root lists them. */
-export const APPS = ["circuits", "core", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization", "vpn", "wireless"] as const;
+export const APPS = [
+  "circuits",
+  "core",
+  "dcim",
+  "extras",
+  "ipam",
+  "plugins",
+  "tenancy",
+  "users",
+  "virtualization",
+  "vpn",
+  "wireless",
+] as const;
 
 export type AppName = (typeof APPS)[number];
 

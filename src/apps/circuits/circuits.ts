@@ -111,6 +111,11 @@ export const provider = defineModel({
     accounts: f.reverseList("circuits.provideraccount", "circuits_provideraccount", "provider_id", { nestedDisplayUrl: true }),
     description,
     comments,
+    asns: f.m2m(
+      "ipam.asn",
+      { table: "circuits_provider_asns", source: "provider_id", target: "asn_id" },
+      { filterName: "asn", label: "ASNs" },
+    ),
     circuit_count: f.count("circuits.circuit", "provider"),
   },
   brief: ["name", "slug", "description", "circuit_count"],

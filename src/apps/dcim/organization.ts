@@ -70,6 +70,7 @@ export const site = defineModel({
     latitude: f.float({ nullable: true, min: -90, max: 90 }),
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     comments,
+    asns: f.m2m("ipam.asn", { table: "dcim_site_asns", source: "site_id", target: "asn_id" }, { filterName: "asn", label: "ASNs" }),
     virtualmachine_count: f.count("virtualization.virtualmachine", "site"),
     rack_count: f.count("dcim.rack", "site"),
     device_count: f.count("dcim.device", "site"),

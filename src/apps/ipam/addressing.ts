@@ -1,4 +1,4 @@
-import type { FieldOptions } from "../../schema/shapes.ts";
+import type { FieldOptions, RelatedFilter } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
@@ -70,10 +70,16 @@ export const asn = defineModel({
     tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
     description,
     comments,
+    site_count: f.countRows("dcim_site_asns", "asn_id"),
+    provider_count: f.countRows("circuits_provider_asns", "asn_id"),
   },
   brief: ["asn", "description"],
   display: asnDisplay,
   naturalKey: "asn",
+  filters: {
+    ...heldBy("dcim.site", "dcim_site_asns", "site_id", "site"),
+    ...heldBy("circuits.provider", "circuits_provider_asns", "provider_id", "provider"),
+  },
   search: ["description", "comments"],
   ordering: ["asn"],
   hooks: {
@@ -81,6 +87,12 @@ export const asn = defineModel({
     prepareWrite: (_ctx, items, allocation) => applyAllocation(allocation, items),
   } satisfies StatefulHooks<AllocationPlan | null>,
 });
+
+/** ASNs the sites or providers given hold (`site`/`site_id`, `provider`/`provider_id`), through their `asns` sets. */
+function heldBy(target: string, table: string, column: string, name: string): Record<string, RelatedFilter> {
+  const related = (t: string) => sql`SELECT x.${sql.ref(column)} AS id FROM ${sql.table(table)} x WHERE x.asn_id = ${sql.ref(`${t}.id`)}`;
+  return { [name]: { target, related }, [`${name}_id`]: { target, byId: true, related } };
+}
 
 export const asnRange = defineModel({
   app: "ipam",
@@ -124,8 +136,15 @@ export const routeTarget = defineModel({
     comments,
   },
   brief: ["name", "description"],
-  filters: routeTargetL2vpnFilters(),
+  filters: { ...vrfTargetFilters("import", "importing_vrf"), ...vrfTargetFilters("export", "exporting_vrf"), ...routeTargetL2vpnFilters() },
 });
+
+/** Route targets the VRFs given import or export: by the VRF's id, or by its RD (NetBox's `importing_vrf`...). */
+function vrfTargetFilters(direction: "import" | "export", name: string): Record<string, RelatedFilter> {
+  const related = (t: string) =>
+    sql`SELECT x.vrf_id AS id FROM ${sql.table(`ipam_vrf_${direction}_targets`)} x WHERE x.routetarget_id = ${sql.ref(`${t}.id`)}`;
+  return { [`${name}_id`]: { target: "ipam.vrf", byId: true, related }, [name]: { target: "ipam.vrf", related } };
+}
 
 const targets = (direction: "import" | "export") =>
   f.m2m(

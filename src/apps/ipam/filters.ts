@@ -1,5 +1,6 @@
 import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
+import { scopePlaceFilters } from "../virtualization/cluster-scope.ts";
 import { ancestorCandidates, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
 
 type Cond = RawBuilder<unknown>;
@@ -89,6 +90,9 @@ const networkFilters = (f: string) => ({
 
 export const prefixFilters = {
   ...networkFilters("prefix"),
+  ...scopePlaceFilters("region", "region"),
+  ...scopePlaceFilters("site_group", "sitegroup"),
+  ...scopePlaceFilters("location", "location"),
   present_in_vrf_id: sqlFilter(presentInVrf("id")),
   present_in_vrf: sqlFilter(presentInVrf("rd")),
   vlan_vid: "vlan__vid",
@@ -170,6 +174,25 @@ export const ipAddressFilters = {
     ),
   ),
   vminterface_id: sqlFilter((values, t) => assignedTo("virtualization.vminterface", idSet(values), t)),
+  vminterface: sqlFilter((values, t) =>
+    assignedTo(
+      "virtualization.vminterface",
+      sql`(SELECT id FROM virtualization_vminterface WHERE name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      t,
+    ),
+  ),
+  virtual_machine: sqlFilter((values, t) =>
+    assignedTo(
+      "virtualization.vminterface",
+      sql`(SELECT i.id FROM virtualization_vminterface i JOIN virtualization_virtualmachine vm ON vm.id = i.virtual_machine_id
+      WHERE vm.name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      t,
+    ),
+  ),
+  fhrpgroup_id: sqlFilter((values, t) => assignedTo("ipam.fhrpgroup", idSet(values), t)),
+  service_id: sqlFilter(
+    (values, t) => sql`${col(t, "id")} IN (SELECT ipaddress_id FROM ipam_service_ipaddresses WHERE service_id IN ${idSet(values)})`,
+  ),
   virtual_machine_id: sqlFilter((values, t) => {
     return assignedTo(
       "virtualization.vminterface",
@@ -188,20 +211,59 @@ export const ipAddressFilters = {
 } satisfies Record<string, FilterDeclaration>;
 
 /**
- * VLANs a device's interfaces may carry (NetBox's `available_on_device`): global ones, those of
- * the device's site, and those of groups scoped to the device's site, location, region, site
- * group, or to nothing.
+ * VLANs usable at the places `places` lists (rows of site, location, region, site group, cluster
+ * and cluster group ids, any null): global ones, those of the site, and those of groups scoped
+ * to one of the places or to nothing. What `available_on_device`, `available_at_site` and
+ * `available_on_virtualmachine` share.
  */
-const availableOnDevice = (values: readonly string[], t: string) => {
-  const devices = sql`(SELECT d.id, d.site_id, d.location_id, s.region_id, s.group_id FROM dcim_device d JOIN dcim_site s ON s.id = d.site_id
-    WHERE d.id IN ${idSet(values)})`;
-  return sql`EXISTS (SELECT 1 FROM ${devices} d WHERE
-    (${col(t, "group_id")} IS NULL AND (${col(t, "site_id")} IS NULL OR ${col(t, "site_id")} = d.site_id))
+const availableAt = (places: Cond, t: string) =>
+  sql`EXISTS (SELECT 1 FROM ${places} p WHERE
+    (${col(t, "group_id")} IS NULL AND (${col(t, "site_id")} IS NULL OR ${col(t, "site_id")} = p.site_id))
     OR ${col(t, "group_id")} IN (SELECT g.id FROM ipam_vlangroup g WHERE g.scope_type IS NULL
-      OR (g.scope_type = 'dcim.site' AND g.scope_id = d.site_id) OR (g.scope_type = 'dcim.location' AND g.scope_id = d.location_id)
-      OR (g.scope_type = 'dcim.region' AND g.scope_id = d.region_id) OR (g.scope_type = 'dcim.sitegroup' AND g.scope_id = d.group_id)))`;
-};
+      OR (g.scope_type = 'dcim.site' AND g.scope_id = p.site_id) OR (g.scope_type = 'dcim.location' AND g.scope_id = p.location_id)
+      OR (g.scope_type = 'dcim.region' AND g.scope_id = p.region_id) OR (g.scope_type = 'dcim.sitegroup' AND g.scope_id = p.group_id)
+      OR (g.scope_type = 'virtualization.cluster' AND g.scope_id = p.cluster_id)
+      OR (g.scope_type = 'virtualization.clustergroup' AND g.scope_id = p.cluster_group_id)))`;
+
+/** VLANs a device's interfaces may carry (NetBox's `available_on_device`). */
+const availableOnDevice = (values: readonly string[], t: string) =>
+  availableAt(
+    sql`(SELECT d.site_id, d.location_id, s.region_id, s.group_id, d.cluster_id, c.group_id AS cluster_group_id
+      FROM dcim_device d JOIN dcim_site s ON s.id = d.site_id LEFT JOIN virtualization_cluster c ON c.id = d.cluster_id
+      WHERE d.id IN ${idSet(values)})`,
+    t,
+  );
+
+/** VLANs a virtual machine's interfaces may carry (NetBox's `available_on_virtualmachine`): by its site and cluster. */
+const availableOnVirtualMachine = (values: readonly string[], t: string) =>
+  availableAt(
+    sql`(SELECT vm.site_id, NULL AS location_id, s.region_id, s.group_id, vm.cluster_id, c.group_id AS cluster_group_id
+      FROM virtualization_virtualmachine vm LEFT JOIN dcim_site s ON s.id = vm.site_id
+      LEFT JOIN virtualization_cluster c ON c.id = vm.cluster_id WHERE vm.id IN ${idSet(values)})`,
+    t,
+  );
+
+/** VLANs usable at a site (NetBox's `available_at_site`): its own, global ones, and groups scoped to it, its locations, region or group. */
+const availableAtSite = (values: readonly string[], t: string) =>
+  availableAt(
+    sql`(SELECT s.id AS site_id, l.id AS location_id, s.region_id, s.group_id, NULL AS cluster_id, NULL AS cluster_group_id
+      FROM dcim_site s LEFT JOIN dcim_location l ON l.site_id = s.id WHERE s.id IN ${idSet(values)})`,
+    t,
+  );
+
+/** VLANs an interface of `table` carries, untagged or tagged. */
+const carriedBy = (table: string, through: string, source: string) => (values: readonly string[], t: string) =>
+  sql`(${col(t, "id")} IN (SELECT untagged_vlan_id FROM ${sql.table(table)} WHERE id IN ${idSet(values)})
+    OR ${col(t, "id")} IN (SELECT vlan_id FROM ${sql.table(through)} WHERE ${sql.ref(source)} IN ${idSet(values)}))`;
 
 export const vlanFilters = {
   available_on_device: sqlFilter(availableOnDevice),
+  available_on_virtualmachine: sqlFilter(availableOnVirtualMachine),
+  available_at_site: sqlFilter(availableAtSite),
+  interface_id: sqlFilter(carriedBy("dcim_interface", "dcim_interface_tagged_vlans", "interface_id")),
+  vminterface_id: sqlFilter(carriedBy("virtualization_vminterface", "virtualization_vminterface_tagged_vlans", "vminterface_id")),
+  region: { path: "site__region", tree: true },
+  region_id: { path: "site__region__id", tree: true },
+  site_group: { path: "site__group", tree: true },
+  site_group_id: { path: "site__group__id", tree: true },
 } satisfies Record<string, FilterDeclaration>;

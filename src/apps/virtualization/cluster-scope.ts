@@ -1,3 +1,4 @@
+import type { RelatedFilter } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 
 export type Scope = "region" | "sitegroup" | "site" | "location";
@@ -17,4 +18,16 @@ export function clusterScopeSql(c: string, level: Scope): RawBuilder<unknown> {
   const column = level === "region" ? "region_id" : "group_id";
   return sql`CASE ${type} WHEN ${`dcim.${level}`} THEN ${id} WHEN 'dcim.site' THEN ${ofSite(column, id)}
     WHEN 'dcim.location' THEN ${ofSite(column, locationSite)} END`;
+}
+
+/**
+ * `name` and `name_id`: the rows (clusters, prefixes, wireless LANs: any model with a `scope`)
+ * whose scope lies in the region, site group, site or location given (NetBox's cached `_region`,
+ * `_site_group`, `_site`, `_location`); nested groups take their descendants.
+ */
+export function scopePlaceFilters(name: string, level: Scope): Record<string, RelatedFilter> {
+  const target = `dcim.${level}`;
+  const tree = level !== "site";
+  const related = (t: string) => sql`SELECT ${clusterScopeSql(t, level)} AS id`;
+  return { [name]: { target, tree, related }, [`${name}_id`]: { target, tree, byId: true, related } };
 }

@@ -1,4 +1,4 @@
-import type { Choice, Model, RelatedFilter } from "../../schema/shapes.ts";
+import type { Choice, Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, WriteItem } from "../../schema/hooks.ts";
@@ -12,7 +12,7 @@ import { refSql } from "../../engine/references.ts";
 import { CABLE_STATUS } from "../dcim/cables.ts";
 import { INTERFACE_TYPE } from "../dcim/choices.ts";
 import { DISTANCE_UNIT } from "../circuits/circuits.ts";
-import { clusterScopeSql, type Scope } from "../virtualization/cluster-scope.ts";
+import { scopePlaceFilters } from "../virtualization/cluster-scope.ts";
 
 /** A wireless LAN's status (NetBox WirelessLANStatusChoices). */
 export const WIRELESS_LAN_STATUS: readonly Choice[] = [
@@ -48,17 +48,6 @@ const authentication = () => ({
   auth_cipher: f.choice(WIRELESS_AUTH_CIPHER, { nullable: true, label: "Authentication cipher" }),
   auth_psk: f.string({ maxLength: 64, blank: true, label: "Pre-shared key" }),
 });
-
-/**
- * `name` and `name_id`: the LANs whose scope lies in the region, site group, site or location
- * (NetBox's cached `_region`, `_site_group`, `_site`, `_location`); nested groups take their descendants.
- */
-function scopeFilters(name: string, level: Scope): Record<string, RelatedFilter> {
-  const target = `dcim.${level}`;
-  const tree = level !== "site";
-  const related = (t: string) => sql`SELECT ${clusterScopeSql(t, level)} AS id`;
-  return { [name]: { target, tree, related }, [`${name}_id`]: { target, tree, byId: true, related } };
-}
 
 export const wirelessLanGroup = defineModel({
   app: "wireless",
@@ -102,10 +91,10 @@ export const wirelessLan = defineModel({
   search: ["ssid", "description"],
   ordering: ["ssid"],
   filters: {
-    ...scopeFilters("region", "region"),
-    ...scopeFilters("site_group", "sitegroup"),
-    ...scopeFilters("site", "site"),
-    ...scopeFilters("location", "location"),
+    ...scopePlaceFilters("region", "region"),
+    ...scopePlaceFilters("site_group", "sitegroup"),
+    ...scopePlaceFilters("site", "site"),
+    ...scopePlaceFilters("location", "location"),
     interface_id: {
       target: "dcim.interface",
       byId: true,
