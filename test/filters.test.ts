@@ -223,3 +223,24 @@ describe("STRICT_FILTERING", () => {
     expect(r.body.count).toBe(2);
   });
 });
+
+describe("number filters", () => {
+  let api: Harness;
+  beforeAll(async () => {
+    api = await createHarness();
+  });
+  afterAll(() => api.close());
+
+  it("refuse a value that is not a whole number, as NetBox's do, and document it as an integer", async () => {
+    expect(await api.get("/api/ipam/prefixes/?mask_length=abc")).toMatchObject({
+      status: 400,
+      body: { mask_length: ["Enter a whole number."] },
+    });
+    expect((await api.get("/api/ipam/ip-addresses/?mask_length__gte=x")).status).toBe(400);
+    expect((await api.get("/api/ipam/services/?port=ssh")).status).toBe(400);
+    expect((await api.get("/api/ipam/prefixes/?mask_length=24")).status).toBe(200);
+    const document = (await api.get("/api/schema/?format=json")).body;
+    const parameter = document.paths["/api/ipam/prefixes/"].get.parameters.find((p: any) => p.name === "mask_length");
+    expect(parameter.schema.items.type).toBe("integer");
+  });
+});

@@ -127,8 +127,11 @@ describe("available prefixes", () => {
     const two = await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, [{ prefix_length: 23 }, { prefix_length: 24 }]);
     expect(two.body.map((x: any) => x.prefix)).toEqual(["10.8.2.0/23", "10.8.1.0/24"]);
     expect((await api.get(`/api/ipam/prefixes/${id}/`)).body.children).toBe(4);
-    expect((await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, { prefix_length: 8 })).body).toEqual([
-      { prefix_length: ["Invalid prefix length (8) for IPv4"] },
+    // A block larger than the parent fits nowhere: no room (NetBox's 409); a length past the family's bits is invalid.
+    const larger = await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, { prefix_length: 8 });
+    expect([larger.status, larger.body]).toEqual([409, NO_ROOM]);
+    expect((await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, { prefix_length: 33 })).body).toEqual([
+      { prefix_length: ["Invalid prefix length (33) for IPv4"] },
     ]);
     expect((await api.post(`/api/ipam/prefixes/${id}/available-prefixes/`, {})).body).toEqual([
       { prefix_length: ["this field can not be missing"] },

@@ -45,7 +45,7 @@ export interface FilterPlan {
 type Resolved =
   | { readonly via: readonly Field[]; readonly field: Field | "id"; readonly tree?: boolean }
   | { readonly via: readonly Field[]; readonly relation: Field; readonly byId: boolean; readonly tree: boolean; readonly related?: RowSql }
-  | { readonly sql: (values: readonly string[], table: string) => Cond };
+  | { readonly sql: (values: readonly string[], table: string) => Cond; readonly integer?: boolean };
 
 const or = (xs: Cond[]): Cond => (xs.length === 1 ? xs[0] : sql`(${sql.join(xs, sql` OR `)})`);
 /** NOT that keeps rows where the condition is NULL (a missing relation or value), as Django's exclude(). */
@@ -212,7 +212,10 @@ interface FilterUse extends ParamValues {
 function compile({ target, lookup, values, param }: FilterUse, table: string, plan: FilterPlan): Cond | null {
   const fail = (message: string): null => (((plan.errors[param] ??= []) as string[]).push(message), null);
   if (!acceptsLookup(target, lookup)) return null;
-  if ("sql" in target) return target.sql(values, table);
+  if ("sql" in target) {
+    if (target.integer && !values.every((v) => /^-?\d+$/.test(v.trim()))) return fail("Enter a whole number.");
+    return target.sql(values, table);
+  }
   const known = LOOKUPS[lookup];
   if ("relation" in target) {
     const cond = relationCondition(target, { param, values, isnull: known.op === "isnull" }, table, plan);
@@ -244,7 +247,7 @@ const LISTED_SUFFIXES = ["", "n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie
 
 /** What a filter parameter's values are: SQL of its own, a related object's natural key or id, or a field's value. */
 export type FilterValue =
-  | { readonly sql: true }
+  | { readonly sql: true; readonly integer: boolean }
   | { readonly relation: Model; readonly byId: boolean }
   | { readonly field: Field | "id"; readonly family: string };
 
@@ -266,7 +269,7 @@ export function filterParameters(model: Model): FilterParameter[] {
   for (const [filter, target] of filtersOf(model)) {
     const value: FilterValue =
       "sql" in target
-        ? { sql: true }
+        ? { sql: true, integer: Boolean(target.integer) }
         : "relation" in target
           ? { relation: target.relation.target!(), byId: target.byId }
           : { field: target.field, family: familyOf(target.field) };

@@ -26,7 +26,7 @@ const list = (items: JsonSchema): JsonSchema => ({ type: "array", items });
 function valueSchema(p: FilterParameter): JsonSchema {
   if (p.op === "empty" || p.op === "isnull") return { type: "boolean" };
   const v = p.value;
-  if ("sql" in v) return list({ type: "string" });
+  if ("sql" in v) return list({ type: v.integer ? "integer" : "string" });
   if ("relation" in v) return list(v.byId ? { type: "integer" } : { type: "string" });
   const field = v.field;
   if (v.family === "boolean") return list({ type: "boolean" });

@@ -293,7 +293,11 @@ export interface UniqueTogether {
 export type FilterDeclaration<Target = ModelName> =
   | string
   | { readonly path: string; readonly tree?: boolean }
-  | { readonly sql: (values: readonly string[], table: string) => RawBuilder<unknown> }
+  | {
+      readonly sql: (values: readonly string[], table: string) => RawBuilder<unknown>;
+      /** Its values are whole numbers: others are refused (NetBox's "Enter a whole number."), and documented as integers. */
+      readonly integer?: boolean;
+    }
   | RelatedFilter<Target>;
 
 /**

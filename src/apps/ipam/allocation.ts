@@ -161,11 +161,11 @@ async function availableIps(ctx: RouteContext, model: Model, id: number): Promis
 }
 
 /** The prefix-length problems NetBox reports for an allocation item, or null. */
-function prefixLengthProblem(item: Out, family: Family, parentLength: number): string | null {
+function prefixLengthProblem(item: Out, family: Family): string | null {
   const l = item.prefix_length;
   if (l === undefined) return "this field can not be missing";
   if (typeof l !== "number" || !Number.isInteger(l)) return "this field must be int type";
-  if (l < parentLength || l > bitsOf(family)) return `Invalid prefix length (${l}) for IPv${family}`;
+  if (l < 0 || l > bitsOf(family)) return `Invalid prefix length (${l}) for IPv${family}`;
   return null;
 }
 
@@ -188,8 +188,10 @@ async function availablePrefixes(ctx: RouteContext, model: Model, id: number): P
     return json(blocks.map((b) => ({ family: n.family, prefix: `${formatAddress(b.family, b.host)}/${b.length}`, vrf })));
   }
   const { items, single } = await allocationBody(ctx);
-  const problems = items.map((item) => prefixLengthProblem(item, n.family, n.length));
+  const problems = items.map((item) => prefixLengthProblem(item, n.family));
   if (problems.some(Boolean)) throw ApiError.invalid(problems.map((p) => (p ? { prefix_length: [p] } : {})));
+  // A block larger than the parent fits nowhere in it: no room, as NetBox answers (409).
+  if (items.some((item) => Number(item.prefix_length) < n.length)) throw ApiError.detail("conflict", NO_ROOM);
   const prefixModel = model.registry.get("ipam.prefix");
   const overlaps = (
     c: ReturnType<typeof member>,

@@ -69,7 +69,7 @@ export function interfaceVlanFilters(type: InterfaceType): Record<string, Filter
     sql`(${sql.ref(`${t}.untagged_vlan_id`)} IN ${vlans} OR ${sql.ref(`${t}.id`)} IN (SELECT ${sql.ref(source)} FROM ${sql.table(table)} WHERE vlan_id IN ${vlans}))`;
   const numbers = (values: readonly string[]) => JSON.stringify(values.filter((v) => /^\d{1,10}$/.test(v)).map(Number));
   return {
-    vlan_id: { sql: (values, t) => carrying(sql`(SELECT value FROM json_each(${numbers(values)}))`, t) },
+    vlan_id: { integer: true, sql: (values, t) => carrying(sql`(SELECT value FROM json_each(${numbers(values)}))`, t) },
     vlan: {
       sql: (values, t) => carrying(sql`(SELECT id FROM ipam_vlan WHERE vid IN (SELECT value FROM json_each(${numbers(values)})))`, t),
     },

@@ -76,6 +76,8 @@ const presentInVrf = (by: "id" | "rd") => (values: readonly string[], t: string)
 };
 
 const sqlFilter = (f: (values: readonly string[], table: string) => Cond): SqlFilter => ({ sql: f });
+/** An SQL filter whose values are whole numbers (others are a 400, as NetBox's number filters). */
+const numberFilter = (f: (values: readonly string[], table: string) => Cond): SqlFilter => ({ sql: f, integer: true });
 
 /** Filters of models holding one network field `f` (prefixes, aggregates). */
 const networkFilters = (f: string) => ({
@@ -83,9 +85,9 @@ const networkFilters = (f: string) => ({
   within: sqlFilter(inside(f, { include: false })),
   within_include: sqlFilter(inside(f, { include: true })),
   contains: sqlFilter(containing(f)),
-  mask_length: sqlFilter(maskLength(f, "=")),
-  mask_length__gte: sqlFilter(maskLength(f, ">=")),
-  mask_length__lte: sqlFilter(maskLength(f, "<=")),
+  mask_length: numberFilter(maskLength(f, "=")),
+  mask_length__gte: numberFilter(maskLength(f, ">=")),
+  mask_length__lte: numberFilter(maskLength(f, "<=")),
 });
 
 export const prefixFilters = {
@@ -93,7 +95,7 @@ export const prefixFilters = {
   ...scopePlaceFilters("region", "region"),
   ...scopePlaceFilters("site_group", "sitegroup"),
   ...scopePlaceFilters("location", "location"),
-  present_in_vrf_id: sqlFilter(presentInVrf("id")),
+  present_in_vrf_id: numberFilter(presentInVrf("id")),
   present_in_vrf: sqlFilter(presentInVrf("rd")),
   vlan_vid: "vlan__vid",
   vlan_group_id: "vlan__group__id",
@@ -121,7 +123,7 @@ export const ipRangeFilters = {
       }),
     ),
   ),
-  present_in_vrf_id: sqlFilter(presentInVrf("id")),
+  present_in_vrf_id: numberFilter(presentInVrf("id")),
   present_in_vrf: sqlFilter(presentInVrf("rd")),
 } satisfies Record<string, FilterDeclaration>;
 
@@ -149,12 +151,12 @@ export const ipAddressFilters = {
       }),
     ),
   ),
-  mask_length: sqlFilter(maskLength("address", "=")),
-  mask_length__gte: sqlFilter(maskLength("address", ">=")),
-  mask_length__lte: sqlFilter(maskLength("address", "<=")),
-  present_in_vrf_id: sqlFilter(presentInVrf("id")),
+  mask_length: numberFilter(maskLength("address", "=")),
+  mask_length__gte: numberFilter(maskLength("address", ">=")),
+  mask_length__lte: numberFilter(maskLength("address", "<=")),
+  present_in_vrf_id: numberFilter(presentInVrf("id")),
   present_in_vrf: sqlFilter(presentInVrf("rd")),
-  interface_id: sqlFilter((values, t) => assignedTo("dcim.interface", idSet(values), t)),
+  interface_id: numberFilter((values, t) => assignedTo("dcim.interface", idSet(values), t)),
   interface: sqlFilter((values, t) =>
     assignedTo(
       "dcim.interface",
@@ -162,7 +164,7 @@ export const ipAddressFilters = {
       t,
     ),
   ),
-  device_id: sqlFilter((values, t) =>
+  device_id: numberFilter((values, t) =>
     assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE device_id IN ${idSet(values)})`, t),
   ),
   device: sqlFilter((values, t) =>
@@ -173,7 +175,7 @@ export const ipAddressFilters = {
       t,
     ),
   ),
-  vminterface_id: sqlFilter((values, t) => assignedTo("virtualization.vminterface", idSet(values), t)),
+  vminterface_id: numberFilter((values, t) => assignedTo("virtualization.vminterface", idSet(values), t)),
   vminterface: sqlFilter((values, t) =>
     assignedTo(
       "virtualization.vminterface",
@@ -189,11 +191,11 @@ export const ipAddressFilters = {
       t,
     ),
   ),
-  fhrpgroup_id: sqlFilter((values, t) => assignedTo("ipam.fhrpgroup", idSet(values), t)),
-  service_id: sqlFilter(
+  fhrpgroup_id: numberFilter((values, t) => assignedTo("ipam.fhrpgroup", idSet(values), t)),
+  service_id: numberFilter(
     (values, t) => sql`${col(t, "id")} IN (SELECT ipaddress_id FROM ipam_service_ipaddresses WHERE service_id IN ${idSet(values)})`,
   ),
-  virtual_machine_id: sqlFilter((values, t) => {
+  virtual_machine_id: numberFilter((values, t) => {
     return assignedTo(
       "virtualization.vminterface",
       sql`(SELECT id FROM virtualization_vminterface WHERE virtual_machine_id IN ${idSet(values)})`,
@@ -257,11 +259,11 @@ const carriedBy = (table: string, through: string, source: string) => (values: r
     OR ${col(t, "id")} IN (SELECT vlan_id FROM ${sql.table(through)} WHERE ${sql.ref(source)} IN ${idSet(values)}))`;
 
 export const vlanFilters = {
-  available_on_device: sqlFilter(availableOnDevice),
-  available_on_virtualmachine: sqlFilter(availableOnVirtualMachine),
-  available_at_site: sqlFilter(availableAtSite),
-  interface_id: sqlFilter(carriedBy("dcim_interface", "dcim_interface_tagged_vlans", "interface_id")),
-  vminterface_id: sqlFilter(carriedBy("virtualization_vminterface", "virtualization_vminterface_tagged_vlans", "vminterface_id")),
+  available_on_device: numberFilter(availableOnDevice),
+  available_on_virtualmachine: numberFilter(availableOnVirtualMachine),
+  available_at_site: numberFilter(availableAtSite),
+  interface_id: numberFilter(carriedBy("dcim_interface", "dcim_interface_tagged_vlans", "interface_id")),
+  vminterface_id: numberFilter(carriedBy("virtualization_vminterface", "virtualization_vminterface_tagged_vlans", "vminterface_id")),
   region: { path: "site__region", tree: true },
   region_id: { path: "site__region__id", tree: true },
   site_group: { path: "site__group", tree: true },

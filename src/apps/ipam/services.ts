@@ -61,6 +61,7 @@ export const service = defineModel({
   filters: {
     // A service listening on any of the ports given.
     port: {
+      integer: true,
       sql: (values, t) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.ports`)}) p
         WHERE p.value IN (SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,5}$/.test(v)).map(Number))})))`,
     },
