@@ -154,10 +154,9 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
     status: { 249: 400, 372: 400, 509: 400, 533: 400 },
   },
   {
-    what: "`parent` filters prefixes (NetBox 4.2 has no such prefix filter, ignores it and lists its whole database)",
-    reason:
-      "issue 18: no filter is silently ignored; NetBox's answer lists objects the scenario did not create (~prefixes, ~tenants), so no replay can match it; the status is still compared",
-    body: [260],
+    what: "`parent` is no prefix filter (NetBox 4.2 has none either): STRICT_FILTERING refuses it (400); NetBox ignores it and lists its whole database",
+    reason: "issue 18: no filter is silently ignored (STRICT_FILTERING, on by default)",
+    status: { 260: 400 },
   },
   {
     what: "an unknown API path answers JSON `{detail}`, not NetBox's HTML page",

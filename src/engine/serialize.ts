@@ -51,7 +51,10 @@ function renderContext(ctx: Actor, registry: Registry, form: Form): Shaping {
   const nestedContext: Shaping = {
     ctx,
     form: "nested",
-    nested: (target, raw, shown = {}) => shape(target, raw, shown.fields ?? target.nestedFields, shown.page ? paged : nestedContext),
+    nested: (target, raw, shown = {}) =>
+      shown.page
+        ? shape(target, raw, shown.fields ?? target.pageNestedFields, paged)
+        : shape(target, raw, shown.fields ?? target.nestedFields, nestedContext),
     nestedOf: (objectType, raw) => {
       const target = registry.byObjectType(objectType);
       return target ? shape(target, raw, target.nestedFields, nestedContext) : null;

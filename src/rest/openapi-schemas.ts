@@ -68,7 +68,7 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
     if (known) return known;
     if (building.has(key)) throw new Error(`OpenAPI: ${model.objectType} nests itself at one level`);
     building.add(key);
-    const schema = objectSchema(model, { fields: model.nestedFields, form: "nested", level, page });
+    const schema = objectSchema(model, { fields: page ? model.pageNestedFields : model.nestedFields, form: "nested", level, page });
     const text = `${model.objectType} ${JSON.stringify(schema)}`;
     let name = byContent.get(text);
     if (!name) {

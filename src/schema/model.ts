@@ -94,6 +94,7 @@ export function defineModel(d: ModelDeclaration): Model {
   }
   const display = d.display ?? (field.name ? "name" : "id");
   const briefFields = d.brief.map((name) => field[name]);
+  const nestedFields = briefFields.filter((x) => !KINDS[x.kind].read?.notNested && !x.notNested);
   const model: Model = Object.freeze({
     ...d,
     get registry() {
@@ -111,7 +112,8 @@ export function defineModel(d: ModelDeclaration): Model {
     naturalKey: d.naturalKey ?? (field.slug ? "slug" : "name"),
     readableFields: fields.filter((x) => !x.writeOnly),
     briefFields,
-    nestedFields: briefFields.filter((x) => !KINDS[x.kind].read?.notNested && !x.notNested),
+    nestedFields,
+    pageNestedFields: nestedFields.filter((x) => x.name !== "description"),
     search: d.search ?? fields.filter((x) => ["name", "slug", "description"].includes(x.name)).map((x) => x.name),
     ordering: d.ordering ?? (field.name ? ["name"] : ["id"]),
     routes: d.routes ?? [],

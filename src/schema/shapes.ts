@@ -392,6 +392,11 @@ export interface Model extends Omit<ModelDeclaration, "fields" | "display" | "fi
   readonly readableFields: readonly Field[];
   readonly briefFields: readonly Field[];
   readonly nestedFields: readonly Field[];
+  /**
+   * The nested form where a relation nests with NetBox's older `Nested*` serializers (those with
+   * `display_url`: tags, a tree's parent, an interface's LAG...): the nested fields but its description.
+   */
+  readonly pageNestedFields: readonly Field[];
   readonly search: readonly string[];
   readonly ordering: readonly string[];
   readonly routes: readonly RouteDeclaration[];

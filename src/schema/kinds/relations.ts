@@ -32,7 +32,8 @@ function nestedChildren(target: Model, { page = false, kindOf }: { readonly page
     ...(page ? { display_url: { type: "field", required: false, read_only: true, label: "Display url" } } : {}),
     display: { type: "field", required: false, read_only: true, label: "Display" },
   };
-  for (const f of target.nestedFields) Object.assign(children, kindOf(f.kind).options({ ...f, readOnly: true, required: false }));
+  for (const f of page ? target.pageNestedFields : target.nestedFields)
+    Object.assign(children, kindOf(f.kind).options({ ...f, readOnly: true, required: false }));
   return children;
 }
 
