@@ -83,7 +83,7 @@ describe("cables between interfaces", () => {
     const reply = await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/`);
     expect(reply.body).toMatchObject({
       cable: null,
-      cable_end: "",
+      cable_end: null,
       link_peers: [],
       link_peers_type: null,
       _occupied: false,

@@ -232,3 +232,23 @@ describe("ASNs of sites and providers", () => {
     expect(await names("/api/ipam/asns/?provider=transit", "asn")).toEqual([65002]);
   });
 });
+
+describe("tenants and devices", () => {
+  it("count what each tenant holds", async () => {
+    const tenant = (await api.get(`/api/tenancy/tenants/${id.tenant}/`)).body;
+    expect(tenant).toMatchObject({ prefix_count: 1, site_count: 0, device_count: 0, vlan_count: 0, cluster_count: 0 });
+    await api.patch(`/api/dcim/sites/${id.tok}/`, { tenant: id.tenant });
+    expect((await api.get(`/api/tenancy/tenants/${id.tenant}/`)).body.site_count).toBe(1);
+  });
+
+  it("take their type's airflow when created without one", async () => {
+    const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "Fans", slug: "fans" });
+    const type = await make(api, "/api/dcim/device-types/", { manufacturer, model: "Blower", slug: "blower", airflow: "front-to-rear" });
+    const taken = await api.post("/api/dcim/devices/", { name: "b1", site: id.ber, device_type: type, role: id.role });
+    expect(taken.body.airflow).toMatchObject({ value: "front-to-rear" });
+    const own = await api.post("/api/dcim/devices/", { name: "b2", site: id.ber, device_type: type, role: id.role, airflow: "passive" });
+    expect(own.body.airflow).toMatchObject({ value: "passive" });
+    const changed = await api.get(`/api/core/object-changes/?changed_object_id=${taken.body.id}&changed_object_type=dcim.device`);
+    expect(changed.body.results[0].postchange_data.airflow).toBe("front-to-rear");
+  });
+});

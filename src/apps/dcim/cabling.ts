@@ -114,10 +114,11 @@ export const cabled = (): Record<string, FieldOptions> => ({
       ];
     },
   }),
-  cable_end: f.computed(
-    (t, s) => sql`coalesce((SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)}), '')`,
-    { returns: "string" },
-  ),
+  // Null on a port no cable holds, as NetBox 4.2 answers.
+  cable_end: f.computed((t, s) => sql`(SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)})`, {
+    returns: "string",
+    nullable: true,
+  }),
   link_peers: f.computed((t, s) => linkPeersSql(t, s!), { returns: "nested" }),
   link_peers_type: f.computed(
     (t, s) => sql`(SELECT p.termination_type FROM ${sql.table(TERMINATIONS)} me

@@ -21,7 +21,7 @@ import { interfaceMacFields, interfaceMacFilters, macAddressProblem, normalMacAd
 import { componentFilters } from "./components.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
 import { deviceClusterHooks } from "../virtualization/validation.ts";
-import { devicePlacementHooks } from "./placement.ts";
+import { deviceAirflowHooks, devicePlacementHooks } from "./placement.ts";
 import { traceRoute } from "./trace.ts";
 import { deviceComponentStatements } from "./instantiation.ts";
 import {
@@ -142,6 +142,7 @@ export const device = defineModel({
   // Placement, cluster and primary-IP rules; a new device brings its type's components (instantiation.ts).
   hooks: combineHooks(
     devicePlacementHooks(() => device),
+    deviceAirflowHooks(() => device),
     deviceClusterHooks(() => device),
     { writeStatements: (ctx, items) => deviceComponentStatements(device.registry, ctx, items) },
     deviceIpamHooks,

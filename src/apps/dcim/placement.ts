@@ -241,6 +241,30 @@ function deviceChassisProblem(item: WriteItem, t: Tables, seats: Set<string>): [
   return null;
 }
 
+/** A new device without an airflow takes its type's, as NetBox's save does. */
+export const deviceAirflowHooks = (device: Lazy): StatefulHooks<Map<number, unknown>> => ({
+  initial: () => new Map(),
+  writeProbes: (ctx, items, airflows) => {
+    const creating = items.filter((i) => i.id === null && i.values.airflow == null);
+    if (!creating.length) return [];
+    const types = namedIds(ctx, device(), creating, "device_type");
+    return [
+      {
+        statement: sql`SELECT id, airflow FROM dcim_devicetype WHERE airflow IS NOT NULL AND id IN ${types}`.compile(qb),
+        settle: (r) => {
+          for (const row of r.rows) airflows.set(Number(row.id), row.airflow);
+        },
+      },
+    ];
+  },
+  prepareWrite: (_ctx, items, airflows) => {
+    for (const item of items) {
+      const airflow = item.id === null && item.values.airflow == null ? airflows.get(fkAfter(item, "device_type") ?? -1) : undefined;
+      if (airflow !== undefined) item.values.airflow = airflow;
+    }
+  },
+});
+
 export const devicePlacementHooks = (device: Lazy): StatefulHooks<Tables> => ({
   initial,
   writeProbes: (ctx, items, t) => deviceProbes(ctx, items, device(), t),
