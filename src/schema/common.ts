@@ -44,3 +44,6 @@ export const tenantGroupFilters = (path = "tenant") => ({
   tenant_group: { path: `${path}__group`, tree: true },
   tenant_group_id: { path: `${path}__group__id`, tree: true },
 });
+
+/** The config template a device, virtual machine, role or platform renders its configuration with. */
+export const configTemplateField = (): FieldOptions => f.fk("extras.configtemplate", { nullable: true, onDelete: "protect" });

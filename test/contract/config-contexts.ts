@@ -1,7 +1,7 @@
 import type { ContractSpec } from "../support/contract.ts";
 import { make } from "./fixtures.ts";
 
-/** Contract rows of config contexts. */
+/** Contract rows of config contexts and config templates. */
 export const specs: ContractSpec[] = [
   {
     objectType: "extras.configcontext",
@@ -35,5 +35,18 @@ export const specs: ContractSpec[] = [
     patch: { description: "changed", weight: 10, data: { changed: true }, roles: [] },
     bulkPatch: { is_active: false },
     invalid: { body: { name: "bad", data: "not an object" }, field: "data" },
+  },
+  {
+    objectType: "extras.configtemplate",
+    create: () =>
+      [1, 2, 3, 4, 5].map((i) => ({
+        name: `template ${i}`,
+        description: i % 2 ? "odd" : "",
+        template_code: `hostname {{device.name}}-${i}`,
+        environment_params: { trim_blocks: i === 1 },
+      })),
+    patch: { description: "changed", template_code: "changed {{device.name}}" },
+    bulkPatch: { description: "bulk" },
+    invalid: { body: { name: "bad", template_code: "{{#open}}" }, field: "template_code" },
   },
 ];

@@ -3,7 +3,7 @@ import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { combineHooks } from "../../schema/hooks.ts";
-import { comments, description, siteTreeFilters } from "../../schema/common.ts";
+import { comments, configTemplateField, description, siteTreeFilters } from "../../schema/common.ts";
 import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { interfaceWirelessFields, interfaceWirelessFilters } from "../wireless/dcim-fields.ts";
@@ -37,6 +37,7 @@ import {
   INTERFACE_TYPE,
 } from "./choices.ts";
 import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
+import { renderConfigRoute } from "../extras/config-templates.ts";
 
 /**
  * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its
@@ -83,6 +84,7 @@ export const device = defineModel({
     description,
     comments,
     local_context_data: f.json({ nullable: true, checkJson: localContextData }),
+    config_template: configTemplateField(),
     config_context: configContextField(() => device, DEVICE_CONTEXT_PATHS),
     // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
     display_name: f.computed(deviceDisplay, { returns: "string" }),
@@ -147,6 +149,7 @@ export const device = defineModel({
     { writeStatements: (ctx, items) => deviceComponentStatements(device.registry, ctx, items) },
     deviceIpamHooks,
   ),
+  routes: [renderConfigRoute("device")],
 });
 
 /**

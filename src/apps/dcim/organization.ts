@@ -3,7 +3,15 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
-import { comments, description, nestedGroupFields, parentOf, siblingUnique, siteTreeFilters } from "../../schema/common.ts";
+import {
+  comments,
+  configTemplateField,
+  description,
+  nestedGroupFields,
+  parentOf,
+  siblingUnique,
+  siteTreeFilters,
+} from "../../schema/common.ts";
 import { device } from "./devices.ts";
 import { deviceTypeHeightHooks, locationHooks } from "./placement.ts";
 import { siteIpamCounts } from "../ipam/dcim-fields.ts";
@@ -190,6 +198,7 @@ export const deviceRole = defineModel({
     ...organizational(),
     color,
     vm_role: f.boolean({ default: true }),
+    config_template: configTemplateField(),
     description,
     device_count: f.count("dcim.device", "role"),
     virtualmachine_count: f.count("virtualization.virtualmachine", "role"),
@@ -203,6 +212,7 @@ export const platform = defineModel({
   fields: {
     ...organizational(),
     manufacturer: f.fk("dcim.manufacturer", { nullable: true, onDelete: "protect" }),
+    config_template: configTemplateField(),
     description,
     device_count: f.count("dcim.device", "platform"),
     virtualmachine_count: f.count("virtualization.virtualmachine", "platform"),

@@ -1,8 +1,15 @@
 import type { Model } from "../../schema/shapes.ts";
 import { configContextModels } from "./config-contexts.ts";
+import { configTemplateModels } from "./config-templates.ts";
 import { eventModels } from "./events.ts";
 import { extrasModels } from "./extras.ts";
 import { journalModels } from "./journal.ts";
 
-/** NetBox's extras app: tags, custom fields, config contexts, webhooks and event rules, journal entries. */
-export const models: readonly Model[] = [...extrasModels, ...configContextModels, ...eventModels, ...journalModels];
+/** NetBox's extras app: tags, custom fields, config contexts and templates, webhooks and event rules, journal entries. */
+export const models: readonly Model[] = [
+  ...extrasModels,
+  ...configContextModels,
+  ...configTemplateModels,
+  ...eventModels,
+  ...journalModels,
+];

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
-import { comments, description, siteTreeFilters } from "../../schema/common.ts";
+import { comments, configTemplateField, description, siteTreeFilters } from "../../schema/common.ts";
 import { INTERFACE_MODE } from "../dcim/choices.ts";
 import { configContextField, localContextData, VM_CONTEXT_PATHS } from "../extras/config-context-field.ts";
 import {
@@ -21,6 +21,7 @@ import { whether } from "../../schema/filter-sql.ts";
 import { clusterScopeHooks, virtualMachineHooks, vmInterfaceHooks } from "./validation.ts";
 import { clusterScopeSql, type Scope } from "./cluster-scope.ts";
 import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
+import { renderConfigRoute } from "../extras/config-templates.ts";
 
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }), description });
 
@@ -143,6 +144,7 @@ export const virtualMachine = defineModel({
       checkJson: localContextData,
       helpText: "Local config context data takes precedence over source contexts in the final rendered config context",
     }),
+    config_template: configTemplateField(),
     config_context: configContextField(() => virtualMachine, VM_CONTEXT_PATHS),
     ...primaryIpFields(),
     interface_count: f.count("virtualization.vminterface", "virtual_machine"),
@@ -163,6 +165,7 @@ export const virtualMachine = defineModel({
     virtualMachineHooks(() => virtualMachine),
     primaryIpHooks(VM_INTERFACES),
   ),
+  routes: [renderConfigRoute("virtualmachine")],
   filters: {
     ...contactFilters("virtualization.virtualmachine"),
     cluster_group: "cluster__group",
