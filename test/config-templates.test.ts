@@ -64,6 +64,6 @@ describe("config templates", () => {
     const device = await make(api, "/api/dcim/devices/", { name: "sw2", site: id.site, device_type: id.type, role });
     const refused = await api.post(`/api/dcim/devices/${device}/render-config/`, {});
     expect(refused.status).toBe(400);
-    expect(JSON.stringify(refused.body)).toContain("No config template found for sw2.");
+    expect(refused.body).toEqual({ detail: "No config template found for sw2." });
   });
 });

@@ -1,4 +1,5 @@
-import type { FieldOptions, ModelName } from "./shapes.ts";
+import type { Choice, FieldOptions, ModelName } from "./shapes.ts";
+import { sql, type RawBuilder } from "kysely";
 import { f } from "./fields.ts";
 
 export const description = f.string({ maxLength: 200, blank: true });
@@ -47,3 +48,10 @@ export const tenantGroupFilters = (path = "tenant") => ({
 
 /** The config template a device, virtual machine, role or platform renders its configuration with. */
 export const configTemplateField = (): FieldOptions => f.fk("extras.configtemplate", { nullable: true, onDelete: "protect" });
+
+/** A choice column's label as SQL, for display texts (the stored value where it is none of the choices). */
+export const choiceLabelSql = (choices: readonly Choice[], column: RawBuilder<unknown>) =>
+  sql`CASE ${column} ${sql.join(
+    choices.map((c) => sql`WHEN ${c.value} THEN ${c.label}`),
+    sql` `,
+  )} ELSE ${column} END`;

@@ -4,7 +4,7 @@ import type { StatefulHooks, WriteItem } from "../../schema/hooks.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { comments, description } from "../../schema/common.ts";
+import { choiceLabelSql, comments, description } from "../../schema/common.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
 import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
@@ -152,11 +152,6 @@ function virtualInterfaceOnly(self: () => Model): StatefulHooks<Interfaces> {
   };
 }
 
-const ROLE_LABEL = sql.join(
-  VIRTUAL_CIRCUIT_TERMINATION_ROLE.map((c) => sql`WHEN ${c.value} THEN ${c.label}`),
-  sql` `,
-);
-
 export const virtualCircuitTermination = defineModel({
   app: "circuits",
   name: "virtualcircuittermination",
@@ -171,7 +166,7 @@ export const virtualCircuitTermination = defineModel({
   brief: ["virtual_circuit", "role", "interface", "description"],
   // `str()`: "<cid>: <Role> termination".
   display: (t) => sql`(SELECT c.cid FROM circuits_virtualcircuit c WHERE c.id = ${sql.ref(`${t}.virtual_circuit_id`)})
-    || ': ' || CASE ${sql.ref(`${t}.role`)} ${ROLE_LABEL} ELSE ${sql.ref(`${t}.role`)} END || ' termination'`,
+    || ': ' || ${choiceLabelSql(VIRTUAL_CIRCUIT_TERMINATION_ROLE, sql.ref(`${t}.role`))} || ' termination'`,
   search: ["description"],
   ordering: ["virtual_circuit", "role"],
   routes: [pathsRoute],

@@ -83,8 +83,8 @@ export const device = defineModel({
     airflow: f.choice(DEVICE_AIRFLOW, { nullable: true }),
     description,
     comments,
-    local_context_data: f.json({ nullable: true, checkJson: localContextData }),
     config_template: configTemplateField(),
+    local_context_data: f.json({ nullable: true, checkJson: localContextData }),
     config_context: configContextField(() => device, DEVICE_CONTEXT_PATHS),
     // SPEC.md 2.2: a device's nested form carries `display_name` (NetBox 2.x's name for display).
     display_name: f.computed(deviceDisplay, { returns: "string" }),

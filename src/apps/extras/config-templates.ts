@@ -24,7 +24,7 @@ function render(code: string, context: Record<string, unknown>): string {
   try {
     return renderTemplate(code, context, "none", new RenderBudget(RENDER_LIMIT));
   } catch (error) {
-    throw ApiError.invalid({ detail: [`Rendering failed: ${(error as Error).message}`] });
+    throw ApiError.detail("invalid", `Rendering failed: ${(error as Error).message}`);
   }
 }
 
@@ -32,7 +32,7 @@ function render(code: string, context: Record<string, unknown>): string {
 async function bodyContext(ctx: RouteContext): Promise<Record<string, unknown>> {
   const body = await ctx.json().catch(() => ({}));
   if (body === null || body === undefined) return {};
-  if (typeof body !== "object" || Array.isArray(body)) throw ApiError.invalid({ detail: ["The context must be a JSON object."] });
+  if (typeof body !== "object" || Array.isArray(body)) throw ApiError.detail("invalid", "The context must be a JSON object.");
   return body as Record<string, unknown>;
 }
 
@@ -75,7 +75,7 @@ export const renderConfigRoute = (name: "device" | "virtualmachine"): RouteDecla
         FROM ${sql.table(model.table)} o WHERE o.id = ${id!})`.compile(qb),
     ]);
     const row = picked.rows[0];
-    if (!row) throw ApiError.invalid({ detail: [`No config template found for ${object.display}.`] });
+    if (!row) throw ApiError.detail("invalid", `No config template found for ${object.display}.`);
     const template = model.registry.get("extras.configtemplate");
     const context = { ...((object.config_context as Record<string, unknown>) ?? {}), [name]: object, ...(await bodyContext(ctx)) };
     return answer(ctx, template, Number(row.id), render(String(row.template_code), context));

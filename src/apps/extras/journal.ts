@@ -2,6 +2,7 @@ import type { Choice, RowSql, Model } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
+import { choiceLabelSql } from "../../schema/common.ts";
 
 export const JOURNAL_KIND: readonly Choice[] = [
   { value: "info", label: "Info" },
@@ -21,10 +22,7 @@ const journaledModels = (models: readonly Model[]): readonly Model[] =>
 
 /** "2025-01-31 14:05 (Info)": the entry's time and kind, as NetBox prints an entry. */
 const entryDisplay: RowSql = (t) => {
-  const kind = sql`CASE ${sql.ref(`${t}.kind`)} ${sql.join(
-    JOURNAL_KIND.map((c) => sql`WHEN ${c.value} THEN ${c.label}`),
-    sql` `,
-  )} ELSE ${sql.ref(`${t}.kind`)} END`;
+  const kind = choiceLabelSql(JOURNAL_KIND, sql.ref(`${t}.kind`));
   return sql`coalesce(substr(replace(${sql.ref(`${t}.created`)}, 'T', ' '), 1, 16), '') || ' (' || ${kind} || ')'`;
 };
 

@@ -63,6 +63,8 @@ const maskLength = (f: string, op: "=" | ">=" | "<=") => (values: readonly strin
 
 const ids = (values: readonly string[]) => values.filter((v) => /^\d{1,15}$/.test(v)).map(Number);
 const idSet = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids(values))}))`;
+/** The values as a set of names. */
+const named = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
 /**
  * Rows in the given VRFs or in VRFs importing their export targets... as NetBox's `present_in_vrf`:
@@ -157,37 +159,26 @@ export const ipAddressFilters = {
   present_in_vrf_id: numberFilter(presentInVrf("id")),
   present_in_vrf: sqlFilter(presentInVrf("rd")),
   interface_id: numberFilter((values, t) => assignedTo("dcim.interface", idSet(values), t)),
-  interface: sqlFilter((values, t) =>
-    assignedTo(
-      "dcim.interface",
-      sql`(SELECT id FROM dcim_interface WHERE name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
-      t,
-    ),
-  ),
+  interface: sqlFilter((values, t) => assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE name IN ${named(values)})`, t)),
   device_id: numberFilter((values, t) =>
     assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE device_id IN ${idSet(values)})`, t),
   ),
   device: sqlFilter((values, t) =>
     assignedTo(
       "dcim.interface",
-      sql`(SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id
-      WHERE d.name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      sql`(SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id WHERE d.name IN ${named(values)})`,
       t,
     ),
   ),
   vminterface_id: numberFilter((values, t) => assignedTo("virtualization.vminterface", idSet(values), t)),
   vminterface: sqlFilter((values, t) =>
-    assignedTo(
-      "virtualization.vminterface",
-      sql`(SELECT id FROM virtualization_vminterface WHERE name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
-      t,
-    ),
+    assignedTo("virtualization.vminterface", sql`(SELECT id FROM virtualization_vminterface WHERE name IN ${named(values)})`, t),
   ),
   virtual_machine: sqlFilter((values, t) =>
     assignedTo(
       "virtualization.vminterface",
       sql`(SELECT i.id FROM virtualization_vminterface i JOIN virtualization_virtualmachine vm ON vm.id = i.virtual_machine_id
-      WHERE vm.name IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+      WHERE vm.name IN ${named(values)})`,
       t,
     ),
   ),

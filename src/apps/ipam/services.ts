@@ -2,7 +2,7 @@ import type { FieldOptions } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { comments, description } from "../../schema/common.ts";
+import { choiceLabelSql, comments, description } from "../../schema/common.ts";
 import { FHRP_AUTH_TYPE, FHRP_PROTOCOL, SERVICE_PROTOCOL } from "./choices.ts";
 import type { WriteItem } from "../../schema/hooks.ts";
 import type { GenericRef } from "../../schema/kinds/descriptor.ts";
@@ -81,11 +81,7 @@ function oneParent(_ctx: unknown, items: readonly WriteItem[]): void {
   }
 }
 
-const protocolLabel = (t: string) =>
-  sql`CASE ${sql.ref(`${t}.protocol`)} ${sql.join(
-    FHRP_PROTOCOL.map((c) => sql`WHEN ${c.value} THEN ${c.label}`),
-    sql` `,
-  )} END`;
+const protocolLabel = (t: string) => choiceLabelSql(FHRP_PROTOCOL, sql.ref(`${t}.protocol`));
 
 /** The addresses assigned to a group (its virtual IPs), as nested objects (URLs added on output). */
 const groupAddresses = (

@@ -139,12 +139,12 @@ export const virtualMachine = defineModel({
     disk: f.integer({ min: 0, max: 2_147_483_647, nullable: true, label: "Disk (MB)" }),
     description,
     comments,
+    config_template: configTemplateField(),
     local_context_data: f.json({
       nullable: true,
       checkJson: localContextData,
       helpText: "Local config context data takes precedence over source contexts in the final rendered config context",
     }),
-    config_template: configTemplateField(),
     config_context: configContextField(() => virtualMachine, VM_CONTEXT_PATHS),
     ...primaryIpFields(),
     interface_count: f.count("virtualization.vminterface", "virtual_machine"),
