@@ -252,3 +252,13 @@ describe("tenants and devices", () => {
     expect(changed.body.results[0].postchange_data.airflow).toBe("front-to-rear");
   });
 });
+
+describe("L2VPNs at NetBox 3.5's path", () => {
+  it("are served under /api/ipam/ too, as Ansible's collection before 3.17 calls them", async () => {
+    const created = await api.post("/api/ipam/l2vpns/", { name: "l2", slug: "l2", type: "vxlan", identifier: 5000 });
+    expect(created.status, created.text).toBe(201);
+    expect((await api.get(`/api/vpn/l2vpns/${created.body.id}/`)).body.name).toBe("l2");
+    expect((await api.get("/api/ipam/l2vpns/?name=l2")).body.count).toBe(1);
+    expect((await api.get("/api/ipam/l2vpn-terminations/")).status).toBe(200);
+  });
+});

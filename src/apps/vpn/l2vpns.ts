@@ -30,6 +30,8 @@ export const l2vpn = defineModel({
   name: "l2vpn",
   verboseName: "L2VPN",
   className: "L2VPN",
+  // NetBox 3.5-3.6's path, which Ansible's collection before 3.17 (Debian's 3.13) still calls.
+  aliases: [{ app: "ipam", path: "l2vpns" }],
   fields: {
     identifier: f.integer({ nullable: true, min: -BIG, max: BIG }),
     name: f.string({ maxLength: 100, unique: true }),
@@ -114,6 +116,7 @@ export const l2vpnTermination = defineModel({
   name: "l2vpntermination",
   verboseName: "L2VPN termination",
   className: "L2VPNTermination",
+  aliases: [{ app: "ipam", path: "l2vpn-terminations" }],
   fields: {
     l2vpn: f.fk("vpn.l2vpn", { onDelete: "cascade", label: "L2VPN" }),
     // Deleting the object deletes its termination, as NetBox's GenericRelations on them do.
