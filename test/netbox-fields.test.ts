@@ -262,3 +262,47 @@ describe("L2VPNs at NetBox 3.5's path", () => {
     expect((await api.get("/api/ipam/l2vpn-terminations/")).status).toBe(200);
   });
 });
+
+describe("users, permissions, event rules and cables", () => {
+  it("filter as NetBox's do", async () => {
+    const ops = await make(api, "/api/users/groups/", { name: "ops" });
+    const alice = await make(api, "/api/users/users/", { username: "alice", password: "Password-alice-1", groups: [ops] });
+    await make(api, "/api/users/users/", { username: "bob", password: "Password-bob-12" });
+    const viewSites = await make(api, "/api/users/permissions/", {
+      name: "view sites",
+      object_types: ["dcim.site"],
+      actions: ["view"],
+      users: [alice],
+    });
+    await make(api, "/api/users/permissions/", {
+      name: "edit vlans",
+      object_types: ["ipam.vlan"],
+      actions: ["view", "change"],
+      groups: [ops],
+    });
+    expect(await names(`/api/users/users/?permission_id=${viewSites}`, "username")).toEqual(["alice"]);
+    expect(await names(`/api/users/groups/?user_id=${alice}`)).toEqual(["ops"]);
+    expect(await names("/api/users/permissions/?can_change=true")).toEqual(["edit vlans"]);
+    expect(await names("/api/users/permissions/?can_change=false&can_view=true")).toEqual(["view sites"]);
+    expect(await names("/api/users/permissions/?object_type=dcim.site")).toEqual(["view sites"]);
+    expect((await api.get("/api/users/groups/?permission_id=999999")).status).toBe(400);
+
+    const webhook = await make(api, "/api/extras/webhooks/", { name: "w", payload_url: "http://192.0.2.1/hook" });
+    const rule = { action_type: "webhook", action_object_type: "extras.webhook", action_object_id: webhook };
+    await make(api, "/api/extras/event-rules/", { name: "sites", object_types: ["dcim.site"], event_types: ["object_created"], ...rule });
+    await make(api, "/api/extras/event-rules/", { name: "vlans", object_types: ["ipam.vlan"], event_types: ["object_deleted"], ...rule });
+    expect(await names("/api/extras/event-rules/?object_type=ipam.vlan")).toEqual(["vlans"]);
+    expect(await names("/api/extras/event-rules/?event_type=object_created")).toEqual(["sites"]);
+
+    const end = (object_id: number) => [{ object_type: "dcim.interface", object_id }];
+    const [a, b] = [await iface2("c1"), await iface2("c2")];
+    const cable = await api.post("/api/dcim/cables/", { a_terminations: end(a), b_terminations: end(b) });
+    expect(cable.status, cable.text).toBe(201);
+    // Here a cable that loses its last termination at one end goes with it, so none is ever unterminated.
+    expect(await names("/api/dcim/cables/?unterminated=true", "id")).toEqual([]);
+    expect(await names("/api/dcim/cables/?unterminated=false", "id")).toEqual([cable.body.id]);
+  });
+});
+
+/** A fresh interface on sw3. */
+const iface2 = (name: string) => make(api, "/api/dcim/interfaces/", { device: id.sw3, name, type: "1000base-t" });

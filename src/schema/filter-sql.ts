@@ -17,3 +17,9 @@ export const idList = (values: readonly string[]): string => JSON.stringify(valu
 
 /** A row's column among a JSON list of values. */
 export const inJsonList = (column: RawBuilder<unknown>, json: string) => sql`${column} IN (SELECT value FROM json_each(${json}))`;
+
+/** Rows whose JSON list in `column` holds any of the values given (`object_type` on permissions and event rules). */
+export const listContains = (column: string): FilterDeclaration => ({
+  sql: (values, t) =>
+    sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.${column}`)}) x WHERE x.value IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+});

@@ -2,7 +2,7 @@ import type { Choice, FieldOptions, SqlScope, FilterDeclaration, Model } from ".
 import type { Actor } from "../../schema/actor.ts";
 import * as v from "valibot";
 import { sql, type RawBuilder } from "kysely";
-import { idList, inJsonList } from "../../schema/filter-sql.ts";
+import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
 import type { Row, Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import type { FieldErrors } from "../../schema/errors.ts";
@@ -393,8 +393,11 @@ export const cable = defineModel({
     termination_b_type: endFilter("B", "type"),
     termination_b_id: endFilter("B", "id"),
     ...perTypeFilters,
-    tenant_group: "tenant__group",
-    tenant_group_id: "tenant__group__id",
+    // A cable missing its A or its B end.
+    unterminated: whether(
+      (t) => sql`NOT (EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} e WHERE e.cable_id = ${sql.ref(`${t}.id`)} AND e.cable_end = 'A')
+        AND EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} e WHERE e.cable_id = ${sql.ref(`${t}.id`)} AND e.cable_end = 'B'))`,
+    ),
   },
 });
 

@@ -1,7 +1,9 @@
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
+import type { RelatedFilter } from "../../schema/shapes.ts";
 import { sql } from "kysely";
+import { listContains, whether } from "../../schema/filter-sql.ts";
 import { tokenHooks } from "./token-rules.ts";
 import { userHooks } from "./user-rules.ts";
 import { provisionRoute } from "./provision.ts";
@@ -18,7 +20,26 @@ export const group = defineModel({
     user_count: f.countRows("users_user_groups", "group_id"),
   },
   brief: ["name", "description"],
+  filters: {
+    user_id: {
+      target: "users.user",
+      byId: true,
+      related: (t) => sql`SELECT x.user_id AS id FROM users_user_groups x WHERE x.group_id = ${sql.ref(`${t}.id`)}`,
+    },
+    ...grantedBy("users_objectpermission_groups", "group_id"),
+  },
 });
+
+/** `permission_id`: the users or groups (through `table`'s `column`) the permissions given are granted to. */
+function grantedBy(table: string, column: string): Record<string, RelatedFilter> {
+  return {
+    permission_id: {
+      target: "users.objectpermission",
+      byId: true,
+      related: (t) => sql`SELECT x.objectpermission_id AS id FROM ${sql.table(table)} x WHERE x.${sql.ref(column)} = ${sql.ref(`${t}.id`)}`,
+    },
+  };
+}
 
 export const user = defineModel({
   app: "users",
@@ -55,6 +76,7 @@ export const user = defineModel({
   search: ["username", "first_name", "last_name", "email"],
   ordering: ["username"],
   hooks: userHooks,
+  filters: grantedBy("users_objectpermission_users", "user_id"),
 });
 
 export const token = defineModel({
@@ -123,6 +145,17 @@ export const objectPermission = defineModel({
   search: ["name", "description"],
   ordering: ["name"],
   hooks: permissionHooks(() => objectPermission),
+  filters: {
+    ...Object.fromEntries(
+      ["view", "add", "change", "delete"].map((action) => [`can_${action}`, whether((t) => listHas(t, "actions", action))]),
+    ),
+    object_type: listContains("object_types"),
+  },
 });
 
 export const usersModels = [user, group, token, objectPermission];
+
+/** Whether the JSON list in `column` of the row under `t` holds `value`. */
+function listHas(t: string, column: string, value: string) {
+  return sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.${column}`)}) x WHERE x.value = ${value})`;
+}
