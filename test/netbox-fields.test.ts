@@ -306,3 +306,19 @@ describe("users, permissions, event rules and cables", () => {
 
 /** A fresh interface on sw3. */
 const iface2 = (name: string) => make(api, "/api/dcim/interfaces/", { device: id.sw3, name, type: "1000base-t" });
+
+describe("device types", () => {
+  it("filter by the component templates they have, and by images (none here)", async () => {
+    const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "Templates", slug: "templates" });
+    const bare = await make(api, "/api/dcim/device-types/", { manufacturer, model: "Bare", slug: "bare" });
+    const full = await make(api, "/api/dcim/device-types/", { manufacturer, model: "Full", slug: "full" });
+    await make(api, "/api/dcim/interface-templates/", { device_type: full, name: "eth0", type: "1000base-t" });
+    await make(api, "/api/dcim/rear-port-templates/", { device_type: full, name: "r1", type: "8p8c" });
+    const of = async (query: string) => (await names(`/api/dcim/device-types/?manufacturer_id=${manufacturer}&${query}`, "id")).sort();
+    expect(await of("interfaces=true")).toEqual([full]);
+    expect(await of("interfaces=false")).toEqual([bare]);
+    expect(await of("pass_through_ports=true")).toEqual([full]);
+    expect(await of("console_ports=true")).toEqual([]);
+    expect(await of("has_front_image=false")).toEqual([bare, full]);
+  });
+});

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { description, siteTreeFilters } from "../../schema/common.ts";
+import { whether } from "../../schema/filter-sql.ts";
 import { HEX_COLOR, optionalColor } from "./colors.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { pathsRoute, traceRoute } from "./trace.ts";
@@ -54,6 +55,34 @@ export const componentFilters: Readonly<Record<string, FilterDeclaration>> = {
   virtual_chassis: "device__virtual_chassis",
   virtual_chassis_id: "device__virtual_chassis__id",
 };
+
+/**
+ * NetBox's "has components" filters (`interfaces=true`, `console_ports=false`, ...) of a device
+ * (its components, by `device_id`) or a device type (its templates: `device_type_id` and the
+ * tables' `template` suffix); pass-through ports are front or rear ports.
+ */
+export function hasComponentFilters(owner: "device_id" | "device_type_id", suffix: "" | "template"): Record<string, FilterDeclaration> {
+  const has = (...kinds: string[]) =>
+    whether((t) =>
+      sql.join(
+        kinds.map(
+          (kind) => sql`EXISTS (SELECT 1 FROM ${sql.table(`dcim_${kind}${suffix}`)} c WHERE c.${sql.ref(owner)} = ${sql.ref(`${t}.id`)})`,
+        ),
+        sql` OR `,
+      ),
+    );
+  return {
+    console_ports: has("consoleport"),
+    console_server_ports: has("consoleserverport"),
+    power_ports: has("powerport"),
+    power_outlets: has("poweroutlet"),
+    interfaces: has("interface"),
+    pass_through_ports: has("frontport", "rearport"),
+    device_bays: has("devicebay"),
+    module_bays: has("modulebay"),
+    ...(suffix ? { inventory_items: has("inventoryitem") } : {}),
+  };
+}
 
 /** A component's declaration parts shared by every kind: search, ordering, filters. */
 const component = { search: ["name", "label", "description"], ordering: ["device", "name"], filters: componentFilters } as const;

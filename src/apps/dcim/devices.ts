@@ -18,7 +18,7 @@ import {
   primaryIpFields,
 } from "../ipam/dcim-fields.ts";
 import { interfaceMacFields, interfaceMacFilters, macAddressProblem, normalMacAddress, primaryMacHooks } from "./interface-macs.ts";
-import { componentFilters } from "./components.ts";
+import { componentFilters, hasComponentFilters } from "./components.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
 import { deviceClusterHooks } from "../virtualization/validation.ts";
 import { deviceAirflowHooks, devicePlacementHooks } from "./placement.ts";
@@ -125,7 +125,7 @@ export const device = defineModel({
     has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
     has_oob_ip: whether((t) => sql`${sql.ref(`${t}.oob_ip_id`)} IS NOT NULL`),
     local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
-    ...hasComponentFilters(),
+    ...hasComponentFilters("device_id", ""),
     mac_address: {
       sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT i.device_id FROM dcim_interface i JOIN dcim_macaddress m
         ON m.assigned_object_type = 'dcim.interface' AND m.assigned_object_id = i.id
@@ -151,30 +151,6 @@ export const device = defineModel({
   ),
   routes: [renderConfigRoute("device")],
 });
-
-/**
- * NetBox's "has components" filters of a device (`interfaces=true`, `console_ports=false`, ...),
- * by the table each component kind is kept in; pass-through ports are front or rear ports.
- */
-function hasComponentFilters() {
-  const has = (...tables: string[]) =>
-    whether((t) =>
-      sql.join(
-        tables.map((table) => sql`EXISTS (SELECT 1 FROM ${sql.table(table)} c WHERE c.device_id = ${sql.ref(`${t}.id`)})`),
-        sql` OR `,
-      ),
-    );
-  return {
-    console_ports: has("dcim_consoleport"),
-    console_server_ports: has("dcim_consoleserverport"),
-    power_ports: has("dcim_powerport"),
-    power_outlets: has("dcim_poweroutlet"),
-    interfaces: has("dcim_interface"),
-    pass_through_ports: has("dcim_frontport", "dcim_rearport"),
-    device_bays: has("dcim_devicebay"),
-    module_bays: has("dcim_modulebay"),
-  };
-}
 
 /** An interface's kind, by its type (NetBox's `kind` filter): virtual, wireless (radios) or physical (the rest). */
 const VIRTUAL_TYPES = sql`('virtual', 'bridge', 'lag')`;

@@ -16,6 +16,8 @@ import { device } from "./devices.ts";
 import { deviceTypeHeightHooks, locationHooks } from "./placement.ts";
 import { siteIpamCounts } from "../ipam/dcim-fields.ts";
 import { DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT } from "./choices.ts";
+import { hasComponentFilters } from "./components.ts";
+import { whether } from "../../schema/filter-sql.ts";
 
 /**
  * Site status. SPEC.md shows a site's status as `{value, label, id}`: `id` is the numeric value
@@ -188,6 +190,12 @@ export const deviceType = defineModel({
   search: ["model", "slug", "part_number", "description", "comments"],
   ordering: ["model"],
   hooks: deviceTypeHeightHooks(() => device),
+  filters: {
+    ...hasComponentFilters("device_type_id", "template"),
+    // Front and rear images are not stored here: no type has one.
+    has_front_image: whether(() => sql`0`),
+    has_rear_image: whether(() => sql`0`),
+  },
 });
 
 export const deviceRole = defineModel({
