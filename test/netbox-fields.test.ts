@@ -322,3 +322,15 @@ describe("device types", () => {
     expect(await of("has_front_image=false")).toEqual([bare, full]);
   });
 });
+
+describe("MAC addresses and FHRP group assignments", () => {
+  it("filter by the interface, device, VM interface and virtual machine they are assigned to", async () => {
+    const macs = async (query: string) => names(`/api/dcim/mac-addresses/?${query}`, "mac_address");
+    expect(await macs("device=sw1")).toEqual(["00:11:22:33:44:55", "00:11:22:33:44:66"]);
+    expect(await macs(`interface_id=${id.eth0}`)).toEqual(["00:11:22:33:44:55", "00:11:22:33:44:66"]);
+    expect(await macs("virtual_machine=vm1")).toEqual([]);
+    expect((await api.get("/api/dcim/mac-addresses/?device_id=abc")).status).toBe(400);
+    expect((await api.get(`/api/ipam/fhrp-group-assignments/?device_id=${id.sw1}`)).body.count).toBe(1);
+    expect((await api.get("/api/ipam/fhrp-group-assignments/?virtual_machine=vm1")).body.count).toBe(0);
+  });
+});

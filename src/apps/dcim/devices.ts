@@ -19,6 +19,7 @@ import {
 } from "../ipam/dcim-fields.ts";
 import { interfaceMacFields, interfaceMacFilters, macAddressProblem, normalMacAddress, primaryMacHooks } from "./interface-macs.ts";
 import { componentFilters, hasComponentFilters } from "./components.ts";
+import { interfaceOwnerFilters } from "./interface-owners.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
 import { deviceClusterHooks } from "../virtualization/validation.ts";
 import { deviceAirflowHooks, devicePlacementHooks } from "./placement.ts";
@@ -249,6 +250,7 @@ export const macAddress = defineModel({
   display: "mac_address",
   search: ["mac_address", "description"],
   ordering: ["mac_address"],
+  filters: interfaceOwnerFilters("assigned_object_type", "assigned_object_id"),
   hooks: {
     // The field's check accepts every spelling; the stored value is the one NetBox stores.
     prepareWrite: (_ctx, items) => {

@@ -1,6 +1,7 @@
 import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { scopePlaceFilters } from "../virtualization/cluster-scope.ts";
+import { interfaceOwnerFilters } from "../dcim/interface-owners.ts";
 import { ancestorCandidates, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
 
 type Cond = RawBuilder<unknown>;
@@ -63,8 +64,6 @@ const maskLength = (f: string, op: "=" | ">=" | "<=") => (values: readonly strin
 
 const ids = (values: readonly string[]) => values.filter((v) => /^\d{1,15}$/.test(v)).map(Number);
 const idSet = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids(values))}))`;
-/** The values as a set of names. */
-const named = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
 /**
  * Rows in the given VRFs or in VRFs importing their export targets... as NetBox's `present_in_vrf`:
@@ -158,30 +157,7 @@ export const ipAddressFilters = {
   mask_length__lte: numberFilter(maskLength("address", "<=")),
   present_in_vrf_id: numberFilter(presentInVrf("id")),
   present_in_vrf: sqlFilter(presentInVrf("rd")),
-  interface_id: numberFilter((values, t) => assignedTo("dcim.interface", idSet(values), t)),
-  interface: sqlFilter((values, t) => assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE name IN ${named(values)})`, t)),
-  device_id: numberFilter((values, t) =>
-    assignedTo("dcim.interface", sql`(SELECT id FROM dcim_interface WHERE device_id IN ${idSet(values)})`, t),
-  ),
-  device: sqlFilter((values, t) =>
-    assignedTo(
-      "dcim.interface",
-      sql`(SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id WHERE d.name IN ${named(values)})`,
-      t,
-    ),
-  ),
-  vminterface_id: numberFilter((values, t) => assignedTo("virtualization.vminterface", idSet(values), t)),
-  vminterface: sqlFilter((values, t) =>
-    assignedTo("virtualization.vminterface", sql`(SELECT id FROM virtualization_vminterface WHERE name IN ${named(values)})`, t),
-  ),
-  virtual_machine: sqlFilter((values, t) =>
-    assignedTo(
-      "virtualization.vminterface",
-      sql`(SELECT i.id FROM virtualization_vminterface i JOIN virtualization_virtualmachine vm ON vm.id = i.virtual_machine_id
-      WHERE vm.name IN ${named(values)})`,
-      t,
-    ),
-  ),
+  ...interfaceOwnerFilters("assigned_object_type", "assigned_object_id"),
   fhrpgroup_id: numberFilter((values, t) => assignedTo("ipam.fhrpgroup", idSet(values), t)),
   service_id: numberFilter(
     (values, t) => sql`${col(t, "id")} IN (SELECT ipaddress_id FROM ipam_service_ipaddresses WHERE service_id IN ${idSet(values)})`,

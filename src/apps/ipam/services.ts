@@ -6,6 +6,7 @@ import { choiceLabelSql, comments, description } from "../../schema/common.ts";
 import { FHRP_AUTH_TYPE, FHRP_PROTOCOL, SERVICE_PROTOCOL } from "./choices.ts";
 import type { WriteItem } from "../../schema/hooks.ts";
 import type { GenericRef } from "../../schema/kinds/descriptor.ts";
+import { interfaceOwnerFilters } from "../dcim/interface-owners.ts";
 
 /** A list of 1 to 65535 port numbers (at least one), as NetBox's ArrayField of ports. */
 function portsProblem(value: unknown): string | undefined {
@@ -156,6 +157,7 @@ export const fhrpGroupAssignment = defineModel({
     || ': ' || (SELECT ${protocolLabel("g")} || ': ' || g.group_id FROM ipam_fhrpgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)})`,
   search: [],
   ordering: ["priority"],
+  filters: interfaceOwnerFilters("interface_type", "interface_id"),
   hooks: { prepareWrite: fhrpAssignmentUnique },
 });
 
