@@ -334,3 +334,33 @@ describe("MAC addresses and FHRP group assignments", () => {
     expect((await api.get("/api/ipam/fhrp-group-assignments/?virtual_machine=vm1")).body.count).toBe(0);
   });
 });
+
+describe("VLAN groups, platforms and service templates", () => {
+  it("filter as NetBox's do", async () => {
+    const atSite = await make(api, "/api/ipam/vlan-groups/", {
+      name: "g-site",
+      slug: "g-site",
+      scope_type: "dcim.site",
+      scope_id: id.tok,
+      vid_ranges: [[100, 199]],
+    });
+    await make(api, "/api/ipam/vlan-groups/", { name: "g-region", slug: "g-region", scope_type: "dcim.region", scope_id: id.asia });
+    expect(await names(`/api/ipam/vlan-groups/?site=${id.tok}`, "id")).toEqual([atSite]);
+    expect(await names(`/api/ipam/vlan-groups/?region=${id.asia}`)).toEqual(["g-region"]);
+    expect(await names("/api/ipam/vlan-groups/?contains_vid=150&name__isw=g-")).toEqual(["g-region", "g-site"]);
+    expect(await names("/api/ipam/vlan-groups/?contains_vid=250&name__isw=g-")).toEqual(["g-region"]);
+    expect((await api.get("/api/ipam/vlan-groups/?site=tok")).status).toBe(400);
+
+    const vendor = await make(api, "/api/dcim/manufacturers/", { name: "Vendor", slug: "vendor" });
+    const other = await make(api, "/api/dcim/manufacturers/", { name: "Other", slug: "other" });
+    const type = await make(api, "/api/dcim/device-types/", { manufacturer: vendor, model: "V1", slug: "v1" });
+    await make(api, "/api/dcim/platforms/", { name: "vos", slug: "vos", manufacturer: vendor });
+    await make(api, "/api/dcim/platforms/", { name: "linux", slug: "linux" });
+    await make(api, "/api/dcim/platforms/", { name: "oos", slug: "oos", manufacturer: other });
+    expect(await names(`/api/dcim/platforms/?available_for_device_type=${type}`)).toEqual(["linux", "vos"]);
+
+    await make(api, "/api/ipam/service-templates/", { name: "https", protocol: "tcp", ports: [443, 8443] });
+    await make(api, "/api/ipam/service-templates/", { name: "dns", protocol: "udp", ports: [53] });
+    expect(await names("/api/ipam/service-templates/?port=8443")).toEqual(["https"]);
+  });
+});

@@ -226,6 +226,14 @@ export const platform = defineModel({
     virtualmachine_count: f.count("virtualization.virtualmachine", "platform"),
   },
   brief: ["name", "slug", "description", "device_count", "virtualmachine_count"],
+  filters: {
+    // Platforms a device of the type may run: those of its manufacturer, and those of none.
+    available_for_device_type: {
+      integer: true,
+      sql: (values, t) => sql`(${sql.ref(`${t}.manufacturer_id`)} IS NULL OR ${sql.ref(`${t}.manufacturer_id`)} IN
+        (SELECT manufacturer_id FROM dcim_devicetype WHERE id IN (SELECT value FROM json_each(${JSON.stringify(values.map(Number))}))))`,
+    },
+  },
 });
 
 export const dcimModels = [region, siteGroup, site, location, manufacturer, deviceType, deviceRole, platform];

@@ -1,4 +1,4 @@
-import type { FieldOptions } from "../../schema/shapes.ts";
+import type { FieldOptions, FilterDeclaration } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
@@ -21,6 +21,13 @@ const ports = (): FieldOptions => f.json({ required: true, checkJson: portsProbl
 const serviceDisplay = (t: string) => sql`${sql.ref(`${t}.name`)} || ' (' || upper(${sql.ref(`${t}.protocol`)}) || '/' ||
   (SELECT group_concat(p.value, ', ') FROM json_each(${sql.ref(`${t}.ports`)}) p) || ')'`;
 
+/** A service (or template) listening on any of the ports given. */
+const portFilter: FilterDeclaration = {
+  integer: true,
+  sql: (values, t) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.ports`)}) p
+    WHERE p.value IN (SELECT value FROM json_each(${JSON.stringify(values.map(Number))})))`,
+};
+
 export const serviceTemplate = defineModel({
   app: "ipam",
   name: "servicetemplate",
@@ -35,6 +42,7 @@ export const serviceTemplate = defineModel({
   brief: ["name", "protocol", "ports", "description"],
   display: serviceDisplay,
   search: ["name", "description", "comments"],
+  filters: { port: portFilter },
 });
 
 /** A service on a device or a virtual machine (one of the two, as NetBox requires). */
@@ -59,14 +67,7 @@ export const service = defineModel({
   display: serviceDisplay,
   search: ["name", "description", "comments"],
   ordering: ["protocol", "name"],
-  filters: {
-    // A service listening on any of the ports given.
-    port: {
-      integer: true,
-      sql: (values, t) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.ports`)}) p
-        WHERE p.value IN (SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,5}$/.test(v)).map(Number))})))`,
-    },
-  },
+  filters: { port: portFilter },
   hooks: { prepareWrite: oneParent },
 });
 

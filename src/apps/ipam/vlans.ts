@@ -1,3 +1,4 @@
+import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
@@ -11,6 +12,17 @@ import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 /** Used and total VIDs of a group, as NetBox's `utilization` reads: "12/4094". */
 const utilization = (t: string) => sql`(SELECT count(*) FROM ipam_vlan v WHERE v.group_id = ${sql.ref(`${t}.id`)}) || '/' ||
   (SELECT coalesce(sum(json_extract(r.value, '$[1]') - json_extract(r.value, '$[0]') + 1), 0) FROM json_each(${sql.ref(`${t}.vid_ranges`)}) r)`;
+
+/** The scope filters of VLAN groups, by name, and the object type each names. */
+const SCOPE_FILTERS = {
+  region: "dcim.region",
+  site_group: "dcim.sitegroup",
+  site: "dcim.site",
+  location: "dcim.location",
+  rack: "dcim.rack",
+  cluster_group: "virtualization.clustergroup",
+  cluster: "virtualization.cluster",
+};
 
 export const vlanGroup = defineModel({
   app: "ipam",
@@ -31,6 +43,28 @@ export const vlanGroup = defineModel({
   },
   brief: ["name", "slug", "description", "vlan_count"],
   routes: [availableVlansRoute],
+  filters: {
+    // NetBox's scope filters here take the scope object's id, and match that scope exactly.
+    ...Object.fromEntries(
+      Object.entries(SCOPE_FILTERS).map(([name, type]): [string, FilterDeclaration] => [
+        name,
+        {
+          integer: true,
+          sql: (values, t) =>
+            sql`(${sql.ref(`${t}.scope_type`)} = ${type} AND ${sql.ref(`${t}.scope_id`)} IN (SELECT value FROM json_each(${JSON.stringify(values.map(Number))})))`,
+        },
+      ]),
+    ),
+    // Groups whose ranges hold the VID.
+    contains_vid: {
+      integer: true,
+      sql: (
+        values,
+        t,
+      ) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.vid_ranges`)}) r, json_each(${JSON.stringify(values.map(Number))}) v
+        WHERE v.value BETWEEN json_extract(r.value, '$[0]') AND json_extract(r.value, '$[1]'))`,
+    },
+  },
 });
 
 /** NetBox's `str()` of a VLAN, also given as `display_name` (SPEC.md 2.3). */
