@@ -461,3 +461,22 @@ for (const driver of ["native", "client"] as Driver[]) {
     });
   });
 }
+
+describe("power outlets", () => {
+  it("trace their cable to the power port it feeds, as NetBox's power-outlets/<id>/trace/", async () => {
+    const pdu = await deviceWithInterfaces("pdu1", 0);
+    const server = await deviceWithInterfaces("server1", 0);
+    const outlet = await make(api, "/api/dcim/power-outlets/", { device: pdu.device, name: "out1" });
+    const port = await make(api, "/api/dcim/power-ports/", { device: server.device, name: "psu1" });
+    expect((await api.get(`/api/dcim/power-outlets/${outlet}/trace/`)).body).toEqual([]);
+    const made = await api.post("/api/dcim/cables/", cable(ends("dcim.poweroutlet", outlet), ends("dcim.powerport", port)));
+    expect(made.status, made.text).toBe(201);
+    const trace = await api.get(`/api/dcim/power-outlets/${outlet}/trace/`);
+    expect(trace.status, trace.text).toBe(200);
+    expect(trace.body).toHaveLength(1);
+    const [near, via, far] = trace.body[0];
+    expect(near.map((e: any) => e.id)).toEqual([outlet]);
+    expect(via.id).toBe(made.body.id);
+    expect(far.map((e: any) => e.id)).toEqual([port]);
+  });
+});

@@ -159,6 +159,7 @@ export const powerOutlet = defineModel({
   uniqueTogether: componentUnique("Power outlet"),
   brief: cabledBrief,
   ...component,
+  routes: [traceRoute],
   hooks: powerOutletChecks(() => powerOutlet),
 });
 
