@@ -264,3 +264,16 @@ describe("pagination", () => {
     expect(ignored.body.results[0].slug).toBe("g6");
   });
 });
+
+describe("/api/users/config/", () => {
+  it("gives the requesting user's preferences (none kept here), and refuses anonymous requests", async () => {
+    const api = await createHarness();
+    try {
+      expect(await api.get("/api/users/config/")).toMatchObject({ status: 200, body: {} });
+      expect((await api.get("/api/users/config/", { token: null })).status).toBe(403);
+      expect((await api.post("/api/users/config/", {})).status).toBe(405);
+    } finally {
+      api.close();
+    }
+  });
+});

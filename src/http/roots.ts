@@ -22,10 +22,12 @@ export function apiRoot(ctx: RequestContext) {
  * aliases other apps' models are also served under (`extras/object-changes`, NetBox 4.0's path of
  * core's change records), so a client that walks the root finds everything the app answers.
  */
+/** Paths an app root lists that no model serves. */
+const OWN_PATHS: readonly { app: AppName; path: string }[] = [{ app: "users", path: "config" }];
+
 export function appRoot(ctx: RequestContext, registry: Registry, app: string) {
   if (!(APPS as readonly string[]).includes(app)) throw ApiError.notFound();
-  const paths = registry.models
-    .flatMap((m) => [{ app: m.app, path: m.path }, ...(m.aliases ?? [])])
+  const paths = [...registry.models.flatMap((m) => [{ app: m.app, path: m.path }, ...(m.aliases ?? [])]), ...OWN_PATHS]
     .filter((at) => at.app === (app as AppName))
     .map((at) => at.path)
     .sort((a, b) => a.localeCompare(b));
@@ -43,4 +45,13 @@ export function apiStatus(ctx: RequestContext, runtime: string, release: string)
     "inventory-version": release,
     runtime,
   };
+}
+
+/**
+ * GET /api/users/config/: the requesting user's preferences, as NetBox keeps them for its web
+ * pages. This service keeps none, so every user's is empty; anonymous requests are refused.
+ */
+export function userConfig(ctx: RequestContext): Record<string, never> {
+  if (!ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+  return {};
 }

@@ -14,7 +14,7 @@ import { listQueryOf, selectionOf } from "./list-query.ts";
 import { paginated } from "../lib/pagination.ts";
 import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "../lib/responses.ts";
-import { apiRoot, apiStatus, appRoot } from "./roots.ts";
+import { apiRoot, apiStatus, appRoot, userConfig } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
 import { deliveriesAdmin } from "../ui/admin-deliveries.ts";
 import { browsable, wantsBrowsable } from "../ui/browsable.ts";
@@ -67,6 +67,7 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
     fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, req.params.id))),
   );
   router.all("/api/status/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiStatus(ctx, runtime, release))));
+  router.all("/api/users/config/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(userConfig(ctx))));
   router.all("/api/schema/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => schemaResponse(ctx, { registry, release })));
   // pynetbox asks here for the document of servers older than NetBox 3.5; a browser goes to Swagger UI.
   router.all("/api/docs/", (req, ctx) =>

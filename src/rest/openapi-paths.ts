@@ -165,6 +165,14 @@ export function rootPaths(): Record<string, PathItem> {
         responses: { 200: ok({ type: "object", required: ["netbox-version", "installed-apps", "plugins"] }), 403: response("Forbidden") },
       },
     },
+    "/api/users/config/": {
+      get: {
+        operationId: "users_config_retrieve",
+        description: "The requesting user's preferences: always empty here, as this service keeps none.",
+        tags: ["users"],
+        responses: { 200: ok({ type: "object" }), 403: response("Forbidden") },
+      },
+    },
     "/api/schema/": {
       get: {
         operationId: "schema_retrieve",
