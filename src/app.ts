@@ -1,4 +1,5 @@
 import { registry } from "./apps/index.ts";
+import { objectTypeRows } from "./apps/extras/object-types.ts";
 import type { DeliveryDependencies, Outcome } from "./events/delivery-types.ts";
 import { createAuthCache } from "./engine/unit-of-work.ts";
 import type { Config } from "./config.ts";
@@ -88,6 +89,7 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
     recover: (db, isDead) => recover(db, config, isDead),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
+      await db.batch([objectTypeRows(registry.models)], "write");
       return ensureSuperuser(db, config, secrets, { generateAdmin });
     },
     async fetch(request, env) {

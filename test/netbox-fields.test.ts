@@ -364,3 +364,27 @@ describe("VLAN groups, platforms and service templates", () => {
     expect(await names("/api/ipam/service-templates/?port=8443")).toEqual(["https"]);
   });
 });
+
+describe("object types", () => {
+  it("list every model with an id other filters take", async () => {
+    const all = await api.get("/api/extras/object-types/?limit=0");
+    expect(all.status, all.text).toBe(200);
+    const site = all.body.results.find((o: any) => o.app_label === "dcim" && o.model === "site");
+    expect(site).toMatchObject({ display: "dcim | site", url: expect.stringContaining(`/api/extras/object-types/${site.id}/`) });
+    expect(all.body.count).toBeGreaterThan(100);
+    expect((await api.post("/api/extras/object-types/", { app_label: "x", model: "y" })).status).toBe(405);
+    const vlan = all.body.results.find((o: any) => o.model === "vlan").id;
+    // The filters that take an object type's id.
+    expect(await names(`/api/extras/event-rules/?object_type_id=${vlan}`)).toEqual(["vlans"]);
+    expect(await names(`/api/users/permissions/?object_type_id=${site.id}`)).toEqual(["view sites"]);
+    const changes = await api.get(`/api/core/object-changes/?changed_object_type_id=${site.id}&limit=100`);
+    expect(changes.body.count).toBeGreaterThan(0);
+    expect(changes.body.results.every((c: any) => c.changed_object_type === "dcim.site")).toBe(true);
+    expect((await api.get("/api/core/object-changes/?changed_object_type_id=abc")).status).toBe(400);
+    const tag = await make(api, "/api/extras/tags/", { name: "OnSites", slug: "on-sites" });
+    await api.patch(`/api/dcim/sites/${id.tok}/`, { tags: [tag] });
+    expect(await names(`/api/extras/tags/?content_type_id=${site.id}`)).toEqual(["OnSites"]);
+    expect(await names("/api/extras/tags/?content_type=dcim.site")).toEqual(["OnSites"]);
+    expect(await names(`/api/extras/tags/?content_type_id=${vlan}`)).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import type { ContractSpec } from "../support/contract.ts";
 import { make } from "./fixtures.ts";
 
-/** Contract rows of config contexts and config templates. */
+/** Contract rows of config contexts, config templates and object types. */
 export const specs: ContractSpec[] = [
   {
     objectType: "extras.configcontext",
@@ -48,5 +48,11 @@ export const specs: ContractSpec[] = [
     patch: { description: "changed", template_code: "changed {{device.name}}" },
     bulkPatch: { description: "bulk" },
     invalid: { body: { name: "bad", template_code: "{{#open}}" }, field: "template_code" },
+  },
+  {
+    objectType: "extras.objecttype",
+    readOnly: true,
+    // Every model's row is written at start.
+    fixtures: async () => ({}),
   },
 ];

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
+import { objectTypeIdFilter } from "../extras/object-types.ts";
 
 export const CHANGE_ACTIONS = [
   { value: "create", label: "Created" },
@@ -52,6 +53,7 @@ export const objectChange = defineModel({
   ordering: ["-time", "-id"],
   naturalKey: "id",
   filters: {
+    changed_object_type_id: objectTypeIdFilter("changed_object_type"),
     time__gte: timeFilter(">="),
     time__lte: timeFilter("<="),
     time_after: timeFilter(">="),

@@ -10,6 +10,7 @@ import {
   CUSTOM_FIELD_UI_VISIBLE,
 } from "../../schema/custom-field-types.ts";
 import { choicesRoute, choiceSetHooks, customFieldHooks } from "./custom-field-definitions.ts";
+import { objectTypeIdFilter, objectTypeIdsFilter } from "./object-types.ts";
 
 const valuesSql = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
@@ -92,6 +93,8 @@ export const customField = defineModel({
   search: ["name", "label", "description", "group_name"],
   ordering: ["group_name", "weight", "name"],
   filters: {
+    object_type_id: objectTypeIdsFilter("object_types"),
+    related_object_type_id: objectTypeIdFilter("related_object_type"),
     // Fields defined for any of the object types.
     object_type: {
       sql: (values, table) =>

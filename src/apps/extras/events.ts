@@ -5,6 +5,7 @@ import { comments, description } from "../../schema/common.ts";
 import { eventRuleHooks, webhookHooks } from "./event-rules.ts";
 import { retryManyRoute, retryOneRoute } from "./delivery-retry.ts";
 import { listContains } from "../../schema/filter-sql.ts";
+import { objectTypeIdsFilter } from "./object-types.ts";
 
 /** The events a rule can name (NetBox 4.1+ `event_types`); job events do not apply here. */
 export const EVENT_TYPES = [
@@ -83,7 +84,11 @@ export const eventRule = defineModel({
   },
   brief: ["name", "description"],
   hooks: eventRuleHooks(() => eventRule),
-  filters: { object_type: listContains("object_types"), event_type: listContains("event_types") },
+  filters: {
+    object_type: listContains("object_types"),
+    object_type_id: objectTypeIdsFilter("object_types"),
+    event_type: listContains("event_types"),
+  },
 });
 
 export const DELIVERY_STATUS = [

@@ -1,7 +1,9 @@
+import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
 import { customFieldModels } from "./custom-fields.ts";
+import { objectTypeNames } from "./object-types.ts";
 
 export const tag = defineModel({
   app: "extras",
@@ -26,6 +28,21 @@ export const tag = defineModel({
     tagged_items: f.countRows("extras_taggeditem", "tag_id"),
   },
   brief: ["name", "slug", "color", "description"],
+  filters: {
+    // Tags applied to objects of the types given, by name (`dcim.site`) or id.
+    content_type: { sql: (values, t) => taggedAs(sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`, t) },
+    content_type_id: { integer: true, sql: (values, t) => taggedAs(objectTypeNames(values), t) },
+    // Tags that may be applied to objects of the type given: those limited to it, and those limited to none.
+    for_object_type_id: {
+      integer: true,
+      sql: (values, t) => sql`(json_array_length(${sql.ref(`${t}.object_types`)}) = 0
+        OR EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.object_types`)}) x WHERE x.value IN ${objectTypeNames(values)}))`,
+    },
+  },
 });
+
+/** Tags applied to an object of one of the types (a set of `app.model` names). */
+const taggedAs = (types: RawBuilder<unknown>, t: string) =>
+  sql`EXISTS (SELECT 1 FROM extras_taggeditem ti WHERE ti.tag_id = ${sql.ref(`${t}.id`)} AND ti.object_type IN ${types})`;
 
 export const extrasModels = [tag, ...customFieldModels];

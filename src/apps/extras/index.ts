@@ -1,6 +1,7 @@
 import type { Model } from "../../schema/shapes.ts";
 import { configContextModels } from "./config-contexts.ts";
 import { configTemplateModels } from "./config-templates.ts";
+import { objectTypeModels } from "./object-types.ts";
 import { eventModels } from "./events.ts";
 import { extrasModels } from "./extras.ts";
 import { journalModels } from "./journal.ts";
@@ -10,6 +11,7 @@ export const models: readonly Model[] = [
   ...extrasModels,
   ...configContextModels,
   ...configTemplateModels,
+  ...objectTypeModels,
   ...eventModels,
   ...journalModels,
 ];

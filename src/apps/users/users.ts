@@ -8,6 +8,7 @@ import { tokenHooks } from "./token-rules.ts";
 import { userHooks } from "./user-rules.ts";
 import { provisionRoute } from "./provision.ts";
 import { permissionHooks } from "./permission-rules.ts";
+import { objectTypeIdsFilter } from "../extras/object-types.ts";
 
 export const group = defineModel({
   app: "users",
@@ -146,6 +147,7 @@ export const objectPermission = defineModel({
   ordering: ["name"],
   hooks: permissionHooks(() => objectPermission),
   filters: {
+    object_type_id: objectTypeIdsFilter("object_types"),
     ...Object.fromEntries(
       ["view", "add", "change", "delete"].map((action) => [`can_${action}`, whether((t) => listHas(t, "actions", action))]),
     ),
