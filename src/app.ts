@@ -1,5 +1,5 @@
 import { registry } from "./apps/index.ts";
-import { objectTypeRows } from "./apps/extras/object-types.ts";
+import { knownObjectTypes, objectTypeRows } from "./apps/extras/object-types.ts";
 import type { DeliveryDependencies, Outcome } from "./events/delivery-types.ts";
 import { createAuthCache } from "./engine/unit-of-work.ts";
 import type { Config } from "./config.ts";
@@ -89,7 +89,11 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
     recover: (db, isDead) => recover(db, config, isDead),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
-      await db.batch([objectTypeRows(registry.models)], "write");
+      // Object types new to this database get their rows; a start that adds no model writes nothing.
+      const [known] = await db.batch([knownObjectTypes()], "read");
+      const have = new Set(known.rows.map((r) => String(r.name)));
+      const missing = registry.models.filter((m) => !have.has(m.objectType));
+      if (missing.length) await db.batch([objectTypeRows(missing)], "write");
       return ensureSuperuser(db, config, secrets, { generateAdmin });
     },
     async fetch(request, env) {

@@ -29,7 +29,10 @@ export const objectType = defineModel({
   ordering: ["app_label", "model"],
 });
 
-/** The statement giving every model served its object type row (those already there keep their ids). */
+/** The object types a database has rows for, as `name` (`app.model`). */
+export const knownObjectTypes = (): Statement => sql`SELECT app_label || '.' || model AS name FROM extras_objecttype`.compile(qb);
+
+/** The statement giving each of `models` its object type row (those already there keep their ids). */
 export function objectTypeRows(models: readonly Model[]): Statement {
   const pairs = JSON.stringify(models.map((m) => [m.app, m.name]));
   return sql`INSERT OR IGNORE INTO extras_objecttype (app_label, model)
