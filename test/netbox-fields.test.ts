@@ -107,6 +107,7 @@ describe("interfaces", () => {
     expect(await names(`/api/dcim/interfaces/?vlan_id=${id.vlan10}`)).toEqual(["eth0"]);
     expect(await names(`/api/dcim/interfaces/?vlan_id=${id.vlan20}`)).toEqual(["eth1"]);
     expect(await names("/api/dcim/interfaces/?vlan=20&vlan=10")).toEqual(["eth0", "eth1"]);
+    expect((await api.get("/api/dcim/interfaces/?vlan=ten")).status).toBe(400);
     // Every device component has the rack and virtual chassis filters.
     await make(api, "/api/dcim/console-ports/", { device: id.sw1, name: "con0" });
     expect(await names(`/api/dcim/console-ports/?rack_id=${id.rack}`)).toEqual(["con0"]);

@@ -17,14 +17,14 @@ export function apiRoot(ctx: RequestContext) {
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** Paths an app root lists that no model serves (NetBox's `users/config/`). */
+const OWN_PATHS: readonly { app: AppName; path: string }[] = [{ app: "users", path: "config" }];
+
 /**
  * GET /api/<app>/: every list path the app serves, sorted, as absolute URLs: its models' and the
  * aliases other apps' models are also served under (`extras/object-changes`, NetBox 4.0's path of
- * core's change records), so a client that walks the root finds everything the app answers.
+ * core's change records), and `OWN_PATHS`, so a client that walks the root finds everything the app answers.
  */
-/** Paths an app root lists that no model serves. */
-const OWN_PATHS: readonly { app: AppName; path: string }[] = [{ app: "users", path: "config" }];
-
 export function appRoot(ctx: RequestContext, registry: Registry, app: string) {
   if (!(APPS as readonly string[]).includes(app)) throw ApiError.notFound();
   const paths = [...registry.models.flatMap((m) => [{ app: m.app, path: m.path }, ...(m.aliases ?? [])]), ...OWN_PATHS]

@@ -18,8 +18,15 @@ export const idList = (values: readonly string[]): string => JSON.stringify(valu
 /** A row's column among a JSON list of values. */
 export const inJsonList = (column: RawBuilder<unknown>, json: string) => sql`${column} IN (SELECT value FROM json_each(${json}))`;
 
+/** A filter's values as an SQL set (`x IN ${valueSet(values)}`). */
+export const valueSet = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
+
+/** An `integer` filter's values (whole numbers: the compiler has checked them) as an SQL set of numbers. */
+export const numberSet = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values.map(Number))}))`;
+
+/** Whether the JSON list in `column` of the row under `t` holds a member of `set` (an SQL set). */
+export const listHolds = (t: string, column: string, set: RawBuilder<unknown>) =>
+  sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.${column}`)}) x WHERE x.value IN ${set})`;
+
 /** Rows whose JSON list in `column` holds any of the values given (`object_type` on permissions and event rules). */
-export const listContains = (column: string): FilterDeclaration => ({
-  sql: (values, t) =>
-    sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.${column}`)}) x WHERE x.value IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
-});
+export const listContains = (column: string): FilterDeclaration => ({ sql: (values, t) => listHolds(t, column, valueSet(values)) });

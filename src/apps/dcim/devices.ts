@@ -4,7 +4,7 @@ import { defineModel } from "../../schema/model.ts";
 import { contactFilters } from "../tenancy/contacts.ts";
 import { combineHooks } from "../../schema/hooks.ts";
 import { comments, configTemplateField, description, siteTreeFilters } from "../../schema/common.ts";
-import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
+import { idList, inJsonList, valueSet, whether } from "../../schema/filter-sql.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { interfaceWirelessFields, interfaceWirelessFilters } from "../wireless/dcim-fields.ts";
 import { interfaceVirtualCircuitFilters } from "../circuits/dcim-filters.ts";
@@ -222,7 +222,7 @@ export const iface = defineModel({
     manufacturer_id: "device__device_type__manufacturer__id",
     kind: { sql: (values, t) => or(values.flatMap((v) => (INTERFACE_KIND[v] ? [INTERFACE_KIND[v](sql.ref(`${t}.type`))] : []))) },
     virtual_chassis_member: {
-      sql: (values, t) => virtualChassisMembers(sql`d.name IN (SELECT value FROM json_each(${JSON.stringify(values)}))`, t),
+      sql: (values, t) => virtualChassisMembers(sql`d.name IN ${valueSet(values)}`, t),
     },
     virtual_chassis_member_id: { sql: (values, t) => virtualChassisMembers(inJsonList(sql`d.id`, idList(values)), t) },
     ...interfaceVlanFilters("dcim.interface"),

@@ -1,5 +1,6 @@
 import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
+import { valueSet } from "../../schema/filter-sql.ts";
 
 /**
  * Filters of rows assigned to an interface through a generic relation (IP addresses, MAC
@@ -10,7 +11,6 @@ import { sql, type RawBuilder } from "kysely";
 export function interfaceOwnerFilters(type: string, id: string): Record<string, FilterDeclaration> {
   const ids = (values: readonly string[]) =>
     sql`(SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,15}$/.test(v.trim())).map(Number))}))`;
-  const names = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
   const on = (objectType: string, interfaces: RawBuilder<unknown>) => (t: string) =>
     sql`(${sql.ref(`${t}.${type}`)} = ${objectType} AND ${sql.ref(`${t}.${id}`)} IN ${interfaces})`;
   const filter = (integer: boolean, where: (values: readonly string[]) => (t: string) => RawBuilder<unknown>): FilterDeclaration => ({
@@ -21,19 +21,19 @@ export function interfaceOwnerFilters(type: string, id: string): Record<string, 
   const VM = "virtualization.vminterface";
   return {
     interface_id: filter(true, (v) => on(DEVICE, ids(v))),
-    interface: filter(false, (v) => on(DEVICE, sql`(SELECT id FROM dcim_interface WHERE name IN ${names(v)})`)),
+    interface: filter(false, (v) => on(DEVICE, sql`(SELECT id FROM dcim_interface WHERE name IN ${valueSet(v)})`)),
     device_id: filter(true, (v) => on(DEVICE, sql`(SELECT id FROM dcim_interface WHERE device_id IN ${ids(v)})`)),
     device: filter(false, (v) =>
-      on(DEVICE, sql`(SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id WHERE d.name IN ${names(v)})`),
+      on(DEVICE, sql`(SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id WHERE d.name IN ${valueSet(v)})`),
     ),
     vminterface_id: filter(true, (v) => on(VM, ids(v))),
-    vminterface: filter(false, (v) => on(VM, sql`(SELECT id FROM virtualization_vminterface WHERE name IN ${names(v)})`)),
+    vminterface: filter(false, (v) => on(VM, sql`(SELECT id FROM virtualization_vminterface WHERE name IN ${valueSet(v)})`)),
     virtual_machine_id: filter(true, (v) => on(VM, sql`(SELECT id FROM virtualization_vminterface WHERE virtual_machine_id IN ${ids(v)})`)),
     virtual_machine: filter(false, (v) =>
       on(
         VM,
         sql`(SELECT i.id FROM virtualization_vminterface i JOIN virtualization_virtualmachine vm ON vm.id = i.virtual_machine_id
-          WHERE vm.name IN ${names(v)})`,
+          WHERE vm.name IN ${valueSet(v)})`,
       ),
     ),
   };

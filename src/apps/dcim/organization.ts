@@ -17,7 +17,7 @@ import { deviceTypeHeightHooks, locationHooks } from "./placement.ts";
 import { siteIpamCounts } from "../ipam/dcim-fields.ts";
 import { DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT } from "./choices.ts";
 import { hasComponentFilters } from "./components.ts";
-import { whether } from "../../schema/filter-sql.ts";
+import { numberSet, whether } from "../../schema/filter-sql.ts";
 
 /**
  * Site status. SPEC.md shows a site's status as `{value, label, id}`: `id` is the numeric value
@@ -231,7 +231,7 @@ export const platform = defineModel({
     available_for_device_type: {
       integer: true,
       sql: (values, t) => sql`(${sql.ref(`${t}.manufacturer_id`)} IS NULL OR ${sql.ref(`${t}.manufacturer_id`)} IN
-        (SELECT manufacturer_id FROM dcim_devicetype WHERE id IN (SELECT value FROM json_each(${JSON.stringify(values.map(Number))}))))`,
+        (SELECT manufacturer_id FROM dcim_devicetype WHERE id IN ${numberSet(values)}))`,
     },
   },
 });

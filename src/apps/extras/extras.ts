@@ -4,6 +4,7 @@ import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
 import { customFieldModels } from "./custom-fields.ts";
 import { objectTypeNames } from "./object-types.ts";
+import { listHolds, valueSet } from "../../schema/filter-sql.ts";
 
 export const tag = defineModel({
   app: "extras",
@@ -30,13 +31,13 @@ export const tag = defineModel({
   brief: ["name", "slug", "color", "description"],
   filters: {
     // Tags applied to objects of the types given, by name (`dcim.site`) or id.
-    content_type: { sql: (values, t) => taggedAs(sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`, t) },
+    content_type: { sql: (values, t) => taggedAs(valueSet(values), t) },
     content_type_id: { integer: true, sql: (values, t) => taggedAs(objectTypeNames(values), t) },
     // Tags that may be applied to objects of the type given: those limited to it, and those limited to none.
     for_object_type_id: {
       integer: true,
-      sql: (values, t) => sql`(json_array_length(${sql.ref(`${t}.object_types`)}) = 0
-        OR EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.object_types`)}) x WHERE x.value IN ${objectTypeNames(values)}))`,
+      sql: (values, t) =>
+        sql`(json_array_length(${sql.ref(`${t}.object_types`)}) = 0 OR ${listHolds(t, "object_types", objectTypeNames(values))})`,
     },
   },
 });

@@ -4,6 +4,7 @@ import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { qb } from "../../db/query-builder.ts";
+import { listHolds, numberSet } from "../../schema/filter-sql.ts";
 
 /**
  * Object types (NetBox's content types): one row per model, with an id of its own that other
@@ -41,7 +42,7 @@ export function objectTypeRows(models: readonly Model[]): Statement {
 
 /** The `app.model` names of the object types whose ids are given. */
 export const objectTypeNames = (values: readonly string[]): RawBuilder<unknown> =>
-  sql`(SELECT app_label || '.' || model FROM extras_objecttype WHERE id IN (SELECT value FROM json_each(${JSON.stringify(values.map(Number))})))`;
+  sql`(SELECT app_label || '.' || model FROM extras_objecttype WHERE id IN ${numberSet(values)})`;
 
 /** Rows whose `column` names (`app.model`) one of the object types given by id. */
 export const objectTypeIdFilter = (column: string): FilterDeclaration => ({
@@ -52,7 +53,7 @@ export const objectTypeIdFilter = (column: string): FilterDeclaration => ({
 /** Rows whose JSON list in `column` holds one of the object types given by id. */
 export const objectTypeIdsFilter = (column: string): FilterDeclaration => ({
   integer: true,
-  sql: (values, t) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.${column}`)}) x WHERE x.value IN ${objectTypeNames(values)})`,
+  sql: (values, t) => listHolds(t, column, objectTypeNames(values)),
 });
 
 export const objectTypeModels = [objectType];

@@ -1,6 +1,7 @@
 import type { FieldOptions, FilterDeclaration, Model } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
+import { numberSet } from "../../schema/filter-sql.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
 import { DEVICE_INTERFACES, primaryIpHooks } from "./primary-ips.ts";
 import { DEVICE_PARENT, interfaceVlanHooks, VM_PARENT } from "./vlan-rules.ts";
@@ -67,12 +68,9 @@ export function interfaceVlanFilters(type: InterfaceType): Record<string, Filter
   const { table, source } = TAGGED_VLANS[type];
   const carrying = (vlans: RawBuilder<unknown>, t: string) =>
     sql`(${sql.ref(`${t}.untagged_vlan_id`)} IN ${vlans} OR ${sql.ref(`${t}.id`)} IN (SELECT ${sql.ref(source)} FROM ${sql.table(table)} WHERE vlan_id IN ${vlans}))`;
-  const numbers = (values: readonly string[]) => JSON.stringify(values.filter((v) => /^\d{1,10}$/.test(v)).map(Number));
   return {
-    vlan_id: { integer: true, sql: (values, t) => carrying(sql`(SELECT value FROM json_each(${numbers(values)}))`, t) },
-    vlan: {
-      sql: (values, t) => carrying(sql`(SELECT id FROM ipam_vlan WHERE vid IN (SELECT value FROM json_each(${numbers(values)})))`, t),
-    },
+    vlan_id: { integer: true, sql: (values, t) => carrying(numberSet(values), t) },
+    vlan: { integer: true, sql: (values, t) => carrying(sql`(SELECT id FROM ipam_vlan WHERE vid IN ${numberSet(values)})`, t) },
   };
 }
 

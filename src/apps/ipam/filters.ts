@@ -162,13 +162,6 @@ export const ipAddressFilters = {
   service_id: numberFilter(
     (values, t) => sql`${col(t, "id")} IN (SELECT ipaddress_id FROM ipam_service_ipaddresses WHERE service_id IN ${idSet(values)})`,
   ),
-  virtual_machine_id: numberFilter((values, t) => {
-    return assignedTo(
-      "virtualization.vminterface",
-      sql`(SELECT id FROM virtualization_vminterface WHERE virtual_machine_id IN ${idSet(values)})`,
-      t,
-    );
-  }),
   assigned_to_interface: sqlFilter((values, t) => {
     const types = ASSIGNABLE_TO.filter((type) => type.endsWith("interface"));
     const cond = sql`${col(t, "assigned_object_type")} IN (${sql.join(types)})`;

@@ -7,6 +7,7 @@ import { FHRP_AUTH_TYPE, FHRP_PROTOCOL, SERVICE_PROTOCOL } from "./choices.ts";
 import type { WriteItem } from "../../schema/hooks.ts";
 import type { GenericRef } from "../../schema/kinds/descriptor.ts";
 import { interfaceOwnerFilters } from "../dcim/interface-owners.ts";
+import { numberSet } from "../../schema/filter-sql.ts";
 
 /** A list of 1 to 65535 port numbers (at least one), as NetBox's ArrayField of ports. */
 function portsProblem(value: unknown): string | undefined {
@@ -25,7 +26,7 @@ const serviceDisplay = (t: string) => sql`${sql.ref(`${t}.name`)} || ' (' || upp
 const portFilter: FilterDeclaration = {
   integer: true,
   sql: (values, t) => sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.ports`)}) p
-    WHERE p.value IN (SELECT value FROM json_each(${JSON.stringify(values.map(Number))})))`,
+    WHERE p.value IN ${numberSet(values)})`,
 };
 
 export const serviceTemplate = defineModel({

@@ -1,5 +1,6 @@
 import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql } from "kysely";
+import { numberSet } from "../../schema/filter-sql.ts";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
@@ -50,8 +51,7 @@ export const vlanGroup = defineModel({
         name,
         {
           integer: true,
-          sql: (values, t) =>
-            sql`(${sql.ref(`${t}.scope_type`)} = ${type} AND ${sql.ref(`${t}.scope_id`)} IN (SELECT value FROM json_each(${JSON.stringify(values.map(Number))})))`,
+          sql: (values, t) => sql`(${sql.ref(`${t}.scope_type`)} = ${type} AND ${sql.ref(`${t}.scope_id`)} IN ${numberSet(values)})`,
         },
       ]),
     ),

@@ -3,7 +3,7 @@ import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
 import type { RelatedFilter } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { listContains, whether } from "../../schema/filter-sql.ts";
+import { listContains, listHolds, whether } from "../../schema/filter-sql.ts";
 import { tokenHooks } from "./token-rules.ts";
 import { userHooks } from "./user-rules.ts";
 import { provisionRoute } from "./provision.ts";
@@ -149,15 +149,10 @@ export const objectPermission = defineModel({
   filters: {
     object_type_id: objectTypeIdsFilter("object_types"),
     ...Object.fromEntries(
-      ["view", "add", "change", "delete"].map((action) => [`can_${action}`, whether((t) => listHas(t, "actions", action))]),
+      ["view", "add", "change", "delete"].map((action) => [`can_${action}`, whether((t) => listHolds(t, "actions", sql`(${action})`))]),
     ),
     object_type: listContains("object_types"),
   },
 });
 
 export const usersModels = [user, group, token, objectPermission];
-
-/** Whether the JSON list in `column` of the row under `t` holds `value`. */
-function listHas(t: string, column: string, value: string) {
-  return sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${t}.${column}`)}) x WHERE x.value = ${value})`;
-}
