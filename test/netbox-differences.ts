@@ -1,3 +1,5 @@
+import { EVERY_MODEL } from "./support/netbox-replay.ts";
+
 /**
  * The one table of deliberate differences from NetBox 4.2: where SPEC.md (or issue 18) decides
  * otherwise than NetBox, each with its reason. `test/netbox-coverage.test.ts` counts the NetBox
@@ -162,5 +164,56 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
     what: "an unknown API path answers JSON `{detail}`, not NetBox's HTML page",
     reason: "every answer below /api/ is JSON (SPEC.md 4: responses are JSON); the status is still compared",
     body: [553],
+  },
+  {
+    what: "nested objects carry no counts NetBox computes by query (`site_count` of a site's region, `rack_count` of a rack's location, ...)",
+    reason:
+      "NetBox's nested objects are not annotated, so it answers 0 there whatever the count (a rack's own location has `rack_count` 0); a true count would cost a query per nested object, a false one would mislead. Counts NetBox stores (a virtual chassis' `member_count`) are nested here too",
+    model: EVERY_MODEL,
+    netbox: (o, where) => {
+      if (!where.nested) return;
+      for (const key of Object.keys(o)) if (key.endsWith("_count") && key !== "member_count" && o[key] === 0) delete o[key];
+    },
+  },
+  ...[
+    "/api/dcim/regions/",
+    "/api/dcim/site-groups/",
+    "/api/dcim/locations/",
+    "/api/tenancy/tenant-groups/",
+    "/api/tenancy/contact-groups/",
+    "/api/virtualization/cluster-groups/",
+    "/api/extras/event-rules/",
+  ].map(
+    (model): DeliberateDifference => ({
+      what: `\`comments\` on ${model}`,
+      reason: "NetBox 4.3 gives these models `comments`; this service had them before, and dropping them would lose what users wrote",
+      model,
+      ours: (o) => delete o.comments,
+    }),
+  ),
+  {
+    what: "circuits carry `assignments` (their circuit group assignments)",
+    reason: "NetBox 4.2's own OpenAPI document describes the field on circuits, though its answers leave it out; we answer what the document describes",
+    model: "/api/circuits/circuits/",
+    ours: (o) => delete o.assignments,
+  },
+  {
+    what: "circuit terminations carry `connected_endpoints` (the far end of their cable path)",
+    reason: "a circuit termination is a cable path endpoint here as an interface is, so scripts find what a circuit reaches without a trace",
+    model: "/api/circuits/circuit-terminations/",
+    ours: (o) => {
+      for (const k of ["connected_endpoints", "connected_endpoints_type", "connected_endpoints_reachable"]) delete o[k];
+    },
+  },
+  {
+    what: "users carry `is_superuser`",
+    reason: "a superuser bypasses object permissions here (README: permissions), so who has that power is shown and settable through the API",
+    model: "/api/users/users/",
+    ours: (o) => delete o.is_superuser,
+  },
+  {
+    what: "`/api/status/` names this service's apps and versions, not Django's",
+    reason: "the service runs no Django, Python or RQ; its status tells what it does run (the status code is still compared)",
+    body: [3],
   },
 ];

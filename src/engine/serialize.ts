@@ -72,7 +72,7 @@ export function nestedForm(ctx: Actor, registry: Registry, objectType: string, r
 /** An object: `id`, `url`, `display_url` (full form, and nested where the relation says so, as NetBox), `display`, then its fields. */
 function shape(model: Model, row: Out, fields: readonly Field[], rc: Shaping): Out {
   const out: Out = { id: row.id, url: objectUrl(rc.ctx, model, row.id) };
-  if (rc.form === "full" || rc.pages) out.display_url = displayUrl(rc.ctx, model, row.id);
+  if ((rc.form === "full" || rc.pages) && !model.pageless) out.display_url = displayUrl(rc.ctx, model, row.id);
   out.display = String(row.__display ?? row.id);
   for (const field of fields) KINDS[field.kind].render(field, row, out, rc);
   return out;

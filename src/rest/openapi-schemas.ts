@@ -41,7 +41,7 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
       sibling: (name) => model.field[name],
     };
     const { display, ...first } = BASE_PROPERTIES;
-    const properties: Record<string, JsonSchema> = { ...first, ...(page ? { display_url: DISPLAY_URL } : {}), display };
+    const properties: Record<string, JsonSchema> = { ...first, ...(page && !model.pageless ? { display_url: DISPLAY_URL } : {}), display };
     for (const field of fields) Object.assign(properties, KINDS[field.kind].openapi.output(field, sc));
     const optional = new Set<string>();
     // A model's `represent` hook shapes top-level objects only, never nested ones.

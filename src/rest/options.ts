@@ -13,7 +13,7 @@ export function describeEndpoint(ctx: RequestContext, model: Model, { detail }: 
   const fields: Record<string, unknown> = {
     id: { type: "integer", required: false, read_only: true, label: "ID" },
     url: { type: "field", required: false, read_only: true, label: "Url" },
-    display_url: { type: "field", required: false, read_only: true, label: "Display url" },
+    ...(model.pageless ? {} : { display_url: { type: "field", required: false, read_only: true, label: "Display url" } }),
     display: { type: "field", required: false, read_only: true, label: "Display" },
   };
   for (const field of model.fields) Object.assign(fields, KINDS[field.kind].options(field));

@@ -94,7 +94,7 @@ export function defineModel(d: ModelDeclaration): Model {
   }
   const display = d.display ?? (field.name ? "name" : "id");
   const briefFields = d.brief.map((name) => field[name]);
-  const nestedFields = briefFields.filter((x) => !KINDS[x.kind].read?.notNested && !x.notNested);
+  const nestedFields = briefFields.filter((x) => !(x.notNested ?? KINDS[x.kind].read?.notNested));
   const model: Model = Object.freeze({
     ...d,
     get registry() {

@@ -196,7 +196,11 @@ export interface FieldOptions {
    * For a read-only `fk` without a column: the SQL giving the related object's id (`f.related`).
    */
   readonly sql?: RowSql;
-  /** Part of the brief form but left out when nested in another object (a module bay's `installed_module`). */
+  /**
+   * Part of the brief form but left out when nested in another object (a module bay's
+   * `installed_module`); `false` keeps a field whose kind is left out by default (a count NetBox
+   * stores, such as a virtual chassis' `member_count`).
+   */
   readonly notNested?: boolean;
   /**
    * For `fk` and `m2m`: the nested objects carry `display_url`, as NetBox 4.2's older `Nested*`
@@ -332,6 +336,8 @@ export interface ModelDeclaration {
    * `/core/changelog/`, and our own pages, as `/admin/webhook-deliveries/`, come first).
    */
   readonly page?: string;
+  /** NetBox gives the model no page for people (assignments, component templates): its objects carry no `display_url`. */
+  readonly pageless?: boolean;
   readonly fields: Record<string, FieldOptions>;
   /** Fields of the brief form; the nested form is the same less counts (id, url, display always). */
   readonly brief: readonly string[];

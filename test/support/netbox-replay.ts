@@ -283,6 +283,9 @@ export function indexDeliberate(table: readonly DeliberateDifference[]): Deliber
   return index;
 }
 
+/** `model` of a rewrite that applies to the objects of every model. */
+export const EVERY_MODEL = "*";
+
 const MODEL_URL = /^(\/api\/[^/]+\/[^/]+\/)\d+\/$/;
 
 /** Applies one side's model rewrites to every object of an answer recognised by its `url`, innermost first. */
@@ -294,7 +297,8 @@ function rewrite(index: DeliberateIndex, side: "ours" | "netbox", value: unknown
   if (!isObject(value)) return;
   for (const v of Object.values(value)) rewrite(index, side, v, where, depth + 1);
   const model = typeof value.url === "string" ? MODEL_URL.exec(value.url)?.[1] : undefined;
-  for (const d of (model && index.models.get(model)) || []) d[side]?.(value, { ...where, nested: depth > 0 });
+  if (!model) return;
+  for (const d of [...(index.models.get(model) ?? []), ...(index.models.get(EVERY_MODEL) ?? [])]) d[side]?.(value, { ...where, nested: depth > 0 });
 }
 
 /** Rewrites an answer's objects in place; its own (the object, a list's `results`, a bulk answer's items) are not nested. */

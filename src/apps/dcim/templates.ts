@@ -48,6 +48,7 @@ const deviceOnly = { ...template, ordering: ["device_type", "name"] };
 export const consolePortTemplate = defineModel({
   app: "dcim",
   name: "consoleporttemplate",
+  pageless: true,
   verboseName: "console port template",
   fields: { ...templateFields(), type: f.choice(CONSOLE_PORT_TYPE, { nullable: true }), description },
   uniqueTogether: templateUnique("Console port template"),
@@ -58,6 +59,7 @@ export const consolePortTemplate = defineModel({
 export const consoleServerPortTemplate = defineModel({
   app: "dcim",
   name: "consoleserverporttemplate",
+  pageless: true,
   verboseName: "console server port template",
   fields: { ...templateFields(), type: f.choice(CONSOLE_PORT_TYPE, { nullable: true }), description },
   uniqueTogether: templateUnique("Console server port template"),
@@ -68,6 +70,7 @@ export const consoleServerPortTemplate = defineModel({
 export const powerPortTemplate = defineModel({
   app: "dcim",
   name: "powerporttemplate",
+  pageless: true,
   verboseName: "power port template",
   fields: {
     ...templateFields(),
@@ -84,6 +87,7 @@ export const powerPortTemplate = defineModel({
 export const powerOutletTemplate = defineModel({
   app: "dcim",
   name: "poweroutlettemplate",
+  pageless: true,
   verboseName: "power outlet template",
   fields: {
     ...templateFields(),
@@ -100,6 +104,7 @@ export const powerOutletTemplate = defineModel({
 export const interfaceTemplate = defineModel({
   app: "dcim",
   name: "interfacetemplate",
+  pageless: true,
   verboseName: "interface template",
   fields: {
     ...templateFields(),
@@ -120,6 +125,7 @@ export const interfaceTemplate = defineModel({
 export const rearPortTemplate = defineModel({
   app: "dcim",
   name: "rearporttemplate",
+  pageless: true,
   verboseName: "rear port template",
   fields: {
     ...templateFields(),
@@ -136,6 +142,7 @@ export const rearPortTemplate = defineModel({
 export const frontPortTemplate = defineModel({
   app: "dcim",
   name: "frontporttemplate",
+  pageless: true,
   verboseName: "front port template",
   fields: {
     ...templateFields(),
@@ -159,6 +166,7 @@ export const frontPortTemplate = defineModel({
 export const deviceBayTemplate = defineModel({
   app: "dcim",
   name: "devicebaytemplate",
+  pageless: true,
   verboseName: "device bay template",
   fields: { ...templateFields({ modular: false }), description },
   uniqueTogether: templateUnique("Device bay template", { modular: false }),
@@ -169,6 +177,7 @@ export const deviceBayTemplate = defineModel({
 export const moduleBayTemplate = defineModel({
   app: "dcim",
   name: "modulebaytemplate",
+  pageless: true,
   verboseName: "module bay template",
   fields: {
     ...templateFields(),
@@ -194,6 +203,7 @@ const INVENTORY_ITEM_TEMPLATE_COMPONENTS = [
 export const inventoryItemTemplate = defineModel({
   app: "dcim",
   name: "inventoryitemtemplate",
+  pageless: true,
   verboseName: "inventory item template",
   tree: true,
   fields: {

@@ -14,6 +14,7 @@ import { listHolds, numberSet } from "../../schema/filter-sql.ts";
 export const objectType = defineModel({
   app: "extras",
   name: "objecttype",
+  pageless: true,
   verboseName: "object type",
   className: "ObjectType",
   taggable: false,

@@ -139,6 +139,7 @@ export const nestedAddress = (origin: string, a: Record<string, unknown>) => ({
 export const fhrpGroupAssignment = defineModel({
   app: "ipam",
   name: "fhrpgroupassignment",
+  pageless: true,
   verboseName: "FHRP group assignment",
   className: "FHRPGroupAssignment",
   taggable: false,

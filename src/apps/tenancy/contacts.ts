@@ -107,6 +107,7 @@ const assignmentDisplay: RowSql = (t) => {
 export const contactAssignment = defineModel({
   app: "tenancy",
   name: "contactassignment",
+  pageless: true,
   verboseName: "contact assignment",
   fields: {
     object: f.generic(contactTargets),
