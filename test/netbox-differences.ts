@@ -193,13 +193,15 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
   ),
   {
     what: "circuits carry `assignments` (their circuit group assignments)",
-    reason: "NetBox 4.2's own OpenAPI document describes the field on circuits, though its answers leave it out; we answer what the document describes",
+    reason:
+      "NetBox 4.2's own OpenAPI document describes the field on circuits, though its answers leave it out; we answer what the document describes",
     model: "/api/circuits/circuits/",
     ours: (o) => delete o.assignments,
   },
   {
     what: "circuit terminations carry `connected_endpoints` (the far end of their cable path)",
-    reason: "a circuit termination is a cable path endpoint here as an interface is, so scripts find what a circuit reaches without a trace",
+    reason:
+      "a circuit termination is a cable path endpoint here as an interface is, so scripts find what a circuit reaches without a trace",
     model: "/api/circuits/circuit-terminations/",
     ours: (o) => {
       for (const k of ["connected_endpoints", "connected_endpoints_type", "connected_endpoints_reachable"]) delete o[k];
@@ -207,7 +209,8 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
   },
   {
     what: "users carry `is_superuser`",
-    reason: "a superuser bypasses object permissions here (README: permissions), so who has that power is shown and settable through the API",
+    reason:
+      "a superuser bypasses object permissions here (README: permissions), so who has that power is shown and settable through the API",
     model: "/api/users/users/",
     ours: (o) => delete o.is_superuser,
   },

@@ -298,7 +298,8 @@ function rewrite(index: DeliberateIndex, side: "ours" | "netbox", value: unknown
   for (const v of Object.values(value)) rewrite(index, side, v, where, depth + 1);
   const model = typeof value.url === "string" ? MODEL_URL.exec(value.url)?.[1] : undefined;
   if (!model) return;
-  for (const d of [...(index.models.get(model) ?? []), ...(index.models.get(EVERY_MODEL) ?? [])]) d[side]?.(value, { ...where, nested: depth > 0 });
+  for (const d of [...(index.models.get(model) ?? []), ...(index.models.get(EVERY_MODEL) ?? [])])
+    d[side]?.(value, { ...where, nested: depth > 0 });
 }
 
 /** Rewrites an answer's objects in place; its own (the object, a list's `results`, a bulk answer's items) are not nested. */
