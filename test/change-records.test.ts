@@ -23,7 +23,7 @@ describe("change records", () => {
     expect(extras).toEqual(core);
     expect(core).toMatchObject({
       url: `${ORIGIN}/api/core/object-changes/${core.id}/`,
-      display: "dcim.region Mars created by admin",
+      display: "DCIM | region Mars created by admin",
       user: { username: "admin" },
       user_name: "admin",
       request_id: requestId,

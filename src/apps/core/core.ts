@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { objectTypeIdFilter } from "../extras/object-types.ts";
+import { objectTypeIdFilter, objectTypeLabelSql } from "../extras/object-types.ts";
 
 export const CHANGE_ACTIONS = [
   { value: "create", label: "Created" },
@@ -47,7 +47,9 @@ export const objectChange = defineModel({
   },
   brief: ["time", "user_name", "request_id", "action", "object_repr"],
   // NetBox: "<object type> <repr> <created|updated|deleted> by <user name>".
-  display: (t) => sql`${sql.ref(`${t}.changed_object_type`)} || ' ' || ${sql.ref(`${t}.object_repr`)} || ' ' ||
+  display: (
+    t,
+  ) => sql`${objectTypeLabelSql(objectChange.registry, sql.ref(`${t}.changed_object_type`))} || ' ' || ${sql.ref(`${t}.object_repr`)} || ' ' ||
     CASE ${sql.ref(`${t}.action`)} WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated' ELSE 'deleted' END || ' by ' || ${sql.ref(`${t}.user_name`)}`,
   search: ["user_name", "object_repr"],
   ordering: ["-time", "-id"],

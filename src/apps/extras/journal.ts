@@ -35,7 +35,7 @@ export const journalEntry = defineModel({
   fields: {
     assigned_object: f.generic(journaledModels),
     // Who wrote the entry: the requesting user, never what the client says.
-    created_by: f.fk("users.user", { nullable: true, readOnly: true, onDelete: "setNull" }),
+    created_by: f.fk("users.user", { nullable: true, readOnly: true, onDelete: "setNull", flat: true }),
     kind: f.choice(JOURNAL_KIND, { default: "info" }),
     comments: f.text({ blank: false, required: true, default: undefined }),
   },

@@ -1,4 +1,4 @@
-import type { FilterDeclaration, Model } from "../../schema/shapes.ts";
+import type { FilterDeclaration, Model, Registry } from "../../schema/shapes.ts";
 import type { Statement } from "../../db/database.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
@@ -56,5 +56,18 @@ export const objectTypeIdsFilter = (column: string): FilterDeclaration => ({
   integer: true,
   sql: (values, t) => listHolds(t, column, objectTypeNames(values)),
 });
+
+/** The apps NetBox names in capitals; the others it capitalises. */
+const APP_LABELS: Record<string, string> = { dcim: "DCIM", ipam: "IPAM", vpn: "VPN" };
+
+/**
+ * The SQL naming the object type in `column` (`dcim.site`) as NetBox's content types name
+ * themselves, `<app> | <verbose name>` (`DCIM | site`); a type the registry lacks stays as stored.
+ */
+export function objectTypeLabelSql(registry: Registry, column: RawBuilder<unknown>): RawBuilder<unknown> {
+  const label = (m: Model) => `${APP_LABELS[m.app] ?? m.app[0].toUpperCase() + m.app.slice(1)} | ${m.verboseName}`;
+  const labels = JSON.stringify(Object.fromEntries(registry.models.map((m) => [m.objectType, label(m)])));
+  return sql`coalesce(json_extract(${labels}, '$."' || ${column} || '"'), ${column})`;
+}
 
 export const objectTypeModels = [objectType];

@@ -1,5 +1,6 @@
 import type { FieldOptions, RelatedFilter } from "../../schema/shapes.ts";
 import { sql } from "kysely";
+import { ipRangeNameSql } from "./range-name.ts";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
@@ -113,6 +114,7 @@ export const asnRange = defineModel({
     ),
   },
   brief: ["name", "slug", "description"],
+  display: (t) => sql`${sql.ref(`${t}.name`)} || ' (' || ${sql.ref(`${t}.start`)} || '-' || ${sql.ref(`${t}.end`)} || ')'`,
   routes: [availableAsnsRoute],
   hooks: {
     prepareWrite: (_ctx, items) => {
@@ -249,7 +251,7 @@ export const ipRange = defineModel({
     mark_utilized: f.boolean({ default: false, helpText: "Treat as fully utilized" }),
   },
   brief: ["family", "start_address", "end_address", "description"],
-  display: (t) => sql`${sql.ref(`${t}.start_address`)} || '-' || ${sql.ref(`${t}.end_address`)}`,
+  display: ipRangeNameSql,
   search: ["start_address", "end_address", "description", "comments"],
   ordering: ["vrf", "start_address"],
   hooks: ipRangeHooks(() => ipRange),

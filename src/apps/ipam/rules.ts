@@ -1,5 +1,6 @@
 import type { Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
+import { ipRangeName } from "./range-name.ts";
 import { sql, type RawBuilder } from "kysely";
 import { qb } from "../../db/query-builder.ts";
 import type { ModelHooks, StatefulHooks, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
@@ -164,6 +165,13 @@ export const aggregateHooks: ModelHooks = {
 
 /** `self` is the model the rules are declared on. */
 export const ipRangeHooks = (self: () => Model): ModelHooks => ({
+  // The exact name (the SQL display is exact only when the ends differ in their last group).
+  represent: (_ctx, rows, outs) => {
+    rows.forEach((row, i) => {
+      if (typeof row.start_address === "string" && typeof row.end_address === "string" && "display" in outs[i])
+        outs[i].display = ipRangeName(row.start_address, row.end_address);
+    });
+  },
   writeProbes: (ctx, items) =>
     items.flatMap((item): Probe[] => {
       const [start, end] = [item.values.start_address as Network | undefined, item.values.end_address as Network | undefined];
@@ -172,12 +180,17 @@ export const ipRangeHooks = (self: () => Model): ModelHooks => ({
       return [
         {
           statement:
-            sql`SELECT r.start_address || '-' || r.end_address AS found, v.name AS vrf_name FROM ipam_iprange r LEFT JOIN ipam_vrf v ON v.id = r.vrf_id
+            sql`SELECT r.start_address, r.end_address, v.name AS vrf_name FROM ipam_iprange r LEFT JOIN ipam_vrf v ON v.id = r.vrf_id
           WHERE r.start_address_start <= ${keyOf(end.family, end.host)} AND r.end_address_start >= ${keyOf(start.family, start.host)}
             AND r.vrf_id IS ${vrf} AND r.id IS NOT ${item.id} LIMIT 1`.compile(qb),
           settle: (r) => {
             const row = r.rows[0];
-            if (row) add(item, "__all__", `Defined addresses overlap with range ${row.found} in VRF ${row.vrf_name ?? "None"}`);
+            if (row)
+              add(
+                item,
+                "__all__",
+                `Defined addresses overlap with range ${ipRangeName(String(row.start_address), String(row.end_address))} in VRF ${row.vrf_name ?? "None"}`,
+              );
           },
         },
       ];
@@ -190,7 +203,7 @@ export const ipRangeHooks = (self: () => Model): ModelHooks => ({
       if (start.family !== end.family) add(item, "__all__", "Starting and ending IP address versions must match");
       else if (start.length !== end.length) add(item, "__all__", "Starting and ending IP address masks do not match");
       else if (end.host <= start.host)
-        add(item, "__all__", `Ending address must be greater than the starting address (${formatNet(start)})`);
+        add(item, "end_address", `Ending address must be greater than the starting address (${formatNet(start)})`);
       else {
         item.columns.family = start.family;
         // SQLite integers stop at 2^63 - 1; a larger IPv6 range reads as that.

@@ -92,6 +92,10 @@ const groupAddresses = (
 ) => sql`(SELECT json_group_array(json_object('id', a.id, 'address', a.address, 'family', a.family, 'description', a.description))
   FROM ipam_ipaddress a WHERE a.assigned_object_type = 'ipam.fhrpgroup' AND a.assigned_object_id = ${sql.ref(`${t}.id`)})`;
 
+/** A group as NetBox names it: `<name> <protocol>: <group id>`, the name left out when blank. */
+const groupDisplay = (t: string) =>
+  sql`ltrim(${sql.ref(`${t}.name`)} || ' ' || ${protocolLabel(t)} || ': ' || ${sql.ref(`${t}.group_id`)})`;
+
 export const fhrpGroup = defineModel({
   app: "ipam",
   name: "fhrpgroup",
@@ -99,17 +103,17 @@ export const fhrpGroup = defineModel({
   className: "FHRPGroup",
   fields: {
     name: f.string({ maxLength: 100, blank: true }),
-    protocol: f.choice(FHRP_PROTOCOL),
+    // NetBox gives both as plain values, not {value, label}.
+    protocol: f.choice(FHRP_PROTOCOL, { bare: true }),
     group_id: f.integer({ required: true, min: 0, max: 32767, label: "Group ID" }),
-    auth_type: f.choice(FHRP_AUTH_TYPE, { nullable: true, label: "Authentication type" }),
+    auth_type: f.choice(FHRP_AUTH_TYPE, { nullable: true, bare: true, label: "Authentication type" }),
     auth_key: f.string({ maxLength: 255, blank: true, label: "Authentication key" }),
     description,
     comments,
     ip_addresses: f.computed(groupAddresses, { returns: "json", label: "IP addresses" }),
   },
   brief: ["protocol", "group_id", "description"],
-  display: (t) => sql`${protocolLabel(t)} || ': ' || ${sql.ref(`${t}.group_id`)} ||
-    CASE WHEN ${sql.ref(`${t}.name`)} <> '' THEN ' (' || ${sql.ref(`${t}.name`)} || ')' ELSE '' END`,
+  display: (t) => groupDisplay(t),
   search: ["name", "description", "comments"],
   ordering: ["protocol", "group_id"],
   hooks: {
@@ -152,12 +156,14 @@ export const fhrpGroupAssignment = defineModel({
   // NetBox's brief form also lists the interface's type and id; a generic relation's keys come as
   // a set of three, so the brief form here keeps the group and priority.
   brief: ["group", "priority"],
-  // NetBox shows `<interface>: <group> (<priority>)`; the priority is left out so that display
-  // names the assignment, not a setting of it.
-  display: (
-    t,
-  ) => sql`coalesce((SELECT i.name FROM dcim_interface i WHERE ${sql.ref(`${t}.interface_type`)} = 'dcim.interface' AND i.id = ${sql.ref(`${t}.interface_id`)}), '')
-    || ': ' || (SELECT ${protocolLabel("g")} || ': ' || g.group_id FROM ipam_fhrpgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)})`,
+  // `<interface>: <group> (<priority>)`, as NetBox writes it.
+  display: (t) => {
+    const [type, id] = [sql.ref(`${t}.interface_type`), sql.ref(`${t}.interface_id`)];
+    const iface = sql`coalesce(CASE ${type} WHEN 'dcim.interface' THEN (SELECT i.name FROM dcim_interface i WHERE i.id = ${id})
+      WHEN 'virtualization.vminterface' THEN (SELECT i.name FROM virtualization_vminterface i WHERE i.id = ${id}) END, '')`;
+    return sql`${iface} || ': ' || (SELECT ${groupDisplay("g")} FROM ipam_fhrpgroup g WHERE g.id = ${sql.ref(`${t}.group_id`)})
+      || ' (' || ${sql.ref(`${t}.priority`)} || ')'`;
+  },
   search: [],
   ordering: ["priority"],
   filters: interfaceOwnerFilters("interface_type", "interface_id"),

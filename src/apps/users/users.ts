@@ -72,7 +72,11 @@ export const user = defineModel({
     groups: f.m2m("users.group", { table: "users_user_groups", source: "user_id", target: "group_id" }, { filterName: "group" }),
   },
   brief: ["username"],
-  display: "username",
+  // NetBox's display: the username, then the full name in brackets when there is one.
+  display: (t) => {
+    const full = sql`trim(${sql.ref(`${t}.first_name`)} || ' ' || ${sql.ref(`${t}.last_name`)})`;
+    return sql`CASE WHEN ${full} = '' THEN ${sql.ref(`${t}.username`)} ELSE ${sql.ref(`${t}.username`)} || ' (' || ${full} || ')' END`;
+  },
   naturalKey: "username",
   search: ["username", "first_name", "last_name", "email"],
   ordering: ["username"],

@@ -119,6 +119,12 @@ export const datetimeKind: KindDescriptor = {
   ...dated(datetimeSchema, "date-time", "datetime"),
   // The committed migrations declare datetime columns without NOT NULL; the DDL must match them.
   storage: { sqlType: "TEXT", nullableColumn: true },
+  // Stored with milliseconds, so that text order is time order; shown without a zero fraction, as
+  // NetBox shows a time given to the second (`2099-01-01T00:00:00Z`).
+  render: (field, row, out) => {
+    const value = readValue(field, row);
+    out[field.name] = typeof value === "string" && value.endsWith(".000Z") ? `${value.slice(0, -5)}Z` : (value ?? null);
+  },
 };
 export const passwordKind: KindDescriptor = {
   ...scalar({
