@@ -18,8 +18,13 @@ function address(label: string): FieldOptions {
   return f.fk("ipam.ipaddress", { nullable: true, onDelete: "setNull", label });
 }
 
-export function primaryIpFields(): Record<string, FieldOptions> {
-  return { primary_ip4: address("Primary IPv4"), primary_ip6: address("Primary IPv6"), oob_ip: address("Out-of-band IP") };
+/** Primary addresses, and for devices (not virtual machines, as in NetBox) the out-of-band one. */
+export function primaryIpFields({ oob = true }: { readonly oob?: boolean } = {}): Record<string, FieldOptions> {
+  return {
+    primary_ip4: address("Primary IPv4"),
+    primary_ip6: address("Primary IPv6"),
+    ...(oob ? { oob_ip: address("Out-of-band IP") } : {}),
+  };
 }
 
 export const deviceIpamHooks: ModelHooks = primaryIpHooks(DEVICE_INTERFACES);

@@ -146,7 +146,7 @@ export const virtualMachine = defineModel({
       helpText: "Local config context data takes precedence over source contexts in the final rendered config context",
     }),
     config_context: configContextField(() => virtualMachine, VM_CONTEXT_PATHS),
-    ...primaryIpFields(),
+    ...primaryIpFields({ oob: false }),
     interface_count: f.count("virtualization.vminterface", "virtual_machine"),
     virtual_disk_count: f.count("virtualization.virtualdisk", "virtual_machine"),
   },
