@@ -239,7 +239,7 @@ describe("VLANs", () => {
     });
     const ok = await make(api, "/api/ipam/vlans/", { vid: 150, name: "mid", group });
     expect((await api.post("/api/ipam/vlans/", { vid: 150, name: "again", group })).body).toEqual({
-      __all__: ["VLAN with this Group and VID already exists."],
+      __all__: ["VLAN with this Group and VLAN ID already exists."],
     });
     expect(ids(await api.get(`/api/ipam/vlans/?group_id=${group}`))).toEqual([ok]);
     expect(ids(await api.get("/api/ipam/vlans/?vid__gte=100&vid__lte=199"))).toEqual([ok]);

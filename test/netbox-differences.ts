@@ -219,4 +219,20 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
     reason: "the service runs no Django, Python or RQ; its status tells what it does run (the status code is still compared)",
     body: [3],
   },
+  {
+    what: "a bulk update's errors are a list aligned with its items; NetBox gives the first failing item's alone",
+    reason: "SPEC.md 6 leaves the shape open; the aligned list tells a client which item failed (a bulk create answers so in NetBox too)",
+    body: [527],
+  },
+  {
+    what: "a bulk update or delete naming an id that does not exist fails whole (400); NetBox skips the id and writes the rest",
+    reason: "SPEC.md 6: a bulk update or delete that fails for any object is aborted whole, with nothing written",
+    status: { 529: 400, 535: 400 },
+    align: { 535: { method: "DELETE", path: "/api/tenancy/tenants/@532.2/" } },
+  },
+  {
+    what: "a token created without `user` is the requester's own; NetBox refuses it",
+    reason: "SPEC.md 5.3: every user may create and manage their own tokens; naming oneself is not required",
+    status: { 506: 201 },
+  },
 ];

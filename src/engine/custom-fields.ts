@@ -200,9 +200,8 @@ function checkItem(item: WriteItem, index: number, { column, definitions, attrHi
   const unknown = Object.keys(given).filter((name) => !byName.has(name));
   if (unknown.length) {
     return {
-      errors: {
-        custom_fields: Object.fromEntries(unknown.map((name) => [name, `Custom field '${name}' does not exist for this object type.`])),
-      },
+      // NetBox names an unknown custom field under `__all__`.
+      errors: { __all__: unknown.map((name) => `Unknown field name '${name}' in custom field data.`) },
     };
   }
   const resolved: Out = {};

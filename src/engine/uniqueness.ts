@@ -8,9 +8,17 @@ import { KINDS } from "../schema/kinds/index.ts";
 import { refSql } from "./references.ts";
 import { idList } from "./select.ts";
 
-/** The message DRF gives for a single-field unique violation: "site with this name already exists." */
-export const uniqueMessage = (model: Model, field: string) =>
-  `${model.verboseName} with this ${model.field[field].label.toLowerCase()} already exists.`;
+/**
+ * The message DRF gives for a single-field unique violation: "site with this name already exists.",
+ * "ASN with this ASN already exists.". The field's verbose name is its label less the capital
+ * OPTIONS gives it, which an acronym keeps.
+ */
+export const uniqueMessage = (model: Model, field: string): string => {
+  const { label, uniqueMessage } = model.field[field];
+  if (uniqueMessage) return uniqueMessage;
+  const verbose = /^.[a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label;
+  return `${model.verboseName} with this ${verbose} already exists.`;
+};
 
 /**
  * Probes for uniqueness, so a duplicate is a 400 naming the field, never a 409 or 500. Each item

@@ -152,6 +152,8 @@ export interface FieldOptions {
   readonly readOnly?: boolean;
   readonly writeOnly?: boolean;
   readonly unique?: boolean;
+  /** The message a duplicate gets, where NetBox words it otherwise than "<model> with this <field> already exists.". */
+  readonly uniqueMessage?: string;
   readonly default?: unknown;
   readonly maxLength?: number;
   readonly min?: number;

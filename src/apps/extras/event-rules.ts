@@ -67,8 +67,9 @@ export const eventRuleHooks = (self: () => Model): ModelHooks => ({
         if ((item.values[name] as unknown[] | undefined)?.length === 0) item.errors[name] = ["This list may not be empty."];
       }
       const events = item.values.event_types as string[] | undefined;
-      const bad = events?.filter((e) => !EVENT_TYPES.includes(e)) ?? [];
-      if (bad.length) item.errors.event_types = bad.map((e) => `"${e}" is not a valid choice.`);
+      // A list field's errors are keyed by the index of the bad entry, as NetBox gives them.
+      const bad = (events ?? []).flatMap((e, i) => (EVENT_TYPES.includes(e) ? [] : [[String(i), [`"${e}" is not a valid choice.`]]]));
+      if (bad.length) item.errors.event_types = Object.fromEntries(bad);
     }
   },
 });

@@ -85,7 +85,7 @@ function duplicateProbes(ctx: Actor, model: Model, items: readonly WriteItem[], 
     probes.push({
       statement:
         sql`SELECT (CASE WHEN ${vrf} IS NULL THEN ${globalUnique} ELSE (SELECT enforce_unique FROM ipam_vrf WHERE id = ${vrf}) END) AS enforced,
-          (SELECT name FROM ipam_vrf WHERE id = ${vrf}) AS vrf_name,
+          (SELECT CASE WHEN rd IS NULL THEN name ELSE name || ' (' || rd || ')' END FROM ipam_vrf WHERE id = ${vrf}) AS vrf_name,
           (SELECT ${sql.ref(`${x}.${field}`)} FROM ${table} ${sql.raw(x)}
             WHERE ${target} AND ${sql.ref(`${x}.vrf_id`)} IS ${vrf} AND ${sql.ref(`${x}.id`)} IS NOT ${self} AND ${extra(item, x)} LIMIT 1) AS found`.compile(
           qb,

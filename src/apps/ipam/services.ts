@@ -9,11 +9,27 @@ import type { GenericRef } from "../../schema/kinds/descriptor.ts";
 import { interfaceOwnerFilters } from "../dcim/interface-owners.ts";
 import { numberSet } from "../../schema/filter-sql.ts";
 
-/** A list of 1 to 65535 port numbers (at least one), as NetBox's ArrayField of ports. */
+/** A list of whole numbers (at least one), as NetBox's ArrayField of ports; their range is `portRanges`' to check. */
 function portsProblem(value: unknown): string | undefined {
   if (!Array.isArray(value) || value.length === 0) return "Enter a list of port numbers.";
-  const bad = value.find((p) => !Number.isInteger(p) || p < 1 || p > 65535);
+  const bad = value.find((p) => !Number.isInteger(p));
   return bad === undefined ? undefined : `${JSON.stringify(bad)} is not a valid port number (1-65535).`;
+}
+
+/** Ports out of 1-65535, under the index of each, as NetBox gives a list field's errors. */
+function portRanges(_ctx: unknown, items: readonly WriteItem[]): void {
+  for (const item of items) {
+    const ports = item.values.ports;
+    if (!Array.isArray(ports) || item.errors.ports) continue;
+    const bad = ports.flatMap((p: number, i) =>
+      p < 1
+        ? [[String(i), ["Ensure this value is greater than or equal to 1."]]]
+        : p > 65535
+          ? [[String(i), ["Ensure this value is less than or equal to 65535."]]]
+          : [],
+    );
+    if (bad.length) item.errors.ports = Object.fromEntries(bad);
+  }
 }
 
 const ports = (): FieldOptions => f.json({ required: true, checkJson: portsProblem, label: "Port numbers" });
@@ -44,6 +60,7 @@ export const serviceTemplate = defineModel({
   display: serviceDisplay,
   search: ["name", "description", "comments"],
   filters: { port: portFilter },
+  hooks: { prepareWrite: portRanges },
 });
 
 /** A service on a device or a virtual machine (one of the two, as NetBox requires). */
@@ -69,7 +86,12 @@ export const service = defineModel({
   search: ["name", "description", "comments"],
   ordering: ["protocol", "name"],
   filters: { port: portFilter },
-  hooks: { prepareWrite: oneParent },
+  hooks: {
+    prepareWrite: (ctx, items) => {
+      portRanges(ctx, items);
+      oneParent(ctx, items);
+    },
+  },
 });
 
 /** A service belongs to a device or to a virtual machine: exactly one (NetBox's rule, under `__all__`). */

@@ -92,7 +92,7 @@ export const vlan = defineModel({
     l2vpn_termination: l2vpnTerminationField("ipam.vlan"),
   },
   uniqueTogether: [
-    { fields: ["group", "vid"], nullsDistinct: ["group"], message: "VLAN with this Group and VID already exists." },
+    { fields: ["group", "vid"], nullsDistinct: ["group"], message: "VLAN with this Group and VLAN ID already exists." },
     { fields: ["group", "name"], nullsDistinct: ["group"], message: "VLAN with this Group and Name already exists." },
   ],
   brief: ["vid", "name", "description"],

@@ -16,7 +16,7 @@ export const permissionHooks = (self: () => Model): ModelHooks => ({
       const unknown = types.filter((t) => !self().registry.byObjectType(t));
       if (types.length === 0) errors.object_types = ["This list may not be empty."];
       else if (unknown.length) errors.object_types = unknown.map((t) => `Invalid object type: ${t}`);
-      if (actions.length === 0) errors.actions = ["At least one action must be selected."];
+      if (actions.length === 0) errors.actions = ["This list may not be empty."];
       else if (actions.some((a) => !/^[a-z_]{1,30}$/.test(a)))
         errors.actions = ["Actions are lower-case names such as view, add, change, delete."];
 

@@ -2,11 +2,12 @@ import type { Config } from "../../config.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
 import { hashPassword } from "../../lib/passwords.ts";
 
+/** The character classes, in the order NetBox checks them (it names the first one missing). */
 const CLASSES: Record<string, { test: RegExp; message: string }> = {
-  upper: { test: /[A-Z]/, message: "This password must contain at least one upper-case letter." },
-  lower: { test: /[a-z]/, message: "This password must contain at least one lower-case letter." },
-  digit: { test: /[0-9]/, message: "This password must contain at least one digit." },
-  symbol: { test: /[^A-Za-z0-9]/, message: "This password must contain at least one symbol." },
+  digit: { test: /[0-9]/, message: "Password must have at least one numeral." },
+  upper: { test: /[A-Z]/, message: "Password must have at least one uppercase letter." },
+  lower: { test: /[a-z]/, message: "Password must have at least one lowercase letter." },
+  symbol: { test: /[^A-Za-z0-9]/, message: "Password must have at least one symbol." },
 };
 
 /**
@@ -18,10 +19,10 @@ export function passwordProblems(config: Config, password: string): string[] {
   const problems: string[] = [];
   const min = config.PASSWORD_MIN_LENGTH;
   if (password.length < min) problems.push(`This password is too short. It must contain at least ${min} characters.`);
-  for (const name of config.PASSWORD_CHARACTER_CLASSES) {
-    const rule = CLASSES[name];
-    if (rule && !rule.test.test(password)) problems.push(rule.message);
-  }
+  const missing = Object.entries(CLASSES).find(
+    ([name, rule]) => config.PASSWORD_CHARACTER_CLASSES.includes(name) && !rule.test.test(password),
+  );
+  if (missing) problems.push(missing[1].message);
   return problems;
 }
 
@@ -32,7 +33,8 @@ export const userHooks: ModelHooks = {
       items.map(async ({ values, columns, errors }) => {
         if (typeof values.password !== "string") return;
         const problems = passwordProblems(ctx.config, values.password);
-        if (problems.length) errors.password = problems;
+        // NetBox gives a password's problems as the whole form's.
+        if (problems.length) errors.non_field_errors = problems;
         else columns.password = await hashPassword(values.password);
       }),
     );

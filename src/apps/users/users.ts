@@ -51,6 +51,7 @@ export const user = defineModel({
     username: f.string({
       maxLength: 150,
       unique: true,
+      uniqueMessage: "A user with that username already exists.",
       pattern: {
         regex: /^[\w.@+-]+$/,
         message: "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.",
@@ -98,6 +99,8 @@ export const token = defineModel({
       maxLength: 40,
       column: null,
       required: false,
+      // NetBox's words for a short key; a key of the right length must still be hexadecimal.
+      check: (key) => (key.length < 40 ? "Ensure this field has at least 40 characters." : undefined),
       pattern: { regex: /^[0-9a-fA-F]{40}$/, message: "Token key must be 40 hexadecimal characters." },
     }),
     write_enabled: f.boolean({ default: true }),

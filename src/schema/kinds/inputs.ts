@@ -47,9 +47,9 @@ export function stringSchema(field: Field) {
     if (s === "" && !field.blank) fail("This field may not be blank.");
     if (field.maxLength !== undefined && s.length > field.maxLength)
       fail(`Ensure this field has no more than ${field.maxLength} characters.`);
-    if (s !== "" && field.pattern && !field.pattern.regex.test(s)) fail(field.pattern.message);
     const problem = s === "" ? undefined : field.check?.(s);
     if (problem) fail(problem);
+    if (s !== "" && field.pattern && !field.pattern.regex.test(s)) fail(field.pattern.message);
     return s;
   });
 }
