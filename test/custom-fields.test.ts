@@ -169,7 +169,7 @@ describe("custom field choice sets", () => {
     expect(based.body.base_choices).toEqual({ value: "ISO_3166", label: "ISO 3166 (Country codes)" });
     expect((await api.get(`${path}?choice=a`)).body.results.map((s: any) => s.name)).toEqual(["Sorted"]);
     const choices = await api.get(`${path}${ids.colours}/choices/?q=RE&limit=1`);
-    expect(choices.body).toMatchObject({ count: 2, previous: null, results: [["red", "Red"]] });
+    expect(choices.body).toMatchObject({ count: 2, previous: null, results: [{ id: "red", display: "Red" }] });
     expect(choices.body.next).toContain("offset=1");
     expect((await api.get(`${path}999/choices/`)).status).toBe(404);
     await api.delete(path, [{ id: sorted.body.id }, { id: based.body.id }]);

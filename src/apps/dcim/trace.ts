@@ -8,7 +8,7 @@ import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
 import { selectContext } from "../../engine/select.ts";
 import { scopeSql } from "../../engine/scope.ts";
-import { nestedForm, objectUrl } from "../../engine/serialize.ts";
+import { displayUrl, nestedForm, objectUrl } from "../../engine/serialize.ts";
 import { ACTIVE, COMPLETE, nestedEndpointSql, PASS_THROUGH, pathSql, TERMINATIONS } from "./cabling.ts";
 
 type Out = Record<string, unknown>;
@@ -47,12 +47,13 @@ function segments(ctx: Actor, registry: Registry, row: Row): unknown[] {
     const object = raw && typeof raw.__type === "string" ? nestedForm(ctx, registry, raw.__type, raw) : null;
     if (object) (near ? segment[0] : segment[2]).push(object);
     if (near && cable && !segment[1]) {
+      // NetBox's trace shows the cable by its page, without a display text; a blank type is null.
       segment[1] = {
         id: cable.id,
         url: objectUrl(ctx, cableModel, cable.id),
-        display: cable.label || `#${cable.id}`,
+        display_url: displayUrl(ctx, cableModel, cable.id),
         ...cable,
-        type: cable.type ?? "",
+        type: cable.type || null,
       };
     }
   }

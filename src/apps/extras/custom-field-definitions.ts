@@ -276,8 +276,8 @@ export const customFieldHooks = (self: () => Model): StatefulHooks<ChoiceSets> =
 });
 
 /**
- * GET /api/extras/custom-field-choice-sets/<id>/choices/: the set's `[value, label]` pairs,
- * paginated, `q` matching either part (case-insensitive), as NetBox serves them to forms.
+ * GET /api/extras/custom-field-choice-sets/<id>/choices/: the set's choices as `{id, display}`
+ * (value and label), paginated, `q` matching either part (case-insensitive), as NetBox serves them to forms.
  */
 async function listChoices(ctx: RouteContext, model: Model, id: number | null): Promise<Response> {
   const [result] = await readBatch(ctx, [
@@ -290,14 +290,14 @@ async function listChoices(ctx: RouteContext, model: Model, id: number | null): 
   );
   const page = parsePage(ctx.config, ctx.url.searchParams);
   const shown = pairs.slice(page.offset, page.limit === null ? undefined : page.offset + page.limit);
-  return json(paginated(ctx.url, page, pairs.length, shown));
+  return json(paginated(ctx.url, page, pairs.length, shown.map(([value, label]) => ({ id: value, display: label }))));
 }
 
 export const choicesRoute: RouteDeclaration = {
   name: "choices",
   detail: true,
   methods: ["GET"],
-  summary: "The choice set's choices, as [value, label] pairs.",
+  summary: "The choice set's choices, as {id, display}: value and label.",
   permission: () => "view",
   handler: listChoices,
 };
