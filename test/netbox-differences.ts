@@ -146,9 +146,9 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
     },
   },
   {
-    what: "the answer to a create is complete: counts, `_depth`, `children`, `cable`, `_occupied` as a GET gives them",
+    what: "the answer to a create is complete: counts, `_depth`, `children`, `cable`, `_occupied`, `vid_ranges` as a GET gives them",
     reason: "issue 18: do not copy NetBox's stale create responses (counts, `_depth`, `cable` missing from a POST's answer)",
-    createAnswer: /^(\w+_count|tagged_items|utilization|allocated_(disk|memory|vcpus)|_depth|children|cable|_occupied)$/,
+    createAnswer: /^(\w+_count|tagged_items|utilization|allocated_(disk|memory|vcpus)|_depth|children|cable|_occupied|vid_ranges)$/,
   },
   {
     what: "input NetBox answers with a 500 is a 400 here (a /33 prefix, 300.1.1.1/24, a bad allowed_ips entry, duplicate slugs in one bulk create)",

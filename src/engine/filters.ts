@@ -566,8 +566,12 @@ function builtinFilter(model: Model, table: string, key: string, values: string[
   const col = (c: string) => sql.ref(`${table}.${c}`);
   if (key === "q") {
     const q = values[0].trim();
-    if (!q || !model.search.length) return q ? sql`0` : null;
-    return or(model.search.map((s) => sql`${col(model.field[s].column!)} LIKE ${`%${likeEscape(q)}%`} ESCAPE '\\'`));
+    const also = q ? (model.searchAlso?.(q, table) ?? null) : null;
+    if (!q || (!model.search.length && !also)) return q ? sql`0` : null;
+    return or([
+      ...model.search.map((s) => sql`${col(model.field[s].column!)} LIKE ${`%${likeEscape(q)}%`} ESCAPE '\\'`),
+      ...(also ? [also] : []),
+    ]);
   }
   const actions = REQUEST_FILTERS.get(key);
   if (!actions) return null;

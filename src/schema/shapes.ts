@@ -347,6 +347,8 @@ export interface ModelDeclaration {
   readonly display?: string | RowSql;
   /** Fields searched by `q` (icontains). */
   readonly search?: readonly string[];
+  /** What `q` matches besides the text of `search` (a prefix: the prefixes holding the address searched for). */
+  readonly searchAlso?: (q: string, table: string) => RawBuilder<unknown> | null;
   /** Default ordering; a leading `-` sorts descending. The id always breaks ties. */
   readonly ordering?: readonly string[];
   /** The field relation filters match by value (`?site=dc1`): slug, else name. */

@@ -1,6 +1,7 @@
 import type { FieldOptions, RelatedFilter } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { ipRangeNameSql } from "./range-name.ts";
+import { firstOf, keyOf, lastOf, parseNetwork } from "../../lib/network.ts";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
@@ -225,6 +226,12 @@ export const prefix = defineModel({
   brief: ["family", "prefix", "description", "_depth"],
   display: "prefix",
   search: ["prefix", "description", "comments"],
+  // `q` that reads as an address or a network also finds the prefixes holding it, as NetBox's does.
+  searchAlso: (q, t) => {
+    const n = parseNetwork(q);
+    if (!n) return null;
+    return sql`(${sql.ref(`${t}.prefix_start`)} <= ${keyOf(n.family, firstOf(n))} AND ${sql.ref(`${t}.prefix_end`)} >= ${keyOf(n.family, lastOf(n))})`;
+  },
   ordering: ["vrf", "prefix"],
   hooks: prefixHooks(() => prefix),
   filters: prefixFilters,

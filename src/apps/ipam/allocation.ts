@@ -133,7 +133,9 @@ async function availableIps(ctx: RouteContext, model: Model, id: number): Promis
   const parent = await loadParent(ctx, model, id);
   const { space, length } = ipSpaceOf(model, parent);
   const vrf = nestedVrf(ctx, model, parent);
-  const find = async (wanted: number) => freeIps(space, wanted, await readBatch(ctx, freeIpStatements(space, wanted)));
+  // A prefix marked utilized offers nothing, whatever addresses it holds (NetBox's rule).
+  const full = model.objectType === "ipam.prefix" && Boolean(Number(parent.mark_utilized));
+  const find = async (wanted: number) => (full ? [] : freeIps(space, wanted, await readBatch(ctx, freeIpStatements(space, wanted))));
   if (ctx.method === "GET") {
     const free = await find(resultsLimit(ctx));
     return json(free.map((ip) => ({ family: space.family, address: `${formatAddress(space.family, ip)}/${length}`, vrf })));

@@ -10,9 +10,9 @@ import { availableVlansRoute } from "./allocation-numbers.ts";
 import { vlanFilters } from "./filters.ts";
 import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 
-/** Used and total VIDs of a group, as NetBox's `utilization` reads: "12/4094". */
-const utilization = (t: string) => sql`(SELECT count(*) FROM ipam_vlan v WHERE v.group_id = ${sql.ref(`${t}.id`)}) || '/' ||
-  (SELECT coalesce(sum(json_extract(r.value, '$[1]') - json_extract(r.value, '$[0]') + 1), 0) FROM json_each(${sql.ref(`${t}.vid_ranges`)}) r)`;
+/** The share of a group's VIDs in use, in percent, as NetBox's `utilization` reads: "12.5". */
+const utilization = (t: string) => sql`coalesce(CAST((SELECT count(*) FROM ipam_vlan v WHERE v.group_id = ${sql.ref(`${t}.id`)}) * 100.0 /
+  (SELECT sum(json_extract(r.value, '$[1]') - json_extract(r.value, '$[0]') + 1) FROM json_each(${sql.ref(`${t}.vid_ranges`)}) r) AS TEXT), '0.0')`;
 
 /** The scope filters of VLAN groups, by name, and the object type each names. */
 const SCOPE_FILTERS = {
