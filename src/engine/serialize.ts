@@ -60,7 +60,17 @@ function renderContext(ctx: Actor, registry: Registry, form: Form): Shaping {
       return target ? shape(target, raw, target.nestedFields, nestedContext) : null;
     },
   };
-  const paged: Shaping = { ...nestedContext, pages: true };
+  // Inside an object nested with its page (NetBox's older Nested* serializers), what it nests by
+  // a foreign key is nested so too (an interface's LAG's device carries `display_url`, no
+  // description); a generic relation (`page: false`) keeps the brief nested form.
+  const paged: Shaping = {
+    ...nestedContext,
+    pages: true,
+    nested: (target, raw, shown = {}) =>
+      shown.page === false
+        ? shape(target, raw, shown.fields ?? target.nestedFields, nestedContext)
+        : shape(target, raw, shown.fields ?? target.pageNestedFields, paged),
+  };
   return form === "nested" ? nestedContext : { ...nestedContext, form };
 }
 

@@ -92,7 +92,7 @@ export const genericKind: KindDescriptor = {
     out[`${field.name}_id`] = row[`${field.name}_id`] ?? null;
     const raw = parsed(row[field.name]);
     const target = field.targets!().find((m) => m.objectType === type);
-    out[field.name] = raw && typeof raw === "object" && target ? rc.nested(target, raw as Out) : null;
+    out[field.name] = raw && typeof raw === "object" && target ? rc.nested(target, raw as Out, { page: false }) : null;
   },
   options: (field) => ({
     [`${field.name}_type`]: {
