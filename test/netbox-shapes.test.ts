@@ -106,3 +106,20 @@ describe("IPAM as NetBox rules it", () => {
     expect((await api.get(`/api/ipam/vlan-groups/${group}/`)).body.utilization).toBe("10.0");
   });
 });
+
+describe("ordering as NetBox's PostgreSQL orders", () => {
+  it("puts empty values last ascending and first descending, unless the model says otherwise", async () => {
+    const site = await make(api, "/api/dcim/sites/", { name: "Order", slug: "order" });
+    const global = await make(api, "/api/ipam/vlans/", { vid: 5, name: "global-5" });
+    const local = await make(api, "/api/ipam/vlans/", { vid: 3000, name: "local-3000", site });
+    const order = async (query: string) => (await api.get(`/api/ipam/vlans/?vid=5&vid=3000${query}`)).body.results.map((v: any) => v.id);
+    expect(await order("")).toEqual([local, global]);
+    expect(await order("&ordering=-site")).toEqual([global, local]);
+    // Prefixes list the global table first (NetBox orders their VRF with empty values first).
+    const vrf = await make(api, "/api/ipam/vrfs/", { name: "Blue" });
+    const inVrf = await make(api, "/api/ipam/prefixes/", { prefix: "203.0.113.0/25", vrf });
+    const inGlobal = await make(api, "/api/ipam/prefixes/", { prefix: "203.0.113.128/25" });
+    const prefixes = (await api.get("/api/ipam/prefixes/?q=203.0.113")).body.results.map((p: any) => p.id);
+    expect(prefixes).toEqual([inGlobal, inVrf]);
+  });
+});

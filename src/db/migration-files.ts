@@ -27,6 +27,7 @@ import m0024 from "../../migrations/0024_netbox_fields.sql";
 import m0025 from "../../migrations/0025_config_templates.sql";
 import m0026 from "../../migrations/0026_object_types.sql";
 import m0030 from "../../migrations/0030_vm_without_oob_ip.sql";
+import m0031 from "../../migrations/0031_nulls_last_ordering.sql";
 
 /** Every migration file, in order, as text (wrangler.toml `rules` bundle `.sql` files as text). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0025_config_templates.sql", sql: m0025 },
   { name: "0026_object_types.sql", sql: m0026 },
   { name: "0030_vm_without_oob_ip.sql", sql: m0030 },
+  { name: "0031_nulls_last_ordering.sql", sql: m0031 },
 ];

@@ -37,6 +37,8 @@ export function orderingIndexSql(model: Model): string[] {
     if (name === "id") break;
     const field = model.field[name];
     if (!field?.column || KINDS[field.kind].order) return [];
+    // The same expressions as the ordering (planOrdering), so that the index serves it.
+    if (field.nullable && !model.nullsFirst?.includes(name)) terms.push({ column: `${field.column} IS NULL`, desc });
     terms.push({ column: field.column, desc });
   }
   if (!terms.length) return [];

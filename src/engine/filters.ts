@@ -668,6 +668,8 @@ export function planOrdering(model: Model, ordering: string | null, table = mode
     if (name !== "id" && (!field || field.writeOnly || (!field.column && !order))) return null;
     const direction = sql.raw(desc ? "DESC" : "ASC");
     const refs = field && order ? order(field, table) : [sql.ref(`${table}.${field?.column ?? "id"}`)];
+    // PostgreSQL's order, which NetBox's pages follow: empty values last ascending, first descending.
+    if (field?.column && !order && field.nullable && !model.nullsFirst?.includes(name)) refs.unshift(sql`${refs[0]} IS NULL`);
     return sql.join(refs.map((ref) => sql`${ref} ${direction}`));
   };
   const chosen = terms.map(toSql).filter((x): x is Cond => x !== null);

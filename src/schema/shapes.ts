@@ -351,6 +351,12 @@ export interface ModelDeclaration {
   readonly searchAlso?: (q: string, table: string) => RawBuilder<unknown> | null;
   /** Default ordering; a leading `-` sorts descending. The id always breaks ties. */
   readonly ordering?: readonly string[];
+  /**
+   * Nullable fields of `ordering` whose empty values come first ascending (NetBox's prefixes and
+   * ranges: the global table first). Every other nullable term sorts its empty values last
+   * ascending and first descending, as NetBox's PostgreSQL does.
+   */
+  readonly nullsFirst?: readonly string[];
   /** The field relation filters match by value (`?site=dc1`): slug, else name. */
   readonly naturalKey?: string;
   /** A nested-group model: `parent` fk to itself and a stored `_depth`. */

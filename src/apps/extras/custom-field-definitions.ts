@@ -290,7 +290,14 @@ async function listChoices(ctx: RouteContext, model: Model, id: number | null): 
   );
   const page = parsePage(ctx.config, ctx.url.searchParams);
   const shown = pairs.slice(page.offset, page.limit === null ? undefined : page.offset + page.limit);
-  return json(paginated(ctx.url, page, pairs.length, shown.map(([value, label]) => ({ id: value, display: label }))));
+  return json(
+    paginated(
+      ctx.url,
+      page,
+      pairs.length,
+      shown.map(([value, label]) => ({ id: value, display: label })),
+    ),
+  );
 }
 
 export const choicesRoute: RouteDeclaration = {

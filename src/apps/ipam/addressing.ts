@@ -233,6 +233,7 @@ export const prefix = defineModel({
     return sql`(${sql.ref(`${t}.prefix_start`)} <= ${keyOf(n.family, firstOf(n))} AND ${sql.ref(`${t}.prefix_end`)} >= ${keyOf(n.family, lastOf(n))})`;
   },
   ordering: ["vrf", "prefix"],
+  nullsFirst: ["vrf"],
   hooks: prefixHooks(() => prefix),
   filters: prefixFilters,
   routes: [availablePrefixesRoute, availableIpsRoute],
@@ -261,6 +262,7 @@ export const ipRange = defineModel({
   display: ipRangeNameSql,
   search: ["start_address", "end_address", "description", "comments"],
   ordering: ["vrf", "start_address"],
+  nullsFirst: ["vrf"],
   hooks: ipRangeHooks(() => ipRange),
   filters: ipRangeFilters,
   routes: [availableIpsRoute],
