@@ -36,7 +36,11 @@ export function componentSchemas(models: readonly Model[]): Record<string, JsonS
   function objectSchema(model: Model, { fields, form, level, page = form === "full" }: ObjectShape): JsonSchema {
     const sc: SchemaContext = {
       form,
-      related: (target, shown) => (level >= MAX_NESTING ? null : nested(target, level + 1, shown)),
+      // What an object nested with its page nests by a foreign key carries its page too (serialize.ts).
+      related: (target, shown) =>
+        level >= MAX_NESTING
+          ? null
+          : nested(target, level + 1, form === "nested" && page && shown?.page !== false ? { ...shown, page: true } : shown),
       member: (target, shown) => nested(target, level, { page: shown?.page }),
       sibling: (name) => model.field[name],
     };

@@ -118,6 +118,7 @@ export const f = {
 
 /** The display label DRF derives from a field name: `time_zone` -> "Time zone". */
 export function labelOf(name: string): string {
-  const words = name.replace(/^_/, "").replace(/_/g, " ");
+  // As Django labels a field, `_depth` too (" depth").
+  const words = name.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

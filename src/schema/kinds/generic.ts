@@ -105,7 +105,7 @@ export const genericKind: KindDescriptor = {
   openapi: {
     output: (field, sc) => {
       const objects = field.targets!()
-        .map((m) => sc.related(m))
+        .map((m) => sc.related(m, { page: false }))
         .filter((s): s is JsonSchema => s !== null);
       return {
         [`${field.name}_type`]: nullableFor(field, { enum: field.targets!().map((m) => m.objectType) }),

@@ -46,7 +46,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   integerList: integerListKind,
   ipList: ipListKind,
   fk: fkKind(kindOf),
-  m2m: m2mKind,
+  m2m: m2mKind(kindOf),
   generic: genericKind,
   count: countKind,
   computed: computedKind,

@@ -70,7 +70,7 @@ function renderCustomFields(field: Field, row: Out, out: Out, rc: RenderContext)
 
 export const jsonKind: KindDescriptor = jsonStored(jsonSchema, "json", null, {});
 export const customFieldsKind: KindDescriptor = {
-  ...jsonStored(() => customFieldsSchema, "json", null, { type: "object" }),
+  ...jsonStored(() => customFieldsSchema, "field", null, { type: "object" }),
   read: { select: (field, table, sc) => (sc.depth === 0 ? customFieldsSql(field, table, sc) : null) },
   render: renderCustomFields,
 };

@@ -24,7 +24,10 @@ export const relationParams = (name: string, relation: Field, { tree }: { readon
 
 const READ_ONLY_ID = { type: "integer", required: false, read_only: true, label: "ID" };
 
-/** The OPTIONS children of a nested object: its brief fields, read-only (and `display_url` where the relation nests it). */
+/**
+ * The OPTIONS children of a nested object: its brief fields as the target declares them (NetBox's
+ * nested serializers keep their fields' writability), and `display_url` where the relation nests it.
+ */
 function nestedChildren(target: Model, { page = false, kindOf }: { readonly page?: boolean; readonly kindOf: KindOf }): Out {
   const children: Out = {
     id: READ_ONLY_ID,
@@ -32,8 +35,7 @@ function nestedChildren(target: Model, { page = false, kindOf }: { readonly page
     ...(page ? { display_url: { type: "field", required: false, read_only: true, label: "Display url" } } : {}),
     display: { type: "field", required: false, read_only: true, label: "Display" },
   };
-  for (const f of page ? target.pageNestedFields : target.nestedFields)
-    Object.assign(children, kindOf(f.kind).options({ ...f, readOnly: true, required: false }));
+  for (const f of page ? target.pageNestedFields : target.nestedFields) Object.assign(children, kindOf(f.kind).options(f));
   return children;
 }
 
@@ -137,7 +139,7 @@ export const fkKind = (kindOf: KindOf): KindDescriptor => ({
 });
 
 /** A set of rows of the target, stored in a link table. */
-export const m2mKind: KindDescriptor = {
+export const m2mKind = (kindOf: KindOf): KindDescriptor => ({
   storage: {
     sqlType: null,
     tables: (field, model) => {
@@ -185,7 +187,22 @@ export const m2mKind: KindDescriptor = {
       ? list.map((x) => x[field.listedBy!])
       : list.map((x) => rc.nested(field.target!(), x, { page: field.nestedDisplayUrl }));
   },
-  options: (field) => ({ [field.name]: info(field, "list") }),
+  // A set written by ids is a plain field in NetBox's OPTIONS; a set of nested objects (tags, a
+  // read-only reverse list) describes its items as `child`.
+  options: (field) => ({
+    [field.name]: {
+      ...info(field, "field"),
+      ...(field.nestedDisplayUrl || field.readOnly
+        ? {
+            child: {
+              ...info(field, "nested object"),
+              label: undefined,
+              children: nestedChildren(field.target!(), { page: field.nestedDisplayUrl, kindOf }),
+            },
+          }
+        : {}),
+    },
+  }),
   openapi: {
     output: (field, sc) => ({
       [field.name]: described(field, {
@@ -216,7 +233,7 @@ export const m2mKind: KindDescriptor = {
       ],
     ];
   },
-};
+});
 
 /** The one row of the target that points back at this one; `kindOf` gives its nested fields' OPTIONS. */
 export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
@@ -263,7 +280,8 @@ export const countKind: KindDescriptor = {
   filter: { lookups: "number", sql: countSql, numberSchema: { type: "integer" } },
   // Sorted by the count itself: the read's row is one JSON value, with no column to name.
   order: (field, table) => [countSql(field, table)],
-  options: (field) => ({ [field.name]: info(field, "integer", false) }),
+  // NetBox's counts are serializer fields of their own ("field"), not model integers.
+  options: (field) => ({ [field.name]: info(field, "field", false) }),
   openapi: { output: (field) => ({ [field.name]: described(field, { type: "integer" }) }) },
   snapshot: none,
 };
