@@ -6,11 +6,10 @@ import type { Row, Statement } from "../../db/database.ts";
 import { qb } from "../../db/query-builder.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
-import { closedObject } from "../../schema/routes.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { scopeSql } from "../../engine/scope.ts";
 import { nestedJsonSql } from "../../engine/select.ts";
-import { objectUrl } from "../../engine/serialize.ts";
+import { nestedForm, objectUrl } from "../../engine/serialize.ts";
 import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
 import { resultsLimit } from "./allocation.ts";
 import { writeObjects } from "../../engine/crud.ts";
@@ -38,6 +37,8 @@ interface NumberSource {
   fixed(parent: Row, value: number): Out;
   /** A GET item, given the parent's nested form and stored row. */
   item(free: FreeNumber): Out;
+  /** An object each GET item nests, read with the parent: its model and the parent's column naming it. */
+  readonly nests?: { readonly objectType: string; readonly column: string };
   /** The condition that a candidate number is still free, inside the transaction. */
   free(parent: Row, candidate: ReturnType<typeof member>): ReturnType<typeof sql>;
 }
@@ -50,12 +51,16 @@ interface FreeNumber {
   readonly parent: Out;
   /** The parent's stored row. */
   readonly row: Row;
+  /** The nested form of the object the source `nests`, or null. */
+  readonly nested: Out | null;
   readonly value: number;
 }
 
-async function loadParent(ctx: Actor, model: Model, id: number): Promise<Row> {
+async function loadParent(ctx: Actor, model: Model, source: NumberSource, id: number): Promise<Row> {
+  const nests = source.nests;
+  const nested = nests ? sql`${nestedJsonSql(model.registry.get(nests.objectType), sql.ref(`t.${nests.column}`), 1)}` : sql`NULL`;
   const [result] = await readBatch(ctx, [
-    sql`SELECT t.*, ${nestedJsonSql(model, sql.ref("t.id"), 1)} AS parent_json FROM ${sql.table(model.table)} t
+    sql`SELECT t.*, ${nestedJsonSql(model, sql.ref("t.id"), 1)} AS parent_json, ${nested} AS nested_json FROM ${sql.table(model.table)} t
       WHERE t.id = ${id} AND ${scopeSql(ctx, model, "view", "t")}`.compile(qb),
   ]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
@@ -73,8 +78,12 @@ function freeNumbers(ranges: [number, number][], used: Set<number>, wanted: numb
 
 /** The free numbers of the parent `model` row `id`: listed (GET) or taken by new objects (POST). */
 async function serveNumbers(ctx: RouteContext, model: Model, source: NumberSource, id: number): Promise<Response> {
-  const parent = await loadParent(ctx, model, id);
+  const parent = await loadParent(ctx, model, source, id);
   const nested = JSON.parse(String(parent.parent_json)) as Out;
+  const nestedObject =
+    source.nests && typeof parent.nested_json === "string"
+      ? nestedForm(ctx, model.registry, source.nests.objectType, JSON.parse(parent.nested_json) as Out)
+      : null;
   const { __display: display, ...fields } = nested;
   const brief = { id: nested.id, url: objectUrl(ctx, model, nested.id), display, ...fields };
   const ranges = source.ranges(parent);
@@ -86,7 +95,9 @@ async function serveNumbers(ctx: RouteContext, model: Model, source: NumberSourc
   };
   if (ctx.method === "GET")
     return json(
-      (await find(resultsLimit(ctx))).map((value) => source.item({ ctx, registry: model.registry, parent: brief, row: parent, value })),
+      (await find(resultsLimit(ctx))).map((value) =>
+        source.item({ ctx, registry: model.registry, parent: brief, row: parent, nested: nestedObject, value }),
+      ),
     );
 
   const body = await ctx.json();
@@ -131,10 +142,8 @@ const asnSource: NumberSource = {
   // AS numbers are unique everywhere, whatever their RIR.
   used: (_range, lo, hi) => sql`SELECT asn AS n FROM ipam_asn WHERE asn BETWEEN ${lo} AND ${hi}`.compile(qb),
   fixed: (range, asn) => ({ rir: Number(range.rir_id), asn }),
-  item: ({ ctx, registry, row, value }) => ({
-    rir: { id: Number(row.rir_id), url: objectUrl(ctx, registry.get("ipam.rir"), row.rir_id) },
-    asn: value,
-  }),
+  item: ({ nested, value }) => ({ rir: nested, asn: value }),
+  nests: { objectType: "ipam.rir", column: "rir_id" },
   free: (_range, c) => sql`NOT EXISTS (SELECT 1 FROM ipam_asn x WHERE x.asn = ${c})`,
 };
 
@@ -152,7 +161,7 @@ export const availableVlansRoute = allocationRoute({
 export const availableAsnsRoute = allocationRoute({
   name: "available-asns",
   summary: "GET: the range's free AS numbers; POST: create ASNs taking them.",
-  free: { rir: closedObject({ id: { type: "integer" }, url: { type: "string", format: "uri" } }), asn: { type: "integer" } },
+  free: { rir: ref("NestedRIR"), asn: { type: "integer" } },
   takes: ref("PatchedWritableASNRequest"),
   creates: "ASN",
   handler: (ctx, model, id) => serveNumbers(ctx, model, asnSource, id!),
