@@ -268,10 +268,6 @@ export const ipRange = defineModel({
   routes: [availableIpsRoute],
 });
 
-/** The IP addresses whose `nat_inside` is this one, as nested objects (URLs added on output). */
-const natOutside = (t: string) => sql`(SELECT json_group_array(json_object('id', o.id, 'address', o.address, 'family', o.family))
-  FROM ipam_ipaddress o WHERE o.nat_inside_id = ${sql.ref(`${t}.id`)})`;
-
 export const ipAddress = defineModel({
   app: "ipam",
   name: "ipaddress",
@@ -287,7 +283,8 @@ export const ipAddress = defineModel({
     role: f.choice(IP_ADDRESS_ROLE, { nullable: true }),
     assigned_object: f.generic(ASSIGNABLE_TO, { nullable: true }),
     nat_inside: f.fk("ipam.ipaddress", { nullable: true, onDelete: "setNull", label: "NAT (inside)", nestedDisplayUrl: true }),
-    nat_outside: f.computed(natOutside, { returns: "json", label: "NAT (outside)" }),
+    // NetBox nests them with their pages (its older Nested serializer).
+    nat_outside: f.reverseList("ipam.ipaddress", "ipam_ipaddress", "nat_inside_id", { label: "NAT (outside)", nestedDisplayUrl: true }),
     dns_name: f.string({
       maxLength: 255,
       blank: true,

@@ -6,7 +6,6 @@ import { qb } from "../../db/query-builder.ts";
 import type { ModelHooks, StatefulHooks, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
 import { isRef, type GenericRef, type Ref } from "../../schema/kinds/descriptor.ts";
 import { refSql } from "../../engine/references.ts";
-import { nestedAddress } from "./services.ts";
 import { SHARED_ROLES } from "./choices.ts";
 import { firstOf, formatAddress, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
 import { prefixDeleteHierarchy, prefixWriteHierarchy } from "./hierarchy.ts";
@@ -251,12 +250,6 @@ export const ipAddressHooks = (self: () => Model): StatefulHooks<AllocationPlan 
       if (n.host === firstOf(n)) add(item, "__all__", `${host} is a network ID, which may not be assigned to an interface.`);
       else if (n.family === 4 && n.host === lastOf(n))
         add(item, "__all__", `${host} is a broadcast address, which may not be assigned to an interface.`);
-    }
-  },
-  represent: (ctx, _rows, outs) => {
-    for (const out of outs) {
-      if (Array.isArray(out.nat_outside))
-        out.nat_outside = (out.nat_outside as Record<string, unknown>[]).map((a) => nestedAddress(ctx.origin, a));
     }
   },
 });
