@@ -4,7 +4,7 @@ import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { qb } from "../../db/query-builder.ts";
-import { listHolds, numberSet } from "../../schema/filter-sql.ts";
+import { listHolds, numberSet, valueSet } from "../../schema/filter-sql.ts";
 
 /**
  * Object types (NetBox's content types): one row per model, with an id of its own that other
@@ -54,6 +54,59 @@ export const objectTypeIdFilter = (column: string): FilterDeclaration => ({
 export const objectTypeIdsFilter = (column: string): FilterDeclaration => ({
   integer: true,
   sql: (values, t) => listHolds(t, column, objectTypeNames(values)),
+});
+
+/** NOT that keeps rows whose condition is NULL, as Django's exclude() does (the filter compiler's `__n`). */
+const excluding = (condition: RawBuilder<unknown>) => sql`NOT coalesce(${condition}, 0)`;
+
+/** Each text lookup of an `object_type` filter (`app.model`), as a LIKE pattern of a lower-cased value. */
+const TEXT_LOOKUPS: readonly [string, (v: string) => string][] = [
+  ["ic", (v) => `%${v}%`],
+  ["isw", (v) => `${v}%`],
+  ["iew", (v) => `%${v}`],
+  ["ie", (v) => v],
+];
+const likeEscape = (s: string) => s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * NetBox's `object_type` filter and its lookups (`__n`, `__ic`, `__nic`, `__isw`, `__ie`...) over
+ * names `app.model`, and `object_type_id` with `__n`: `holds` says whether the row names one of a
+ * set of names (a JSON list holds one, or a column is one); each lookup is declared under its own
+ * parameter name, which the filter compiler finds before it splits a suffix off.
+ */
+function objectTypeLookups(
+  holds: (t: string, names: RawBuilder<unknown>) => RawBuilder<unknown>,
+): Record<string, FilterDeclaration> {
+  const out: Record<string, FilterDeclaration> = {
+    object_type: { sql: (values, t) => holds(t, valueSet(values)) },
+    object_type__n: { sql: (values, t) => excluding(holds(t, valueSet(values))) },
+    object_type_id: { integer: true, sql: (values, t) => holds(t, objectTypeNames(values)) },
+    object_type_id__n: { integer: true, sql: (values, t) => excluding(holds(t, objectTypeNames(values))) },
+  };
+  for (const [lookup, pattern] of TEXT_LOOKUPS) {
+    const like = (values: readonly string[]) =>
+      sql`(SELECT app_label || '.' || model FROM extras_objecttype WHERE ${sql.join(
+        values.map((v) => sql`lower(app_label || '.' || model) LIKE ${pattern(likeEscape(v))} ESCAPE '\\'`),
+        sql` OR `,
+      )})`;
+    out[`object_type__${lookup}`] = { sql: (values, t) => holds(t, like(values)) };
+    out[`object_type__n${lookup}`] = { sql: (values, t) => excluding(holds(t, like(values))) };
+  }
+  return out;
+}
+
+/** `object_type` (with its lookups) and `object_type_id` (with `__n`) over a JSON list of `app.model` names in `column`. */
+export const objectTypesListFilters = (column: string): Record<string, FilterDeclaration> =>
+  objectTypeLookups((t, names) => listHolds(t, column, names));
+
+/** `object_type` (with its lookups) and `object_type_id` (with `__n`) over one `app.model` name in `column`. */
+export const objectTypeColumnFilters = (column: string): Record<string, FilterDeclaration> =>
+  objectTypeLookups((t, names) => sql`${sql.ref(`${t}.${column}`)} IN ${names}`);
+
+/** `<name>` and `<name>__n` over the object types given by id, named in `column` (`assigned_object_type_id`). */
+export const objectTypeIdFilters = (name: string, column: string): Record<string, FilterDeclaration> => ({
+  [name]: objectTypeIdFilter(column),
+  [`${name}__n`]: { integer: true, sql: (values, t) => excluding(sql`${sql.ref(`${t}.${column}`)} IN ${objectTypeNames(values)}`) },
 });
 
 export const objectTypeModels = [objectType];
