@@ -26,12 +26,10 @@ export const userObjectFields = {
 export const objectDisplay =
   (model: () => Model): RowSql =>
   (t) => {
-    const cases = model()
-      .field.object.targets!()
-      .map(
-        (m) =>
-          sql`WHEN ${m.objectType} THEN (SELECT ${m.displaySql("o")} FROM ${sql.table(m.table)} o WHERE o.id = ${sql.ref(`${t}.object_id`)})`,
-      );
+    const cases = model().field.object.targets!().map(
+      (m) =>
+        sql`WHEN ${m.objectType} THEN (SELECT ${m.displaySql("o")} FROM ${sql.table(m.table)} o WHERE o.id = ${sql.ref(`${t}.object_id`)})`,
+    );
     const found = cases.length ? sql`CASE ${sql.ref(`${t}.object_type`)} ${sql.join(cases, sql` `)} END` : sql`NULL`;
     return sql`coalesce(${found}, ${sql.ref(`${t}.object_type`)} || ' ' || ${sql.ref(`${t}.object_id`)})`;
   };

@@ -53,7 +53,10 @@ export const customLink = defineModel({
     link_url: { ...template(), label: "Link URL", helpText: "A mustache template over the object, giving a URL." },
     weight: f.integer({ default: 100, min: 0, max: 32767 }),
     group_name: f.string({ maxLength: 50, blank: true, helpText: "Links with the same group appear as a dropdown menu" }),
-    button_class: f.choice(BUTTON_CLASSES, { default: "default", helpText: "The class of the first link in a group is used for the dropdown button" }),
+    button_class: f.choice(BUTTON_CLASSES, {
+      default: "default",
+      helpText: "The class of the first link in a group is used for the dropdown button",
+    }),
     new_window: f.boolean({ default: false, helpText: "Force link to open in a new window" }),
   },
   brief: ["name"],

@@ -81,7 +81,9 @@ export const EXPORT_MAX_OBJECTS = 10_000;
 
 /** `netbox_sites.csv`: the attachment's name, as NetBox names it, unless the template names it. */
 function fileNameOf(model: Model, row: Record<string, unknown>): string {
-  const base = String(row.file_name || `netbox_${model.verboseName.replace(/\s+/g, "_")}${/(s|x|ch|sh)$/.test(model.verboseName) ? "es" : "s"}`);
+  const base = String(
+    row.file_name || `netbox_${model.verboseName.replace(/\s+/g, "_")}${/(s|x|ch|sh)$/.test(model.verboseName) ? "es" : "s"}`,
+  );
   const extension = String(row.file_extension ?? "");
   // A quote or line break would end the header's value: the name keeps neither.
   return `${base}${extension ? `.${extension}` : ""}`.replace(/["\r\n\\]/g, "_");
@@ -103,7 +105,10 @@ export async function exportList(ctx: Actor, model: Model, name: string, query: 
   if (!template) throw ApiError.notFound();
   const { count, results } = await listObjects(ctx, model, { ...query, page: { limit: EXPORT_MAX_OBJECTS, offset: 0 } });
   if (count > EXPORT_MAX_OBJECTS)
-    throw ApiError.detail("invalid", `An export renders at most ${EXPORT_MAX_OBJECTS} objects (${count} match): narrow the list with filters.`);
+    throw ApiError.detail(
+      "invalid",
+      `An export renders at most ${EXPORT_MAX_OBJECTS} objects (${count} match): narrow the list with filters.`,
+    );
   const content = renderText(String(template.template_code), { queryset: results });
   const headers: Record<string, string> = { "Content-Type": String(template.mime_type || "text/plain; charset=utf-8") };
   if (template.as_attachment) headers["Content-Disposition"] = `attachment; filename="${fileNameOf(model, template)}"`;

@@ -10,6 +10,9 @@ import { customLinkModels } from "./custom-links.ts";
 import { exportTemplateModels } from "./export-templates.ts";
 import { savedFilterModels } from "./saved-filters.ts";
 import { notificationModels } from "./notifications.ts";
+import type { OwnPath } from "./own-paths.ts";
+import { dashboardPath } from "./dashboard.ts";
+import { scriptsPath } from "./scripts.ts";
 
 /**
  * NetBox's extras app: tags, custom fields, config contexts and templates, webhooks and event
@@ -28,3 +31,6 @@ export const models: readonly Model[] = [
   ...savedFilterModels,
   ...notificationModels,
 ];
+
+/** The endpoints of extras that no model serves: the requester's dashboard, and scripts (none here). */
+export const paths: readonly OwnPath[] = [dashboardPath, scriptsPath];

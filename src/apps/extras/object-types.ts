@@ -74,9 +74,7 @@ const likeEscape = (s: string) => s.toLowerCase().replace(/[\\%_]/g, (c) => `\\$
  * set of names (a JSON list holds one, or a column is one); each lookup is declared under its own
  * parameter name, which the filter compiler finds before it splits a suffix off.
  */
-function objectTypeLookups(
-  holds: (t: string, names: RawBuilder<unknown>) => RawBuilder<unknown>,
-): Record<string, FilterDeclaration> {
+function objectTypeLookups(holds: (t: string, names: RawBuilder<unknown>) => RawBuilder<unknown>): Record<string, FilterDeclaration> {
   const out: Record<string, FilterDeclaration> = {
     object_type: { sql: (values, t) => holds(t, valueSet(values)) },
     object_type__n: { sql: (values, t) => excluding(holds(t, valueSet(values))) },

@@ -44,7 +44,8 @@ function notifiedThrough(table: string, column: string): Record<string, RelatedF
     notification_group_id: {
       target: "extras.notificationgroup",
       byId: true,
-      related: (t) => sql`SELECT x.notificationgroup_id AS id FROM ${sql.table(table)} x WHERE x.${sql.ref(column)} = ${sql.ref(`${t}.id`)}`,
+      related: (t) =>
+        sql`SELECT x.notificationgroup_id AS id FROM ${sql.table(table)} x WHERE x.${sql.ref(column)} = ${sql.ref(`${t}.id`)}`,
     },
   };
 }
