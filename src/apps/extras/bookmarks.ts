@@ -17,22 +17,18 @@ export const featuredModels = (models: readonly Model[]): readonly Model[] => mo
  * relation every model may be named by would otherwise add statements to every delete.
  */
 export const userObjectFields = {
-  object: f.generic(featuredModels, { onDelete: "keep" }),
+  // Not nested inside another object: only the row's own forms carry the object.
+  object: f.generic(featuredModels, { onDelete: "keep", notNested: true }),
   user: f.fk("users.user", { required: false, onDelete: "cascade" }),
   created: f.datetime({ readOnly: true, autoNow: "create" }),
 };
 
-/** The `str()` of the generic object of a row under `t` of `model`, whatever its type; its type and id once it is gone. */
-export const objectDisplay =
-  (model: () => Model): RowSql =>
-  (t) => {
-    const cases = model().field.object.targets!().map(
-      (m) =>
-        sql`WHEN ${m.objectType} THEN (SELECT ${m.displaySql("o")} FROM ${sql.table(m.table)} o WHERE o.id = ${sql.ref(`${t}.object_id`)})`,
-    );
-    const found = cases.length ? sql`CASE ${sql.ref(`${t}.object_type`)} ${sql.join(cases, sql` `)} END` : sql`NULL`;
-    return sql`coalesce(${found}, ${sql.ref(`${t}.object_type`)} || ' ' || ${sql.ref(`${t}.object_id`)})`;
-  };
+/**
+ * "dcim.site 7": the object's type and id. NetBox prints the object itself; here the display
+ * stays one cheap expression, since these rows nest wherever any object may (object custom
+ * fields), and their `object` shows the object's own display.
+ */
+export const objectDisplay: RowSql = (t) => sql`${sql.ref(`${t}.object_type`)} || ' ' || ${sql.ref(`${t}.object_id`)}`;
 
 /**
  * A row a user owns (a bookmark, a subscription, a notification): written for the requester
@@ -62,7 +58,7 @@ export const bookmark = defineModel({
   uniqueTogether: [{ fields: ["object", "user"], message: "Bookmark with this Object type, Object ID and User already exists." }],
   // NetBox's brief form: `object_type` and `object_id`, which the generic relation gives with its `object`.
   brief: ["object"],
-  display: objectDisplay(() => bookmark),
+  display: objectDisplay,
   search: [],
   ordering: ["created", "user"],
   hooks: ownedByRequester,

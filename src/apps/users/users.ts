@@ -4,7 +4,7 @@ import { description } from "../../schema/common.ts";
 import type { RelatedFilter } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { listHolds, whether } from "../../schema/filter-sql.ts";
-import { tokenHooks } from "./token-rules.ts";
+import { keyFilters, tokenHooks } from "./token-rules.ts";
 import { userHooks } from "./user-rules.ts";
 import { provisionRoute } from "./provision.ts";
 import { permissionHooks } from "./permission-rules.ts";
@@ -129,6 +129,7 @@ export const token = defineModel({
   hooks: tokenHooks,
   sensitive: true,
   routes: [provisionRoute],
+  filters: keyFilters(),
   storage: { key_digest: "TEXT NOT NULL UNIQUE", key_last6: "TEXT NOT NULL", key_ciphertext: "TEXT" },
 });
 
