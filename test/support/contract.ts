@@ -340,7 +340,8 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       for (const field of model.fields) {
         const value = made[field.name];
         let query: string | undefined;
-        if (field.kind === "fk" && value) query = `${field.name}_id=${value.id}`;
+        // A flat fk reads as the bare id (a saved filter's `user`).
+        if (field.kind === "fk" && value) query = `${field.name}_id=${field.flat ? value : value.id}`;
         else if (field.kind === "choice" && value) query = `${field.name}=${encodeURIComponent(field.bare ? value : value.value)}`;
         else if (field.name === "tags" && value?.length)
           query = `tag=${value[0].slug ?? value[0]}`; // nested tags, or slugs (config contexts)
@@ -402,7 +403,8 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
         ),
       );
       const update = await measure(() => api.patch(`${base}${made[0].id}/`, spec.patch));
-      for (const write of [single, bulkUpdate, update]) expect(write.roundTrips).toBe(2);
+      // A write with nothing to read first (no uniqueness, no references: an export template's create) takes one.
+      for (const write of [single, bulkUpdate, update]) expect(write.roundTrips).toBeLessThanOrEqual(2);
       expectBaseline(key, "create", single);
       expectBaseline(key, "update", update);
       const bulkDelete = await measure(() =>
