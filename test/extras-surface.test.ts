@@ -364,3 +364,37 @@ describe("fields and filters that came with them", () => {
     expect(await ids(`/api/tenancy/contact-assignments/?object_type_id=${siteType}`)).toEqual([assigned]);
   });
 });
+
+describe("object type ids compared as numbers", () => {
+  it("bookmarks filter by the object type id's order, and by none", async () => {
+    const made = await make(api, "/api/extras/bookmarks/", { object_type: "tenancy.tenant", object_id: id.other });
+    const tenantType = (await api.get("/api/extras/object-types/?app_label=tenancy&model=tenant")).body.results[0].id;
+    expect(await ids(`/api/extras/bookmarks/?object_type_id__gte=${tenantType}&object_type_id__lte=${tenantType}`)).toContain(made);
+    expect(await ids(`/api/extras/bookmarks/?object_type_id__gt=${tenantType}&object_type=tenancy.tenant`)).toEqual([]);
+    expect(await ids("/api/extras/bookmarks/?object_type_id__empty=true")).toEqual([]);
+  });
+});
+
+describe("subscriptions notify", () => {
+  it("each subscriber once per object when it is updated or deleted, in the change's transaction", async () => {
+    const watched = await make(api, "/api/tenancy/tenants/", { name: "Watched", slug: "watched" });
+    const sub = await api.post("/api/extras/subscriptions/", { object_type: "tenancy.tenant", object_id: watched }, { token: bob });
+    expect(sub.status, sub.text).toBe(201);
+    const mine = async () =>
+      (await api.get(`/api/extras/notifications/?object_id=${watched}`, { token: bob })).body.results.map((n: any) => [
+        n.event_type.value,
+        n.object_type,
+        n.user.id,
+      ]);
+    expect(await mine()).toEqual([]);
+    expect((await api.patch(`/api/tenancy/tenants/${watched}/`, { description: "one" })).status).toBe(200);
+    expect((await api.patch(`/api/tenancy/tenants/${watched}/`, { description: "two" })).status).toBe(200);
+    expect(await mine()).toEqual([["object_updated", "tenancy.tenant", id.bob]]);
+    // A refused change notifies no one.
+    expect((await api.patch(`/api/tenancy/tenants/${watched}/`, { slug: "bad slug" })).status).toBe(400);
+    expect(await mine()).toHaveLength(1);
+    expect((await api.delete(`/api/tenancy/tenants/${watched}/`)).status).toBe(204);
+    expect(await mine()).toEqual([["object_deleted", "tenancy.tenant", id.bob]]);
+    expect(await ids(`/api/extras/notifications/?object_id=${watched}`, { token: alice })).toEqual([]);
+  });
+});

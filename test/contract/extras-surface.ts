@@ -50,7 +50,10 @@ export const specs: ContractSpec[] = [
       })).map(({ slug: _, ...o }) => o),
     patch: { link_text: "Changed {{name}}", button_class: "red" },
     bulkPatch: { enabled: false },
-    invalid: { body: { name: "Bad", object_types: ["dcim.site"], link_text: "x", link_url: "y", button_class: "nope" }, field: "button_class" },
+    invalid: {
+      body: { name: "Bad", object_types: ["dcim.site"], link_text: "x", link_url: "y", button_class: "nope" },
+      field: "button_class",
+    },
   },
   {
     objectType: "extras.exporttemplate",

@@ -4,7 +4,7 @@ import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { qb } from "../../db/query-builder.ts";
-import { listHolds, numberSet, valueSet } from "../../schema/filter-sql.ts";
+import { listHolds, numberSet, valueSet, whether } from "../../schema/filter-sql.ts";
 
 /**
  * Object types (NetBox's content types): one row per model, with an id of its own that other
@@ -97,9 +97,27 @@ function objectTypeLookups(holds: (t: string, names: RawBuilder<unknown>) => Raw
 export const objectTypesListFilters = (column: string): Record<string, FilterDeclaration> =>
   objectTypeLookups((t, names) => listHolds(t, column, names));
 
-/** `object_type` (with its lookups) and `object_type_id` (with `__n`) over one `app.model` name in `column`. */
-export const objectTypeColumnFilters = (column: string): Record<string, FilterDeclaration> =>
-  objectTypeLookups((t, names) => sql`${sql.ref(`${t}.${column}`)} IN ${names}`);
+/** The object type ids compared by `object_type_id__gt`, `__gte`, `__lt` and `__lte`. */
+const ID_COMPARISONS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
+/**
+ * `object_type` (with its lookups) and `object_type_id` over one `app.model` name in `column`;
+ * the id compares as a number too (`object_type_id__gt`, NetBox's for bookmarks), and
+ * `object_type_id__empty` finds rows naming no known type.
+ */
+export const objectTypeColumnFilters = (column: string): Record<string, FilterDeclaration> => {
+  const named = (t: string, names: RawBuilder<unknown>) => sql`${sql.ref(`${t}.${column}`)} IN ${names}`;
+  const out = objectTypeLookups(named);
+  for (const [lookup, op] of Object.entries(ID_COMPARISONS)) {
+    out[`object_type_id__${lookup}`] = {
+      integer: true,
+      sql: (values, t) =>
+        named(t, sql`(SELECT app_label || '.' || model FROM extras_objecttype WHERE id ${sql.raw(op)} ${Number(values[0])})`),
+    };
+  }
+  out.object_type_id__empty = whether((t) => sql`NOT ${named(t, sql`(SELECT app_label || '.' || model FROM extras_objecttype)`)}`);
+  return out;
+};
 
 /** `<name>` and `<name>__n` over the object types given by id, named in `column` (`assigned_object_type_id`). */
 export const objectTypeIdFilters = (name: string, column: string): Record<string, FilterDeclaration> => ({
