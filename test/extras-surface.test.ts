@@ -176,6 +176,35 @@ describe("saved filters", () => {
     const list = await api.post("/api/extras/saved-filters/", { name: "L", slug: "l", object_types: ["dcim.site"], parameters: [1] });
     expect(list.body.parameters).toBeDefined();
     expect(await ids(`/api/extras/saved-filters/?user_id=${id.alice}&object_type=dcim.site`)).toEqual([made.body.id]);
+    // `usable`: enabled, and shared or the requester's own.
+    const mine = await make(api, "/api/extras/saved-filters/", {
+      name: "Mine",
+      slug: "mine",
+      object_types: ["dcim.site"],
+      parameters: {},
+      shared: false,
+      user: id.bob,
+    });
+    const off = await make(api, "/api/extras/saved-filters/", {
+      name: "Off",
+      slug: "off",
+      object_types: ["dcim.site"],
+      parameters: {},
+      enabled: false,
+    });
+    const everyone = await ids("/api/extras/saved-filters/?usable=true");
+    expect(everyone).toContain(made.body.id);
+    expect(everyone).not.toContain(mine);
+    expect(everyone).not.toContain(off);
+    expect(await ids("/api/extras/saved-filters/?usable=false")).toEqual(expect.arrayContaining([mine, off]));
+    const viewer = await make(api, "/api/users/permissions/", {
+      name: "View filters",
+      object_types: ["extras.savedfilter"],
+      actions: ["view"],
+      users: [id.bob],
+    });
+    expect(await ids("/api/extras/saved-filters/?usable=true", { token: bob })).toContain(mine);
+    expect((await api.delete(`/api/users/permissions/${viewer}/`)).status).toBe(204);
   });
 });
 
