@@ -141,14 +141,13 @@ CREATE TABLE extras_dashboard (
 -- A committed change to an object notifies its subscribers, as NetBox does: on an update or a
 -- delete each subscriber gets one notification (an older one of theirs for the object is
 -- replaced), written in the transaction of the change, so a refused write notifies no one. A
--- trigger, so a write costs no statement more whatever it changes.
+-- trigger, so a write costs no statement more whatever it changes. (Scripts are split at a `;` that
+-- ends a line: the trigger's inner ones do not.)
 CREATE TRIGGER extras_notify_subscribers AFTER INSERT ON core_objectchange
 WHEN NEW.action IN ('update', 'delete')
   AND EXISTS (SELECT 1 FROM extras_subscription s WHERE s.object_type = NEW.changed_object_type AND s.object_id = NEW.changed_object_id)
 BEGIN
   DELETE FROM extras_notification WHERE object_type = NEW.changed_object_type AND object_id = NEW.changed_object_id
-    AND user_id IN (SELECT user_id FROM extras_subscription WHERE object_type = NEW.changed_object_type AND object_id = NEW.changed_object_id);
-  INSERT INTO extras_notification (object_type, object_id, user_id, created, read, event_type)
+    AND user_id IN (SELECT user_id FROM extras_subscription WHERE object_type = NEW.changed_object_type AND object_id = NEW.changed_object_id); INSERT INTO extras_notification (object_type, object_id, user_id, created, read, event_type)
     SELECT s.object_type, s.object_id, s.user_id, NEW.time, NULL, CASE NEW.action WHEN 'update' THEN 'object_updated' ELSE 'object_deleted' END
-    FROM extras_subscription s WHERE s.object_type = NEW.changed_object_type AND s.object_id = NEW.changed_object_id ORDER BY s.id;
-END;
+    FROM extras_subscription s WHERE s.object_type = NEW.changed_object_type AND s.object_id = NEW.changed_object_id ORDER BY s.id; END;
