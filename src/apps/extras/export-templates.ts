@@ -79,11 +79,9 @@ export const exportTemplate = defineModel({
 /** The most objects one export renders: a list larger than this is to be narrowed with filters first. */
 export const EXPORT_MAX_OBJECTS = 10_000;
 
-/** `netbox_sites.csv`: the attachment's name, as NetBox names it, unless the template names it. */
+/** `netbox_sites.csv`, `netbox_ip_addresses.csv`: the attachment's name (NetBox's, from the plural), unless the template names it. */
 function fileNameOf(model: Model, row: Record<string, unknown>): string {
-  const base = String(
-    row.file_name || `netbox_${model.verboseName.replace(/\s+/g, "_")}${/(s|x|ch|sh)$/.test(model.verboseName) ? "es" : "s"}`,
-  );
+  const base = String(row.file_name || `netbox_${model.path.replace(/-/g, "_")}`);
   const extension = String(row.file_extension ?? "");
   // A quote or line break would end the header's value: the name keeps neither.
   return `${base}${extension ? `.${extension}` : ""}`.replace(/["\r\n\\]/g, "_");
