@@ -61,7 +61,19 @@ const hostList = v.pipe(
 );
 
 /** NetBox's default: every user may manage their own tokens. */
+// NetBox 4.2's: every user keeps their own bookmarks, notifications, subscriptions and tokens.
 const DEFAULT_PERMISSIONS = {
+  "extras.view_bookmark": { user: "$user" },
+  "extras.add_bookmark": { user: "$user" },
+  "extras.change_bookmark": { user: "$user" },
+  "extras.delete_bookmark": { user: "$user" },
+  "extras.view_notification": { user: "$user" },
+  "extras.change_notification": { user: "$user" },
+  "extras.delete_notification": { user: "$user" },
+  "extras.view_subscription": { user: "$user" },
+  "extras.add_subscription": { user: "$user" },
+  "extras.change_subscription": { user: "$user" },
+  "extras.delete_subscription": { user: "$user" },
   "users.view_token": { user: "$user" },
   "users.add_token": { user: "$user" },
   "users.change_token": { user: "$user" },

@@ -11,7 +11,7 @@ import { allSpecs } from "./support/specs.ts";
  */
 const NO_CREDENTIALS = { detail: "Authentication credentials were not provided." };
 const FORBIDDEN = { detail: "You do not have permission to perform this action." };
-const openByDefault = new Set(["users.token"]);
+const openByDefault = new Set(["users.token", "extras.bookmark", "extras.notification", "extras.subscription"]);
 
 /** A scalar change from the spec's bulk patch, to leave a constraint with (null when it has none). */
 function scalarChange(spec: WritableContractSpec): [string, string | number | boolean] | null {

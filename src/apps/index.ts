@@ -1,5 +1,6 @@
 import type { Registry } from "../schema/shapes.ts";
 import { createRegistry } from "../schema/registry.ts";
+import type { OwnPath } from "./extras/own-paths.ts";
 import * as circuits from "./circuits/index.ts";
 import * as core from "./core/index.ts";
 import * as dcim from "./dcim/index.ts";
@@ -16,6 +17,9 @@ import * as wireless from "./wireless/index.ts";
  * exporting its models (each carrying its rules and routes) and a line here.
  */
 export const APP_MODULES = [circuits, core, dcim, extras, ipam, tenancy, users, virtualization, vpn, wireless] as const;
+
+/** The endpoints apps serve at paths of their own (no model's list): routed, listed and documented beside the models'. */
+export const OWN_PATHS: readonly OwnPath[] = extras.paths;
 
 /** Every model of every app, once: what the adapters route, document and render. */
 export const registry: Registry = createRegistry(APP_MODULES.flatMap((app) => app.models));

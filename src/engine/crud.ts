@@ -117,7 +117,8 @@ export async function listObjects(ctx: Actor, model: Model, query: ListQuery): P
   authorize(ctx, model, "view");
   const { page } = query;
   const rendering = renderingOf(model, query.selection);
-  const plan = plannedFilters(ctx, model, query.filters, query.strict);
+  const filters = model.hooks?.prepareFilters ? await model.hooks.prepareFilters(ctx, query.filters) : query.filters;
+  const plan = plannedFilters(ctx, model, filters, query.strict);
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
   const statements = listStatements(ctx, model, { fields: rendering.fields, ordering: query.ordering, where: plan.where, ...page });
   const [rows, count, ...checks] = await readBatch(ctx, [...statements, ...plan.checks.map((c) => c.statement)]);

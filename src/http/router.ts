@@ -21,6 +21,9 @@ import { browsable, wantsBrowsable } from "../ui/browsable.ts";
 import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
 import { schemaResponse } from "../rest/openapi.ts";
 import { objectUrl } from "../engine/serialize.ts";
+import { OWN_PATHS } from "../apps/index.ts";
+import type { OwnPath } from "../apps/extras/own-paths.ts";
+import { exportList } from "../apps/extras/export-templates.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -79,6 +82,20 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
 
+  for (const own of OWN_PATHS) {
+    const base = `/api/${own.app}/${own.path}/`;
+    router.all(
+      base,
+      fresh((req, ctx) => ownEndpoint(req, ctx, own, null)),
+    );
+    if (own.detail)
+      router.all(
+        `${base}:id/`,
+        fresh((req, ctx) =>
+          isId(req.params.id) ? ownEndpoint(req, ctx, own, Number(req.params.id)) : Promise.reject(ApiError.notFound()),
+        ),
+      );
+  }
   router.all("/api/:app/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(appRoot(ctx, registry, req.params.app))));
   router.all(
     "/api/:app/:path/",
@@ -161,6 +178,20 @@ async function routeEndpoint(req: IRequest, ctx: RequestContext, { model, name, 
   return response;
 }
 
+/** An app's own path (`/api/extras/dashboard/`): its listed methods, then its handler, through the same pipeline. */
+async function ownEndpoint(req: IRequest, ctx: RequestContext, own: OwnPath, id: number | null): Promise<Response> {
+  const operations = (id === null ? own.operations : own.detail) ?? {};
+  const allowed = [...Object.keys(operations), ...("GET" in operations ? ["HEAD"] : []), "OPTIONS"];
+  if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: { Allow: allowed.join(", ") } });
+  if (!allowed.includes(req.method))
+    throw own.refusal
+      ? ApiError.detail("method_not_allowed", own.refusal, { Allow: allowed.join(", ") })
+      : ApiError.methodNotAllowed(req.method, allowed);
+  const response = await own.handler(ctx, id);
+  response.headers.set("Allow", allowed.join(", "));
+  return response;
+}
+
 async function only(req: IRequest, methods: string[], handler: () => Response | Promise<Response>): Promise<Response> {
   if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: { Allow: methods.join(", ") } });
   if (!methods.includes(req.method)) throw ApiError.methodNotAllowed(req.method, methods);
@@ -186,6 +217,13 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
   switch (req.method) {
     case "GET":
     case "HEAD": {
+      // `?export=<name>`: the list rendered by the export template of that name (NetBox's).
+      const exported = ctx.url.searchParams.get("export");
+      if (exported !== null) {
+        const params = new URLSearchParams(ctx.url.searchParams);
+        params.delete("export");
+        return exportList(ctx, model, exported, listQueryOf(ctx.config, params));
+      }
       const query = listQueryOf(ctx.config, ctx.url.searchParams);
       const { count, results } = await listObjects(ctx, model, query);
       return json(paginated(ctx.url, query.page, count, results), 200, allow);

@@ -1,6 +1,7 @@
 import { type JsonSchema, APPS, type Model, type RouteDeclaration } from "../schema/shapes.ts";
 import { ref } from "../schema/json-schema.ts";
 import { detailParameters, listParameters, objectIdParameter, type Parameter } from "./openapi-parameters.ts";
+import type { OwnOperation, OwnPath } from "../apps/extras/own-paths.ts";
 
 /** An OpenAPI operation object. */
 export interface Operation {
@@ -141,6 +142,33 @@ function routePath(route: RouteDeclaration, opId: string, model: Model): PathIte
     };
   }
   return item;
+}
+
+/** An app's own path (`/api/extras/dashboard/`) and, when it has one, its detail path, each with the methods it answers. */
+export function ownPathItems(own: OwnPath): Record<string, PathItem> {
+  const base = `/api/${own.app}/${own.path}/`;
+  const opId = `${own.app}_${own.path.replace(/-/g, "_")}`;
+  const item = (operations: Readonly<Record<string, OwnOperation>>, detail: boolean): PathItem => {
+    const out: PathItem = detail ? { parameters: [objectIdParameter()] } : {};
+    for (const [method, o] of Object.entries(operations)) {
+      const write = method !== "GET";
+      const suffix =
+        { GET: "retrieve", PUT: "update", PATCH: "partial_update", DELETE: "destroy", POST: "create" }[method] ?? method.toLowerCase();
+      out[method.toLowerCase()] = {
+        operationId: `${opId}_${detail ? "detail_" : ""}${suffix}`,
+        description: o.summary,
+        tags: [own.app],
+        ...(o.request ? { requestBody: body(o.request) } : {}),
+        responses: {
+          [o.status ?? 200]: o.status === 204 ? noContent : ok(o.response ?? {}),
+          ...(write ? writeErrors : readErrors),
+          ...(detail ? { 404: response("NotFound") } : {}),
+        },
+      };
+    }
+    return out;
+  };
+  return { [base]: item(own.operations, false), ...(own.detail ? { [`${base}{id}/`]: item(own.detail, true) } : {}) };
 }
 
 const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string", format: "uri" } };

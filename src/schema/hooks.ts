@@ -72,6 +72,11 @@ export interface ModelHooks<State = unknown> {
    * `__snapshot`, and every stored column: a prefix's ancestors and descendants recount their depth and children).
    */
   deleteStatements?(ctx: Actor, rows: readonly Row[]): Statement[];
+  /**
+   * Rewrites a list's filter values before they are planned, for what only async work can
+   * compare (a token key is found by its keyed digest); filters are pairs of name and value.
+   */
+  prepareFilters?(ctx: Actor, filters: readonly (readonly [string, string])[]): Promise<readonly (readonly [string, string])[]>;
   /** Adjusts the output of a whole page of stored rows (full and brief forms). */
   represent?(ctx: Actor, rows: readonly Row[], outs: Record<string, unknown>[]): Promise<void> | void;
   /**
@@ -126,6 +131,13 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks<readonly
     }),
     ...(has("writeStatements") && {
       writeStatements: (ctx, items, states) => all.flatMap((h, i) => h.writeStatements?.(ctx, items, states?.[i]) ?? []),
+    }),
+    ...(has("prepareFilters") && {
+      prepareFilters: async (ctx, filters) => {
+        let out = filters;
+        for (const h of all) if (h.prepareFilters) out = await h.prepareFilters(ctx, out);
+        return out;
+      },
     }),
     ...(represents.length && {
       represent: async (ctx, rows, outs) => {

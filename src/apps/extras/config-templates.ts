@@ -19,8 +19,8 @@ import { RenderBudget, renderTemplate, templateProblem } from "./render.ts";
 /** The most a render may write (and four times as many steps), so no template can stall a thread. */
 const RENDER_LIMIT = 1024 * 1024;
 
-/** The rendered text, or a 400 naming what went wrong. */
-function render(code: string, context: Record<string, unknown>): string {
+/** The rendered text, or a 400 naming what went wrong: config templates' and export templates' renders. */
+export function renderText(code: string, context: Record<string, unknown>): string {
   try {
     return renderTemplate(code, context, "none", new RenderBudget(RENDER_LIMIT));
   } catch (error) {
@@ -51,7 +51,7 @@ const renderRoute: RouteDeclaration = {
   permission: () => "view",
   handler: async (ctx, model, id) => {
     const template = await retrieveObject(ctx, model, id!, FULL);
-    return answer(ctx, model, id!, render(String(template.template_code), await bodyContext(ctx)));
+    return answer(ctx, model, id!, renderText(String(template.template_code), await bodyContext(ctx)));
   },
 };
 
@@ -78,7 +78,7 @@ export const renderConfigRoute = (name: "device" | "virtualmachine"): RouteDecla
     if (!row) throw ApiError.detail("invalid", `No config template found for ${object.display}.`);
     const template = model.registry.get("extras.configtemplate");
     const context = { ...((object.config_context as Record<string, unknown>) ?? {}), [name]: object, ...(await bodyContext(ctx)) };
-    return answer(ctx, template, Number(row.id), render(String(row.template_code), context));
+    return answer(ctx, template, Number(row.id), renderText(String(row.template_code), context));
   },
 });
 

@@ -10,7 +10,7 @@ import {
   CUSTOM_FIELD_UI_VISIBLE,
 } from "../../schema/custom-field-types.ts";
 import { choicesRoute, choiceSetHooks, customFieldHooks } from "./custom-field-definitions.ts";
-import { objectTypeIdFilter, objectTypeIdsFilter } from "./object-types.ts";
+import { objectTypeIdFilters, objectTypesListFilters } from "./object-types.ts";
 
 const valuesSql = (values: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
@@ -93,13 +93,9 @@ export const customField = defineModel({
   search: ["name", "label", "description", "group_name"],
   ordering: ["group_name", "weight", "name"],
   filters: {
-    object_type_id: objectTypeIdsFilter("object_types"),
-    related_object_type_id: objectTypeIdFilter("related_object_type"),
     // Fields defined for any of the object types.
-    object_type: {
-      sql: (values, table) =>
-        sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${table}.object_types`)}) o WHERE o.value IN ${valuesSql(values)})`,
-    },
+    ...objectTypesListFilters("object_types"),
+    ...objectTypeIdFilters("related_object_type_id", "related_object_type"),
   },
   hooks: customFieldHooks(() => customField),
 });

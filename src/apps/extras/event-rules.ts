@@ -6,7 +6,7 @@ import { templateProblem } from "./render.ts";
 const EVENT_TYPES = ["object_created", "object_updated", "object_deleted"];
 
 /** Object types that name no registered model, as NetBox words it. */
-function objectTypeErrors(registry: Registry, item: WriteItem, field: string): void {
+export function objectTypeErrors(registry: Registry, item: WriteItem, field: string): void {
   const types = item.values[field] as string[] | undefined;
   if (types === undefined) return;
   const unknown = types.filter((t) => !registry.byObjectType(t));

@@ -5,7 +5,7 @@ import { comments, description } from "../../schema/common.ts";
 import { eventRuleHooks, webhookHooks } from "./event-rules.ts";
 import { retryManyRoute, retryOneRoute } from "./delivery-retry.ts";
 import { listContains } from "../../schema/filter-sql.ts";
-import { objectTypeIdsFilter } from "./object-types.ts";
+import { objectTypesListFilters } from "./object-types.ts";
 
 /** The events a rule can name (NetBox 4.1+ `event_types`); job events do not apply here. */
 export const EVENT_TYPES = [
@@ -42,11 +42,12 @@ export const webhook = defineModel({
     http_content_type: f.string({ maxLength: 100, default: "application/json", label: "HTTP content type" }),
     additional_headers: f.text({ helpText: "One `Name: Value` per line; a mustache template." }),
     body_template: f.text({ helpText: "A mustache template; blank sends the default JSON body." }),
+    // Shown to whoever may view the webhook and filterable, as NetBox 4.2 answers it (SPEC.md does
+    // not rule otherwise); it never reaches a delivery's stored request, a log or an error.
     secret: f.string({
       maxLength: 255,
       blank: true,
-      writeOnly: true,
-      helpText: "Signs each request (X-Hook-Signature, webhook-signature); never shown after it is saved.",
+      helpText: "Signs each request (X-Hook-Signature, webhook-signature).",
     }),
     ssl_verification: f.boolean({ default: true, label: "SSL verification" }),
     ca_file_path: f.string({ maxLength: 4096, nullable: true, default: null, helpText: "Not applicable on Cloudflare Workers." }),
@@ -85,8 +86,7 @@ export const eventRule = defineModel({
   brief: ["name", "description"],
   hooks: eventRuleHooks(() => eventRule),
   filters: {
-    object_type: listContains("object_types"),
-    object_type_id: objectTypeIdsFilter("object_types"),
+    ...objectTypesListFilters("object_types"),
     event_type: listContains("event_types"),
   },
 });

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { choiceLabelSql } from "../../schema/common.ts";
-import { objectTypeIdFilter } from "./object-types.ts";
+import { objectTypeIdFilters } from "./object-types.ts";
 
 export const JOURNAL_KIND: readonly Choice[] = [
   { value: "info", label: "Info" },
@@ -44,7 +44,7 @@ export const journalEntry = defineModel({
   search: ["comments"],
   ordering: ["-created"],
   filters: {
-    assigned_object_type_id: objectTypeIdFilter("assigned_object_type"),
+    ...objectTypeIdFilters("assigned_object_type_id", "assigned_object_type"),
     created_after: { sql: (values, t) => sql`${sql.ref(`${t}.created`)} >= ${values[0]}` },
     created_before: { sql: (values, t) => sql`${sql.ref(`${t}.created`)} <= ${values[0]}` },
   },

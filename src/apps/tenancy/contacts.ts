@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description, nestedGroupFields, siblingUnique } from "../../schema/common.ts";
-import { objectTypeIdFilter } from "../extras/object-types.ts";
+import { objectTypeIdFilters } from "../extras/object-types.ts";
 
 /** The models contacts may be assigned to: those NetBox gives contacts, as far as they are served. */
 const CONTACT_TARGETS = new Set([
@@ -126,7 +126,7 @@ export const contactAssignment = defineModel({
   search: [],
   ordering: ["contact", "priority", "role"],
   filters: {
-    object_type_id: objectTypeIdFilter("object_type"),
+    ...objectTypeIdFilters("object_type_id", "object_type"),
     group: { path: "contact__group", tree: true },
     group_id: { path: "contact__group__id", tree: true },
   },

@@ -1,9 +1,26 @@
+import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql } from "kysely";
+import { valueSet, whether } from "../../schema/filter-sql.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
 import { randomHex } from "../../lib/crypto.ts";
 import { hasPermission, holdsGrant } from "../../engine/permissions.ts";
+
+/** The filters whose values are token keys, turned into digests before they are compared (`keyFilters`). */
+const KEY_FILTERS = new Set(["key", "key__n", "key__ie", "key__nie"]);
+
+/**
+ * NetBox's `key` filter and the lookups a digest can answer: equal (`key`, `key__ie`) or not
+ * (`key__n`, `key__nie`), and `key__empty` (a key is never empty). Substring lookups (`__ic`,
+ * `__isw`, `__iew`) cannot be answered from a digest and are not offered: a list asked for them
+ * refuses them as unknown rather than answer wrongly.
+ */
+export const keyFilters = (): Record<string, FilterDeclaration> => {
+  const equal: FilterDeclaration = { sql: (values, t) => sql`${sql.ref(`${t}.key_digest`)} IN ${valueSet(values)}` };
+  const unequal: FilterDeclaration = { sql: (values, t) => sql`${sql.ref(`${t}.key_digest`)} NOT IN ${valueSet(values)}` };
+  return { key: equal, key__ie: equal, key__n: unequal, key__nie: unequal, key__empty: whether(() => sql`0`) };
+};
 
 const OTHERS_REFUSED = "This user does not have permission to create tokens for other users.";
 
@@ -77,6 +94,21 @@ export const tokenHooks: ModelHooks = {
         columns.key_last6 = key.slice(-6);
         columns.key_ciphertext = ctx.config.ALLOW_TOKEN_RETRIEVAL ? await ctx.secrets.encrypt(key) : null;
       }),
+    );
+  },
+
+  /**
+   * A key is never stored, so the `key` filters compare keyed digests: each value given becomes
+   * the digest of the key it names (keys are hex, compared case-insensitively), found by the
+   * digest index. Nothing about a stored key can be learnt from timing: without SECRET_KEY, the
+   * digest of a guess says nothing of any key's characters.
+   */
+  async prepareFilters(ctx, filters) {
+    return Promise.all(
+      filters.map(
+        async ([name, value]): Promise<readonly [string, string]> =>
+          KEY_FILTERS.has(name) && value !== "" ? [name, await ctx.secrets.tokenDigest(value.trim().toLowerCase())] : [name, value],
+      ),
     );
   },
 

@@ -3,12 +3,12 @@ import { defineModel } from "../../schema/model.ts";
 import { description } from "../../schema/common.ts";
 import type { RelatedFilter } from "../../schema/shapes.ts";
 import { sql } from "kysely";
-import { listContains, listHolds, whether } from "../../schema/filter-sql.ts";
-import { tokenHooks } from "./token-rules.ts";
+import { listHolds, whether } from "../../schema/filter-sql.ts";
+import { keyFilters, tokenHooks } from "./token-rules.ts";
 import { userHooks } from "./user-rules.ts";
 import { provisionRoute } from "./provision.ts";
 import { permissionHooks } from "./permission-rules.ts";
-import { objectTypeIdsFilter } from "../extras/object-types.ts";
+import { objectTypesListFilters } from "../extras/object-types.ts";
 
 export const group = defineModel({
   app: "users",
@@ -19,6 +19,7 @@ export const group = defineModel({
     name: f.string({ maxLength: 150, unique: true }),
     description,
     user_count: f.countRows("users_user_groups", "group_id"),
+    permissions: grantedPermissions("users_objectpermission_groups", "group_id"),
   },
   brief: ["name", "description"],
   filters: {
@@ -28,8 +29,26 @@ export const group = defineModel({
       related: (t) => sql`SELECT x.user_id AS id FROM users_user_groups x WHERE x.group_id = ${sql.ref(`${t}.id`)}`,
     },
     ...grantedBy("users_objectpermission_groups", "group_id"),
+    ...notifiedThrough("extras_notificationgroup_groups", "group_id"),
   },
 });
+
+/** The permissions granted to a user or group, through `table`'s `column`: written and read as NetBox 4.2's `permissions`. */
+function grantedPermissions(table: string, column: string) {
+  return f.m2m("users.objectpermission", { table, source: column, target: "objectpermission_id" });
+}
+
+/** `notification_group_id`: the users or groups (through `table`'s `column`) that notification groups notify. */
+function notifiedThrough(table: string, column: string): Record<string, RelatedFilter> {
+  return {
+    notification_group_id: {
+      target: "extras.notificationgroup",
+      byId: true,
+      related: (t) =>
+        sql`SELECT x.notificationgroup_id AS id FROM ${sql.table(table)} x WHERE x.${sql.ref(column)} = ${sql.ref(`${t}.id`)}`,
+    },
+  };
+}
 
 /** `permission_id`: the users or groups (through `table`'s `column`) the permissions given are granted to. */
 function grantedBy(table: string, column: string): Record<string, RelatedFilter> {
@@ -71,6 +90,7 @@ export const user = defineModel({
     date_joined: f.datetime({ readOnly: true, autoNow: "create" }),
     last_login: f.datetime({ readOnly: true, nullable: true }),
     groups: f.m2m("users.group", { table: "users_user_groups", source: "user_id", target: "group_id" }, { filterName: "group" }),
+    permissions: grantedPermissions("users_objectpermission_users", "user_id"),
   },
   brief: ["username"],
   // NetBox's display: the username, then the full name in brackets when there is one.
@@ -82,7 +102,7 @@ export const user = defineModel({
   search: ["username", "first_name", "last_name", "email"],
   ordering: ["username"],
   hooks: userHooks,
-  filters: grantedBy("users_objectpermission_users", "user_id"),
+  filters: { ...grantedBy("users_objectpermission_users", "user_id"), ...notifiedThrough("extras_notificationgroup_users", "user_id") },
 });
 
 export const token = defineModel({
@@ -116,6 +136,7 @@ export const token = defineModel({
   hooks: tokenHooks,
   sensitive: true,
   routes: [provisionRoute],
+  filters: keyFilters(),
   storage: { key_digest: "TEXT NOT NULL UNIQUE", key_last6: "TEXT NOT NULL", key_ciphertext: "TEXT" },
 });
 
@@ -154,11 +175,10 @@ export const objectPermission = defineModel({
   ordering: ["name"],
   hooks: permissionHooks(() => objectPermission),
   filters: {
-    object_type_id: objectTypeIdsFilter("object_types"),
+    ...objectTypesListFilters("object_types"),
     ...Object.fromEntries(
       ["view", "add", "change", "delete"].map((action) => [`can_${action}`, whether((t) => listHolds(t, "actions", sql`(${action})`))]),
     ),
-    object_type: listContains("object_types"),
   },
 });
 
