@@ -4,6 +4,7 @@ import type { DeliveryDependencies, Outcome } from "./events/delivery-types.ts";
 import { createAuthCache } from "./engine/unit-of-work.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import type { FileStore } from "./lib/file-store.ts";
 import { clientAddressOf } from "./http/client-address.ts";
 import { bodyOnce, readJson } from "./http/body.ts";
 import { applyMigrations, type Migration } from "./db/migrate.ts";
@@ -22,6 +23,8 @@ export const RELEASE = "0.1.0";
 export interface RequestEnvironment {
   /** The database for this request: shared on Node and Deno, one client per request on Workers. */
   readonly db: Database;
+  /** Where uploaded files are kept: a folder beside the database on Node and Deno, an R2 bucket on Workers. */
+  readonly files?: FileStore;
   readonly clientAddress?: string | null;
   /** Keeps work going after the response (Workers' ctx.waitUntil); errors are the caller's to log. */
   readonly waitUntil?: (promise: Promise<unknown>) => void;
@@ -100,10 +103,12 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
       const url = requestUrl(request, config.ALLOWED_HOSTS);
       // Scripts, styles and Swagger UI's files: public, the same for everyone, no database.
       if (url.pathname.startsWith("/static/")) return serveStatic(request, url, env.assets ?? null);
+      const body = bodyOnce(request, config.MAX_BODY_SIZE);
       const ctx: RequestContext = {
         request,
         method: request.method,
-        body: bodyOnce(request, config.MAX_BODY_SIZE),
+        body: body.text,
+        bytes: body.bytes,
         json: () => readJson(ctx),
         url,
         origin: url.origin,
@@ -111,6 +116,7 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
         now: new Date(),
         config,
         db: env.db,
+        ...(env.files ? { files: env.files } : {}),
         secrets,
         // On Workers the entry passes CF-Connecting-IP, which only Cloudflare sets; elsewhere the peer.
         clientAddress: clientAddressOf(request, env.clientAddress ?? null, config.TRUSTED_PROXIES),

@@ -228,6 +228,8 @@ export interface FieldOptions {
    * or by cascade), for data kept outside the model's table that points at them (cable ends).
    */
   readonly afterDelete?: (table: string, ownerType: string) => readonly RawBuilder<unknown>[];
+  /** For `generic`: the key its nested object reads under, when not the field's name (an image attachment's `parent`). */
+  readonly nestedAs?: string;
   /** For `alias`: the field this one mirrors (`device_role` mirrors `role`). */
   readonly aliasOf?: string;
   readonly helpText?: string;

@@ -1,5 +1,6 @@
 import type { Model } from "../../schema/shapes.ts";
 import { coreModels } from "./core.ts";
+import { dataModels } from "./data.ts";
 
-/** NetBox's core app: change records. */
-export const models: readonly Model[] = coreModels;
+/** NetBox's core app: change records, data sources and their files, jobs. */
+export const models: readonly Model[] = [...coreModels, ...dataModels];

@@ -5,6 +5,7 @@ import { objectTypeModels } from "./object-types.ts";
 import { eventModels } from "./events.ts";
 import { extrasModels } from "./extras.ts";
 import { journalModels } from "./journal.ts";
+import { imageAttachmentModels } from "./image-attachments.ts";
 
 /** NetBox's extras app: tags, custom fields, config contexts and templates, webhooks and event rules, journal entries. */
 export const models: readonly Model[] = [
@@ -14,4 +15,5 @@ export const models: readonly Model[] = [
   ...objectTypeModels,
   ...eventModels,
   ...journalModels,
+  ...imageAttachmentModels,
 ];
