@@ -107,24 +107,15 @@ CREATE TABLE core_fileremoval (
   name TEXT NOT NULL
 );
 
+-- (One line per trigger: scripts are split at a semicolon that ends a line.)
 CREATE TRIGGER extras_imageattachment_file_deleted AFTER DELETE ON extras_imageattachment WHEN OLD.image <> ''
-BEGIN
-  INSERT INTO core_fileremoval (name) VALUES (OLD.image);
-END;
+BEGIN INSERT INTO core_fileremoval (name) VALUES (OLD.image); END;
 
 CREATE TRIGGER extras_imageattachment_file_replaced AFTER UPDATE OF image ON extras_imageattachment WHEN OLD.image <> '' AND OLD.image <> NEW.image
-BEGIN
-  INSERT INTO core_fileremoval (name) VALUES (OLD.image);
-END;
+BEGIN INSERT INTO core_fileremoval (name) VALUES (OLD.image); END;
 
 CREATE TRIGGER dcim_devicetype_images_deleted AFTER DELETE ON dcim_devicetype
-BEGIN
-  INSERT INTO core_fileremoval (name) SELECT OLD.front_image WHERE OLD.front_image <> '';
-  INSERT INTO core_fileremoval (name) SELECT OLD.rear_image WHERE OLD.rear_image <> '';
-END;
+BEGIN INSERT INTO core_fileremoval (name) SELECT OLD.front_image WHERE OLD.front_image <> ''; INSERT INTO core_fileremoval (name) SELECT OLD.rear_image WHERE OLD.rear_image <> ''; END;
 
 CREATE TRIGGER dcim_devicetype_images_replaced AFTER UPDATE OF front_image, rear_image ON dcim_devicetype
-BEGIN
-  INSERT INTO core_fileremoval (name) SELECT OLD.front_image WHERE OLD.front_image <> '' AND OLD.front_image <> NEW.front_image;
-  INSERT INTO core_fileremoval (name) SELECT OLD.rear_image WHERE OLD.rear_image <> '' AND OLD.rear_image <> NEW.rear_image;
-END;
+BEGIN INSERT INTO core_fileremoval (name) SELECT OLD.front_image WHERE OLD.front_image <> '' AND OLD.front_image <> NEW.front_image; INSERT INTO core_fileremoval (name) SELECT OLD.rear_image WHERE OLD.rear_image <> '' AND OLD.rear_image <> NEW.rear_image; END;

@@ -1,5 +1,6 @@
 import { registry } from "./apps/index.ts";
 import { knownObjectTypes, objectTypeRows } from "./apps/extras/object-types.ts";
+import { removeListedFiles } from "./apps/extras/image-attachments.ts";
 import type { DeliveryDependencies, Outcome } from "./events/delivery-types.ts";
 import { createAuthCache } from "./engine/unit-of-work.ts";
 import type { Config } from "./config.ts";
@@ -58,8 +59,11 @@ export interface App {
   deliverer(db: Database, options?: DeliveryOptions): Deliverer;
   /** One attempt at one webhook delivery, from a fresh deliverer. */
   deliver(db: Database, id: number, options?: DeliveryOptions): Promise<Outcome>;
-  /** The ids of deliveries to enqueue again (lost messages, crashed consumers); prunes old change records. */
-  sweep(db: Database, now?: Date): Promise<number[]>;
+  /**
+   * The ids of deliveries to enqueue again (lost messages, crashed consumers); prunes old change
+   * records; with the file store, removes the files of replaced and deleted images.
+   */
+  sweep(db: Database, now?: Date, files?: FileStore): Promise<number[]>;
   /** At the start of an in-process consumer: frees the claims of dead claimers, and returns every due run to enqueue. */
   recover(db: Database, isDead: (claimer: string) => boolean): Promise<number[]>;
   readonly config: Config;
@@ -88,7 +92,11 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
     secrets,
     deliverer: (db, options = {}) => createDeliverer({ db, config, secrets, ...options }),
     deliver: (db, id, options = {}) => createDeliverer({ db, config, secrets, ...options }).deliver(id),
-    sweep: (db, now) => sweep(db, config, now),
+    async sweep(db, now, files) {
+      const due = await sweep(db, config, now);
+      if (files) await removeListedFiles(db, files).catch((e) => console.error("could not remove image files:", (e as Error).message));
+      return due;
+    },
     recover: (db, isDead) => recover(db, config, isDead),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);

@@ -21,6 +21,9 @@ import { browsable, wantsBrowsable } from "../ui/browsable.ts";
 import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
 import { schemaResponse } from "../rest/openapi.ts";
 import { objectUrl } from "../engine/serialize.ts";
+import { APP_ENDPOINTS } from "../apps/index.ts";
+import type { AppEndpoint } from "../schema/shapes.ts";
+import { mediaFile } from "./media.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -78,6 +81,10 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
     ),
   );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
+  router.all("/media/:folder/:file", (req, ctx) =>
+    only(req, ["GET", "HEAD"], () => mediaFile(ctx, `${req.params.folder}/${decodeURIComponent(req.params.file)}`)),
+  );
+  for (const endpoint of APP_ENDPOINTS) serveAppEndpoint(router, endpoint);
 
   router.all("/api/:app/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(appRoot(ctx, registry, req.params.app))));
   router.all(
@@ -116,6 +123,30 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
 }
 
 type Handler = (req: IRequest, ctx: RequestContext) => Promise<Response>;
+
+/**
+ * An app's own endpoint (no model behind it: NetBox's background queues, workers and tasks): its
+ * list, its items by key and POST actions on an item, through the same pipeline.
+ */
+function serveAppEndpoint(router: ReturnType<typeof Router<IRequest, [RequestContext]>>, endpoint: AppEndpoint): void {
+  const base = `/api/${endpoint.app}/${endpoint.path}/`;
+  router.all(
+    base,
+    fresh((req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => endpoint.list(ctx))),
+  );
+  router.all(
+    `${base}:key/`,
+    fresh((req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => endpoint.item(ctx, decodeURIComponent(req.params.key)))),
+  );
+  router.all(
+    `${base}:key/:action/`,
+    fresh(async (req, ctx) => {
+      const action = endpoint.actions?.[req.params.action];
+      if (!action) throw ApiError.notFound();
+      return only(req, ["POST", "OPTIONS"], () => action(ctx, decodeURIComponent(req.params.key)));
+    }),
+  );
+}
 
 /**
  * Serves a model endpoint; when one of its batches shows that the cached authentication data

@@ -4,7 +4,8 @@ import type { RequestContext } from "../http/context.ts";
 import { componentSchemas } from "./openapi-schemas.ts";
 import type { Parameter } from "./openapi-parameters.ts";
 import { openApiYaml } from "./openapi-yaml.ts";
-import { ERROR_RESPONSES, modelPaths, rootPaths, type Operation, type PathItem } from "./openapi-paths.ts";
+import { APP_ENDPOINTS } from "../apps/index.ts";
+import { endpointPaths, ERROR_RESPONSES, modelPaths, rootPaths, type Operation, type PathItem } from "./openapi-paths.ts";
 
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, PathItem>;
@@ -20,6 +21,7 @@ export type OpenApiDocument = Record<string, unknown> & {
 export function buildOpenApi(registry: Registry, version: string, release: string): OpenApiDocument {
   const paths: Record<string, PathItem> = rootPaths();
   for (const model of registry.models) Object.assign(paths, modelPaths(model));
+  for (const endpoint of APP_ENDPOINTS) Object.assign(paths, endpointPaths(endpoint));
   for (const item of Object.values(paths)) inlinePathParameters(item);
   return {
     openapi: "3.1.0",

@@ -469,3 +469,23 @@ export interface RouteBodies {
   readonly request?: JsonSchema;
   readonly response?: JsonSchema;
 }
+
+/**
+ * A path an app serves that no model backs (NetBox's background queues, workers and tasks, which
+ * answer from the service's own webhook queue): a list, its items by key and POST actions on an
+ * item, served by the same pipeline (host, authentication, errors, headers), listed in the app's
+ * root and documented in the OpenAPI document. Handlers check who may call them.
+ */
+export interface AppEndpoint {
+  readonly app: AppName;
+  /** The URL segment below the app: "background-tasks". */
+  readonly path: string;
+  /** What the list holds, for the OpenAPI document. */
+  readonly summary: string;
+  /** The item key's name and JSON Schema type, for the OpenAPI document (`name`, `id`). */
+  readonly key: { readonly name: string; readonly schema: JsonSchema };
+  list(ctx: RouteContext): Promise<Response>;
+  item(ctx: RouteContext, key: string): Promise<Response>;
+  /** POST actions below an item (`requeue`), by name. */
+  readonly actions?: Readonly<Record<string, (ctx: RouteContext, key: string) => Promise<Response>>>;
+}

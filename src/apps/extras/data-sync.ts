@@ -80,7 +80,12 @@ function syncedDataHooks(copy: SyncedCopy): ModelHooks {
 /** The files the items name: by id, or by source and path (one round trip, only for writes that touch these fields). */
 async function filesFor(ctx: Actor, items: readonly WriteItem[]): Promise<FileRow[]> {
   const ids = items.map((i) => i.values.data_file).filter((x): x is number => typeof x === "number");
-  const sources = items.map((i) => i.values.data_source ?? i.current?.data_source_id).filter((x) => typeof x === "number");
+  const sources = items
+    .filter((i) => !("data_file" in i.values))
+    .map((i) => ("data_source" in i.values ? i.values.data_source : i.current?.data_source_id))
+    .filter((x) => typeof x === "number");
+  // A write that names no file and no source (a PUT's defaults) reads nothing.
+  if (!ids.length && !sources.length) return [];
   const [found] = await readBatch(ctx, [
     sql`SELECT id, source_id, path, data FROM core_datafile WHERE id IN ${idList(ids)} OR source_id IN ${idList(sources)}`.compile(qb),
   ]);

@@ -9,7 +9,8 @@ import { ApiError } from "../../schema/errors.ts";
 import { qb } from "../../db/query-builder.ts";
 import { fromBase64, randomHex } from "../../lib/crypto.ts";
 import { imageInfo, type ImageInfo } from "../../lib/image-size.ts";
-import { isUpload } from "../../lib/file-store.ts";
+import { isUpload, type FileStore } from "../../lib/file-store.ts";
+import type { Database } from "../../db/database.ts";
 import { objectTypeIdFilter } from "./object-types.ts";
 
 /*
@@ -19,7 +20,7 @@ import { objectTypeIdFilter } from "./object-types.ts";
  * the row keeps that name, and the API shows it as an absolute URL below `/media/`, where the
  * service serves it back. A replaced or deleted image's file is removed once the change has
  * committed: triggers (migration 0028) list the name in `core_fileremoval` inside the write's own
- * transaction, and `removeFiles` deletes what is listed.
+ * transaction, and the sweep removes what is listed (`removeListedFiles`).
  */
 
 /** An image as validated: its bytes and what its header says. */
@@ -109,20 +110,18 @@ export interface ImageSpec {
 /**
  * The hooks of a model with image fields, by field name: a write stores each new image's file
  * (within IMAGE_MAX_SIZE) and sets its column; a read turns each column's path into an absolute
- * URL; a write or delete that leaves files behind removes them once it has committed.
+ * URL. Files a write or delete leaves behind are listed by triggers and removed by the sweep.
  */
 export function imageHooks(specs: Readonly<Record<string, ImageSpec>>): ModelHooks {
   const names = Object.keys(specs);
   return {
     async prepareWrite(ctx, items) {
       const writes: Promise<void>[] = [];
-      let removing = false;
       for (const item of items) {
         for (const name of names) {
           const value = item.values[name] as ImageValue | null | undefined;
           if (value === undefined) continue;
           delete item.values[name];
-          removing ||= Boolean(item.current?.[name]);
           if (value === null) {
             item.columns[name] = "";
             continue;
@@ -141,14 +140,9 @@ export function imageHooks(specs: Readonly<Record<string, ImageSpec>>): ModelHoo
       // Stored before the transaction: a write that then fails leaves a file no row names, which
       // the next removal pass does not see (harmless; it is never served, as no URL names it).
       await Promise.all(writes);
-      if (removing) removeFilesSoon(ctx);
     },
     represent(ctx, _rows, outs) {
       for (const out of outs) for (const name of names) if (typeof out[name] === "string") out[name] = `${ctx.origin}${out[name]}`;
-    },
-    deleteStatements(ctx) {
-      removeFilesSoon(ctx);
-      return [];
     },
   };
 }
@@ -167,26 +161,18 @@ const safePart = (s: string) =>
     .slice(0, 40) || "x";
 
 /**
- * Removes the files the committed writes listed in `core_fileremoval`, and their rows. Runs after
- * the response, a few times over the next seconds (the write that listed them commits meanwhile);
- * what a pass misses (the process stopped) the next image write or delete removes.
+ * Removes the files committed writes listed in `core_fileremoval` (replaced and deleted images,
+ * also those deleted by cascade with their object), and their rows: run by the sweep (every
+ * WEBHOOK_SWEEP_INTERVAL on Node and Deno, the cron trigger on Workers), so a file goes at most
+ * that long after its row, and never before the change that dropped it has committed.
  */
-export function removeFilesSoon(ctx: Actor): void {
-  const files = ctx.files;
-  if (!files) return;
-  const pass = async () => {
-    const [listed] = await ctx.db.batch([sql`SELECT id, name FROM core_fileremoval ORDER BY id LIMIT 100`.compile(qb)], "read");
-    if (!listed.rows.length) return;
-    await Promise.all(listed.rows.map((r) => files.delete(String(r.name))));
-    const ids = JSON.stringify(listed.rows.map((r) => Number(r.id)));
-    await ctx.db.batch([sql`DELETE FROM core_fileremoval WHERE id IN (SELECT value FROM json_each(${ids}))`.compile(qb)], "write");
-  };
-  const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)).then(pass);
-  ctx.waitUntil(
-    later(50)
-      .then(() => later(500))
-      .then(() => later(3000)),
-  );
+export async function removeListedFiles(db: Database, files: FileStore, limit = 1000): Promise<number> {
+  const [listed] = await db.batch([sql`SELECT id, name FROM core_fileremoval ORDER BY id LIMIT ${limit}`.compile(qb)], "read");
+  if (!listed.rows.length) return 0;
+  await Promise.all(listed.rows.map((r) => files.delete(String(r.name))));
+  const ids = JSON.stringify(listed.rows.map((r) => Number(r.id)));
+  await db.batch([sql`DELETE FROM core_fileremoval WHERE id IN (SELECT value FROM json_each(${ids}))`.compile(qb)], "write");
+  return listed.rows.length;
 }
 
 /** Every model an image may be attached to: those with tags and custom fields (NetBox's primary models). */
