@@ -81,7 +81,7 @@ function syncedDataHooks(copy: SyncedCopy): ModelHooks {
 async function filesFor(ctx: Actor, items: readonly WriteItem[]): Promise<FileRow[]> {
   const ids = items.map((i) => i.values.data_file).filter((x): x is number => typeof x === "number");
   const sources = items
-    .filter((i) => !("data_file" in i.values))
+    .filter((i) => typeof i.values.data_file !== "number")
     .map((i) => ("data_source" in i.values ? i.values.data_source : i.current?.data_source_id))
     .filter((x) => typeof x === "number");
   // A write that names no file and no source (a PUT's defaults) reads nothing.
@@ -95,12 +95,13 @@ async function filesFor(ctx: Actor, items: readonly WriteItem[]): Promise<FileRo
 function settle(ctx: Actor, item: WriteItem, files: readonly FileRow[], copy: SyncedCopy): void {
   const v = item.values;
   let file: FileRow | undefined;
-  if ("data_file" in v) {
-    if (v.data_file === null) return clear(item);
+  const namesSource = "data_source" in v && v.data_source !== null;
+  if (typeof v.data_file === "number") {
     file = files.find((x) => x.id === v.data_file);
   } else {
-    const source = "data_source" in v ? v.data_source : (item.current?.data_source_id ?? null);
-    if (source === null) return clear(item);
+    // No file named (a create's default, or cleared): a source given with a path names one; else the link goes.
+    const source = "data_source" in v ? v.data_source : "data_file" in v ? null : (item.current?.data_source_id ?? null);
+    if (source === null || source === undefined || ("data_file" in v && !namesSource)) return clear(item);
     const path = String(("data_path" in v ? v.data_path : item.current?.data_path) ?? "");
     if (path === "") return void (item.errors.data_file = [NEED_FILE]);
     file = files.find((x) => x.source === Number(source) && x.path === path);
