@@ -38,7 +38,13 @@ describe("data sources", () => {
     const list = await api.get(`/api/core/data-files/?source_id=${s.id}`);
     expect(list.body.count).toBe(1);
     const file = list.body.results[0];
-    expect(file).toMatchObject({ path: "ntp.json", size: 21, hash: createHash("sha256").update(files["/ntp.json"] as string).digest("hex") });
+    expect(file).toMatchObject({
+      path: "ntp.json",
+      size: 21,
+      hash: createHash("sha256")
+        .update(files["/ntp.json"] as string)
+        .digest("hex"),
+    });
     expect(file.source).toMatchObject({ id: s.id, name: "NTP" });
     expect(file).not.toHaveProperty("data");
     expect((await api.get(`/api/core/data-files/?source=NTP`)).body.count).toBe(1);
@@ -132,7 +138,12 @@ describe("data sources", () => {
     await sync(tplSource.id);
     const [ctxFile] = (await api.get(`/api/core/data-files/?source_id=${ctxSource.id}`)).body.results;
 
-    const context = await api.post("/api/extras/config-contexts/", { name: "Synced", data: {}, data_file: ctxFile.id, auto_sync_enabled: true });
+    const context = await api.post("/api/extras/config-contexts/", {
+      name: "Synced",
+      data: {},
+      data_file: ctxFile.id,
+      auto_sync_enabled: true,
+    });
     expect(context.status, context.text).toBe(201);
     expect(context.body.data).toEqual({ ntp: ["10.0.0.1"] });
     expect(context.body.data_source).toMatchObject({ id: ctxSource.id, name: "Contexts" });

@@ -16,7 +16,8 @@ const gifBytes = (width: number, height: number) =>
 function form(fields: Record<string, string | number>, files: Record<string, [Uint8Array, string, string]> = {}): FormData {
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.append(k, String(v));
-  for (const [k, [bytes, name, type]] of Object.entries(files)) body.append(k, new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), name);
+  for (const [k, [bytes, name, type]] of Object.entries(files))
+    body.append(k, new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), name);
   return body;
 }
 
@@ -39,7 +40,14 @@ describe("image attachments and device type images", () => {
       form({ object_type: "dcim.site", object_id: site, name: "Front door" }, { image: [png, "front door.png", "image/png"] }),
     );
     expect(made.status, made.text).toBe(201);
-    expect(made.body).toMatchObject({ object_type: "dcim.site", object_id: site, name: "Front door", image_width: 12, image_height: 34, size: 33 });
+    expect(made.body).toMatchObject({
+      object_type: "dcim.site",
+      object_id: site,
+      name: "Front door",
+      image_width: 12,
+      image_height: 34,
+      size: 33,
+    });
     expect(made.body.parent).toMatchObject({ id: site, name: "HQ" });
     expect(made.body.display).toBe("Front door");
     expect(made.body.image).toMatch(new RegExp(`^${ORIGIN}/media/image-attachments/site_${site}_front-door_[0-9a-f]{8}\\.png$`));
@@ -59,7 +67,11 @@ describe("image attachments and device type images", () => {
     const upload = (bytes: Uint8Array, name: string, type: string) =>
       api.post("/api/extras/image-attachments/", form({ object_type: "dcim.site", object_id: site }, { image: [bytes, name, type] }));
     const jpeg = await upload(jpegBytes(640, 480), "cam.jpg", "image/jpeg");
-    expect(jpeg.body).toMatchObject({ image_width: 640, image_height: 480, display: expect.stringMatching(/^site_\d+_cam_[0-9a-f]{8}\.jpg$/) });
+    expect(jpeg.body).toMatchObject({
+      image_width: 640,
+      image_height: 480,
+      display: expect.stringMatching(/^site_\d+_cam_[0-9a-f]{8}\.jpg$/),
+    });
     const gif = await upload(gifBytes(300, 200), "anim.gif", "image/gif");
     expect(gif.body).toMatchObject({ image_width: 300, image_height: 200 });
     const json = await api.post("/api/extras/image-attachments/", { object_type: "dcim.site", object_id: site, image: pngDataUrl(5, 6) });
@@ -73,9 +85,16 @@ describe("image attachments and device type images", () => {
     });
     const missing = await api.post("/api/extras/image-attachments/", form({ object_type: "dcim.site", object_id: site }));
     expect(missing.body.image).toEqual(["This field is required."]);
-    const noObject = await api.post("/api/extras/image-attachments/", form({ object_type: "dcim.site", object_id: 999 }, { image: [pngBytes(1, 1), "a.png", "image/png"] }));
+    const noObject = await api.post(
+      "/api/extras/image-attachments/",
+      form({ object_type: "dcim.site", object_id: 999 }, { image: [pngBytes(1, 1), "a.png", "image/png"] }),
+    );
     expect(noObject.status).toBe(400);
-    const url = await api.post("/api/extras/image-attachments/", { object_type: "dcim.site", object_id: site, image: "https://example.com/a.png" });
+    const url = await api.post("/api/extras/image-attachments/", {
+      object_type: "dcim.site",
+      object_id: site,
+      image: "https://example.com/a.png",
+    });
     expect(url.body.image).toEqual(["The submitted data was not a file. Check the encoding type on the form."]);
   });
 
@@ -96,7 +115,10 @@ describe("image attachments and device type images", () => {
       "/api/extras/image-attachments/",
       form({ object_type: "dcim.site", object_id: other }, { image: [pngBytes(2, 2), "a.png", "image/png"] }),
     );
-    const replaced = await api.patch(`/api/extras/image-attachments/${made.body.id}/`, form({}, { image: [pngBytes(3, 3), "b.png", "image/png"] }));
+    const replaced = await api.patch(
+      `/api/extras/image-attachments/${made.body.id}/`,
+      form({}, { image: [pngBytes(3, 3), "b.png", "image/png"] }),
+    );
     expect(replaced.status, replaced.text).toBe(200);
     expect(replaced.body).toMatchObject({ image_width: 3, image_height: 3 });
     expect(replaced.body.image).not.toBe(made.body.image);

@@ -234,7 +234,12 @@ export function endpointPaths(endpoint: AppEndpoint): Record<string, PathItem> {
         description: `${action} (${endpoint.path})`,
         tags: [endpoint.app],
         parameters: [key],
-        responses: { 200: { description: "Done; no body." }, 400: response("BadRequest"), 403: response("Forbidden"), 404: response("NotFound") },
+        responses: {
+          200: { description: "Done; no body." },
+          400: response("BadRequest"),
+          403: response("Forbidden"),
+          404: response("NotFound"),
+        },
       },
     };
   }

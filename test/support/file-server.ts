@@ -35,4 +35,5 @@ export function pngBytes(width: number, height: number): Uint8Array {
 }
 
 /** A PNG of this size as a `data:` URL, how JSON clients may send an image. */
-export const pngDataUrl = (width: number, height: number) => `data:image/png;base64,${Buffer.from(pngBytes(width, height)).toString("base64")}`;
+export const pngDataUrl = (width: number, height: number) =>
+  `data:image/png;base64,${Buffer.from(pngBytes(width, height)).toString("base64")}`;

@@ -224,7 +224,8 @@ export const backgroundTasks: AppEndpoint = {
     async delete(ctx, key) {
       await requireStaff(ctx);
       const r = await findTask(ctx, key);
-      if (r.rq_status === "started") throw ApiError.detail("invalid", "This task is being sent now and cannot be deleted; try again shortly.");
+      if (r.rq_status === "started")
+        throw ApiError.detail("invalid", "This task is being sent now and cannot be deleted; try again shortly.");
       const [gone] = await writeBatch(ctx, [
         sql`DELETE FROM extras_webhookdelivery WHERE id = ${Number(r.id)} AND (lease_until IS NULL OR lease_until < ${ctx.now.toISOString()})
           RETURNING (SELECT min(e.id) FROM extras_webhookdelivery e WHERE e.webhook_id = extras_webhookdelivery.webhook_id
@@ -249,13 +250,18 @@ export const backgroundTasks: AppEndpoint = {
       await requireStaff(ctx);
       const r = await findTask(ctx, key);
       if (r.rq_status === "deferred") {
-        throw ApiError.detail("invalid", "This task waits for an earlier delivery of the same object to its webhook; events are sent in order.");
+        throw ApiError.detail(
+          "invalid",
+          "This task waits for an earlier delivery of the same object to its webhook; events are sent in order.",
+        );
       }
       if (r.rq_status !== "scheduled" && r.rq_status !== "queued") {
         throw ApiError.detail("invalid", `Only queued or scheduled tasks can be enqueued; this one is ${r.rq_status}.`);
       }
       await writeBatch(ctx, [
-        sql`UPDATE extras_webhookdelivery SET next_attempt = ${ctx.now.toISOString()} WHERE id = ${Number(r.id)} AND status = 'queued'`.compile(qb),
+        sql`UPDATE extras_webhookdelivery SET next_attempt = ${ctx.now.toISOString()} WHERE id = ${Number(r.id)} AND status = 'queued'`.compile(
+          qb,
+        ),
       ]);
       ctx.waitUntil(ctx.enqueue([Number(r.id)]));
       return ok();

@@ -43,7 +43,9 @@ export async function syncDataSource(ctx: RouteContext, model: Model, id: number
   await writeBatch(ctx, [
     sql`UPDATE core_datasource SET status = 'syncing' WHERE id = ${id}`.compile(qb),
     sql`INSERT INTO core_job (object_type, object_id, name, status, created, started, user_id, error, job_id)
-      VALUES (${model.objectType}, ${id}, ${JOB_NAME}, 'running', ${started}, ${started}, ${ctx.user?.id ?? null}, '', ${jobId})`.compile(qb),
+      VALUES (${model.objectType}, ${id}, ${JOB_NAME}, 'running', ${started}, ${started}, ${ctx.user?.id ?? null}, '', ${jobId})`.compile(
+      qb,
+    ),
   ]);
   try {
     const { bytes, url } = await boundedFetch(String(source.source_url), {
@@ -121,7 +123,9 @@ async function finishJob(ctx: Actor, jobId: string, status: string, data: unknow
  * requester. Returns how many were synced, by object type.
  */
 async function autoSync(ctx: Actor, source: Model, id: number): Promise<Record<string, number>> {
-  const models = source.registry.models.filter((m) => m.field.auto_sync_enabled && m.field.data_file?.target?.() === source.registry.get("core.datafile"));
+  const models = source.registry.models.filter(
+    (m) => m.field.auto_sync_enabled && m.field.data_file?.target?.() === source.registry.get("core.datafile"),
+  );
   if (!models.length) return {};
   const found = await readBatch(
     ctx,

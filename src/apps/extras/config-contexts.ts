@@ -42,31 +42,36 @@ function contextFromFile(text: string) {
   return contextData(data) ?? { data };
 }
 
-export const configContext = defineModel(withSyncedData({
-  app: "extras",
-  name: "configcontext",
-  verboseName: "config context",
-  table: CONFIG_CONTEXT_TABLE,
-  taggable: false,
-  fields: {
-    name: f.string({ maxLength: 100, unique: true }),
-    weight: f.integer({ default: 1000, min: 0, max: 32767 }),
-    description,
-    is_active: f.boolean({ default: true }),
-    ...(Object.fromEntries(Object.keys(CONTEXT_DIMENSIONS).map((d) => [d, assignment(d as ContextDimension)])) as Record<
-      ContextDimension,
-      FieldOptions
-    >),
-    // Where NetBox shows them; `withSyncedData` declares them (a data file's JSON or YAML becomes `data`).
-    data_source: f.text(),
-    data_path: f.text(),
-    data_file: f.text(),
-    data_synced: f.text(),
-    data: f.json({ required: true, checkJson: contextData }),
-  },
-  brief: ["name", "description"],
-  search: ["name", "description", "data"],
-  ordering: ["weight", "name"],
-}, contextFromFile));
+export const configContext = defineModel(
+  withSyncedData(
+    {
+      app: "extras",
+      name: "configcontext",
+      verboseName: "config context",
+      table: CONFIG_CONTEXT_TABLE,
+      taggable: false,
+      fields: {
+        name: f.string({ maxLength: 100, unique: true }),
+        weight: f.integer({ default: 1000, min: 0, max: 32767 }),
+        description,
+        is_active: f.boolean({ default: true }),
+        ...(Object.fromEntries(Object.keys(CONTEXT_DIMENSIONS).map((d) => [d, assignment(d as ContextDimension)])) as Record<
+          ContextDimension,
+          FieldOptions
+        >),
+        // Where NetBox shows them; `withSyncedData` declares them (a data file's JSON or YAML becomes `data`).
+        data_source: f.text(),
+        data_path: f.text(),
+        data_file: f.text(),
+        data_synced: f.text(),
+        data: f.json({ required: true, checkJson: contextData }),
+      },
+      brief: ["name", "description"],
+      search: ["name", "description", "data"],
+      ordering: ["weight", "name"],
+    },
+    contextFromFile,
+  ),
+);
 
 export const configContextModels = [configContext];

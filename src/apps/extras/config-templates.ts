@@ -83,25 +83,30 @@ export const renderConfigRoute = (name: "device" | "virtualmachine"): RouteDecla
   },
 });
 
-export const configTemplate = defineModel(withSyncedData({
-  app: "extras",
-  name: "configtemplate",
-  verboseName: "config template",
-  fields: {
-    name: f.string({ maxLength: 100 }),
-    description,
-    environment_params: f.json({ nullable: true, default: {}, label: "Environment parameters" }),
-    template_code: f.text({ required: true, blank: false, check: (code) => templateProblem(code) ?? undefined }),
-    // Where NetBox shows them; `withSyncedData` declares them (a data file's text becomes `template_code`).
-    data_source: f.text(),
-    data_path: f.text(),
-    data_file: f.text(),
-    data_synced: f.text(),
-  },
-  brief: ["name", "description"],
-  search: ["name", "description"],
-  ordering: ["name"],
-  routes: [renderRoute],
-}, (text) => templateProblem(text) ?? { template_code: text }));
+export const configTemplate = defineModel(
+  withSyncedData(
+    {
+      app: "extras",
+      name: "configtemplate",
+      verboseName: "config template",
+      fields: {
+        name: f.string({ maxLength: 100 }),
+        description,
+        environment_params: f.json({ nullable: true, default: {}, label: "Environment parameters" }),
+        template_code: f.text({ required: true, blank: false, check: (code) => templateProblem(code) ?? undefined }),
+        // Where NetBox shows them; `withSyncedData` declares them (a data file's text becomes `template_code`).
+        data_source: f.text(),
+        data_path: f.text(),
+        data_file: f.text(),
+        data_synced: f.text(),
+      },
+      brief: ["name", "description"],
+      search: ["name", "description"],
+      ordering: ["name"],
+      routes: [renderRoute],
+    },
+    (text) => templateProblem(text) ?? { template_code: text },
+  ),
+);
 
 export const configTemplateModels = [configTemplate];

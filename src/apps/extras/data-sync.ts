@@ -93,25 +93,39 @@ async function filesFor(ctx: Actor, items: readonly WriteItem[]): Promise<FileRo
 }
 
 function settle(ctx: Actor, item: WriteItem, files: readonly FileRow[], copy: SyncedCopy): void {
-  const v = item.values;
-  let file: FileRow | undefined;
-  const namesSource = "data_source" in v && v.data_source !== null;
-  if (typeof v.data_file === "number") {
-    file = files.find((x) => x.id === v.data_file);
-  } else {
-    // No file named (a create's default, or cleared): a source given with a path names one; else the link goes.
-    const source = "data_source" in v ? v.data_source : "data_file" in v ? null : (item.current?.data_source_id ?? null);
-    if (source === null || source === undefined || ("data_file" in v && !namesSource)) return clear(item);
-    const path = String(("data_path" in v ? v.data_path : item.current?.data_path) ?? "");
-    if (path === "") return void (item.errors.data_file = [NEED_FILE]);
-    file = files.find((x) => x.source === Number(source) && x.path === path);
-    if (!file) return void (item.errors.data_path = [`The data source has no file ${path}; sync it first.`]);
+  const named = namedFile(item, files);
+  if (named === null) {
+    clear(item);
+    return;
   }
-  if (!file) return void (item.errors.data_file = [NEED_FILE]);
-  const values = copy(file.data);
-  if (typeof values === "string") return void (item.errors.data_file = [values]);
-  Object.assign(v, values, { data_source: file.source, data_path: file.path, data_file: file.id });
+  if ("error" in named) {
+    item.errors[named.error[0]] = [named.error[1]];
+    return;
+  }
+  const values = copy(named.data);
+  if (typeof values === "string") {
+    item.errors.data_file = [values];
+    return;
+  }
+  Object.assign(item.values, values, { data_source: named.source, data_path: named.path, data_file: named.id });
   item.columns.data_synced = ctx.now.toISOString();
+}
+
+/** The file an item names (by id, or by its source and path), null when it names none, or why it cannot. */
+function namedFile(item: WriteItem, files: readonly FileRow[]): FileRow | null | { error: [string, string] } {
+  const v = item.values;
+  if (typeof v.data_file === "number") return files.find((x) => x.id === v.data_file) ?? { error: ["data_file", NEED_FILE] };
+  // No file named (a create's default, or cleared): a source given with a path names one; else the link goes.
+  const namesSource = "data_source" in v && v.data_source !== null;
+  const source = "data_source" in v ? v.data_source : "data_file" in v ? null : (item.current?.data_source_id ?? null);
+  if (source === null || source === undefined || ("data_file" in v && !namesSource)) return null;
+  const path = String(("data_path" in v ? v.data_path : item.current?.data_path) ?? "");
+  if (path === "") return { error: ["data_file", NEED_FILE] };
+  return (
+    files.find((x) => x.source === Number(source) && x.path === path) ?? {
+      error: ["data_path", `The data source has no file ${path}; sync it first.`],
+    }
+  );
 }
 
 function clear(item: WriteItem): void {

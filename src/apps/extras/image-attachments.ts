@@ -76,8 +76,10 @@ function decodeDataUrl(url: string): { data: Uint8Array; filename: string } | nu
 }
 
 /** The URL path an image column's stored name is served at, as SQL (null when there is none). */
-const mediaPath = (column: string): RowSql => (t) =>
-  sql`CASE WHEN ${sql.ref(`${t}.${column}`)} <> '' THEN '/media/' || ${sql.ref(`${t}.${column}`)} END`;
+const mediaPath =
+  (column: string): RowSql =>
+  (t) =>
+    sql`CASE WHEN ${sql.ref(`${t}.${column}`)} <> '' THEN '/media/' || ${sql.ref(`${t}.${column}`)} END`;
 
 /**
  * An image field: read as the absolute URL of its file (null when none), written as a file. Its
@@ -133,7 +135,8 @@ export function imageHooks(specs: Readonly<Record<string, ImageSpec>>): ModelHoo
           const spec = specs[name];
           const stored = `${spec.folder}/${safePart(spec.prefix(item))}_${safePart(stem(value.filename))}_${randomHex(4)}.${value.info.ext}`;
           item.columns[name] = stored;
-          if (spec.sizes) Object.assign(item.columns, { image_width: value.info.width, image_height: value.info.height, size: value.data.length });
+          if (spec.sizes)
+            Object.assign(item.columns, { image_width: value.info.width, image_height: value.info.height, size: value.data.length });
           writes.push(filesOf(ctx).put(stored, value.data, value.info.contentType));
         }
       }
@@ -148,7 +151,8 @@ export function imageHooks(specs: Readonly<Record<string, ImageSpec>>): ModelHoo
 }
 
 function filesOf(ctx: Actor) {
-  if (!ctx.files) throw ApiError.detail("service_unavailable", "File storage is not configured on this server, so files cannot be uploaded.");
+  if (!ctx.files)
+    throw ApiError.detail("service_unavailable", "File storage is not configured on this server, so files cannot be uploaded.");
   return ctx.files;
 }
 
@@ -176,7 +180,8 @@ export async function removeListedFiles(db: Database, files: FileStore, limit = 
 }
 
 /** Every model an image may be attached to: those with tags and custom fields (NetBox's primary models). */
-const attachable = (models: readonly Model[]): readonly Model[] => models.filter((m) => m.field.tags && m.objectType !== "extras.imageattachment");
+const attachable = (models: readonly Model[]): readonly Model[] =>
+  models.filter((m) => m.field.tags && m.objectType !== "extras.imageattachment");
 
 /** "name", or the file's name when the attachment has none, as NetBox prints one. */
 const attachmentDisplay: RowSql = (t) =>
@@ -208,7 +213,9 @@ export const imageAttachment = defineModel({
       folder: "image-attachments",
       prefix: (item) => {
         const o = (item.values.object ?? null) as { type: string; id: number } | null;
-        return o ? `${o.type.split(".")[1]}_${o.id}` : `${String(item.current?.object_type ?? "").split(".")[1]}_${item.current?.object_id}`;
+        return o
+          ? `${o.type.split(".")[1]}_${o.id}`
+          : `${String(item.current?.object_type ?? "").split(".")[1]}_${item.current?.object_id}`;
       },
       sizes: true,
     },
