@@ -67,6 +67,7 @@ describe("data sources", () => {
     const typeId = (await api.get("/api/extras/object-types/?app_label=core&model=datasource")).body.results[0].id;
     expect((await api.get(`/api/core/jobs/?object_type=${typeId}&status=completed`)).body.count).toBeGreaterThanOrEqual(1);
     expect((await api.get(`/api/core/jobs/?status=errored&object_id=${s.id}`)).body.count).toBe(0);
+    expect((await api.get(`/api/core/jobs/?object_type__n=${typeId}`)).body.count).toBe(0);
     // Files and jobs are the service's to write.
     expect((await api.post("/api/core/jobs/", {})).status).toBe(405);
     expect((await api.delete(`/api/core/data-files/${file.id}/`)).status).toBe(405);

@@ -104,6 +104,7 @@ describe("image attachments and device type images", () => {
     const all = await q("limit=0");
     expect(await q(`object_type=dcim.site&object_id=${site}`)).toBe(all);
     expect(await q(`object_type_id=${typeId}`)).toBe(all);
+    expect(await q(`object_type_id__n=${typeId}`)).toBe(0);
     expect(await q("name=Front door")).toBe(1);
     expect(await q("image_width=640")).toBe(1);
     expect(await q("image_height__gte=100")).toBe(2);

@@ -4,7 +4,7 @@ import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
 import { ref } from "../../schema/json-schema.ts";
-import { objectTypeIdFilter } from "../extras/object-types.ts";
+import { objectTypeIdExclusion, objectTypeIdFilter } from "../extras/object-types.ts";
 import { syncDataSource } from "./data-sync-run.ts";
 
 /**
@@ -140,6 +140,7 @@ export const job = defineModel({
   filters: {
     // NetBox filters jobs by the object type's id under `object_type`.
     object_type: objectTypeIdFilter("object_type"),
+    object_type__n: objectTypeIdExclusion("object_type"),
     object_type_id: objectTypeIdFilter("object_type"),
     user: { path: "user__id" },
     created__after: since("created", ">="),
