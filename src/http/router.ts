@@ -82,7 +82,7 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
   router.all("/media/:folder/:file", (req, ctx) =>
-    only(req, ["GET", "HEAD"], () => mediaFile(ctx, `${req.params.folder}/${decodeURIComponent(req.params.file)}`)),
+    only(req, ["GET", "HEAD"], () => mediaFile(ctx, `${req.params.folder}/${pathSegment(req.params.file)}`)),
   );
   for (const endpoint of APP_ENDPOINTS) serveAppEndpoint(router, endpoint);
 
@@ -124,6 +124,15 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
 
 type Handler = (req: IRequest, ctx: RequestContext) => Promise<Response>;
 
+/** A path segment decoded; one that is not valid percent-encoded UTF-8 names nothing (404). */
+function pathSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw ApiError.notFound();
+  }
+}
+
 /**
  * An app's own endpoint (no model behind it: NetBox's background queues, workers and tasks): its
  * list, its items by key and POST actions on an item, through the same pipeline.
@@ -136,14 +145,14 @@ function serveAppEndpoint(router: ReturnType<typeof Router<IRequest, [RequestCon
   );
   router.all(
     `${base}:key/`,
-    fresh((req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => endpoint.item(ctx, decodeURIComponent(req.params.key)))),
+    fresh((req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => endpoint.item(ctx, pathSegment(req.params.key)))),
   );
   router.all(
     `${base}:key/:action/`,
     fresh(async (req, ctx) => {
       const action = endpoint.actions?.[req.params.action];
       if (!action) throw ApiError.notFound();
-      return only(req, ["POST", "OPTIONS"], () => action(ctx, decodeURIComponent(req.params.key)));
+      return only(req, ["POST", "OPTIONS"], () => action(ctx, pathSegment(req.params.key)));
     }),
   );
 }
