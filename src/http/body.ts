@@ -1,5 +1,6 @@
 import { ApiError } from "../schema/errors.ts";
 import type { Upload } from "../lib/file-store.ts";
+import { readUpTo } from "../lib/read-bytes.ts";
 import type { RequestContext } from "./context.ts";
 
 const JSON_TYPES = /^(application\/json|application\/[\w.+-]*\+json|application\/x-www-form-urlencoded|text\/json)\b/i;
@@ -33,34 +34,15 @@ function decoderFor(request: Request): TextDecoder {
 async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (Number(request.headers.get("Content-Length")) > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client went away mid-upload: its fault, not the server's, so no 500 and no error log.
-      throw ApiError.detail("malformed", "The request body was not received in full.");
-    }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    if (size > maxBytes) {
-      // Not awaited: the source may be slow to wind down, and the answer does not depend on it.
-      void reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(chunk.value);
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readUpTo(request.body, maxBytes);
+  } catch {
+    // The client went away mid-upload: its fault, not the server's, so no 500 and no error log.
+    throw ApiError.detail("malformed", "The request body was not received in full.");
   }
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  if (!bytes) throw tooLarge(maxBytes);
+  return bytes;
 }
 
 /** What the pipeline reads of a request's body: its bytes (uploads), or its text in the declared charset. */

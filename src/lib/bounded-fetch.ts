@@ -1,4 +1,5 @@
 import { urlProblem, type UrlPolicy } from "./url-policy.ts";
+import { readUpTo } from "./read-bytes.ts";
 
 /** What a bounded fetch may do: where it may go, how long it may take and how much it may read. */
 export interface FetchBounds {
@@ -57,24 +58,7 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
     throw tooLarge();
   }
   if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const chunk = await reader.read();
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    if (size > maxBytes) {
-      void reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  const bytes = await readUpTo(response.body, maxBytes);
+  if (!bytes) throw tooLarge();
+  return bytes;
 }

@@ -96,9 +96,10 @@ async function findTask(ctx: RouteContext, key: string): Promise<Row> {
   return found.rows[0];
 }
 
-/** A page of `items` (already all in hand: one queue, a few workers), NetBox's list envelope. */
-function page(ctx: RouteContext, items: unknown[], count: number, offset: number, limit: number | null) {
-  return json(paginated(ctx.url, { limit, offset }, count, items));
+/** The page asked for of a list held whole (one queue, a few workers), in NetBox's list envelope. */
+function pageOf(ctx: RouteContext, all: unknown[]) {
+  const { limit, offset } = parsePage(ctx.config, ctx.url.searchParams);
+  return json(paginated(ctx.url, { limit, offset }, all.length, all.slice(offset, limit === null ? undefined : offset + limit)));
 }
 
 /** The queue's figures, as NetBox's BackgroundQueueSerializer gives django-rq's statistics. */
@@ -164,9 +165,7 @@ export const backgroundQueues: AppEndpoint = {
   key: { name: "name", schema: { type: "string", pattern: "^[\\w.@+-]+$" } },
   async list(ctx) {
     await requireStaff(ctx);
-    const { limit, offset } = parsePage(ctx.config, ctx.url.searchParams);
-    const all = [await queueStats(ctx)];
-    return page(ctx, all.slice(offset, limit === null ? undefined : offset + limit), all.length, offset, limit);
+    return pageOf(ctx, [await queueStats(ctx)]);
   },
   async item(ctx, name) {
     await requireStaff(ctx);
@@ -182,9 +181,7 @@ export const backgroundWorkers: AppEndpoint = {
   key: { name: "name", schema: { type: "string" } },
   async list(ctx) {
     await requireStaff(ctx);
-    const { limit, offset } = parsePage(ctx.config, ctx.url.searchParams);
-    const all = await workers(ctx);
-    return page(ctx, all.slice(offset, limit === null ? undefined : offset + limit), all.length, offset, limit);
+    return pageOf(ctx, await workers(ctx));
   },
   async item(ctx, name) {
     await requireStaff(ctx);
@@ -207,13 +204,8 @@ export const backgroundTasks: AppEndpoint = {
       sql`${taskSelect(now)} ORDER BY d.id DESC LIMIT ${limit ?? -1} OFFSET ${offset}`.compile(qb),
       sql`SELECT count(*) AS n FROM extras_webhookdelivery WHERE status <> 'pending'`.compile(qb),
     ]);
-    return page(
-      ctx,
-      rows.rows.map((r) => task(ctx, r)),
-      Number(count.rows[0].n),
-      offset,
-      limit,
-    );
+    const tasks = rows.rows.map((r) => task(ctx, r));
+    return json(paginated(ctx.url, { limit, offset }, Number(count.rows[0].n), tasks));
   },
   async item(ctx, key) {
     await requireStaff(ctx);

@@ -1,11 +1,11 @@
 import type { Choice, RouteDeclaration } from "../../schema/shapes.ts";
-import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
 import { ref } from "../../schema/json-schema.ts";
 import { objectTypeIdExclusion, objectTypeIdFilter } from "../extras/object-types.ts";
 import { syncDataSource } from "./data-sync-run.ts";
+import { timeFilter } from "./core.ts";
 
 /**
  * NetBox's data source types, and `http`: a file fetched from an HTTP(S) URL, the one kind this
@@ -35,11 +35,6 @@ export const JOB_STATUS: readonly Choice[] = [
   { value: "errored", label: "Errored" },
   { value: "failed", label: "Failed" },
 ];
-
-/** ISO 8601 text compared as such, for NetBox's `<field>__after`/`__before` (`DateTimeFromToRangeFilter`). */
-const since = (column: string, op: ">=" | "<=") => ({
-  sql: (values: readonly string[], t: string) => sql`${sql.ref(`${t}.${column}`)} ${sql.raw(op)} ${values[0]}`,
-});
 
 /** `POST /api/core/data-sources/<id>/sync/`: fetches the source's file now and answers the source. */
 const syncRoute: RouteDeclaration = {
@@ -143,14 +138,14 @@ export const job = defineModel({
     object_type__n: objectTypeIdExclusion("object_type"),
     object_type_id: objectTypeIdFilter("object_type"),
     user: { path: "user__id" },
-    created__after: since("created", ">="),
-    created__before: since("created", "<="),
-    scheduled__after: since("scheduled", ">="),
-    scheduled__before: since("scheduled", "<="),
-    started__after: since("started", ">="),
-    started__before: since("started", "<="),
-    completed__after: since("completed", ">="),
-    completed__before: since("completed", "<="),
+    created__after: timeFilter(">=", "created"),
+    created__before: timeFilter("<=", "created"),
+    scheduled__after: timeFilter(">=", "scheduled"),
+    scheduled__before: timeFilter("<=", "scheduled"),
+    started__after: timeFilter(">=", "started"),
+    started__before: timeFilter("<=", "started"),
+    completed__after: timeFilter(">=", "completed"),
+    completed__before: timeFilter("<=", "completed"),
   },
 });
 
