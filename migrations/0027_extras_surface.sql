@@ -44,14 +44,18 @@ CREATE TABLE extras_exporttemplate (
   file_name TEXT NOT NULL DEFAULT '',
   file_extension TEXT NOT NULL DEFAULT '',
   as_attachment INTEGER NOT NULL DEFAULT 1,
-  data_source_id INTEGER,
+  data_source_id INTEGER REFERENCES core_datasource(id) ON DELETE RESTRICT,
   data_path TEXT NOT NULL DEFAULT '',
-  data_file_id INTEGER,
+  data_file_id INTEGER REFERENCES core_datafile(id) ON DELETE SET NULL,
   data_synced TEXT,
+  auto_sync_enabled INTEGER NOT NULL DEFAULT 0,
   created TEXT,
-  last_updated TEXT,
-  auto_sync_enabled INTEGER NOT NULL DEFAULT 0
+  last_updated TEXT
 );
+
+CREATE INDEX extras_exporttemplate_data_source_id ON extras_exporttemplate(data_source_id);
+
+CREATE INDEX extras_exporttemplate_data_file_id ON extras_exporttemplate(data_file_id);
 
 CREATE INDEX extras_exporttemplate_ordering ON extras_exporttemplate(name);
 

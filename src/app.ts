@@ -1,9 +1,11 @@
 import { registry } from "./apps/index.ts";
 import { knownObjectTypes, objectTypeRows } from "./apps/extras/object-types.ts";
+import { removeListedFiles } from "./apps/extras/image-attachments.ts";
 import type { DeliveryDependencies, Outcome } from "./events/delivery-types.ts";
 import { createAuthCache } from "./engine/unit-of-work.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import type { FileStore } from "./lib/file-store.ts";
 import { clientAddressOf } from "./http/client-address.ts";
 import { bodyOnce, readJson } from "./http/body.ts";
 import { applyMigrations, type Migration } from "./db/migrate.ts";
@@ -22,6 +24,8 @@ export const RELEASE = "0.1.0";
 export interface RequestEnvironment {
   /** The database for this request: shared on Node and Deno, one client per request on Workers. */
   readonly db: Database;
+  /** Where uploaded files are kept: a folder beside the database on Node and Deno, an R2 bucket on Workers. */
+  readonly files?: FileStore;
   readonly clientAddress?: string | null;
   /** Keeps work going after the response (Workers' ctx.waitUntil); errors are the caller's to log. */
   readonly waitUntil?: (promise: Promise<unknown>) => void;
@@ -55,8 +59,11 @@ export interface App {
   deliverer(db: Database, options?: DeliveryOptions): Deliverer;
   /** One attempt at one webhook delivery, from a fresh deliverer. */
   deliver(db: Database, id: number, options?: DeliveryOptions): Promise<Outcome>;
-  /** The ids of deliveries to enqueue again (lost messages, crashed consumers); prunes old change records. */
-  sweep(db: Database, now?: Date): Promise<number[]>;
+  /**
+   * The ids of deliveries to enqueue again (lost messages, crashed consumers); prunes old change
+   * records; with the file store, removes the files of replaced and deleted images.
+   */
+  sweep(db: Database, now?: Date, files?: FileStore): Promise<number[]>;
   /** At the start of an in-process consumer: frees the claims of dead claimers, and returns every due run to enqueue. */
   recover(db: Database, isDead: (claimer: string) => boolean): Promise<number[]>;
   readonly config: Config;
@@ -85,7 +92,11 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
     secrets,
     deliverer: (db, options = {}) => createDeliverer({ db, config, secrets, ...options }),
     deliver: (db, id, options = {}) => createDeliverer({ db, config, secrets, ...options }).deliver(id),
-    sweep: (db, now) => sweep(db, config, now),
+    async sweep(db, now, files) {
+      const due = await sweep(db, config, now);
+      if (files) await removeListedFiles(db, files).catch((e) => console.error("could not remove image files:", (e as Error).message));
+      return due;
+    },
     recover: (db, isDead) => recover(db, config, isDead),
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
@@ -100,10 +111,12 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
       const url = requestUrl(request, config.ALLOWED_HOSTS);
       // Scripts, styles and Swagger UI's files: public, the same for everyone, no database.
       if (url.pathname.startsWith("/static/")) return serveStatic(request, url, env.assets ?? null);
+      const body = bodyOnce(request, config.MAX_BODY_SIZE);
       const ctx: RequestContext = {
         request,
         method: request.method,
-        body: bodyOnce(request, config.MAX_BODY_SIZE),
+        body: body.text,
+        bytes: body.bytes,
         json: () => readJson(ctx),
         url,
         origin: url.origin,
@@ -111,6 +124,7 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
         now: new Date(),
         config,
         db: env.db,
+        ...(env.files ? { files: env.files } : {}),
         secrets,
         // On Workers the entry passes CF-Connecting-IP, which only Cloudflare sets; elsewhere the peer.
         clientAddress: clientAddressOf(request, env.clientAddress ?? null, config.TRUSTED_PROXIES),

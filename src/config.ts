@@ -211,6 +211,25 @@ const ConfigSchema = v.object({
   ),
   /** When set, the only host names (or `.domain` suffixes) a webhook may reach. */
   WEBHOOK_ALLOWED_HOSTS: list(),
+  /**
+   * Node and Deno: the folder uploaded files (image attachments, device type images) are kept in;
+   * default `media/` beside the database file (`data/media` for `:memory:` and remote databases).
+   * Workers keep them in the `MEDIA` R2 bucket binding instead.
+   */
+  MEDIA_ROOT: optionalText,
+  /** Bytes an uploaded image may hold (5 MiB); a larger one is refused with 400. */
+  IMAGE_MAX_SIZE: int(5 * 1024 * 1024, 1),
+  /** Bytes a data source's file may hold when synced (10 MiB); reading stops there and the sync fails. */
+  DATA_SOURCE_MAX_SIZE: int(10 * 1024 * 1024, 1),
+  /** Seconds a data source's sync may take to fetch its file. */
+  DATA_SOURCE_TIMEOUT: int(30, 1),
+  /** Networks a data source may never be fetched from (default: as WEBHOOK_BLOCKED_NETWORKS's). */
+  DATA_SOURCE_BLOCKED_NETWORKS: v.pipe(
+    list(["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "100.100.100.200/32"]),
+    v.check((nets) => nets.every((n) => /^[0-9a-f.:]+(\/\d{1,3})?$/i.test(n)), "must list IP networks such as 169.254.0.0/16"),
+  ),
+  /** When set, the only host names (or `.domain` suffixes) a data source may be fetched from. */
+  DATA_SOURCE_ALLOWED_HOSTS: list(),
 });
 
 /** The parsed settings; names follow the environment variables (see README). */

@@ -28,6 +28,7 @@ import { loadMigrations, resolveSecretKey } from "./runtime/local-files.ts";
 import { backgroundTasks, localDeliveryQueue } from "./runtime/background.ts";
 import { packageAssets } from "./runtime/package-assets.ts";
 import { nodeHmac } from "./runtime/node-hmac.ts";
+import { folderFiles, mediaRoot } from "./runtime/folder-files.ts";
 
 // deno-lint-ignore no-explicit-any
 // biome-ignore lint/suspicious/noExplicitAny: Deno's own types are not installed; the entry uses a few of its members
@@ -53,6 +54,7 @@ function setUp() {
 const config = setUp();
 const { key, generated } = resolveSecretKey(config);
 const db = openDatabase(config);
+const files = folderFiles(mediaRoot(config));
 const app = await createApp({ config, secretKey: key, runtime: `deno ${Deno.version.deno}`, hmac: nodeHmac });
 const bootstrap = await app.prepare(db, loadMigrations());
 
@@ -65,7 +67,7 @@ function announce(url: string) {
 
 const background = backgroundTasks();
 const waitUntil = background.waitUntil;
-const deliveries = localDeliveryQueue(app, db);
+const deliveries = localDeliveryQueue(app, db, files);
 const enqueue = deliveries.push;
 
 // Finish background work and close the database on Ctrl-C / SIGTERM.
@@ -110,6 +112,7 @@ export default {
     try {
       return await app.fetch(withParsableUrl(request), {
         db,
+        files,
         clientAddress: info?.remoteAddr?.hostname ?? null,
         waitUntil,
         enqueue,

@@ -10,6 +10,7 @@ import { MIGRATIONS } from "./db/migration-files.ts";
 import { libsqlClientDatabase } from "./db/libsql-client.ts";
 import { json } from "./lib/responses.ts";
 import { deadLetterRuns } from "./events/runs.ts";
+import { r2Files, type R2BucketLike } from "./runtime/r2-files.ts";
 
 /** Every migration file, in order (generated: `npm run list-migrations`); a test checks it against migrations/. */
 export { MIGRATIONS };
@@ -42,6 +43,8 @@ export interface Env {
   WEBHOOK_QUEUE?: Queue;
   /** wrangler.toml `[assets]`: the swagger-ui-dist package's files. */
   ASSETS?: { fetch(request: Request): Promise<Response> };
+  /** wrangler.toml `[[r2_buckets]]`: uploaded files (image attachments, device type images). */
+  MEDIA?: R2BucketLike;
   [setting: string]: unknown;
 }
 
@@ -150,12 +153,12 @@ async function consume(batch: MessageBatch, env: Env): Promise<void> {
   }
 }
 
-/** The cron trigger: enqueues runs left queued (a `send()` lost in waitUntil) and prunes old change records. */
+/** The cron trigger: enqueues runs left queued (a `send()` lost in waitUntil), prunes old change records, removes dropped images' files. */
 async function sweepOutbox(env: Env): Promise<void> {
   const app = await appOf(env);
   const db = openDatabase(env);
   try {
-    const due = await app.sweep(db);
+    const due = await app.sweep(db, undefined, env.MEDIA ? r2Files(env.MEDIA) : undefined);
     if (due.length && env.WEBHOOK_QUEUE) await enqueueDeliveries(env.WEBHOOK_QUEUE, due);
   } finally {
     db.close();
@@ -177,6 +180,7 @@ export default {
     try {
       return await app.fetch(request, {
         db,
+        files: env.MEDIA ? r2Files(env.MEDIA) : undefined,
         clientAddress: request.headers.get("CF-Connecting-IP"),
         waitUntil: (p) => void background.push(p),
         enqueue: env.WEBHOOK_QUEUE ? (ids) => enqueueDeliveries(env.WEBHOOK_QUEUE!, ids) : undefined,

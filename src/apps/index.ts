@@ -1,4 +1,4 @@
-import type { Registry } from "../schema/shapes.ts";
+import type { AppEndpoint, Registry } from "../schema/shapes.ts";
 import { createRegistry } from "../schema/registry.ts";
 import type { OwnPath } from "./extras/own-paths.ts";
 import * as circuits from "./circuits/index.ts";
@@ -23,3 +23,6 @@ export const OWN_PATHS: readonly OwnPath[] = extras.paths;
 
 /** Every model of every app, once: what the adapters route, document and render. */
 export const registry: Registry = createRegistry(APP_MODULES.flatMap((app) => app.models));
+
+/** The paths apps serve that no model backs (core's background queues, workers and tasks). */
+export const APP_ENDPOINTS: readonly AppEndpoint[] = APP_MODULES.flatMap((app) => ("endpoints" in app ? app.endpoints : []));

@@ -13,4 +13,6 @@ export interface RequestContext extends RouteContext {
    * again after its cached credentials went stale. Handlers never read the stream themselves.
    */
   readonly body: () => Promise<string>;
+  /** The body's bytes, read once as `body` is (a multipart upload's files). */
+  readonly bytes: () => Promise<Uint8Array>;
 }

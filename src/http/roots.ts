@@ -1,7 +1,7 @@
 import { APPS, type AppName, type Registry } from "../schema/shapes.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
-import { OWN_PATHS as APP_OWN_PATHS } from "../apps/index.ts";
+import { APP_ENDPOINTS, OWN_PATHS as APP_OWN_PATHS } from "../apps/index.ts";
 
 /** LOGIN_REQUIRED (NetBox's default since 4.1): the status answers only signed-in requesters. */
 function requireLogin(ctx: RequestContext): void {
@@ -19,7 +19,11 @@ export function apiRoot(ctx: RequestContext) {
 }
 
 /** Paths an app root lists that no model serves (NetBox's `users/config/`). */
-const OWN_PATHS: readonly { app: AppName; path: string }[] = [{ app: "users", path: "config" }, ...APP_OWN_PATHS];
+const OWN_PATHS: readonly { app: AppName; path: string }[] = [
+  { app: "users", path: "config" },
+  ...APP_OWN_PATHS,
+  ...APP_ENDPOINTS.map((e) => ({ app: e.app, path: e.path })),
+];
 
 /**
  * GET /api/<app>/: every list path the app serves, sorted, as absolute URLs: its models' and the

@@ -24,6 +24,9 @@ import { objectUrl } from "../engine/serialize.ts";
 import { OWN_PATHS } from "../apps/index.ts";
 import type { OwnPath } from "../apps/extras/own-paths.ts";
 import { exportList } from "../apps/extras/export-templates.ts";
+import { APP_ENDPOINTS } from "../apps/index.ts";
+import type { AppEndpoint } from "../schema/shapes.ts";
+import { mediaFile } from "./media.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -81,6 +84,10 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
     ),
   );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
+  router.all("/media/:folder/:file", (req, ctx) =>
+    only(req, ["GET", "HEAD"], () => mediaFile(ctx, `${req.params.folder}/${pathSegment(req.params.file)}`)),
+  );
+  for (const endpoint of APP_ENDPOINTS) serveAppEndpoint(router, endpoint);
 
   for (const own of OWN_PATHS) {
     const base = `/api/${own.app}/${own.path}/`;
@@ -133,6 +140,39 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
 }
 
 type Handler = (req: IRequest, ctx: RequestContext) => Promise<Response>;
+
+/** A path segment decoded; one that is not valid percent-encoded UTF-8 names nothing (404). */
+function pathSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw ApiError.notFound();
+  }
+}
+
+/**
+ * An app's own endpoint (no model behind it: NetBox's background queues, workers and tasks): its
+ * list, its items by key and POST actions on an item, through the same pipeline.
+ */
+function serveAppEndpoint(router: ReturnType<typeof Router<IRequest, [RequestContext]>>, endpoint: AppEndpoint): void {
+  const base = `/api/${endpoint.app}/${endpoint.path}/`;
+  router.all(
+    base,
+    fresh((req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => endpoint.list(ctx))),
+  );
+  router.all(
+    `${base}:key/`,
+    fresh((req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => endpoint.item(ctx, pathSegment(req.params.key)))),
+  );
+  router.all(
+    `${base}:key/:action/`,
+    fresh(async (req, ctx) => {
+      const action = endpoint.actions?.[req.params.action];
+      if (!action) throw ApiError.notFound();
+      return only(req, ["POST", "OPTIONS"], () => action(ctx, pathSegment(req.params.key)));
+    }),
+  );
+}
 
 /**
  * Serves a model endpoint; when one of its batches shows that the cached authentication data

@@ -1,4 +1,4 @@
-import { type JsonSchema, APPS, type Model, type RouteDeclaration } from "../schema/shapes.ts";
+import { type AppEndpoint, type JsonSchema, APPS, type Model, type RouteDeclaration } from "../schema/shapes.ts";
 import { ref } from "../schema/json-schema.ts";
 import { detailParameters, listParameters, objectIdParameter, type Parameter } from "./openapi-parameters.ts";
 import type { OwnOperation, OwnPath } from "../apps/extras/own-paths.ts";
@@ -231,6 +231,43 @@ export function rootPaths(): Record<string, PathItem> {
         tags: [app],
         security: OPEN,
         responses: { 200: ok(stringMap) },
+      },
+    };
+  }
+  return out;
+}
+
+/** An app's own endpoint (`/api/core/background-tasks/`): its list, its items and their POST actions. */
+export function endpointPaths(endpoint: AppEndpoint): Record<string, PathItem> {
+  const base = `/api/${endpoint.app}/${endpoint.path}/`;
+  const opId = `${endpoint.app}_${endpoint.path.replace(/-/g, "_")}`;
+  const key: Parameter = { in: "path", name: endpoint.key.name, required: true, schema: endpoint.key.schema };
+  const staff = { 200: ok({ type: "object", additionalProperties: {} }), 403: response("Forbidden") };
+  const out: Record<string, PathItem> = {
+    [base]: { get: { operationId: `${opId}_list`, description: endpoint.summary, tags: [endpoint.app], responses: staff } },
+    [`${base}{${endpoint.key.name}}/`]: {
+      get: {
+        operationId: `${opId}_retrieve`,
+        description: endpoint.summary,
+        tags: [endpoint.app],
+        parameters: [key],
+        responses: { ...staff, 404: response("NotFound") },
+      },
+    },
+  };
+  for (const action of Object.keys(endpoint.actions ?? {})) {
+    out[`${base}{${endpoint.key.name}}/${action}/`] = {
+      post: {
+        operationId: `${opId}_${action}_create`,
+        description: `${action} (${endpoint.path})`,
+        tags: [endpoint.app],
+        parameters: [key],
+        responses: {
+          200: { description: "Done; no body." },
+          400: response("BadRequest"),
+          403: response("Forbidden"),
+          404: response("NotFound"),
+        },
       },
     };
   }

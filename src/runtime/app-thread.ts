@@ -15,6 +15,7 @@ import { backgroundTasks } from "./background.ts";
 import { packageAssets } from "./package-assets.ts";
 import { toAnswer, webRequest, type Answer } from "./node-http.ts";
 import { nodeHmac } from "./node-hmac.ts";
+import { folderFiles, mediaRoot } from "./folder-files.ts";
 
 export interface AppThreadData {
   readonly env: Record<string, string | undefined>;
@@ -65,6 +66,7 @@ const app = await createApp({ config, secretKey, runtime, hmac: nodeHmac });
 const background = backgroundTasks();
 const waitUntil = background.waitUntil;
 const enqueue = async (ids: readonly number[]) => parent.postMessage(["enqueue", ids]);
+const files = folderFiles(mediaRoot(config));
 
 const SERVER_ERROR = Response.json({ detail: "Server error." }, { status: 500 });
 
@@ -79,7 +81,7 @@ parent.on("message", async (message: AppThreadRequest) => {
   let response: Response;
   try {
     const request = webRequest(method, url, rawHeaders, body as Uint8Array<ArrayBuffer> | null);
-    response = await app.fetch(request, { db, clientAddress, waitUntil, enqueue, assets: packageAssets });
+    response = await app.fetch(request, { db, files, clientAddress, waitUntil, enqueue, assets: packageAssets });
   } catch (error) {
     console.error("unhandled error serving a request:", error);
     response = SERVER_ERROR.clone();

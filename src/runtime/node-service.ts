@@ -12,6 +12,7 @@ import type { LocalQueue } from "../events/local-queue.ts";
 import { packageAssets } from "./package-assets.ts";
 import { appThreads } from "./app-threads.ts";
 import { nodeHmac } from "./node-hmac.ts";
+import { folderFiles, mediaRoot } from "./folder-files.ts";
 import { ADMITTED, admission, isPriority, PER_THREAD } from "./admission.ts";
 import type { NativeDatabase } from "./native-database.ts";
 
@@ -48,13 +49,15 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const bootstrap = await app.prepare(db, loadMigrations());
   const background = backgroundTasks();
   const waitUntil = background.waitUntil;
-  const deliveries = localDeliveryQueue(app, db);
+  const files = folderFiles(mediaRoot(config));
+  const deliveries = localDeliveryQueue(app, db, files);
   const enqueue = deliveries.push;
 
   const here: NodeHandler = async (req, url) =>
     toAnswer(
       await app.fetch(toRequest(req, url), {
         db,
+        files,
         clientAddress: req.socket.remoteAddress ?? null,
         waitUntil,
         enqueue,

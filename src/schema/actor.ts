@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Secrets } from "../lib/secrets.ts";
+import type { FileStore } from "../lib/file-store.ts";
 
 /** NetBox's four model actions, or a custom one a permission names (`retry`, `grant`). */
 export type Action = "view" | "add" | "change" | "delete" | (string & {});
@@ -75,6 +76,8 @@ export interface Actor {
   readonly now: Date;
   readonly config: Config;
   readonly db: Database;
+  /** Where uploaded files are kept (a folder on Node and Deno, R2 on Workers); absent: uploads are refused. */
+  readonly files?: FileStore;
   readonly secrets: Secrets;
   /** The client address (socket peer on Node/Deno, CF-Connecting-IP on Workers), when known. */
   readonly clientAddress: string | null;

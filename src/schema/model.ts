@@ -27,7 +27,7 @@ export function adopt(model: Model, registry: Registry): void {
 }
 
 /** "tenant group" -> "TenantGroup"; "IP address" -> "IPAddress". */
-const classNameOf = (verbose: string) =>
+export const classNameOf = (verbose: string) =>
   verbose
     .split(/\s+/)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))

@@ -234,6 +234,8 @@ export interface FieldOptions {
    * or by cascade), for data kept outside the model's table that points at them (cable ends).
    */
   readonly afterDelete?: (table: string, ownerType: string) => readonly RawBuilder<unknown>[];
+  /** For `generic`: the key its nested object reads under, when not the field's name (an image attachment's `parent`). */
+  readonly nestedAs?: string;
   /** For `alias`: the field this one mirrors (`device_role` mirrors `role`). */
   readonly aliasOf?: string;
   readonly helpText?: string;
@@ -482,4 +484,24 @@ export interface RouteDeclaration {
 export interface RouteBodies {
   readonly request?: JsonSchema;
   readonly response?: JsonSchema;
+}
+
+/**
+ * A path an app serves that no model backs (NetBox's background queues, workers and tasks, which
+ * answer from the service's own webhook queue): a list, its items by key and POST actions on an
+ * item, served by the same pipeline (host, authentication, errors, headers), listed in the app's
+ * root and documented in the OpenAPI document. Handlers check who may call them.
+ */
+export interface AppEndpoint {
+  readonly app: AppName;
+  /** The URL segment below the app: "background-tasks". */
+  readonly path: string;
+  /** What the list holds, for the OpenAPI document. */
+  readonly summary: string;
+  /** The item key's name and JSON Schema type, for the OpenAPI document (`name`, `id`). */
+  readonly key: { readonly name: string; readonly schema: JsonSchema };
+  list(ctx: RouteContext): Promise<Response>;
+  item(ctx: RouteContext, key: string): Promise<Response>;
+  /** POST actions below an item (`requeue`), by name. */
+  readonly actions?: Readonly<Record<string, (ctx: RouteContext, key: string) => Promise<Response>>>;
 }

@@ -8,6 +8,10 @@ import { loadMigrations } from "../../src/runtime/local-files.ts";
 import { createLocalQueue, type LocalQueue } from "../../src/events/local-queue.ts";
 import { packageAssets } from "../../src/runtime/package-assets.ts";
 import { compileStats } from "../../src/db/query-builder.ts";
+import { folderFiles } from "../../src/runtime/folder-files.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export const ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
 export const ORIGIN = "http://inventory.test";
@@ -77,9 +81,11 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
   const app = await createApp({ config, secretKey: "test-secret-key-0123456789abcdef0123456789", runtime: "test" });
   await app.prepare(db, loadMigrations());
   const pending: Promise<unknown>[] = [];
+  // Uploaded files go where Node keeps them: a folder (here a fresh temporary one per harness).
+  const files = folderFiles(mkdtempSync(join(tmpdir(), "inventory-media-")));
   const queue = createLocalQueue({
     deliver: app.deliverer(db).deliver,
-    sweep: () => app.sweep(db),
+    sweep: () => app.sweep(db, undefined, files),
     concurrency: config.WEBHOOK_CONCURRENCY,
     sweepIntervalMs: 0,
   });
@@ -88,13 +94,16 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
     const headers: Record<string, string> = { ...options.headers };
     const token = options.token === undefined ? ADMIN_TOKEN : options.token;
     if (token !== null) headers.Authorization = `Token ${token}`;
-    let body: string | undefined;
-    if (options.body !== undefined) {
+    let body: string | FormData | undefined;
+    // A form is sent as multipart/form-data, its boundary set by Request (image uploads).
+    if (options.body instanceof FormData) body = options.body;
+    else if (options.body !== undefined) {
       body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
       headers["Content-Type"] ??= "application/json";
     }
     const response = await app.fetch(new Request(`${ORIGIN}${path}`, { method, headers, body }), {
       db,
+      files,
       clientAddress: options.clientAddress ?? "127.0.0.1",
       waitUntil: (p) => void pending.push(p),
       enqueue: options.enqueue === false ? undefined : queue.push,

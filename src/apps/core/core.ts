@@ -9,9 +9,12 @@ export const CHANGE_ACTIONS = [
   { value: "delete", label: "Deleted" },
 ] as const;
 
-/** `time` is ISO 8601 text; its range filters compare it as such (`time__gte=2026-01-01`). */
-const timeFilter = (op: ">=" | "<=") => ({
-  sql: (values: readonly string[], t: string) => sql`${sql.ref(`${t}.time`)} ${sql.raw(op)} ${values[0]}`,
+/**
+ * A range filter on a column of ISO 8601 text, compared as such (`time__gte=2026-01-01`; NetBox's
+ * `DateTimeFromToRangeFilter`'s `_after`/`_before`).
+ */
+export const timeFilter = (op: ">=" | "<=", column = "time") => ({
+  sql: (values: readonly string[], t: string) => sql`${sql.ref(`${t}.${column}`)} ${sql.raw(op)} ${values[0]}`,
 });
 
 /**

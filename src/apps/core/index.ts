@@ -1,5 +1,7 @@
 import type { Model } from "../../schema/shapes.ts";
 import { coreModels } from "./core.ts";
+import { dataModels } from "./data.ts";
+export { endpoints } from "./background.ts";
 
-/** NetBox's core app: change records. */
-export const models: readonly Model[] = coreModels;
+/** NetBox's core app: change records, data sources and their files, jobs; background queues, workers and tasks (`endpoints`). */
+export const models: readonly Model[] = [...coreModels, ...dataModels];

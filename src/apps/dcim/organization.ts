@@ -18,6 +18,8 @@ import { siteIpamCounts } from "../ipam/dcim-fields.ts";
 import { DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT } from "./choices.ts";
 import { hasComponentFilters } from "./components.ts";
 import { numberSet, whether } from "../../schema/filter-sql.ts";
+import { combineHooks } from "../../schema/hooks.ts";
+import { imageField, imageFields, imageHooks } from "../extras/image-attachments.ts";
 
 /**
  * Site status. SPEC.md shows a site's status as `{value, label, id}`: `id` is the numeric value
@@ -180,7 +182,10 @@ export const deviceType = defineModel({
     device_bay_template_count: f.count("dcim.devicebaytemplate", "device_type"),
     module_bay_template_count: f.count("dcim.modulebaytemplate", "device_type"),
     inventory_item_template_count: f.count("dcim.inventoryitemtemplate", "device_type"),
+    ...imageFields({ front_image: imageField({ nullable: true }), rear_image: imageField({ nullable: true }) }),
   },
+  // The stored names of the image files (`src/apps/extras/image-attachments.ts`), "" when none.
+  storage: { front_image: "TEXT NOT NULL DEFAULT ''", rear_image: "TEXT NOT NULL DEFAULT ''" },
   uniqueTogether: [
     { fields: ["manufacturer", "model"], message: "Device type model must be unique per manufacturer." },
     { fields: ["manufacturer", "slug"], message: "Device type slug must be unique per manufacturer." },
@@ -189,12 +194,17 @@ export const deviceType = defineModel({
   display: "model",
   search: ["model", "slug", "part_number", "description", "comments"],
   ordering: ["model"],
-  hooks: deviceTypeHeightHooks(() => device),
+  hooks: combineHooks(
+    deviceTypeHeightHooks(() => device),
+    imageHooks({
+      front_image: { folder: "devicetype-images", prefix: (item) => `${item.values.slug ?? item.current?.slug ?? "type"}-front` },
+      rear_image: { folder: "devicetype-images", prefix: (item) => `${item.values.slug ?? item.current?.slug ?? "type"}-rear` },
+    }),
+  ),
   filters: {
     ...hasComponentFilters("device_type_id", "template"),
-    // Front and rear images are not stored here: no type has one.
-    has_front_image: whether(() => sql`0`),
-    has_rear_image: whether(() => sql`0`),
+    has_front_image: whether((t) => sql`${sql.ref(`${t}.front_image`)} <> ''`),
+    has_rear_image: whether((t) => sql`${sql.ref(`${t}.rear_image`)} <> ''`),
   },
 });
 

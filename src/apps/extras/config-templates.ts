@@ -8,6 +8,7 @@ import { qb } from "../../db/query-builder.ts";
 import { json } from "../../lib/responses.ts";
 import { BRIEF, FULL, retrieveObject } from "../../engine/crud.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
+import { withSyncedData } from "./data-sync.ts";
 import { RenderBudget, renderTemplate, templateProblem } from "./render.ts";
 
 /**
@@ -82,25 +83,30 @@ export const renderConfigRoute = (name: "device" | "virtualmachine"): RouteDecla
   },
 });
 
-export const configTemplate = defineModel({
-  app: "extras",
-  name: "configtemplate",
-  verboseName: "config template",
-  fields: {
-    name: f.string({ maxLength: 100 }),
-    description,
-    environment_params: f.json({ nullable: true, default: {}, label: "Environment parameters" }),
-    template_code: f.text({ required: true, blank: false, check: (code) => templateProblem(code) ?? undefined }),
-    // Templates synced from a data source are not supported: these read as NetBox shows a local one.
-    data_source: f.computed(() => sql`NULL`, { nullable: true }),
-    data_path: f.computed(() => sql`''`, { returns: "string" }),
-    data_file: f.computed(() => sql`NULL`, { nullable: true }),
-    data_synced: f.computed(() => sql`NULL`, { nullable: true }),
-  },
-  brief: ["name", "description"],
-  search: ["name", "description"],
-  ordering: ["name"],
-  routes: [renderRoute],
-});
+export const configTemplate = defineModel(
+  withSyncedData(
+    {
+      app: "extras",
+      name: "configtemplate",
+      verboseName: "config template",
+      fields: {
+        name: f.string({ maxLength: 100 }),
+        description,
+        environment_params: f.json({ nullable: true, default: {}, label: "Environment parameters" }),
+        template_code: f.text({ required: true, blank: false, check: (code) => templateProblem(code) ?? undefined }),
+        // Where NetBox shows them; `withSyncedData` declares them (a data file's text becomes `template_code`).
+        data_source: f.text(),
+        data_path: f.text(),
+        data_file: f.text(),
+        data_synced: f.text(),
+      },
+      brief: ["name", "description"],
+      search: ["name", "description"],
+      ordering: ["name"],
+      routes: [renderRoute],
+    },
+    (text) => templateProblem(text) ?? { template_code: text },
+  ),
+);
 
 export const configTemplateModels = [configTemplate];

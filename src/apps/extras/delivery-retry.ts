@@ -25,7 +25,11 @@ function authorizeRetry(ctx: Actor, model: Model): void {
  * Moves failed runs back to `queued` and enqueues them (SPEC.md 3: failed -> queued), all or
  * none: an unknown id or a run that is not `failed` refuses the whole request.
  */
-async function retryDeliveries(ctx: Actor, model: Model, { ids, bulk }: { ids: readonly number[]; bulk: boolean }): Promise<unknown[]> {
+export async function retryDeliveries(
+  ctx: Actor,
+  model: Model,
+  { ids, bulk }: { ids: readonly number[]; bulk: boolean },
+): Promise<unknown[]> {
   authorizeRetry(ctx, model);
   // Runs outside the requester's `retry` constraints are not found, as for any other action.
   const [found] = await readBatch(ctx, [

@@ -3,9 +3,10 @@ import type { Actor } from "../../schema/actor.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
+import { withSyncedData } from "./data-sync.ts";
 import { description } from "../../schema/common.ts";
 import { ApiError } from "../../schema/errors.ts";
-import { numberSet, whether } from "../../schema/filter-sql.ts";
+import { numberSet } from "../../schema/filter-sql.ts";
 import { qb } from "../../db/query-builder.ts";
 import { listObjects, type ListQuery } from "../../engine/crud.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
@@ -15,7 +16,7 @@ import { templateProblem } from "./render.ts";
 import { renderText } from "./config-templates.ts";
 
 /** `<name>` and `<name>__n`: rows whose integer `column` is (or is not) one of the ids given. */
-const idFilters = (name: string, column: string): Record<string, FilterDeclaration> => ({
+const _idFilters = (name: string, column: string): Record<string, FilterDeclaration> => ({
   [name]: { integer: true, sql: (values, t) => sql`${sql.ref(`${t}.${column}`)} IN ${numberSet(values)}` },
   [`${name}__n`]: { integer: true, sql: (values, t) => sql`coalesce(${sql.ref(`${t}.${column}`)} NOT IN ${numberSet(values)}, 1)` },
 });
@@ -25,56 +26,50 @@ const idFilters = (name: string, column: string): Record<string, FilterDeclarati
  * of its object types), served with its MIME type, as an attachment when it says so. NetBox
  * writes them in Jinja2; here they are mustache, as config templates are.
  */
-export const exportTemplate = defineModel({
-  app: "extras",
-  name: "exporttemplate",
-  verboseName: "export template",
-  taggable: false,
-  fields: {
-    object_types: f.stringList({ required: true, default: undefined }),
-    name: f.string({ maxLength: 100 }),
-    description,
-    template_code: f.text({
-      required: true,
-      blank: false,
-      check: (code) => templateProblem(code) ?? undefined,
-      helpText: "A mustache template over `queryset`, the list of objects as the API represents them.",
-    }),
-    mime_type: f.string({
-      maxLength: 50,
-      blank: true,
-      label: "MIME type",
-      helpText: "Defaults to text/plain; charset=utf-8",
-      // It becomes a response header: a type/subtype and parameters, nothing that could end the header.
-      pattern: { regex: /^$|^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w.+-]+=[\w.+-]+)*$/, message: "Enter a MIME type such as text/csv." },
-    }),
-    // NetBox 4.3's: the attachment's name, without its extension (blank: netbox_<objects>).
-    file_name: f.string({ maxLength: 200, blank: true }),
-    file_extension: f.string({
-      maxLength: 15,
-      blank: true,
-      helpText: "Extension to append to the rendered filename",
-      pattern: { regex: /^[\w.-]*$/, message: "Enter an extension of letters, digits, dots, hyphens or underscores." },
-    }),
-    as_attachment: f.boolean({ default: true, helpText: "Download file as attachment" }),
-    // Synced from a data source once data sources exist here; until then null, as a local template's.
-    data_source: f.integer({ nullable: true, readOnly: true, column: "data_source_id" }),
-    data_path: f.string({ maxLength: 1000, blank: true, readOnly: true, helpText: "Path to remote file (relative to data source root)" }),
-    data_file: f.integer({ nullable: true, readOnly: true, column: "data_file_id" }),
-    data_synced: f.datetime({ nullable: true, readOnly: true, label: "Date synced" }),
-  },
-  storage: { auto_sync_enabled: "INTEGER NOT NULL DEFAULT 0" },
-  brief: ["name", "description"],
-  search: ["name", "description"],
-  ordering: ["name"],
-  hooks: objectTypesChecked(() => exportTemplate),
-  filters: {
-    ...objectTypesListFilters("object_types"),
-    ...idFilters("data_source_id", "data_source_id"),
-    ...idFilters("data_file_id", "data_file_id"),
-    auto_sync_enabled: whether((t) => sql`${sql.ref(`${t}.auto_sync_enabled`)} = 1`),
-  },
-});
+export const exportTemplate = defineModel(
+  withSyncedData(
+    {
+      app: "extras",
+      name: "exporttemplate",
+      verboseName: "export template",
+      taggable: false,
+      fields: {
+        object_types: f.stringList({ required: true, default: undefined }),
+        name: f.string({ maxLength: 100 }),
+        description,
+        template_code: f.text({
+          required: true,
+          blank: false,
+          check: (code) => templateProblem(code) ?? undefined,
+          helpText: "A mustache template over `queryset`, the list of objects as the API represents them.",
+        }),
+        mime_type: f.string({
+          maxLength: 50,
+          blank: true,
+          label: "MIME type",
+          helpText: "Defaults to text/plain; charset=utf-8",
+          // It becomes a response header: a type/subtype and parameters, nothing that could end the header.
+          pattern: { regex: /^$|^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w.+-]+=[\w.+-]+)*$/, message: "Enter a MIME type such as text/csv." },
+        }),
+        // NetBox 4.3's: the attachment's name, without its extension (blank: netbox_<objects>).
+        file_name: f.string({ maxLength: 200, blank: true }),
+        file_extension: f.string({
+          maxLength: 15,
+          blank: true,
+          helpText: "Extension to append to the rendered filename",
+          pattern: { regex: /^[\w.-]*$/, message: "Enter an extension of letters, digits, dots, hyphens or underscores." },
+        }),
+        as_attachment: f.boolean({ default: true, helpText: "Download file as attachment" }),
+      },
+      brief: ["name", "description"],
+      search: ["name", "description"],
+      ordering: ["name"],
+      hooks: objectTypesChecked(() => exportTemplate),
+      filters: objectTypesListFilters("object_types"),
+    },
+    (text) => ({ template_code: text }),
+  ),
+);
 
 /** The most objects one export renders: a list larger than this is to be narrowed with filters first. */
 export const EXPORT_MAX_OBJECTS = 10_000;

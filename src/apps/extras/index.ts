@@ -13,6 +13,7 @@ import { notificationModels } from "./notifications.ts";
 import type { OwnPath } from "./own-paths.ts";
 import { dashboardPath } from "./dashboard.ts";
 import { scriptsPath } from "./scripts.ts";
+import { imageAttachmentModels } from "./image-attachments.ts";
 
 /**
  * NetBox's extras app: tags, custom fields, config contexts and templates, webhooks and event
@@ -30,6 +31,7 @@ export const models: readonly Model[] = [
   ...exportTemplateModels,
   ...savedFilterModels,
   ...notificationModels,
+  ...imageAttachmentModels,
 ];
 
 /** The endpoints of extras that no model serves: the requester's dashboard, and scripts (none here). */

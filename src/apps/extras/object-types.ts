@@ -51,6 +51,12 @@ export const objectTypeIdFilter = (column: string): FilterDeclaration => ({
   sql: (values, t) => sql`${sql.ref(`${t}.${column}`)} IN ${objectTypeNames(values)}`,
 });
 
+/** Rows whose `column` names none of the object types given by id (the `__n` of `objectTypeIdFilter`). */
+export const objectTypeIdExclusion = (column: string): FilterDeclaration => ({
+  integer: true,
+  sql: (values, t) => sql`${sql.ref(`${t}.${column}`)} NOT IN ${objectTypeNames(values)}`,
+});
+
 /** Rows whose JSON list in `column` holds one of the object types given by id. */
 export const objectTypeIdsFilter = (column: string): FilterDeclaration => ({
   integer: true,

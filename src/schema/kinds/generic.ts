@@ -92,7 +92,7 @@ export const genericKind: KindDescriptor = {
     out[`${field.name}_id`] = row[`${field.name}_id`] ?? null;
     const raw = parsed(row[field.name]);
     const target = field.targets!().find((m) => m.objectType === type);
-    out[field.name] = raw && typeof raw === "object" && target ? rc.nested(target, raw as Out, { page: false }) : null;
+    out[field.nestedAs ?? field.name] = raw && typeof raw === "object" && target ? rc.nested(target, raw as Out, { page: false }) : null;
   },
   options: (field) => ({
     [`${field.name}_type`]: {
@@ -100,7 +100,7 @@ export const genericKind: KindDescriptor = {
       choices: field.targets!().map((m) => ({ value: m.objectType, display_name: m.verboseName })),
     },
     [`${field.name}_id`]: info(field, "integer"),
-    [field.name]: info(field, "field", false),
+    [field.nestedAs ?? field.name]: info(field, "field", false),
   }),
   openapi: {
     output: (field, sc) => {
@@ -111,7 +111,7 @@ export const genericKind: KindDescriptor = {
         [`${field.name}_type`]: nullableFor(field, { enum: field.targets!().map((m) => m.objectType) }),
         [`${field.name}_id`]: nullableFor(field, { type: "integer" }),
         // Null past the nesting limit, and once the object is gone (a change record's).
-        [field.name]: objects.length ? orNull(objects.length === 1 ? objects[0] : { anyOf: objects }) : { type: "null" },
+        [field.nestedAs ?? field.name]: objects.length ? orNull(objects.length === 1 ? objects[0] : { anyOf: objects }) : { type: "null" },
       };
     },
     input: (field) => ({
