@@ -333,6 +333,8 @@ function deviceRelation(field: string, { byId }: { readonly byId: boolean }): Fi
 }
 
 const endFilter = (end: End, part: "type" | "id"): FilterDeclaration => ({
+  // NetBox negates the type filters (`termination_a_type__n`), not the id ones.
+  negatable: part === "type",
   sql: (values, table) =>
     cablesWhere(
       table,

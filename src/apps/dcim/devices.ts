@@ -17,7 +17,14 @@ import {
   interfaceVrfField,
   primaryIpFields,
 } from "../ipam/dcim-fields.ts";
-import { interfaceMacFields, interfaceMacFilters, macAddressProblem, normalMacAddress, primaryMacHooks } from "./interface-macs.ts";
+import {
+  interfaceMacFields,
+  interfaceMacFilters,
+  macAddressesFilter,
+  macAddressProblem,
+  normalMacAddress,
+  primaryMacHooks,
+} from "./interface-macs.ts";
 import { componentFilters, hasComponentFilters } from "./components.ts";
 import { interfaceOwnerFilters } from "./interface-owners.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
@@ -127,19 +134,20 @@ export const device = defineModel({
     has_oob_ip: whether((t) => sql`${sql.ref(`${t}.oob_ip_id`)} IS NOT NULL`),
     local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
     ...hasComponentFilters("device_id", ""),
-    mac_address: {
-      sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT i.device_id FROM dcim_interface i JOIN dcim_macaddress m
-        ON m.assigned_object_type = 'dcim.interface' AND m.assigned_object_id = i.id
-        WHERE ${inJsonList(sql`m.mac_address`, JSON.stringify(values.map((v) => normalMacAddress(v) ?? v)))})`,
-    },
+    mac_address: macAddressesFilter(
+      (t) => sql`SELECT m.mac_address AS value FROM dcim_interface i JOIN dcim_macaddress m
+        ON m.assigned_object_type = 'dcim.interface' AND m.assigned_object_id = i.id WHERE i.device_id = ${sql.ref(`${t}.id`)}`,
+    ),
     // A child device's bay, and the device that holds it.
     parent_bay_id: {
       sql: (values, t) =>
         sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.id`, idList(values))})`,
+      negatable: true,
     },
     parent_device_id: {
       sql: (values, t) =>
         sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.device_id`, idList(values))})`,
+      negatable: true,
     },
   },
   // Placement, cluster and primary-IP rules; a new device brings its type's components (instantiation.ts).

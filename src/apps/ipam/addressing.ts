@@ -41,7 +41,7 @@ export const aggregate = defineModel({
     prefix: f.network("prefix"),
     rir: f.fk("ipam.rir", { onDelete: "protect", label: "RIR" }),
     tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
-    date_added: f.string({ maxLength: 10, nullable: true, default: null, pattern: DATE }),
+    date_added: f.date({ nullable: true, default: null }),
     description,
     comments,
   },
