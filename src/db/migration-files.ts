@@ -26,6 +26,7 @@ import m0023 from "../../migrations/0023_vpn.sql";
 import m0024 from "../../migrations/0024_netbox_fields.sql";
 import m0025 from "../../migrations/0025_config_templates.sql";
 import m0026 from "../../migrations/0026_object_types.sql";
+import m0029 from "../../migrations/0029_dcim_ipam_surface.sql";
 
 /** Every migration file, in order, as text (wrangler.toml `rules` bundle `.sql` files as text). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0024_netbox_fields.sql", sql: m0024 },
   { name: "0025_config_templates.sql", sql: m0025 },
   { name: "0026_object_types.sql", sql: m0026 },
+  { name: "0029_dcim_ipam_surface.sql", sql: m0029 },
 ];

@@ -46,6 +46,7 @@ import {
 } from "./choices.ts";
 import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 import { renderConfigRoute } from "../extras/config-templates.ts";
+import { deviceVdcFilters, interfaceVdcFields, interfaceVdcFilters, interfaceVdcHooks } from "./virtual-device-contexts.ts";
 
 /**
  * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its
@@ -134,6 +135,7 @@ export const device = defineModel({
     has_oob_ip: whether((t) => sql`${sql.ref(`${t}.oob_ip_id`)} IS NOT NULL`),
     local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
     ...hasComponentFilters("device_id", ""),
+    ...deviceVdcFilters,
     mac_address: macAddressesFilter(
       (t) => sql`SELECT m.mac_address AS value FROM dcim_interface i JOIN dcim_macaddress m
         ON m.assigned_object_type = 'dcim.interface' AND m.assigned_object_id = i.id WHERE i.device_id = ${sql.ref(`${t}.id`)}`,
@@ -185,6 +187,7 @@ export const iface = defineModel({
   name: "interface",
   fields: {
     device: f.fk("dcim.device", { onDelete: "cascade" }),
+    ...interfaceVdcFields(),
     module: f.fk("dcim.module", { nullable: true, onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
     label: f.string({ maxLength: 64, blank: true }),
@@ -223,6 +226,7 @@ export const iface = defineModel({
   hooks: combineHooks(
     interfaceIpamHooks(() => iface, "dcim.interface"),
     primaryMacHooks(() => iface),
+    interfaceVdcHooks(() => iface),
   ),
   filters: {
     ...componentFilters,
@@ -238,6 +242,7 @@ export const iface = defineModel({
     ...interfaceWirelessFilters(),
     ...interfaceVirtualCircuitFilters(),
     ...l2vpnFilters("dcim.interface"),
+    ...interfaceVdcFilters,
   },
   routes: [traceRoute],
 });

@@ -38,11 +38,20 @@ const TAGGED_VLANS = {
 
 export type InterfaceType = keyof typeof TAGGED_VLANS;
 
-/** An interface's 802.1Q VLANs: the untagged one and the tagged set. */
+/**
+ * An interface's VLANs: the untagged one and the tagged set (802.1Q), the service VLAN of
+ * Q-in-Q mode, and the VLAN translation policy it applies.
+ */
 export function interfaceVlanFields(type: InterfaceType): Record<string, FieldOptions> {
   return {
     untagged_vlan: f.fk("ipam.vlan", { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),
     tagged_vlans: f.m2m("ipam.vlan", TAGGED_VLANS[type], { filterName: "tagged_vlan" }),
+    qinq_svlan: f.fk("ipam.vlan", { nullable: true, onDelete: "setNull", label: "Q-in-Q SVLAN" }),
+    vlan_translation_policy: f.fk("ipam.vlantranslationpolicy", {
+      nullable: true,
+      onDelete: "protect",
+      label: "VLAN Translation Policy",
+    }),
   };
 }
 
