@@ -287,8 +287,8 @@ export function filterParameters(model: Model): FilterParameter[] {
         : "valuesOf" in target
           ? { field: "id", family: target.lookups }
           : "relation" in target
-          ? { relation: target.relation.target!(), byId: target.byId }
-          : { field: target.field, family: familyOf(target.field) };
+            ? { relation: target.relation.target!(), byId: target.byId }
+            : { field: target.field, family: familyOf(target.field) };
     for (const suffix of LISTED_SUFFIXES) {
       if (!acceptsLookup(target, suffix)) continue;
       const { op, negate = false } = LOOKUPS[suffix];

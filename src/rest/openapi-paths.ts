@@ -109,6 +109,10 @@ export function modelPaths(model: Model): Record<string, PathItem> {
     out[base] = list;
     out[`${base}{id}/`] = detail;
     for (const route of model.routes) {
+      if (route.atAppRoot) {
+        out[`/api/${model.app}/${route.name}/`] = routePath(route, `${model.app}_${route.name.replace(/-/g, "_")}`, model);
+        continue;
+      }
       const path = route.detail ? `${base}{id}/${route.name}/` : `${base}${route.name}/`;
       // A name declared on both the list and its objects (`retry`): the list's is the bulk one.
       const bulk = !route.detail && model.routes.some((r) => r.detail && r.name === route.name) ? "bulk_" : "";

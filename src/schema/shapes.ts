@@ -460,6 +460,11 @@ export interface RouteDeclaration {
   readonly name: string;
   /** True below an object (`<id>/name/`), false below the list (`name/`). */
   readonly detail: boolean;
+  /**
+   * A list route served at the app's root instead (`/api/dcim/connected-device/`, NetBox's), and
+   * listed there; only there.
+   */
+  readonly atAppRoot?: boolean;
   readonly methods: readonly string[];
   /**
    * The model permission checked before the handler runs, per method; null lets anonymous

@@ -404,14 +404,15 @@ export const cable = defineModel({
 });
 
 /** The endpoint tables by type, for a termination's display: each endpoint's name (a circuit termination's side). */
-const endpointName = (t: string) => sql`CASE ${sql.ref(`${t}.termination_type`)} ${sql.join(
-  Object.keys(COMPATIBLE_ENDS).map((type) => {
-    const [app, model] = type.split(".");
-    const name = type === "circuits.circuittermination" ? sql`'Termination ' || e.term_side` : sql`e.name`;
-    return sql`WHEN ${type} THEN (SELECT ${name} FROM ${sql.table(`${app}_${model}`)} e WHERE e.id = ${sql.ref(`${t}.termination_id`)})`;
-  }),
-  sql` `,
-)} END`;
+const endpointName = (t: string) =>
+  sql`CASE ${sql.ref(`${t}.termination_type`)} ${sql.join(
+    Object.keys(COMPATIBLE_ENDS).map((type) => {
+      const [app, model] = type.split(".");
+      const name = type === "circuits.circuittermination" ? sql`'Termination ' || e.term_side` : sql`e.name`;
+      return sql`WHEN ${type} THEN (SELECT ${name} FROM ${sql.table(`${app}_${model}`)} e WHERE e.id = ${sql.ref(`${t}.termination_id`)})`;
+    }),
+    sql` `,
+  )} END`;
 
 /**
  * The cable ends, as NetBox serves them at `/api/dcim/cable-terminations/`: read only here. A

@@ -46,6 +46,7 @@ import {
 } from "./choices.ts";
 import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 import { renderConfigRoute } from "../extras/config-templates.ts";
+import { connectedDeviceRoute } from "./connected-device.ts";
 import { deviceVdcFilters, interfaceVdcFields, interfaceVdcFilters, interfaceVdcHooks } from "./virtual-device-contexts.ts";
 
 /**
@@ -160,7 +161,7 @@ export const device = defineModel({
     { writeStatements: (ctx, items) => deviceComponentStatements(device.registry, ctx, items) },
     deviceIpamHooks,
   ),
-  routes: [renderConfigRoute("device")],
+  routes: [renderConfigRoute("device"), connectedDeviceRoute],
 });
 
 /** An interface's kind, by its type (NetBox's `kind` filter): virtual, wireless (radios) or physical (the rest). */
