@@ -338,7 +338,7 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
       for (const field of model.fields) {
         const value = made[field.name];
         let query: string | undefined;
-        if (field.kind === "fk" && value) query = `${field.name}_id=${value.id}`;
+        if (field.kind === "fk" && value) query = `${field.name}_id=${field.flat ? value : value.id}`;
         else if (field.kind === "choice" && value) query = `${field.name}=${encodeURIComponent(field.bare ? value : value.value)}`;
         else if (field.name === "tags" && value?.length)
           query = `tag=${value[0].slug ?? value[0]}`; // nested tags, or slugs (config contexts)

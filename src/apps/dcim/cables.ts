@@ -438,10 +438,12 @@ export const cableTermination = defineModel({
       ],
       { bare: true, label: "End" },
     ),
-    // Removed with its endpoint by the endpoint's own delete (cabling.ts), not by the engine.
+    // Removed with its endpoint by the endpoint's own delete (cabling.ts), not by the engine. Not
+    // in the brief and nested forms: an endpoint nests its device and cable, too deep for a
+    // statement that nests any model (a custom field of object type).
     termination: f.generic(Object.keys(COMPATIBLE_ENDS), { onDelete: "keep" }),
   },
-  brief: ["cable", "cable_end", "termination"],
+  brief: ["cable", "cable_end"],
   display: (t) => sql`'Cable ' || coalesce((SELECT CASE WHEN c.label <> '' THEN c.label ELSE '#' || c.id END FROM dcim_cable c
     WHERE c.id = ${sql.ref(`${t}.cable_id`)}), '') || ' to ' || coalesce(${endpointName(t)}, '')`,
   search: [],
