@@ -2,6 +2,7 @@ import type { Model, RouteContext, RouteDeclaration } from "../../schema/shapes.
 import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
 import { ApiError } from "../../schema/errors.ts";
+import { ref } from "../../schema/json-schema.ts";
 import { json } from "../../lib/responses.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
 import { scopeSql } from "../../engine/scope.ts";
@@ -49,6 +50,9 @@ export const connectedDeviceRoute: RouteDeclaration = {
   atAppRoot: true,
   summary: "The device at the far end of a neighbour's interface (by `peer_device` and `peer_interface` names), as LLDP would find it.",
   methods: ["GET", "HEAD"],
+  // NetBox's operation is its viewset's list (`dcim_connected_device_list`); the body is one device.
+  lists: true,
+  bodies: { GET: { response: ref("Device") } },
   permission: () => "view",
   handler: (ctx, model) => connectedDevice(ctx, model),
 };
