@@ -368,7 +368,7 @@ describe("derived filter lookups", () => {
     expect(await names("/api/dcim/devices/?mac_address=00-11-22-AA-BB-CC")).toEqual(["sw1"]);
     expect(await names("/api/dcim/devices/?mac_address__ic=aa:bb")).toEqual(["sw1"]);
     expect(await names("/api/dcim/devices/?mac_address__nic=aa:bb")).toEqual(["sw2", "sw3"]);
-    expect(await names("/api/dcim/interfaces/?mac_address__isw=00:11&device_id=" + id.sw1)).toEqual(["eth0"]);
+    expect(await names(`/api/dcim/interfaces/?mac_address__isw=00:11&device_id=${id.sw1}`)).toEqual(["eth0"]);
     expect(await names("/api/dcim/interfaces/?mac_address__iew=bb:cc")).toEqual(["eth0"]);
     expect(await names("/api/dcim/interfaces/?mac_address__ie=00:11:22:AA:BB:CC")).toEqual(["eth0"]);
     expect(await names(`/api/dcim/interfaces/?device_id=${id.sw1}&mac_address__n=00:11:22:AA:BB:CC`)).toEqual(["eth1"]);
