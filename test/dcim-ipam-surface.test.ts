@@ -231,7 +231,12 @@ describe("connected device", () => {
   it("is listed at the dcim root and documented, and needs a token", async () => {
     expect((await api.get("/api/dcim/")).body["connected-device"]).toMatch(/\/api\/dcim\/connected-device\/$/);
     const doc = await api.get("/api/schema/?format=json");
-    expect(doc.body.paths["/api/dcim/connected-device/"].get.operationId).toBe("dcim_connected_device_list");
+    const get = doc.body.paths["/api/dcim/connected-device/"].get;
+    expect(get.operationId).toBe("dcim_connected_device_list");
+    expect(get.parameters.map((p: any) => [p.name, p.required])).toEqual([
+      ["peer_device", true],
+      ["peer_interface", true],
+    ]);
     expect(doc.body.paths["/api/dcim/devices/connected-device/"]).toBeUndefined();
     expect((await api.get("/api/dcim/devices/connected-device/?peer_device=sw2&peer_interface=eth0")).status).toBe(404);
     expect((await api.get("/api/dcim/connected-device/?peer_device=sw2&peer_interface=eth0", { token: null })).status).toBe(403);

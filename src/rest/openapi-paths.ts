@@ -131,9 +131,17 @@ function routePath(route: RouteDeclaration, opId: string, model: Model): PathIte
     const write = method !== "GET";
     const bodies = route.bodies?.[method] ?? {};
     const suffix = method === "GET" ? (route.lists ? "list" : "retrieve") : method === "POST" ? "create" : method.toLowerCase();
+    const query = (route.query ?? []).map(({ name, description, required = false }) => ({
+      in: "query",
+      name,
+      description,
+      required,
+      schema: { type: "string" },
+    }));
     item[method.toLowerCase()] = {
       operationId: `${opId}_${suffix}`,
       description: summary,
+      ...(query.length ? { parameters: query } : {}),
       tags: [model.app],
       ...(write ? { requestBody: body(bodies.request ?? {}, { required: bodies.request !== undefined }) } : {}),
       ...(route.permission === null ? { security: OPEN } : {}),

@@ -473,6 +473,8 @@ export interface RouteDeclaration {
   readonly permission: ((method: string) => Action) | null;
   /** What the route does, for the OpenAPI document. */
   readonly summary?: string;
+  /** Query parameters the route reads, for the OpenAPI document (`peer_device` of `connected-device`). */
+  readonly query?: readonly { readonly name: string; readonly description: string; readonly required?: boolean }[];
   /** GET answers a list (`available-ips`), not one object (`trace`): the operation id ends in `_list`. */
   readonly lists?: boolean;
   /** POST creates objects and answers 201. */

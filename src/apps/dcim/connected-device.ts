@@ -52,6 +52,10 @@ export const connectedDeviceRoute: RouteDeclaration = {
   methods: ["GET", "HEAD"],
   // NetBox's operation is its viewset's list (`dcim_connected_device_list`); the body is one device.
   lists: true,
+  query: [
+    { name: "peer_device", description: "The name of the peer device", required: true },
+    { name: "peer_interface", description: "The name of the peer interface", required: true },
+  ],
   bodies: { GET: { response: ref("Device") } },
   permission: () => "view",
   handler: (ctx, model) => connectedDevice(ctx, model),

@@ -47,6 +47,7 @@ import {
 import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 import { renderConfigRoute } from "../extras/config-templates.ts";
 import { connectedDeviceRoute } from "./connected-device.ts";
+import { hasPrimaryIp } from "../ipam/primary-ips.ts";
 import { deviceVdcFilters, interfaceVdcFields, interfaceVdcFilters, interfaceVdcHooks } from "./virtual-device-contexts.ts";
 
 /**
@@ -132,7 +133,7 @@ export const device = defineModel({
     is_full_depth: "device_type__is_full_depth",
     virtual_chassis_member: whether((t) => sql`${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL`),
     // Inventories select managed hosts so (Ansible's `device_query_filters: [has_primary_ip: true]`).
-    has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
+    has_primary_ip: hasPrimaryIp,
     has_oob_ip: whether((t) => sql`${sql.ref(`${t}.oob_ip_id`)} IS NOT NULL`),
     local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
     ...hasComponentFilters("device_id", ""),

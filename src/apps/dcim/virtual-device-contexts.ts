@@ -5,11 +5,11 @@ import type { Row } from "../../db/database.ts";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
-import { whether } from "../../schema/filter-sql.ts";
+import { numberSet, whether } from "../../schema/filter-sql.ts";
 import type { Probe, StatefulHooks, Values } from "../../schema/hooks.ts";
 import { isRef, type Ref } from "../../schema/kinds/descriptor.ts";
 import { refSql } from "../../engine/references.ts";
-import { primaryIpHooks, VDC_INTERFACES } from "../ipam/primary-ips.ts";
+import { hasPrimaryIp, primaryIpHooks, VDC_INTERFACES } from "../ipam/primary-ips.ts";
 
 /** NetBox's VirtualDeviceContextStatusChoices. */
 export const VDC_STATUS = [
@@ -55,12 +55,12 @@ export const virtualDeviceContext = defineModel({
   search: ["name", "description", "comments"],
   ordering: ["name"],
   filters: {
-    has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
+    has_primary_ip: hasPrimaryIp,
     interface_id: {
       integer: true,
       negatable: true,
-      sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT virtualdevicecontext_id FROM dcim_interface_vdcs
-        WHERE interface_id IN (SELECT value FROM json_each(${JSON.stringify(values.map(Number))})))`,
+      sql: (values, t) =>
+        sql`${sql.ref(`${t}.id`)} IN (SELECT virtualdevicecontext_id FROM dcim_interface_vdcs WHERE interface_id IN ${numberSet(values)})`,
     },
   },
   hooks: primaryIpHooks(VDC_INTERFACES),

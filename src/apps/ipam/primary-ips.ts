@@ -3,6 +3,12 @@ import { qb } from "../../db/query-builder.ts";
 import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, Values, WriteItem } from "../../schema/hooks.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
+import { whether } from "../../schema/filter-sql.ts";
+
+/** NetBox's `has_primary_ip` of devices, VMs and virtual device contexts: an IPv4 or IPv6 primary address is set. */
+export const hasPrimaryIp = whether(
+  (t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`,
+);
 
 /** A device's or VM's primary and out-of-band addresses, with the family each needs. */
 export const PRIMARY_FIELDS = [

@@ -15,7 +15,7 @@ import {
   primaryIpFields,
 } from "../ipam/dcim-fields.ts";
 import { interfaceMacFields, interfaceMacFilters, macAddressesFilter } from "../dcim/interface-macs.ts";
-import { primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
+import { hasPrimaryIp, primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
 import { combineHooks } from "../../schema/hooks.ts";
 import { whether } from "../../schema/filter-sql.ts";
 import { clusterScopeHooks, virtualMachineHooks, vmInterfaceHooks } from "./validation.ts";
@@ -176,7 +176,7 @@ export const virtualMachine = defineModel({
     ...siteTreeFilters("site"),
     // "Has local config context data".
     local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
-    has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
+    has_primary_ip: hasPrimaryIp,
     mac_address: macAddressesFilter(
       (t) => sql`SELECT m.mac_address AS value FROM virtualization_vminterface i JOIN dcim_macaddress m
         ON m.assigned_object_type = 'virtualization.vminterface' AND m.assigned_object_id = i.id WHERE i.virtual_machine_id = ${sql.ref(`${t}.id`)}`,
