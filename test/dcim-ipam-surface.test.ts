@@ -318,6 +318,9 @@ describe("Q-in-Q", () => {
       body: { qinq_svlan: ["Only Q-in-Q customer VLANs maybe assigned to a service VLAN."] },
     });
     const customer = await make(api, "/api/ipam/vlans/", { vid: 33, name: "cust", qinq_role: "cvlan", qinq_svlan: id.svlan });
+    // The service VLAN named must be one (NetBox limits the choices to `svlan`s).
+    const notService = await api.post("/api/ipam/vlans/", { vid: 34, name: "cust2", qinq_role: "cvlan", qinq_svlan: customer });
+    expect(notService).toMatchObject({ status: 400, body: { qinq_svlan: [`VLAN instance with id ${customer} does not exist.`] } });
     expect(await names("/api/ipam/vlans/?qinq_svlan_vid=1000")).toEqual(["cust"]);
     expect(await names("/api/ipam/vlans/?qinq_svlan_vid__gte=999")).toEqual(["cust"]);
     expect((await api.get(`/api/ipam/vlans/?qinq_svlan_vid__n=1000&id=${customer}`)).body.count).toBe(0);

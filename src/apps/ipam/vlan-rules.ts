@@ -5,6 +5,7 @@ import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, Values, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
 import { isRef, type Ref } from "../../schema/kinds/descriptor.ts";
 import { refSql } from "../../engine/references.ts";
+import { checkable, relatedRowsProbe } from "../../engine/referenced-rows.ts";
 import { allocationState, applyAllocation } from "./allocation-plan.ts";
 
 const add = (item: WriteItem, key: string, message: string) => void ((item.errors[key] ??= []) as string[]).push(message);
@@ -25,10 +26,13 @@ export function vidRangesProblem(value: unknown): string | undefined {
 export const rangesOf = (raw: unknown): [number, number][] => (typeof raw === "string" ? JSON.parse(raw) : [[1, 4094]]);
 
 /**
- * NetBox's Q-in-Q rules of a VLAN: only a customer VLAN (cvlan) names a service VLAN, and a
- * customer VLAN must name one.
+ * NetBox's Q-in-Q rules of a VLAN: only a customer VLAN (cvlan) names a service VLAN, a customer
+ * VLAN must name one, and the one named must be a service VLAN (its field's `limit_choices_to`,
+ * refused in Django's words).
  */
 function vlanQinqRules(item: WriteItem): void {
+  const named = item.probed.qinq_svlan;
+  if (named && named.qinq_role !== "svlan") add(item, "qinq_svlan", `VLAN instance with id ${named.id} does not exist.`);
   if (item.values.qinq_role === undefined && item.values.qinq_svlan === undefined) return;
   const role = item.values.qinq_role !== undefined ? item.values.qinq_role : (item.current?.qinq_role ?? null);
   const svlan = item.values.qinq_svlan !== undefined ? item.values.qinq_svlan : (item.current?.qinq_svlan_id ?? null);
@@ -45,34 +49,37 @@ export const vlanHooks = (self: () => Model): StatefulHooks<AllocationPlan | nul
   },
   writeProbes: (ctx, items, allocation) => {
     const groupModel = self().registry.get("ipam.vlangroup");
-    return items.flatMap((item): Probe[] => {
-      if ((item.values.vid === undefined && item.values.group === undefined) || allocation) return [];
-      const self = item.id;
-      const given = item.values.group;
-      const group =
-        given === undefined
-          ? sql`(SELECT group_id FROM ipam_vlan WHERE id = ${self})`
-          : refSql(ctx, groupModel, isRef(given) ? (given as Ref) : (given as number | null));
-      const vid = item.values.vid === undefined ? sql`(SELECT vid FROM ipam_vlan WHERE id = ${self})` : sql`${item.values.vid as number}`;
-      return [
-        {
-          statement: sql`SELECT g.name, g.vid_ranges, ${vid} AS vid FROM ipam_vlangroup g WHERE g.id = ${group}`.compile(qb),
-          settle: (r) => {
-            const row = r.rows[0];
-            if (!row) return;
-            const ranges = rangesOf(row.vid_ranges);
-            const vidValue = Number(row.vid);
-            if (!ranges.some(([lo, hi]) => vidValue >= lo && vidValue <= hi)) {
-              add(
-                item,
-                "vid",
-                `VID must be in ranges ${ranges.map(([lo, hi]) => `${lo}-${hi}`).join(", ")} for VLANs in group ${row.name}`,
-              );
-            }
+    const svlans = relatedRowsProbe(ctx, self(), checkable(items), { name: "qinq_svlan" });
+    return items
+      .flatMap((item): Probe[] => {
+        if ((item.values.vid === undefined && item.values.group === undefined) || allocation) return [];
+        const self = item.id;
+        const given = item.values.group;
+        const group =
+          given === undefined
+            ? sql`(SELECT group_id FROM ipam_vlan WHERE id = ${self})`
+            : refSql(ctx, groupModel, isRef(given) ? (given as Ref) : (given as number | null));
+        const vid = item.values.vid === undefined ? sql`(SELECT vid FROM ipam_vlan WHERE id = ${self})` : sql`${item.values.vid as number}`;
+        return [
+          {
+            statement: sql`SELECT g.name, g.vid_ranges, ${vid} AS vid FROM ipam_vlangroup g WHERE g.id = ${group}`.compile(qb),
+            settle: (r) => {
+              const row = r.rows[0];
+              if (!row) return;
+              const ranges = rangesOf(row.vid_ranges);
+              const vidValue = Number(row.vid);
+              if (!ranges.some(([lo, hi]) => vidValue >= lo && vidValue <= hi)) {
+                add(
+                  item,
+                  "vid",
+                  `VID must be in ranges ${ranges.map(([lo, hi]) => `${lo}-${hi}`).join(", ")} for VLANs in group ${row.name}`,
+                );
+              }
+            },
           },
-        },
-      ];
-    });
+        ];
+      })
+      .concat(svlans);
   },
 });
 
