@@ -129,7 +129,11 @@ describe("the OpenAPI document", () => {
         expect(document.components.schemas[name], name).toBeDefined();
       }
       for (const route of model.routes) {
-        const path = route.detail ? `${base}{id}/${route.name}/` : `${base}${route.name}/`;
+        const path = route.atAppRoot
+          ? `/api/${model.app}/${route.name}/`
+          : route.detail
+            ? `${base}{id}/${route.name}/`
+            : `${base}${route.name}/`;
         const methods = route.methods.filter((m) => m !== "HEAD" && m !== "OPTIONS").map((m) => m.toLowerCase());
         expect(
           Object.keys(document.paths[path] ?? {})

@@ -232,7 +232,8 @@ for (const spec of writable) {
 
     for (const route of model.routes) {
       it(`refuses ${route.name}/ without credentials`, async () => {
-        const path = route.detail ? `${detail(ids[0])}${route.name}/` : `${base}${route.name}/`;
+        const below = route.detail ? `${detail(ids[0])}${route.name}/` : `${base}${route.name}/`;
+        const path = route.atAppRoot ? `/api/${model.app}/${route.name}/` : below;
         for (const method of route.methods) {
           const reply = await api.request(method, path, as(null, method === "GET" || method === "HEAD" ? {} : { body: {} }));
           if (route.permission === null) expect(reply.status, `${method} ${path}`).not.toBe(200);

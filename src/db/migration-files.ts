@@ -28,6 +28,7 @@ import m0025 from "../../migrations/0025_config_templates.sql";
 import m0026 from "../../migrations/0026_object_types.sql";
 import m0027 from "../../migrations/0027_extras_surface.sql";
 import m0028 from "../../migrations/0028_core_surface.sql";
+import m0029 from "../../migrations/0029_dcim_ipam_surface.sql";
 import m0030 from "../../migrations/0030_vm_without_oob_ip.sql";
 import m0031 from "../../migrations/0031_nulls_last_ordering.sql";
 
@@ -61,6 +62,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0026_object_types.sql", sql: m0026 },
   { name: "0027_extras_surface.sql", sql: m0027 },
   { name: "0028_core_surface.sql", sql: m0028 },
+  { name: "0029_dcim_ipam_surface.sql", sql: m0029 },
   { name: "0030_vm_without_oob_ip.sql", sql: m0030 },
   { name: "0031_nulls_last_ordering.sql", sql: m0031 },
 ];

@@ -1,4 +1,4 @@
-import type { Field, RowSql, FilterDeclaration, Model } from "../schema/shapes.ts";
+import type { Field, RowSql, FilterDeclaration, Model, ValuesFilter } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { Statement, StatementResult } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
@@ -45,7 +45,8 @@ export interface FilterPlan {
 type Resolved =
   | { readonly via: readonly Field[]; readonly field: Field | "id"; readonly tree?: boolean }
   | { readonly via: readonly Field[]; readonly relation: Field; readonly byId: boolean; readonly tree: boolean; readonly related?: RowSql }
-  | { readonly sql: (values: readonly string[], table: string) => Cond; readonly integer?: boolean };
+  | { readonly sql: (values: readonly string[], table: string) => Cond; readonly integer?: boolean; readonly negatable?: boolean }
+  | ValuesFilter;
 
 const or = (xs: Cond[]): Cond => (xs.length === 1 ? xs[0] : sql`(${sql.join(xs, sql` OR `)})`);
 /** NOT that keeps rows where the condition is NULL (a missing relation or value), as Django's exclude(). */
@@ -120,8 +121,10 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   if (set) return set;
   set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
   for (const field of model.fields) {
-    for (const [name, filter] of Object.entries(field.filters ?? {}))
-      set.set(name, { sql: (values, table) => filter(values, table, field, model.registry.byObjectType) });
+    for (const [name, given] of Object.entries(field.filters ?? {})) {
+      const { sql: filter, negatable = false } = typeof given === "function" ? { sql: given } : given;
+      set.set(name, { sql: (values, table) => filter(values, table, field, model.registry.byObjectType), negatable });
+    }
     if (field.writeOnly) continue;
     const params = KINDS[field.kind].filter?.params?.(field, model);
     if (params) for (const { name, ...param } of params) set.set(name, { via: [], ...param });
@@ -150,7 +153,7 @@ export function filterCatalog(model: Model): { name: string; lookups: string[] }
 }
 
 function resolveDeclared(model: Model, name: string, d: FilterDeclaration<() => Model>): Resolved {
-  if (typeof d === "object" && "sql" in d) return d;
+  if (typeof d === "object" && ("sql" in d || "valuesOf" in d)) return d;
   if (typeof d === "object" && "related" in d) {
     // A relation no fk holds: the field stands for it in messages and natural-key lookups.
     const relation: Field = { kind: "fk", name, target: d.target, column: null, ownerType: model.objectType, label: name };
@@ -214,9 +217,18 @@ function compile({ target, lookup, values, param }: FilterUse, table: string, pl
   if (!acceptsLookup(target, lookup)) return null;
   if ("sql" in target) {
     if (target.integer && !values.every((v) => /^-?\d+$/.test(v.trim()))) return fail("Enter a whole number.");
-    return target.sql(values, table);
+    const cond = target.sql(values, table);
+    return lookup === "n" ? exclude(cond) : cond;
   }
   const known = LOOKUPS[lookup];
+  if ("valuesOf" in target) {
+    // Compared as whole numbers where numbers, like ids; a row matches when one of its values does.
+    const given = known.op === "exact" && target.normal ? values.map(target.normal) : values;
+    const test = scalarCondition(sql.ref("fv.value"), { field: "id", family: target.lookups, op: known.op, values: given }, fail);
+    if (Object.keys(plan.errors).includes(param)) return null;
+    const cond = sql`EXISTS (SELECT 1 FROM (${target.valuesOf(table)}) fv WHERE ${test})`;
+    return known.negate ? exclude(cond) : cond;
+  }
   if ("relation" in target) {
     const cond = relationCondition(target, { param, values, isnull: known.op === "isnull" }, table, plan);
     return cond && known.negate ? exclude(cond) : cond;
@@ -235,9 +247,11 @@ const familyOf = (field: Field | "id") => (field === "id" ? "number" : KINDS[fie
 
 /** True when a filter takes the lookup suffix (`""`, `n`, `ic`, `gte`, ...): what `compile` compiles. */
 function acceptsLookup(target: Resolved, lookup: string): boolean {
-  if ("sql" in target) return lookup === "";
+  if ("sql" in target) return lookup === "" || (lookup === "n" && Boolean(target.negatable));
   const known = LOOKUPS[lookup];
   if (!known) return false;
+  if ("valuesOf" in target)
+    return FAMILY_LOOKUPS[target.lookups].includes(known.op) && known.op !== "isnull" && !(target.many && known.op === "empty");
   if ("relation" in target) return known.op === "exact" || known.op === "isnull";
   return FAMILY_LOOKUPS[familyOf(target.field)].includes(known.op);
 }
@@ -270,9 +284,11 @@ export function filterParameters(model: Model): FilterParameter[] {
     const value: FilterValue =
       "sql" in target
         ? { sql: true, integer: Boolean(target.integer) }
-        : "relation" in target
-          ? { relation: target.relation.target!(), byId: target.byId }
-          : { field: target.field, family: familyOf(target.field) };
+        : "valuesOf" in target
+          ? { field: "id", family: target.lookups }
+          : "relation" in target
+            ? { relation: target.relation.target!(), byId: target.byId }
+            : { field: target.field, family: familyOf(target.field) };
     for (const suffix of LISTED_SUFFIXES) {
       if (!acceptsLookup(target, suffix)) continue;
       const { op, negate = false } = LOOKUPS[suffix];

@@ -32,7 +32,8 @@ const OWN_PATHS: readonly { app: AppName; path: string }[] = [
  */
 export function appRoot(ctx: RequestContext, registry: Registry, app: string) {
   if (!(APPS as readonly string[]).includes(app)) throw ApiError.notFound();
-  const paths = [...registry.models.flatMap((m) => [{ app: m.app, path: m.path }, ...(m.aliases ?? [])]), ...OWN_PATHS]
+  const rooted = registry.models.flatMap((m) => m.routes.filter((r) => r.atAppRoot).map((r) => ({ app: m.app, path: r.name })));
+  const paths = [...registry.models.flatMap((m) => [{ app: m.app, path: m.path }, ...(m.aliases ?? [])]), ...rooted, ...OWN_PATHS]
     .filter((at) => at.app === (app as AppName))
     .map((at) => at.path)
     .sort((a, b) => a.localeCompare(b));

@@ -104,9 +104,17 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
       );
   }
   router.all("/api/:app/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(appRoot(ctx, registry, req.params.app))));
+  // Routes a model declares at its app's root (`/api/dcim/connected-device/`), by `app/name`.
+  const rooted = new Map<string, Model>(
+    registry.models.flatMap((m) => m.routes.filter((r) => r.atAppRoot).map((r) => [`${m.app}/${r.name}`, m] as const)),
+  );
   router.all(
     "/api/:app/:path/",
-    fresh((req, ctx) => listEndpoint(req, ctx, modelOf(req))),
+    fresh((req, ctx) => {
+      const owner = registry.byPath(req.params.app, req.params.path) ? undefined : rooted.get(`${req.params.app}/${req.params.path}`);
+      if (owner) return routeEndpoint(req, ctx, { model: owner, name: req.params.path, id: null, atAppRoot: true });
+      return listEndpoint(req, ctx, modelOf(req));
+    }),
   );
   router.all(
     "/api/:app/:path/:id/",
@@ -203,11 +211,13 @@ interface RouteCall {
   readonly model: Model;
   readonly name: string;
   readonly id: number | null;
+  /** Called at the app's root (a route declared `atAppRoot`, served only there). */
+  readonly atAppRoot?: boolean;
 }
 
 /** A declared route: its methods, its permission, then its handler, through the same pipeline. */
-async function routeEndpoint(req: IRequest, ctx: RequestContext, { model, name, id }: RouteCall): Promise<Response> {
-  const route = model.routes.find((r) => r.name === name && r.detail === (id !== null));
+async function routeEndpoint(req: IRequest, ctx: RequestContext, { model, name, id, atAppRoot = false }: RouteCall): Promise<Response> {
+  const route = model.routes.find((r) => r.name === name && r.detail === (id !== null) && Boolean(r.atAppRoot) === atAppRoot);
   if (!route) throw ApiError.notFound();
   const allow = { Allow: [...route.methods, "OPTIONS"].join(", ") };
   if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: allow });

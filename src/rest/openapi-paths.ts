@@ -110,6 +110,10 @@ export function modelPaths(model: Model): Record<string, PathItem> {
     out[base] = list;
     out[`${base}{id}/`] = detail;
     for (const route of model.routes) {
+      if (route.atAppRoot) {
+        out[`/api/${model.app}/${route.name}/`] = routePath(route, `${model.app}_${route.name.replace(/-/g, "_")}`, model);
+        continue;
+      }
       const path = route.detail ? `${base}{id}/${route.name}/` : `${base}${route.name}/`;
       // A name declared on both the list and its objects (`retry`): the list's is the bulk one.
       const bulk = !route.detail && model.routes.some((r) => r.detail && r.name === route.name) ? "bulk_" : "";
@@ -128,9 +132,17 @@ function routePath(route: RouteDeclaration, opId: string, model: Model): PathIte
     const write = method !== "GET";
     const bodies = route.bodies?.[method] ?? {};
     const suffix = method === "GET" ? (route.lists ? "list" : "retrieve") : method === "POST" ? "create" : method.toLowerCase();
+    const query = (route.query ?? []).map(({ name, description, required = false }) => ({
+      in: "query",
+      name,
+      description,
+      required,
+      schema: { type: "string" },
+    }));
     item[method.toLowerCase()] = {
       operationId: `${opId}_${suffix}`,
       description: summary,
+      ...(query.length ? { parameters: query } : {}),
       tags: [model.app],
       ...(write ? { requestBody: body(bodies.request ?? {}, { required: bodies.request !== undefined }) } : {}),
       ...(route.permission === null ? { security: OPEN } : {}),

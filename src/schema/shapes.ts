@@ -227,8 +227,11 @@ export interface FieldOptions {
   readonly sharedAs?: string;
   /** For `computed`: makes it writable with this schema; the model's hooks store the value. */
   readonly input?: GenericSchema;
-  /** Filters the field gives every model that declares it (`cabled`, `occupied`), by parameter name. */
-  readonly filters?: Readonly<Record<string, FieldFilter>>;
+  /**
+   * Filters the field gives every model that declares it (`cabled`, `occupied`), by parameter
+   * name; one given with `negatable` also takes `__n` (`cable_id__n`).
+   */
+  readonly filters?: Readonly<Record<string, FieldFilter | { readonly sql: FieldFilter; readonly negatable: boolean }>>;
   /**
    * Statements a delete runs in its transaction once rows of the owning model are gone (directly
    * or by cascade), for data kept outside the model's table that points at them (cable ends).
@@ -305,8 +308,25 @@ export type FilterDeclaration<Target = ModelName> =
       readonly sql: (values: readonly string[], table: string) => RawBuilder<unknown>;
       /** Its values are whole numbers: others are refused (NetBox's "Enter a whole number."), and documented as integers. */
       readonly integer?: boolean;
+      /** Also takes `__n`: the rows the filter does not match (NetBox gives it to its multi-value filters). */
+      readonly negatable?: boolean;
     }
+  | ValuesFilter
   | RelatedFilter<Target>;
+
+/**
+ * A filter over values SQL finds for a row (a feed's available power, a device's MAC addresses):
+ * `valuesOf` is a SELECT of them (as `value`; one row for a single value), compared with the
+ * lookups of their family, as a field's are; a row matches when one of its values does.
+ */
+export interface ValuesFilter {
+  readonly valuesOf: RowSql;
+  readonly lookups: "text" | "number";
+  /** A row may have several values (or none): `__empty` is not offered, as NetBox offers it only on one value. */
+  readonly many?: boolean;
+  /** The stored spelling of an exact value (a MAC address written in any of its forms). */
+  readonly normal?: (value: string) => string;
+}
 
 /**
  * A filter on a relation no fk holds (a circuit's sites, through its terminations' generic
@@ -458,6 +478,11 @@ export interface RouteDeclaration {
   readonly name: string;
   /** True below an object (`<id>/name/`), false below the list (`name/`). */
   readonly detail: boolean;
+  /**
+   * A list route served at the app's root instead (`/api/dcim/connected-device/`, NetBox's), and
+   * listed there; only there.
+   */
+  readonly atAppRoot?: boolean;
   readonly methods: readonly string[];
   /**
    * The model permission checked before the handler runs, per method; null lets anonymous
@@ -466,6 +491,8 @@ export interface RouteDeclaration {
   readonly permission: ((method: string) => Action) | null;
   /** What the route does, for the OpenAPI document. */
   readonly summary?: string;
+  /** Query parameters the route reads, for the OpenAPI document (`peer_device` of `connected-device`). */
+  readonly query?: readonly { readonly name: string; readonly description: string; readonly required?: boolean }[];
   /** GET answers a list (`available-ips`), not one object (`trace`): the operation id ends in `_list`. */
   readonly lists?: boolean;
   /** POST creates objects and answers 201. */

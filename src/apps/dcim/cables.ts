@@ -238,7 +238,7 @@ const dedupe = (refs: readonly EndRef[]) => [...new Map(refs.map((r) => [key(r),
  * an endpoint vanished since the probes read it. The unique index on the endpoint refuses a
  * cable end a concurrent writer took meanwhile.
  */
-function writeStatements(items: readonly WriteItem[]): Statement[] {
+function writeStatements(items: readonly WriteItem[], now: string): Statement[] {
   const creates = items.filter((i) => i.id === null).length;
   let created = 0;
   const replaced: [number, End][] = [];
@@ -266,8 +266,8 @@ function writeStatements(items: readonly WriteItem[]): Statement[] {
   }
   if (rows.length) {
     out.push(
-      sql`INSERT INTO ${sql.table(TERMINATIONS)} (cable_id, cable_end, termination_type, termination_id)
-      SELECT coalesce(value ->> 0, (SELECT seq FROM sqlite_sequence WHERE name = 'dcim_cable') - (value ->> 1)), value ->> 2, value ->> 3, value ->> 4
+      sql`INSERT INTO ${sql.table(TERMINATIONS)} (cable_id, cable_end, termination_type, termination_id, created, last_updated)
+      SELECT coalesce(value ->> 0, (SELECT seq FROM sqlite_sequence WHERE name = 'dcim_cable') - (value ->> 1)), value ->> 2, value ->> 3, value ->> 4, ${now}, ${now}
       FROM json_each(${JSON.stringify(rows)}) ORDER BY key`.compile(qb),
     );
   }
@@ -288,7 +288,7 @@ const cableHooks: StatefulHooks<Found> = {
   initial: () => ({ endpoints: new Map(), ends: [] }),
   writeProbes,
   prepareWrite: (_ctx, items, found) => prepareWrite(items, found),
-  writeStatements: (_ctx, items) => writeStatements(items),
+  writeStatements: (ctx, items) => writeStatements(items, ctx.now.toISOString()),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -333,6 +333,8 @@ function deviceRelation(field: string, { byId }: { readonly byId: boolean }): Fi
 }
 
 const endFilter = (end: End, part: "type" | "id"): FilterDeclaration => ({
+  // NetBox negates the type filters (`termination_a_type__n`), not the id ones.
+  negatable: part === "type",
   sql: (values, table) =>
     cablesWhere(
       table,
@@ -401,4 +403,51 @@ export const cable = defineModel({
   },
 });
 
-export const cableModels: readonly Model[] = [cable];
+/** The endpoint tables by type, for a termination's display: each endpoint's name (a circuit termination's side). */
+const endpointName = (t: string) =>
+  sql`CASE ${sql.ref(`${t}.termination_type`)} ${sql.join(
+    Object.keys(COMPATIBLE_ENDS).map((type) => {
+      const [app, model] = type.split(".");
+      const name = type === "circuits.circuittermination" ? sql`'Termination ' || e.term_side` : sql`e.name`;
+      return sql`WHEN ${type} THEN (SELECT ${name} FROM ${sql.table(`${app}_${model}`)} e WHERE e.id = ${sql.ref(`${t}.termination_id`)})`;
+    }),
+    sql` `,
+  )} END`;
+
+/**
+ * The cable ends, as NetBox serves them at `/api/dcim/cable-terminations/`: read only here. A
+ * cable's ends are written with the cable (`a_terminations`, `b_terminations` on
+ * `/api/dcim/cables/`), which checks them as a whole (compatible types, one cable per endpoint,
+ * both ends' rules); NetBox also takes writes of single ends, which could leave a cable in a
+ * state its own endpoint checks refuse, so they are not offered.
+ */
+export const cableTermination = defineModel({
+  app: "dcim",
+  name: "cabletermination",
+  verboseName: "cable termination",
+  table: TERMINATIONS,
+  readOnly: true,
+  taggable: false,
+  fields: {
+    // The cable's id, as NetBox reads it; the row goes with its cable (the table's foreign key).
+    cable: f.integer({ required: true, readOnly: true, column: "cable_id" }),
+    cable_end: f.choice(
+      [
+        { value: "A", label: "A" },
+        { value: "B", label: "B" },
+      ],
+      { bare: true, label: "End" },
+    ),
+    // Removed with its endpoint by the endpoint's own delete (cabling.ts), not by the engine. Not
+    // in the brief and nested forms: an endpoint nests its device and cable, too deep for a
+    // statement that nests any model (a custom field of object type).
+    termination: f.generic(Object.keys(COMPATIBLE_ENDS), { onDelete: "keep" }),
+  },
+  brief: ["cable", "cable_end"],
+  display: (t) => sql`'Cable ' || coalesce((SELECT CASE WHEN c.label <> '' THEN c.label ELSE '#' || c.id END FROM dcim_cable c
+    WHERE c.id = ${sql.ref(`${t}.cable_id`)}), '') || ' to ' || coalesce(${endpointName(t)}, '')`,
+  search: [],
+  ordering: ["cable", "cable_end", "id"],
+});
+
+export const cableModels: readonly Model[] = [cable, cableTermination];

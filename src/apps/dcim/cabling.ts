@@ -95,8 +95,11 @@ export const cabled = (): Record<string, FieldOptions> => ({
     returns: "nested",
     filters: {
       cabled: booleanFilter((t, field) => isCabled(t, field.ownerType)),
-      cable_id: (values, t, field) =>
-        sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", field.ownerType, t)} AND ce.cable_id IN (SELECT value FROM json_each(${JSON.stringify(ints(values))})))`,
+      cable_id: {
+        sql: (values, t, field) =>
+          sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", field.ownerType, t)} AND ce.cable_id IN (SELECT value FROM json_each(${JSON.stringify(ints(values))})))`,
+        negatable: true,
+      },
       cable_end: (values, t, field) =>
         sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", field.ownerType, t)} AND ce.cable_end IN (SELECT value FROM json_each(${JSON.stringify(values.map((v) => v.toUpperCase()))})))`,
     },

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { description, siteTreeFilters } from "../../schema/common.ts";
-import { whether } from "../../schema/filter-sql.ts";
+import { numberSet, whether } from "../../schema/filter-sql.ts";
 import { HEX_COLOR, optionalColor } from "./colors.ts";
 import { cabled, pathEndpoint } from "./cabling.ts";
 import { pathsRoute, traceRoute } from "./trace.ts";
@@ -241,6 +241,13 @@ export const moduleBay = defineModel({
     installed_module_id: {
       sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT module_bay_id FROM dcim_module
         WHERE id IN (SELECT CAST(value AS INTEGER) FROM json_each(${JSON.stringify(values)})))`,
+      negatable: true,
+    },
+    // NetBox nests a bay under the bay holding the module it came with (its `parent`).
+    parent_id: {
+      integer: true,
+      negatable: true,
+      sql: (values, t) => sql`${sql.ref(`${t}.module_id`)} IN (SELECT id FROM dcim_module WHERE module_bay_id IN ${numberSet(values)})`,
     },
   },
   hooks: componentChecks(() => moduleBay),

@@ -17,7 +17,14 @@ import {
   interfaceVrfField,
   primaryIpFields,
 } from "../ipam/dcim-fields.ts";
-import { interfaceMacFields, interfaceMacFilters, macAddressProblem, normalMacAddress, primaryMacHooks } from "./interface-macs.ts";
+import {
+  interfaceMacFields,
+  interfaceMacFilters,
+  macAddressesFilter,
+  macAddressProblem,
+  normalMacAddress,
+  primaryMacHooks,
+} from "./interface-macs.ts";
 import { componentFilters, hasComponentFilters } from "./components.ts";
 import { interfaceOwnerFilters } from "./interface-owners.ts";
 import { configContextField, DEVICE_CONTEXT_PATHS, localContextData } from "../extras/config-context-field.ts";
@@ -39,6 +46,9 @@ import {
 } from "./choices.ts";
 import { l2vpnFilters, l2vpnTerminationField } from "../vpn/l2vpn-relations.ts";
 import { renderConfigRoute } from "../extras/config-templates.ts";
+import { connectedDeviceRoute } from "./connected-device.ts";
+import { hasPrimaryIp } from "../ipam/primary-ips.ts";
+import { deviceVdcFilters, interfaceVdcFields, interfaceVdcFilters, interfaceVdcHooks } from "./virtual-device-contexts.ts";
 
 /**
  * A device's `str()` as NetBox gives it: its name (with the asset tag when it has one), else its
@@ -123,23 +133,25 @@ export const device = defineModel({
     is_full_depth: "device_type__is_full_depth",
     virtual_chassis_member: whether((t) => sql`${sql.ref(`${t}.virtual_chassis_id`)} IS NOT NULL`),
     // Inventories select managed hosts so (Ansible's `device_query_filters: [has_primary_ip: true]`).
-    has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
+    has_primary_ip: hasPrimaryIp,
     has_oob_ip: whether((t) => sql`${sql.ref(`${t}.oob_ip_id`)} IS NOT NULL`),
     local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
     ...hasComponentFilters("device_id", ""),
-    mac_address: {
-      sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT i.device_id FROM dcim_interface i JOIN dcim_macaddress m
-        ON m.assigned_object_type = 'dcim.interface' AND m.assigned_object_id = i.id
-        WHERE ${inJsonList(sql`m.mac_address`, JSON.stringify(values.map((v) => normalMacAddress(v) ?? v)))})`,
-    },
+    ...deviceVdcFilters,
+    mac_address: macAddressesFilter(
+      (t) => sql`SELECT m.mac_address AS value FROM dcim_interface i JOIN dcim_macaddress m
+        ON m.assigned_object_type = 'dcim.interface' AND m.assigned_object_id = i.id WHERE i.device_id = ${sql.ref(`${t}.id`)}`,
+    ),
     // A child device's bay, and the device that holds it.
     parent_bay_id: {
       sql: (values, t) =>
         sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.id`, idList(values))})`,
+      negatable: true,
     },
     parent_device_id: {
       sql: (values, t) =>
         sql`${sql.ref(`${t}.id`)} IN (SELECT b.installed_device_id FROM dcim_devicebay b WHERE ${inJsonList(sql`b.device_id`, idList(values))})`,
+      negatable: true,
     },
   },
   // Placement, cluster and primary-IP rules; a new device brings its type's components (instantiation.ts).
@@ -150,7 +162,7 @@ export const device = defineModel({
     { writeStatements: (ctx, items) => deviceComponentStatements(device.registry, ctx, items) },
     deviceIpamHooks,
   ),
-  routes: [renderConfigRoute("device")],
+  routes: [renderConfigRoute("device"), connectedDeviceRoute],
 });
 
 /** An interface's kind, by its type (NetBox's `kind` filter): virtual, wireless (radios) or physical (the rest). */
@@ -177,6 +189,7 @@ export const iface = defineModel({
   name: "interface",
   fields: {
     device: f.fk("dcim.device", { onDelete: "cascade" }),
+    ...interfaceVdcFields(),
     module: f.fk("dcim.module", { nullable: true, onDelete: "cascade" }),
     name: f.string({ maxLength: 64 }),
     label: f.string({ maxLength: 64, blank: true }),
@@ -215,6 +228,7 @@ export const iface = defineModel({
   hooks: combineHooks(
     interfaceIpamHooks(() => iface, "dcim.interface"),
     primaryMacHooks(() => iface),
+    interfaceVdcHooks(() => iface),
   ),
   filters: {
     ...componentFilters,
@@ -230,6 +244,7 @@ export const iface = defineModel({
     ...interfaceWirelessFilters(),
     ...interfaceVirtualCircuitFilters(),
     ...l2vpnFilters("dcim.interface"),
+    ...interfaceVdcFilters,
   },
   routes: [traceRoute],
 });

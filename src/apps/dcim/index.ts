@@ -7,6 +7,7 @@ import { dcimModels } from "./organization.ts";
 import { rackReservationModels } from "./rack-reservations.ts";
 import { rackModels } from "./racks.ts";
 import { templateModels } from "./templates.ts";
+import { virtualDeviceContext } from "./virtual-device-contexts.ts";
 
 /** NetBox's dcim app: sites and their organisation, racks, devices, modules, components and their templates, cables, power. */
 export const models: readonly Model[] = [
@@ -18,4 +19,5 @@ export const models: readonly Model[] = [
   ...cableModels,
   ...moduleModels,
   ...templateModels,
+  virtualDeviceContext,
 ];

@@ -1,4 +1,4 @@
-import type { FieldOptions, FilterDeclaration, Model } from "../../schema/shapes.ts";
+import type { FieldOptions, FilterDeclaration, Model, RowSql } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import type { ModelHooks } from "../../schema/hooks.ts";
@@ -43,11 +43,6 @@ export function normalMacAddress(text: string): string | null {
 export const macAddressProblem = (text: string) =>
   normalMacAddress(text) ? undefined : `Invalid MAC address format: ${text.replace(/ /g, "")}`;
 
-/** The ids of interfaces of `type` one of the MAC addresses (any spelling) is assigned to. */
-export const assignedMacSql = (type: string, values: readonly string[]) =>
-  sql`SELECT m.assigned_object_id FROM dcim_macaddress m WHERE m.assigned_object_type = ${type}
-    AND m.mac_address IN (SELECT value FROM json_each(${JSON.stringify(values.map((v) => normalMacAddress(v) ?? v))}))`;
-
 /**
  * An interface's MAC fields, NetBox 4.2's: `mac_address` (its primary MAC object's address, read
  * only), `primary_mac_address` and `mac_addresses` (every MAC object assigned to it; the MAC table
@@ -68,11 +63,27 @@ export function interfaceMacFields(): Record<string, FieldOptions> {
   };
 }
 
+/**
+ * NetBox's `mac_address` filter of objects with MAC addresses (interfaces, devices, virtual
+ * machines): the addresses `valuesOf` selects for a row, with the text lookups, an exact value
+ * in any spelling.
+ */
+export const macAddressesFilter = (valuesOf: RowSql): FilterDeclaration => ({
+  valuesOf,
+  lookups: "text",
+  many: true,
+  normal: (v) => normalMacAddress(v) ?? v,
+});
+
+/** The MAC addresses assigned to the interface of `type` under `t`, as `value`. */
+export const interfaceMacsSql = (type: string, t: string) =>
+  sql`SELECT m.mac_address AS value FROM dcim_macaddress m WHERE m.assigned_object_type = ${type} AND m.assigned_object_id = ${sql.ref(`${t}.id`)}`;
+
 /** Interfaces of `type` by any MAC address assigned to them, and by their primary one. */
 export function interfaceMacFilters(type: string): Record<string, FilterDeclaration> {
   return {
     primary_mac_address: "primary_mac_address__mac_address",
-    mac_address: { sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (${assignedMacSql(type, values)})` },
+    mac_address: macAddressesFilter((t) => interfaceMacsSql(type, t)),
   };
 }
 

@@ -14,7 +14,7 @@ import {
 } from "../../schema/common.ts";
 import { device } from "./devices.ts";
 import { deviceTypeHeightHooks, locationHooks } from "./placement.ts";
-import { siteIpamCounts } from "../ipam/dcim-fields.ts";
+import { placePrefixCount, siteIpamCounts } from "../ipam/dcim-fields.ts";
 import { DEVICE_TYPE_AIRFLOW, LOCATION_STATUS, SUBDEVICE_ROLE, WEIGHT_UNIT } from "./choices.ts";
 import { hasComponentFilters } from "./components.ts";
 import { numberSet, whether } from "../../schema/filter-sql.ts";
@@ -47,7 +47,10 @@ export const region = defineModel({
   app: "dcim",
   name: "region",
   tree: true,
-  fields: nestedGroupFields("dcim.region", { site_count: f.count("dcim.site", "region", { cumulative: true }) }),
+  fields: nestedGroupFields("dcim.region", {
+    site_count: f.count("dcim.site", "region", { cumulative: true }),
+    ...placePrefixCount("region"),
+  }),
   uniqueTogether: siblingUnique("region"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
   filters: { ...contactFilters("dcim.region") },
@@ -58,7 +61,10 @@ export const siteGroup = defineModel({
   name: "sitegroup",
   verboseName: "site group",
   tree: true,
-  fields: nestedGroupFields("dcim.sitegroup", { site_count: f.count("dcim.site", "group", { cumulative: true }) }),
+  fields: nestedGroupFields("dcim.sitegroup", {
+    site_count: f.count("dcim.site", "group", { cumulative: true }),
+    ...placePrefixCount("sitegroup"),
+  }),
   uniqueTogether: siblingUnique("site group"),
   brief: ["name", "slug", "description", "site_count", "_depth"],
   filters: { ...contactFilters("dcim.sitegroup") },
@@ -117,6 +123,7 @@ export const location = defineModel({
     comments,
     rack_count: f.count("dcim.rack", "location", { cumulative: true }),
     device_count: f.count("dcim.device", "location", { cumulative: true }),
+    ...placePrefixCount("location"),
   },
   uniqueTogether: [
     { fields: ["site", "parent", "name"], message: "A location with this name already exists within the specified site and parent." },

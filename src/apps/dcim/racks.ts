@@ -137,12 +137,6 @@ export const rack = defineModel({
   routes: [rackElevationRoute(() => device)],
 });
 
-/** Devices that belong to a virtual chassis, or (false) that do not. */
-const memberCount = (values: readonly string[], t: string) => {
-  const counts = values.filter((v) => /^\d{1,9}$/.test(v)).map(Number);
-  return sql`(SELECT count(*) FROM dcim_device m WHERE m.virtual_chassis_id = ${sql.ref(`${t}.id`)}) IN (SELECT value FROM json_each(${JSON.stringify(counts)}))`;
-};
-
 export const virtualChassis = defineModel({
   app: "dcim",
   name: "virtualchassis",
@@ -166,7 +160,6 @@ export const virtualChassis = defineModel({
     ...siteTreeFilters("master__site"),
     tenant: "master__tenant",
     tenant_id: "master__tenant__id",
-    member_count: { sql: memberCount },
   },
   hooks: virtualChassisHooks(() => virtualChassis),
 });
@@ -227,10 +220,7 @@ export const powerFeed = defineModel({
     site: "power_panel__site",
     site_id: "power_panel__site__id",
     ...siteTreeFilters("power_panel__site"),
-    available_power: {
-      sql: (values, t) =>
-        sql`${availablePower(t)} IN (SELECT value FROM json_each(${JSON.stringify(values.filter((v) => /^\d{1,9}$/.test(v)).map(Number))}))`,
-    },
+    available_power: { valuesOf: (t) => sql`SELECT ${availablePower(t)} AS value`, lookups: "number" },
   },
   hooks: powerFeedHooks(() => powerFeed),
 });

@@ -19,7 +19,6 @@ import { routeTargetL2vpnFilters } from "../vpn/l2vpn-relations.ts";
 /** The family an address or prefix has: derived on write, read-only, `{value, label}` in full form. */
 const family = (): FieldOptions => f.choice(FAMILY, { readOnly: true, required: false });
 const organizational = () => ({ name: f.string({ maxLength: 100, unique: true }), slug: f.slug({ unique: true }) });
-const DATE = { regex: /^\d{4}-\d{2}-\d{2}$/, message: "Date has wrong format. Use one of these formats instead: YYYY-MM-DD." };
 
 export const rir = defineModel({
   app: "ipam",
@@ -43,7 +42,7 @@ export const aggregate = defineModel({
     prefix: f.network("prefix"),
     rir: f.fk("ipam.rir", { onDelete: "protect", label: "RIR" }),
     tenant: f.fk("tenancy.tenant", { nullable: true, onDelete: "protect" }),
-    date_added: f.string({ maxLength: 10, nullable: true, default: null, pattern: DATE }),
+    date_added: f.date({ nullable: true, default: null }),
     description,
     comments,
   },

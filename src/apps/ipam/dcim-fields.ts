@@ -43,11 +43,20 @@ const TAGGED_VLANS = {
 
 export type InterfaceType = keyof typeof TAGGED_VLANS;
 
-/** An interface's 802.1Q VLANs: the untagged one and the tagged set. */
+/**
+ * An interface's VLANs: the untagged one and the tagged set (802.1Q), the service VLAN of
+ * Q-in-Q mode, and the VLAN translation policy it applies.
+ */
 export function interfaceVlanFields(type: InterfaceType): Record<string, FieldOptions> {
   return {
     untagged_vlan: f.fk("ipam.vlan", { nullable: true, onDelete: "setNull", label: "Untagged VLAN" }),
     tagged_vlans: f.m2m("ipam.vlan", TAGGED_VLANS[type], { filterName: "tagged_vlan" }),
+    qinq_svlan: f.fk("ipam.vlan", { nullable: true, onDelete: "setNull", label: "Q-in-Q SVLAN" }),
+    vlan_translation_policy: f.fk("ipam.vlantranslationpolicy", {
+      nullable: true,
+      onDelete: "protect",
+      label: "VLAN Translation Policy",
+    }),
   };
 }
 
@@ -82,6 +91,35 @@ export function interfaceVlanFilters(type: InterfaceType): Record<string, Filter
 /** The rules IPAM adds to interfaces (`self` is the interface model): their VLAN assignments. */
 export const interfaceIpamHooks = (self: () => Model, type: InterfaceType) =>
   interfaceVlanHooks(self, type === "dcim.interface" ? DEVICE_PARENT : VM_PARENT);
+
+/** Where each place that groups sites keeps them: its table, and the sites' column naming it (none for locations). */
+const PLACES = {
+  region: { table: "dcim_region", siteColumn: "region_id" },
+  sitegroup: { table: "dcim_sitegroup", siteColumn: "group_id" },
+  location: { table: "dcim_location", siteColumn: null },
+} as const;
+
+/**
+ * NetBox's `prefix_count` of a region, site group or location: the prefixes scoped to it or to
+ * a place below it (its descendants, and for a region or group the sites in them and their
+ * locations), as NetBox counts its cached `_region`, `_site_group` and `_location`. Each part is
+ * an index lookup on the prefixes' scope.
+ */
+export function placePrefixCount(place: keyof typeof PLACES): Record<string, FieldOptions> {
+  const { table, siteColumn } = PLACES[place];
+  const scoped = (type: string, ids: RawBuilder<unknown>) => sql`(p.scope_type = ${type} AND p.scope_id IN ${ids})`;
+  const count = (t: string) => {
+    const tree = sql`(SELECT id FROM d)`;
+    const parts = [scoped(`dcim.${place}`, tree)];
+    if (siteColumn) {
+      const sites = sql`(SELECT s.id FROM dcim_site s WHERE s.${sql.ref(siteColumn)} IN ${tree})`;
+      parts.push(scoped("dcim.site", sites), scoped("dcim.location", sql`(SELECT l.id FROM dcim_location l WHERE l.site_id IN ${sites})`));
+    }
+    return sql`(WITH RECURSIVE d(id) AS (SELECT ${sql.ref(`${t}.id`)} UNION SELECT c.id FROM ${sql.table(table)} c JOIN d ON c.parent_id = d.id)
+      SELECT count(*) FROM ipam_prefix p WHERE ${sql.join(parts, sql` OR `)})`;
+  };
+  return { prefix_count: f.countSql(count) };
+}
 
 export const siteIpamCounts = (): Record<string, FieldOptions> => ({
   prefix_count: f.count("ipam.prefix", "site"),

@@ -78,7 +78,11 @@ const presentInVrf = (by: "id" | "rd") => (values: readonly string[], t: string)
 
 const sqlFilter = (f: (values: readonly string[], table: string) => Cond): SqlFilter => ({ sql: f });
 /** An SQL filter whose values are whole numbers (others are a 400, as NetBox's number filters). */
-const numberFilter = (f: (values: readonly string[], table: string) => Cond): SqlFilter => ({ sql: f, integer: true });
+const numberFilter = (f: (values: readonly string[], table: string) => Cond, { negatable = false } = {}): SqlFilter => ({
+  sql: f,
+  integer: true,
+  negatable,
+});
 
 /** Filters of models holding one network field `f` (prefixes, aggregates). */
 const networkFilters = (f: string) => ({
@@ -158,9 +162,10 @@ export const ipAddressFilters = {
   present_in_vrf_id: numberFilter(presentInVrf("id")),
   present_in_vrf: sqlFilter(presentInVrf("rd")),
   ...interfaceOwnerFilters("assigned_object_type", "assigned_object_id"),
-  fhrpgroup_id: numberFilter((values, t) => assignedTo("ipam.fhrpgroup", idSet(values), t)),
+  fhrpgroup_id: numberFilter((values, t) => assignedTo("ipam.fhrpgroup", idSet(values), t), { negatable: true }),
   service_id: numberFilter(
     (values, t) => sql`${col(t, "id")} IN (SELECT ipaddress_id FROM ipam_service_ipaddresses WHERE service_id IN ${idSet(values)})`,
+    { negatable: true },
   ),
   assigned_to_interface: sqlFilter((values, t) => {
     const types = ASSIGNABLE_TO.filter((type) => type.endsWith("interface"));

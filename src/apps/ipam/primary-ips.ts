@@ -3,6 +3,12 @@ import { qb } from "../../db/query-builder.ts";
 import type { Row } from "../../db/database.ts";
 import type { StatefulHooks, Values, WriteItem } from "../../schema/hooks.ts";
 import { isRef } from "../../schema/kinds/descriptor.ts";
+import { whether } from "../../schema/filter-sql.ts";
+
+/** NetBox's `has_primary_ip` of devices, VMs and virtual device contexts: an IPv4 or IPv6 primary address is set. */
+export const hasPrimaryIp = whether(
+  (t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`,
+);
 
 /** A device's or VM's primary and out-of-band addresses, with the family each needs. */
 export const PRIMARY_FIELDS = [
@@ -27,9 +33,23 @@ export interface InterfaceHome {
   readonly owner: string;
   /** "device", "virtual machine": in the refusal. */
   readonly noun: string;
+  /**
+   * The id of the device whose interfaces the item's addresses must be on, for an object that
+   * is not that device itself (a virtual device context: its `device`); default the item's own id.
+   */
+  readonly ownerOf?: (item: WriteItem) => unknown;
+  /** The refusal of an address on another object's interface, when NetBox words it otherwise. */
+  readonly refusal?: (address: unknown) => string;
 }
 
 export const DEVICE_INTERFACES: InterfaceHome = { type: "dcim.interface", table: "dcim_interface", owner: "device_id", noun: "device" };
+/** A virtual device context's addresses: on interfaces of its device (NetBox's words for the refusal). */
+export const VDC_INTERFACES: InterfaceHome = {
+  ...DEVICE_INTERFACES,
+  ownerOf: (item) => item.values.device ?? item.current?.device_id ?? null,
+  refusal: () => "Primary IP address must belong to an interface on the assigned device.",
+};
+
 export const VM_INTERFACES: InterfaceHome = {
   type: "virtualization.vminterface",
   table: "virtualization_vminterface",
@@ -67,8 +87,10 @@ export const primaryIpHooks = (home: InterfaceHome): StatefulHooks<Found> => ({
         if (typeof id !== "number" || !rows?.has(id)) continue;
         const ip = rows.get(id)!;
         if (family !== null && Number(ip.family) !== family) add(item, name, `${ip.address} is not an IPv${family} address.`);
-        else if (item.current === null || Number(ip.owner_id) !== Number(item.current.id)) {
-          add(item, name, `The specified IP address (${ip.address}) is not assigned to this ${home.noun}.`);
+        else {
+          const owner = home.ownerOf ? home.ownerOf(item) : (item.current?.id ?? null);
+          if (owner === null || ip.owner_id === null || Number(ip.owner_id) !== Number(owner))
+            add(item, name, home.refusal?.(ip.address) ?? `The specified IP address (${ip.address}) is not assigned to this ${home.noun}.`);
         }
       }
     }

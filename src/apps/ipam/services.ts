@@ -1,5 +1,5 @@
 import type { FieldOptions, FilterDeclaration } from "../../schema/shapes.ts";
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { choiceLabelSql, comments, description } from "../../schema/common.ts";
@@ -118,6 +118,25 @@ const groupAddresses = (
 const groupDisplay = (t: string) =>
   sql`ltrim(${sql.ref(`${t}.name`)} || ' ' || ${protocolLabel(t)} || ': ' || ${sql.ref(`${t}.group_id`)})`;
 
+/** The hex digit at 1-based `at` of a network key (`src/lib/network.ts`: the family, then 32 hex digits), as a number. */
+const nibble = (key: RawBuilder<unknown>, at: RawBuilder<unknown>) => sql`(instr('0123456789abcdef', substr(${key}, ${at}, 1)) - 1)`;
+
+/**
+ * NetBox's `related_ip`: groups holding an address in the network of one of the addresses given
+ * (by id), in the same VRF. The network is the given address's with its mask: the keys' first
+ * `bits` bits agree (whole hex digits, then the leading bits of the next one).
+ */
+function relatedIpSql(ids: RawBuilder<unknown>, t: string) {
+  const bits = sql`(x.address_length + CASE x.family WHEN 4 THEN 96 ELSE 0 END)`;
+  const digits = sql`(${bits} / 4)`;
+  const rest = sql`(${bits} % 4)`;
+  const next = sql`(2 + ${digits})`;
+  return sql`EXISTS (SELECT 1 FROM ipam_ipaddress x JOIN ipam_ipaddress a ON a.family = x.family AND a.vrf_id IS x.vrf_id
+    WHERE x.id IN ${ids} AND a.assigned_object_type = 'ipam.fhrpgroup' AND a.assigned_object_id = ${sql.ref(`${t}.id`)}
+      AND substr(a.address_start, 2, ${digits}) = substr(x.address_start, 2, ${digits})
+      AND (${rest} = 0 OR (${nibble(sql`a.address_start`, next)} >> (4 - ${rest})) = (${nibble(sql`x.address_start`, next)} >> (4 - ${rest}))))`;
+}
+
 export const fhrpGroup = defineModel({
   app: "ipam",
   name: "fhrpgroup",
@@ -138,6 +157,7 @@ export const fhrpGroup = defineModel({
   display: (t) => groupDisplay(t),
   search: ["name", "description", "comments"],
   ordering: ["protocol", "group_id"],
+  filters: { related_ip: { integer: true, sql: (values, t) => relatedIpSql(numberSet(values), t) } },
   hooks: {
     represent: (ctx, _rows, outs) => {
       for (const out of outs) {
@@ -188,7 +208,8 @@ export const fhrpGroupAssignment = defineModel({
   },
   search: [],
   ordering: ["priority"],
-  filters: interfaceOwnerFilters("interface_type", "interface_id"),
+  // `interface_id` is the relation's own column, compared as a number (`__gte`, ...), as NetBox's is.
+  filters: (({ interface_id: _, ...owners }) => owners)(interfaceOwnerFilters("interface_type", "interface_id")),
   hooks: { prepareWrite: fhrpAssignmentUnique },
 });
 

@@ -100,7 +100,7 @@ export const vlan = defineModel({
   search: ["name", "description", "comments"],
   ordering: ["site", "group", "vid"],
   hooks: vlanHooks(() => vlan),
-  filters: { ...vlanFilters, ...l2vpnFilters("ipam.vlan") },
+  filters: { ...vlanFilters, ...l2vpnFilters("ipam.vlan"), qinq_svlan_vid: "qinq_svlan__vid" },
 });
 
 export const vlanModels = [vlanGroup, vlan];

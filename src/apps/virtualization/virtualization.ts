@@ -14,8 +14,8 @@ import {
   interfaceVrfField,
   primaryIpFields,
 } from "../ipam/dcim-fields.ts";
-import { assignedMacSql, interfaceMacFields, interfaceMacFilters } from "../dcim/interface-macs.ts";
-import { primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
+import { interfaceMacFields, interfaceMacFilters, macAddressesFilter } from "../dcim/interface-macs.ts";
+import { hasPrimaryIp, primaryIpHooks, VM_INTERFACES } from "../ipam/primary-ips.ts";
 import { combineHooks } from "../../schema/hooks.ts";
 import { whether } from "../../schema/filter-sql.ts";
 import { clusterScopeHooks, virtualMachineHooks, vmInterfaceHooks } from "./validation.ts";
@@ -48,6 +48,7 @@ function scopeFilter(level: Scope, by: "id" | "slug"): FilterDeclaration {
   const table = { region: "dcim_region", sitegroup: "dcim_sitegroup", site: "dcim_site", location: "dcim_location" }[level];
   const tree = level !== "site";
   return {
+    negatable: true,
     sql: (values, t) => {
       const keys = by === "id" ? values.filter((v) => /^\d{1,15}$/.test(v)).map(Number) : values;
       let ids = sql`(SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(by)} IN (SELECT value FROM json_each(${JSON.stringify(keys)})))`;
@@ -175,11 +176,11 @@ export const virtualMachine = defineModel({
     ...siteTreeFilters("site"),
     // "Has local config context data".
     local_context_data: whether((t) => sql`${sql.ref(`${t}.local_context_data`)} IS NOT NULL`),
-    has_primary_ip: whether((t) => sql`${sql.ref(`${t}.primary_ip4_id`)} IS NOT NULL OR ${sql.ref(`${t}.primary_ip6_id`)} IS NOT NULL`),
-    mac_address: {
-      sql: (values, t) => sql`${sql.ref(`${t}.id`)} IN (SELECT i.virtual_machine_id FROM virtualization_vminterface i
-        WHERE i.id IN (${assignedMacSql("virtualization.vminterface", values)}))`,
-    },
+    has_primary_ip: hasPrimaryIp,
+    mac_address: macAddressesFilter(
+      (t) => sql`SELECT m.mac_address AS value FROM virtualization_vminterface i JOIN dcim_macaddress m
+        ON m.assigned_object_type = 'virtualization.vminterface' AND m.assigned_object_id = i.id WHERE i.virtual_machine_id = ${sql.ref(`${t}.id`)}`,
+    ),
   },
 });
 
