@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { objectTypeIdFilter, objectTypeLabelSql } from "../extras/object-types.ts";
+import { objectTypeIdExclusion, objectTypeIdFilter, objectTypeLabelSql } from "../extras/object-types.ts";
 
 export const CHANGE_ACTIONS = [
   { value: "create", label: "Created" },
@@ -59,6 +59,7 @@ export const objectChange = defineModel({
   naturalKey: "id",
   filters: {
     changed_object_type_id: objectTypeIdFilter("changed_object_type"),
+    changed_object_type_id__n: objectTypeIdExclusion("changed_object_type"),
     time__gte: timeFilter(">="),
     time__lte: timeFilter("<="),
     time_after: timeFilter(">="),
