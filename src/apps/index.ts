@@ -1,6 +1,5 @@
-import type { AppEndpoint, Registry } from "../schema/shapes.ts";
+import type { AppPath, Registry } from "../schema/shapes.ts";
 import { createRegistry } from "../schema/registry.ts";
-import type { OwnPath } from "./extras/own-paths.ts";
 import * as circuits from "./circuits/index.ts";
 import * as core from "./core/index.ts";
 import * as dcim from "./dcim/index.ts";
@@ -18,11 +17,8 @@ import * as wireless from "./wireless/index.ts";
  */
 export const APP_MODULES = [circuits, core, dcim, extras, ipam, tenancy, users, virtualization, vpn, wireless] as const;
 
-/** The endpoints apps serve at paths of their own (no model's list): routed, listed and documented beside the models'. */
-export const OWN_PATHS: readonly OwnPath[] = extras.paths;
-
 /** Every model of every app, once: what the adapters route, document and render. */
 export const registry: Registry = createRegistry(APP_MODULES.flatMap((app) => app.models));
 
-/** The paths apps serve that no model backs (core's background queues, workers and tasks). */
-export const APP_ENDPOINTS: readonly AppEndpoint[] = APP_MODULES.flatMap((app) => ("endpoints" in app ? app.endpoints : []));
+/** The paths apps serve that no model backs (extras' dashboard and scripts, core's background queues, workers and tasks): routed, listed and documented beside the models'. */
+export const APP_PATHS: readonly AppPath[] = APP_MODULES.flatMap((app) => ("paths" in app ? app.paths : []));

@@ -1,7 +1,7 @@
 import { APPS, type AppName, type Registry } from "../schema/shapes.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
-import { APP_ENDPOINTS, OWN_PATHS as APP_OWN_PATHS } from "../apps/index.ts";
+import { APP_PATHS } from "../apps/index.ts";
 
 /** LOGIN_REQUIRED (NetBox's default since 4.1): the status answers only signed-in requesters. */
 function requireLogin(ctx: RequestContext): void {
@@ -21,8 +21,7 @@ export function apiRoot(ctx: RequestContext) {
 /** Paths an app root lists that no model serves (NetBox's `users/config/`). */
 const OWN_PATHS: readonly { app: AppName; path: string }[] = [
   { app: "users", path: "config" },
-  ...APP_OWN_PATHS,
-  ...APP_ENDPOINTS.map((e) => ({ app: e.app, path: e.path })),
+  ...APP_PATHS.map((p) => ({ app: p.app, path: p.path })),
 ];
 
 /**

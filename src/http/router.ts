@@ -21,11 +21,9 @@ import { browsable, wantsBrowsable } from "../ui/browsable.ts";
 import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
 import { schemaResponse } from "../rest/openapi.ts";
 import { objectUrl } from "../engine/serialize.ts";
-import { OWN_PATHS } from "../apps/index.ts";
-import type { OwnPath } from "../apps/extras/own-paths.ts";
 import { exportList } from "../apps/extras/export-templates.ts";
-import { APP_ENDPOINTS } from "../apps/index.ts";
-import type { AppEndpoint } from "../schema/shapes.ts";
+import { APP_PATHS } from "../apps/index.ts";
+import type { AppOperation, AppPath } from "../schema/shapes.ts";
 import { mediaFile } from "./media.ts";
 
 /** Settings the pipeline needs beyond the request. */
@@ -87,22 +85,7 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/media/:folder/:file", (req, ctx) =>
     only(req, ["GET", "HEAD"], () => mediaFile(ctx, `${req.params.folder}/${pathSegment(req.params.file)}`)),
   );
-  for (const endpoint of APP_ENDPOINTS) serveAppEndpoint(router, endpoint);
-
-  for (const own of OWN_PATHS) {
-    const base = `/api/${own.app}/${own.path}/`;
-    router.all(
-      base,
-      fresh((req, ctx) => ownEndpoint(req, ctx, own, null)),
-    );
-    if (own.detail)
-      router.all(
-        `${base}:id/`,
-        fresh((req, ctx) =>
-          isId(req.params.id) ? ownEndpoint(req, ctx, own, Number(req.params.id)) : Promise.reject(ApiError.notFound()),
-        ),
-      );
-  }
+  for (const path of APP_PATHS) serveAppPath(router, path);
   router.all("/api/:app/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(appRoot(ctx, registry, req.params.app))));
   // Routes a model declares at its app's root (`/api/dcim/connected-device/`), by `app/name`.
   const rooted = new Map<string, Model>(
@@ -159,25 +142,31 @@ function pathSegment(raw: string): string {
 }
 
 /**
- * An app's own endpoint (no model behind it: NetBox's background queues, workers and tasks): its
- * list, its items by key and POST actions on an item, through the same pipeline.
+ * A path an app serves that no model backs: the path, its items by key (a numeric id unless the
+ * path names its key) and POST actions on an item, through the same pipeline.
  */
-function serveAppEndpoint(router: ReturnType<typeof Router<IRequest, [RequestContext]>>, endpoint: AppEndpoint): void {
-  const base = `/api/${endpoint.app}/${endpoint.path}/`;
+function serveAppPath(router: ReturnType<typeof Router<IRequest, [RequestContext]>>, path: AppPath): void {
+  const base = `/api/${path.app}/${path.path}/`;
   router.all(
     base,
-    fresh((req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => endpoint.list(ctx))),
+    fresh((req, ctx) => appPathEndpoint(req, ctx, path, path.operations, { key: null })),
   );
+  const item = path.item;
+  if (!item) return;
+  const keyOf = (raw: string) => {
+    if (!item.key && !/^\d{1,15}$/.test(raw)) throw ApiError.notFound();
+    return pathSegment(raw);
+  };
   router.all(
     `${base}:key/`,
-    fresh((req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => endpoint.item(ctx, pathSegment(req.params.key)))),
+    fresh((req, ctx) => appPathEndpoint(req, ctx, path, item.operations, { key: keyOf(req.params.key) })),
   );
   router.all(
     `${base}:key/:action/`,
-    fresh(async (req, ctx) => {
-      const action = endpoint.actions?.[req.params.action];
+    fresh((req, ctx) => {
+      const action = path.actions?.[req.params.action];
       if (!action) throw ApiError.notFound();
-      return only(req, ["POST", "OPTIONS"], () => action(ctx, pathSegment(req.params.key)));
+      return appPathEndpoint(req, ctx, path, { POST: action }, { key: keyOf(req.params.key), action: req.params.action });
     }),
   );
 }
@@ -229,15 +218,20 @@ async function routeEndpoint(req: IRequest, ctx: RequestContext, { model, name, 
 }
 
 /** An app's own path (`/api/extras/dashboard/`): its listed methods, then its handler, through the same pipeline. */
-async function ownEndpoint(req: IRequest, ctx: RequestContext, own: OwnPath, id: number | null): Promise<Response> {
-  const operations = (id === null ? own.operations : own.detail) ?? {};
+async function appPathEndpoint(
+  req: IRequest,
+  ctx: RequestContext,
+  path: AppPath,
+  operations: Readonly<Record<string, AppOperation>>,
+  at: { readonly key: string | null; readonly action?: string },
+): Promise<Response> {
   const allowed = [...Object.keys(operations), ...("GET" in operations ? ["HEAD"] : []), "OPTIONS"];
   if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: { Allow: allowed.join(", ") } });
   if (!allowed.includes(req.method))
-    throw own.refusal
-      ? ApiError.detail("method_not_allowed", own.refusal, { Allow: allowed.join(", ") })
+    throw path.refusal
+      ? ApiError.detail("method_not_allowed", path.refusal, { Allow: allowed.join(", ") })
       : ApiError.methodNotAllowed(req.method, allowed);
-  const response = await own.handler(ctx, id);
+  const response = await path.handler(ctx, at);
   response.headers.set("Allow", allowed.join(", "));
   return response;
 }

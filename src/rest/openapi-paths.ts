@@ -1,7 +1,6 @@
-import { type AppEndpoint, type JsonSchema, APPS, type Model, type RouteDeclaration } from "../schema/shapes.ts";
+import { type AppOperation, type AppPath, type JsonSchema, APPS, type Model, type RouteDeclaration } from "../schema/shapes.ts";
 import { ref } from "../schema/json-schema.ts";
 import { detailParameters, listParameters, objectIdParameter, type Parameter } from "./openapi-parameters.ts";
-import type { OwnOperation, OwnPath } from "../apps/extras/own-paths.ts";
 
 /** An OpenAPI operation object. */
 export interface Operation {
@@ -156,31 +155,49 @@ function routePath(route: RouteDeclaration, opId: string, model: Model): PathIte
   return item;
 }
 
-/** An app's own path (`/api/extras/dashboard/`) and, when it has one, its detail path, each with the methods it answers. */
-export function ownPathItems(own: OwnPath): Record<string, PathItem> {
-  const base = `/api/${own.app}/${own.path}/`;
-  const opId = `${own.app}_${own.path.replace(/-/g, "_")}`;
-  const item = (operations: Readonly<Record<string, OwnOperation>>, detail: boolean): PathItem => {
-    const out: PathItem = detail ? { parameters: [objectIdParameter()] } : {};
+/**
+ * An app path's operations (the path, its items by key, POST actions on an item), documented as
+ * a model's routes are.
+ */
+export function appPathItems(path: AppPath): Record<string, PathItem> {
+  const base = `/api/${path.app}/${path.path}/`;
+  const opId = `${path.app}_${path.path.replace(/-/g, "_")}`;
+  const key: Parameter = path.item?.key
+    ? { in: "path", name: path.item.key.name, required: true, schema: path.item.key.schema }
+    : objectIdParameter();
+  const item = (operations: Readonly<Record<string, AppOperation>>, at: "list" | "detail" | string): PathItem => {
+    const out: PathItem = at === "list" ? {} : { parameters: [key] };
     for (const [method, o] of Object.entries(operations)) {
       const write = method !== "GET";
       const suffix =
-        { GET: "retrieve", PUT: "update", PATCH: "partial_update", DELETE: "destroy", POST: "create" }[method] ?? method.toLowerCase();
+        // A path with items below it lists them; one without (the dashboard) is one document.
+        {
+          GET: at === "list" && path.item ? "list" : "retrieve",
+          PUT: "update",
+          PATCH: "partial_update",
+          DELETE: "destroy",
+          POST: "create",
+        }[method] ?? method.toLowerCase();
       out[method.toLowerCase()] = {
-        operationId: `${opId}_${detail ? "detail_" : ""}${suffix}`,
+        operationId: `${opId}_${at === "list" || at === "detail" ? "" : `${at}_`}${suffix}`,
         description: o.summary,
-        tags: [own.app],
+        tags: [path.app],
         ...(o.request ? { requestBody: body(o.request) } : {}),
         responses: {
           [o.status ?? 200]: o.status === 204 ? noContent : ok(o.response ?? {}),
           ...(write ? writeErrors : readErrors),
-          ...(detail ? { 404: response("NotFound") } : {}),
+          ...(at === "list" ? {} : { 404: response("NotFound") }),
         },
       };
     }
     return out;
   };
-  return { [base]: item(own.operations, false), ...(own.detail ? { [`${base}{id}/`]: item(own.detail, true) } : {}) };
+  const keyed = `${base}{${path.item?.key?.name ?? "id"}}/`;
+  return {
+    [base]: item(path.operations, "list"),
+    ...(path.item ? { [keyed]: item(path.item.operations, "detail") } : {}),
+    ...Object.fromEntries(Object.entries(path.actions ?? {}).map(([name, o]) => [`${keyed}${name}/`, item({ POST: o }, name)])),
+  };
 }
 
 const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string", format: "uri" } };
@@ -243,43 +260,6 @@ export function rootPaths(): Record<string, PathItem> {
         tags: [app],
         security: OPEN,
         responses: { 200: ok(stringMap) },
-      },
-    };
-  }
-  return out;
-}
-
-/** An app's own endpoint (`/api/core/background-tasks/`): its list, its items and their POST actions. */
-export function endpointPaths(endpoint: AppEndpoint): Record<string, PathItem> {
-  const base = `/api/${endpoint.app}/${endpoint.path}/`;
-  const opId = `${endpoint.app}_${endpoint.path.replace(/-/g, "_")}`;
-  const key: Parameter = { in: "path", name: endpoint.key.name, required: true, schema: endpoint.key.schema };
-  const staff = { 200: ok({ type: "object", additionalProperties: {} }), 403: response("Forbidden") };
-  const out: Record<string, PathItem> = {
-    [base]: { get: { operationId: `${opId}_list`, description: endpoint.summary, tags: [endpoint.app], responses: staff } },
-    [`${base}{${endpoint.key.name}}/`]: {
-      get: {
-        operationId: `${opId}_retrieve`,
-        description: endpoint.summary,
-        tags: [endpoint.app],
-        parameters: [key],
-        responses: { ...staff, 404: response("NotFound") },
-      },
-    },
-  };
-  for (const action of Object.keys(endpoint.actions ?? {})) {
-    out[`${base}{${endpoint.key.name}}/${action}/`] = {
-      post: {
-        operationId: `${opId}_${action}_create`,
-        description: `${action} (${endpoint.path})`,
-        tags: [endpoint.app],
-        parameters: [key],
-        responses: {
-          200: { description: "Done; no body." },
-          400: response("BadRequest"),
-          403: response("Forbidden"),
-          404: response("NotFound"),
-        },
       },
     };
   }

@@ -4,8 +4,8 @@ import type { RequestContext } from "../http/context.ts";
 import { componentSchemas } from "./openapi-schemas.ts";
 import type { Parameter } from "./openapi-parameters.ts";
 import { openApiYaml } from "./openapi-yaml.ts";
-import { endpointPaths, ERROR_RESPONSES, modelPaths, ownPathItems, rootPaths, type Operation, type PathItem } from "./openapi-paths.ts";
-import { APP_ENDPOINTS, OWN_PATHS } from "../apps/index.ts";
+import { appPathItems, ERROR_RESPONSES, modelPaths, rootPaths, type Operation, type PathItem } from "./openapi-paths.ts";
+import { APP_PATHS } from "../apps/index.ts";
 
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, PathItem>;
@@ -21,8 +21,7 @@ export type OpenApiDocument = Record<string, unknown> & {
 export function buildOpenApi(registry: Registry, version: string, release: string): OpenApiDocument {
   const paths: Record<string, PathItem> = rootPaths();
   for (const model of registry.models) Object.assign(paths, modelPaths(model));
-  for (const own of OWN_PATHS) Object.assign(paths, ownPathItems(own));
-  for (const endpoint of APP_ENDPOINTS) Object.assign(paths, endpointPaths(endpoint));
+  for (const path of APP_PATHS) Object.assign(paths, appPathItems(path));
   for (const item of Object.values(paths)) inlinePathParameters(item);
   return {
     openapi: "3.1.0",

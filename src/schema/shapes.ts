@@ -513,22 +513,37 @@ export interface RouteBodies {
   readonly response?: JsonSchema;
 }
 
+/** One method of an app path: what the OpenAPI document says of it. */
+export interface AppOperation {
+  readonly summary: string;
+  readonly request?: JsonSchema;
+  readonly response?: JsonSchema;
+  /** The success status (default 200; 204 answers no body). */
+  readonly status?: number;
+}
+
 /**
- * A path an app serves that no model backs (NetBox's background queues, workers and tasks, which
- * answer from the service's own webhook queue): a list, its items by key and POST actions on an
- * item, served by the same pipeline (host, authentication, errors, headers), listed in the app's
- * root and documented in the OpenAPI document. Handlers check who may call them.
+ * A path an app serves that no model backs (the requester's dashboard, scripts, background
+ * queues, workers and tasks over the webhook queue): its own methods, items by key below it and
+ * POST actions on an item. The pipeline serves it (host, authentication, errors, headers, a 405
+ * naming what is allowed), lists it in the app's root and documents it; its handler checks who
+ * may call it.
  */
-export interface AppEndpoint {
+export interface AppPath {
   readonly app: AppName;
   /** The URL segment below the app: "background-tasks". */
   readonly path: string;
-  /** What the list holds, for the OpenAPI document. */
-  readonly summary: string;
-  /** The item key's name and JSON Schema type, for the OpenAPI document (`name`, `id`). */
-  readonly key: { readonly name: string; readonly schema: JsonSchema };
-  list(ctx: RouteContext): Promise<Response>;
-  item(ctx: RouteContext, key: string): Promise<Response>;
-  /** POST actions below an item (`requeue`), by name. */
-  readonly actions?: Readonly<Record<string, (ctx: RouteContext, key: string) => Promise<Response>>>;
+  /** The methods of the path itself. */
+  readonly operations: Readonly<Record<string, AppOperation>>;
+  /** `<path>/<key>/`: its methods, and the key's name and schema (default: a numeric `id`). */
+  readonly item?: {
+    readonly key?: { readonly name: string; readonly schema: JsonSchema };
+    readonly operations: Readonly<Record<string, AppOperation>>;
+  };
+  /** POST actions on an item (`<key>/requeue/`), by name. */
+  readonly actions?: Readonly<Record<string, AppOperation>>;
+  /** The detail of a 405, when there is more to say than what is allowed (scripts: none are run here). */
+  readonly refusal?: string;
+  /** Answers a request to the path (`key` null), to an item, or to an item's `action`. */
+  handler(ctx: RouteContext, at: { readonly key: string | null; readonly action?: string }): Promise<Response>;
 }

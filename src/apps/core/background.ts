@@ -1,4 +1,4 @@
-import type { AppEndpoint, RouteContext } from "../../schema/shapes.ts";
+import type { AppPath, JsonSchema, RouteContext } from "../../schema/shapes.ts";
 import type { Row } from "../../db/database.ts";
 import { sql } from "kysely";
 import { qb } from "../../db/query-builder.ts";
@@ -158,46 +158,65 @@ async function workers(ctx: RouteContext) {
 
 const ok = () => new Response(null, { status: 200 });
 
-export const backgroundQueues: AppEndpoint = {
-  app: "core",
+/** Answers staff only: a list, its items by key, and POST actions on an item. */
+interface Listing {
+  readonly path: string;
+  readonly summary: string;
+  readonly key: { readonly name: string; readonly schema: JsonSchema };
+  list(ctx: RouteContext): Promise<Response>;
+  item(ctx: RouteContext, key: string): Promise<Response>;
+  readonly actions?: Readonly<Record<string, (ctx: RouteContext, key: string) => Promise<Response>>>;
+}
+
+/** A listing as an app path of core, read by GET, its actions by POST, all for staff only. */
+function listing(l: Listing): AppPath {
+  const read = { GET: { summary: l.summary } };
+  return {
+    app: "core",
+    path: l.path,
+    operations: read,
+    item: { key: l.key, operations: read },
+    actions: Object.fromEntries(Object.keys(l.actions ?? {}).map((name) => [name, { summary: `${name} (${l.path})` }])),
+    async handler(ctx, { key, action }) {
+      await requireStaff(ctx);
+      if (key === null) return l.list(ctx);
+      return action ? l.actions![action](ctx, key) : l.item(ctx, key);
+    },
+  };
+}
+
+export const backgroundQueues = listing({
   path: "background-queues",
   summary: "The background queue: here the webhook delivery queue (`default`) and its figures.",
   key: { name: "name", schema: { type: "string", pattern: "^[\\w.@+-]+$" } },
   async list(ctx) {
-    await requireStaff(ctx);
     return pageOf(ctx, [await queueStats(ctx)]);
   },
   async item(ctx, name) {
-    await requireStaff(ctx);
     if (name !== QUEUE) throw ApiError.notFound();
     return json(await queueStats(ctx));
   },
-};
+});
 
-export const backgroundWorkers: AppEndpoint = {
-  app: "core",
+export const backgroundWorkers = listing({
   path: "background-workers",
   summary: "The consumers that sent webhook deliveries in the last day, as workers.",
   key: { name: "name", schema: { type: "string" } },
   async list(ctx) {
-    await requireStaff(ctx);
     return pageOf(ctx, await workers(ctx));
   },
   async item(ctx, name) {
-    await requireStaff(ctx);
     const found = (await workers(ctx)).find((w) => w.name === name);
     if (!found) throw ApiError.notFound();
     return json(found);
   },
-};
+});
 
-export const backgroundTasks: AppEndpoint = {
-  app: "core",
+export const backgroundTasks = listing({
   path: "background-tasks",
   summary: "Webhook deliveries as tasks: queued, deferred, scheduled, started, finished and failed.",
   key: { name: "id", schema: { type: "string" } },
   async list(ctx) {
-    await requireStaff(ctx);
     const { limit, offset } = parsePage(ctx.config, ctx.url.searchParams);
     const now = ctx.now.toISOString();
     const [rows, count] = await readBatch(ctx, [
@@ -208,13 +227,11 @@ export const backgroundTasks: AppEndpoint = {
     return json(paginated(ctx.url, { limit, offset }, Number(count.rows[0].n), tasks));
   },
   async item(ctx, key) {
-    await requireStaff(ctx);
     return json(task(ctx, await findTask(ctx, key)));
   },
   actions: {
     /** Deletes the delivery (it will not be sent); one a consumer is sending cannot be. */
     async delete(ctx, key) {
-      await requireStaff(ctx);
       const r = await findTask(ctx, key);
       if (r.rq_status === "started")
         throw ApiError.detail("invalid", "This task is being sent now and cannot be deleted; try again shortly.");
@@ -231,7 +248,6 @@ export const backgroundTasks: AppEndpoint = {
     },
     /** A failed delivery goes back to the queue (as `POST /api/extras/webhook-deliveries/<id>/retry/`). */
     async requeue(ctx, key) {
-      await requireStaff(ctx);
       const r = await findTask(ctx, key);
       if (r.rq_status !== "failed") throw ApiError.detail("invalid", `Only failed tasks can be requeued; this one is ${r.rq_status}.`);
       await retryDeliveries(ctx, webhookDelivery, { ids: [Number(r.id)], bulk: false });
@@ -239,7 +255,6 @@ export const backgroundTasks: AppEndpoint = {
     },
     /** A scheduled delivery (waiting for a retry's backoff) is sent now. */
     async enqueue(ctx, key) {
-      await requireStaff(ctx);
       const r = await findTask(ctx, key);
       if (r.rq_status === "deferred") {
         throw ApiError.detail(
@@ -263,7 +278,6 @@ export const backgroundTasks: AppEndpoint = {
      * or isolate: it cannot be stopped from here. One not being sent has nothing to stop (204, as NetBox answers).
      */
     async stop(ctx, key) {
-      await requireStaff(ctx);
       const r = await findTask(ctx, key);
       if (r.rq_status !== "started") return new Response(null, { status: 204 });
       throw ApiError.detail(
@@ -272,6 +286,6 @@ export const backgroundTasks: AppEndpoint = {
       );
     },
   },
-};
+});
 
-export const endpoints: readonly AppEndpoint[] = [backgroundQueues, backgroundTasks, backgroundWorkers];
+export const paths: readonly AppPath[] = [backgroundQueues, backgroundTasks, backgroundWorkers];

@@ -1,10 +1,10 @@
-import type { RouteContext } from "../../schema/shapes.ts";
+import type { AppPath, RouteContext } from "../../schema/shapes.ts";
 import { sql } from "kysely";
 import { ApiError, type FieldErrors } from "../../schema/errors.ts";
 import { qb } from "../../db/query-builder.ts";
 import { json } from "../../lib/responses.ts";
 import { readBatch, writeBatch } from "../../engine/unit-of-work.ts";
-import { type OwnPath, requireUser, requireWrite } from "./own-paths.ts";
+import { requireUser, requireWrite } from "./requester.ts";
 
 /*
  * `/api/extras/dashboard/`: the requester's dashboard, a JSON document of `layout` (a list) and
@@ -60,7 +60,7 @@ async function handle(ctx: RouteContext): Promise<Response> {
   return json({ layout: JSON.parse(String(row.layout)), config: JSON.parse(String(row.config)) });
 }
 
-export const dashboardPath: OwnPath = {
+export const dashboardPath: AppPath = {
   app: "extras",
   path: "dashboard",
   operations: {

@@ -1,4 +1,4 @@
-import type { Model } from "../../schema/shapes.ts";
+import type { AppPath, Model } from "../../schema/shapes.ts";
 import { configContextModels } from "./config-contexts.ts";
 import { configTemplateModels } from "./config-templates.ts";
 import { objectTypeModels } from "./object-types.ts";
@@ -10,7 +10,6 @@ import { customLinkModels } from "./custom-links.ts";
 import { exportTemplateModels } from "./export-templates.ts";
 import { savedFilterModels } from "./saved-filters.ts";
 import { notificationModels } from "./notifications.ts";
-import type { OwnPath } from "./own-paths.ts";
 import { dashboardPath } from "./dashboard.ts";
 import { scriptsPath } from "./scripts.ts";
 import { imageAttachmentModels } from "./image-attachments.ts";
@@ -35,4 +34,4 @@ export const models: readonly Model[] = [
 ];
 
 /** The endpoints of extras that no model serves: the requester's dashboard, and scripts (none here). */
-export const paths: readonly OwnPath[] = [dashboardPath, scriptsPath];
+export const paths: readonly AppPath[] = [dashboardPath, scriptsPath];

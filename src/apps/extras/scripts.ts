@@ -1,6 +1,7 @@
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
-import { type OwnPath, requireUser } from "./own-paths.ts";
+import type { AppPath } from "../../schema/shapes.ts";
+import { requireUser } from "./requester.ts";
 
 /*
  * `/api/extras/scripts/`: NetBox runs custom Python scripts there. This service runs no Python
@@ -10,7 +11,7 @@ import { type OwnPath, requireUser } from "./own-paths.ts";
 
 const REFUSED = "This service runs no custom scripts (NetBox's are Python code): there is no script to upload or run.";
 
-export const scriptsPath: OwnPath = {
+export const scriptsPath: AppPath = {
   app: "extras",
   path: "scripts",
   operations: {
@@ -22,13 +23,13 @@ export const scriptsPath: OwnPath = {
       },
     },
   },
-  detail: {
-    GET: { summary: "One custom script: never found here, as this service runs no Python scripts." },
+  item: {
+    operations: { GET: { summary: "One custom script: never found here, as this service runs no Python scripts." } },
   },
   refusal: REFUSED,
-  async handler(ctx, id) {
+  async handler(ctx, { key }) {
     requireUser(ctx);
-    if (id !== null) throw ApiError.notFound();
+    if (key !== null) throw ApiError.notFound();
     return json({ count: 0, next: null, previous: null, results: [] });
   },
 };
