@@ -123,3 +123,22 @@ describe("ordering as NetBox's PostgreSQL orders", () => {
     expect(prefixes).toEqual([inGlobal, inVrf]);
   });
 });
+
+describe("a prefix's site", () => {
+  it("is its scope's site, the site scoped or the location's, and a site counts them", async () => {
+    const site = await make(api, "/api/dcim/sites/", { name: "Scoped", slug: "scoped" });
+    const location = await make(api, "/api/dcim/locations/", { name: "Cage", slug: "cage", site });
+    const bySite = await api.post("/api/ipam/prefixes/", { prefix: "100.64.0.0/24", scope_type: "dcim.site", scope_id: site });
+    const byLocation = await api.post("/api/ipam/prefixes/", { prefix: "100.64.1.0/24", scope_type: "dcim.location", scope_id: location });
+    const bySiteAlone = await api.post("/api/ipam/prefixes/", { prefix: "100.64.2.0/24", site });
+    expect([bySite, byLocation, bySiteAlone].map((r) => [r.body.site?.id, r.body.scope_type])).toEqual([
+      [site, "dcim.site"],
+      [site, "dcim.location"],
+      [site, "dcim.site"],
+    ]);
+    expect((await api.get(`/api/dcim/sites/${site}/`)).body.prefix_count).toBe(3);
+    const unscoped = await api.patch(`/api/ipam/prefixes/${bySite.body.id}/`, { scope_type: null, scope_id: null });
+    expect(unscoped.body.site).toBeNull();
+    expect((await api.get(`/api/dcim/sites/${site}/`)).body.prefix_count).toBe(2);
+  });
+});

@@ -120,13 +120,15 @@ export const prefixHooks = (self: () => Model): StatefulHooks<AllocationPlan | n
     setFamily(items, "prefix");
     applyAllocation(allocation, items);
     for (const item of items) {
-      // `site` and a site scope are one fact (NetBox 4.2 caches the scope's site as `_site`).
+      // `site` is the scope's site (NetBox 4.2 caches it as `_site`): the site scoped, or the
+      // location's; a prefix given only a site is scoped to it.
       const scope = item.values.scope as GenericRef | null | undefined;
-      if (scope !== undefined) {
-        if (item.values.site === undefined) item.values.site = scope?.type === "dcim.site" ? scope.id : null;
-      } else if (item.values.site !== undefined) {
-        item.values.scope = item.values.site === null ? null : { type: "dcim.site", id: item.values.site };
-      }
+      if (scope) {
+        item.values.site = scope.type === "dcim.site" ? scope.id : null;
+        if (scope.type === "dcim.location") item.columns.site_id = sql`(SELECT site_id FROM dcim_location WHERE id = ${scope.id})`;
+      } else if (item.values.site !== undefined && item.values.site !== null) {
+        item.values.scope = { type: "dcim.site", id: item.values.site };
+      } else if (scope === null) item.values.site = null;
     }
   },
   writeStatements: (ctx, items, allocation) => prefixWriteHierarchy(ctx, items, allocation),
