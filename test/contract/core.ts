@@ -237,7 +237,8 @@ export const specs: ContractSpec[] = [
     bulkPatch: { first_name: "Bulk" },
     invalid: { body: { username: "no spaces allowed", password: "x" }, field: "username" },
     existing: 2,
-    notEchoed: ["password"],
+    // The display carries the full name (`operator1 (Op 1)`), as NetBox's does.
+    notEchoed: ["password", "display"],
   },
   {
     objectType: "users.token",

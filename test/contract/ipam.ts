@@ -231,6 +231,8 @@ export const specs: ContractSpec[] = [
     },
     create: (fx) => five((i) => ({ group: fx.group, interface_type: "dcim.interface", interface_id: fx[`if${i}`], priority: 100 + i })),
     patch: { priority: 200 },
+    // The display names the priority (`ge1: VRRPv3: 1 (200)`), as NetBox writes it.
+    notEchoed: ["display"],
     bulkPatch: { priority: 50 },
     invalid: { body: { group: 1, interface_type: "dcim.interface", interface_id: 1, priority: 300 }, field: "priority" },
   },
