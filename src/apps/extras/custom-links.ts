@@ -47,6 +47,8 @@ export const customLink = defineModel({
   taggable: false,
   fields: {
     object_types: f.stringList({ required: true, default: undefined }),
+    // NetBox 3.x's name, which older clients (Debian's Ansible collection) still send.
+    content_types: f.alias("object_types"),
     name: f.string({ maxLength: 100, unique: true }),
     enabled: f.boolean({ default: true }),
     link_text: { ...template(), helpText: "A mustache template over the object (`{{object.name}}`)." },

@@ -35,6 +35,8 @@ export const exportTemplate = defineModel(
       taggable: false,
       fields: {
         object_types: f.stringList({ required: true, default: undefined }),
+        // NetBox 3.x's name, which older clients (Debian's Ansible collection) still send.
+        content_types: f.alias("object_types"),
         name: f.string({ maxLength: 100 }),
         description,
         template_code: f.text({

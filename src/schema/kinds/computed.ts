@@ -54,7 +54,14 @@ export const computedKind: KindDescriptor = {
 export const aliasKind = (kindOf: KindOf): KindDescriptor => ({
   mirrors: (field) => field.aliasOf!,
   // Filtered like the relation it mirrors.
-  filter: { lookups: null, params: (field, model) => relationParams(field.name, model.field[field.aliasOf!], { tree: false }) },
+  // An alias of a relation filters as it does (`device_role_id`); an alias of a value only reads and writes.
+  filter: {
+    lookups: null,
+    params: (field, model) => {
+      const target = model.field[field.aliasOf!];
+      return target.kind === "fk" ? relationParams(field.name, target, { tree: false }) : [];
+    },
+  },
   // Written like its target: `parseInput` moves an alias's value to the field it mirrors.
   render: (field, _row, out) => void (out[field.name] = out[field.aliasOf!]),
   options: (field) => ({ [field.name]: info(field, "nested object") }),
