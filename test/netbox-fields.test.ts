@@ -6,17 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
-import { make } from "./contract/fixtures.ts";
+import { listed, make } from "./contract/fixtures.ts";
 
 let api: Harness;
 const id: Record<string, number> = {};
 
-/** The names (or `key`) of a list's results. */
-async function names(path: string, key = "name"): Promise<unknown[]> {
-  const r = await api.get(path);
-  expect(r.status, `${path}: ${r.text}`).toBe(200);
-  return r.body.results.map((o: any) => o[key]);
-}
+/** The `key` (default `name`) of each result of a list, which must answer 200. */
+const names = (path: string, key = "name") => listed(api, path, key);
 
 beforeAll(async () => {
   api = await createHarness();

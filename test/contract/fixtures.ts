@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import type { Harness } from "../support/harness.ts";
 
 /** Creates one fixture object and returns its id; a fixture that fails stops the row loudly. */
@@ -10,3 +11,10 @@ export const make = async (api: Harness, path: string, body: Record<string, unkn
 /** Five name/slug pairs with extra fields per index. */
 export const named = (prefix: string, extra: (i: number) => Record<string, unknown> = () => ({})) =>
   [1, 2, 3, 4, 5].map((i) => ({ name: `${prefix} ${i}`, slug: `${prefix.toLowerCase()}-${i}`, ...extra(i) }));
+
+/** The `key` (default `name`) of each result of a list, which must answer 200. */
+export async function listed(api: Harness, path: string, key = "name"): Promise<unknown[]> {
+  const r = await api.get(path);
+  expect(r.status, `${path}: ${r.text}`).toBe(200);
+  return r.body.results.map((o: any) => o[key]);
+}
