@@ -111,15 +111,14 @@ describe("cables between interfaces", () => {
 });
 
 describe("cable validation", () => {
-  it("refuses an occupied endpoint, naming the end, and changes nothing", async () => {
+  it("refuses an occupied endpoint, as NetBox words it for the whole cable, and changes nothing", async () => {
     const a = await deviceWithInterfaces(`occ${++seq}`, 3);
     const first = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[1])));
     expect(first.status, first.text).toBe(201);
     const before = (await api.get("/api/dcim/cables/")).body.count;
     const second = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[2]), ends("dcim.interface", a.ifaces[1])));
     expect(second.status).toBe(400);
-    expect(Object.keys(second.body)).toEqual(["b_terminations"]);
-    expect(second.body.b_terminations[0]).toContain(`cable ${first.body.id}`);
+    expect(second.body).toEqual({ __all__: [`Duplicate termination found for dcim.interface ${a.ifaces[1]}: cable ${first.body.id}`] });
     expect((await api.get("/api/dcim/cables/")).body.count).toBe(before);
     expect((await api.get(`/api/dcim/interfaces/${a.ifaces[2]}/`)).body._occupied).toBe(false);
   });
@@ -130,7 +129,7 @@ describe("cable validation", () => {
     expect((await api.get(`/api/dcim/interfaces/${a.ifaces[0]}/`)).body._occupied).toBe(true);
     const reply = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", a.ifaces[0]), ends("dcim.interface", a.ifaces[1])));
     expect(reply.status).toBe(400);
-    expect(reply.body.a_terminations[0]).toContain("marked as connected");
+    expect(reply.body.__all__[0]).toContain("marked as connected");
   });
 
   it("refuses two cables to one endpoint in one bulk request, all or none", async () => {
@@ -142,7 +141,7 @@ describe("cable validation", () => {
     ]);
     expect(reply.status).toBe(400);
     expect(reply.body[0]).toEqual({});
-    expect(Object.keys(reply.body[1])).toEqual(["b_terminations"]);
+    expect(Object.keys(reply.body[1])).toEqual(["__all__"]);
     expect((await api.get("/api/dcim/cables/")).body.count).toBe(before);
   });
 
@@ -158,13 +157,13 @@ describe("cable validation", () => {
     );
     expect(mixed).toMatchObject({
       status: 400,
-      body: { a_terminations: ["Cannot connect different termination types to the same end of a cable."] },
+      body: { __all__: ["Cannot connect different termination types to the same end of a cable."] },
     });
     const empty = await api.post("/api/dcim/cables/", cable([], ends("dcim.interface", a.ifaces[1])));
     expect(empty.status).toBe(400);
-    expect(empty.body.a_terminations).toBeDefined();
+    expect(empty.body).toEqual({ __all__: ["Must define A and B terminations when creating a new cable."] });
     const missing = await api.post("/api/dcim/cables/", { b_terminations: ends("dcim.interface", a.ifaces[1]) });
-    expect(missing.body.a_terminations).toBeDefined();
+    expect(missing.body.__all__).toEqual(["Must define A and B terminations when creating a new cable."]);
     const unknown = await api.post("/api/dcim/cables/", cable(ends("dcim.interface", 999999), ends("dcim.interface", a.ifaces[1])));
     expect(unknown.status).toBe(400);
     expect(unknown.body.a_terminations[0]).toContain("999999");

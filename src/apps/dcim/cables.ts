@@ -167,22 +167,35 @@ function writeProbes(ctx: Actor, items: readonly WriteItem[], found: Found): Pro
   return probes;
 }
 
-/** The first problem of one end's terminations, or undefined. */
-function endProblem(refs: readonly EndRef[], item: WriteItem, f: Found, claimed: Map<string, WriteItem>): string | undefined {
+/** How NetBox names the kind of an interface type no cable may end at. */
+const uncableableKind = (type: string) =>
+  type === "lag" ? "Link Aggregation Group (LAG)" : type === "virtual" || type === "bridge" ? "virtual" : "wireless";
+
+/**
+ * The first problem of one end's terminations, or undefined: a reference that names nothing is
+ * the end's error; what the objects named cannot take is the whole cable's, as NetBox gives it.
+ */
+function endProblem(
+  refs: readonly EndRef[],
+  item: WriteItem,
+  f: Found,
+  claimed: Map<string, WriteItem>,
+): { own?: boolean; message: string } | undefined {
   const cableId = item.id;
   const types = new Set(refs.map((r) => r.type));
-  if (types.size > 1) return "Cannot connect different termination types to the same end of a cable.";
+  if (types.size > 1) return { message: "Cannot connect different termination types to the same end of a cable." };
   for (const r of refs) {
-    if (!cable.registry.byObjectType(r.type)) return `Invalid object type: ${r.type}`;
+    if (!cable.registry.byObjectType(r.type)) return { own: true, message: `Invalid object type: ${r.type}` };
     const endpoint = f.endpoints.get(key(r));
-    if (!endpoint) return `Related object not found using the provided numeric ID: ${r.id} (${r.type})`;
+    if (!endpoint) return { own: true, message: `Related object not found using the provided numeric ID: ${r.id} (${r.type})` };
     const held = f.ends.find((e) => e.termination_type === r.type && Number(e.termination_id) === r.id && Number(e.cable_id) !== cableId);
-    if (held) return `${r.type} ${r.id} is already connected to cable ${held.cable_id}.`;
-    if (endpoint.mark_connected) return `${r.type} ${r.id} is marked as connected; it cannot take a cable.`;
+    if (held) return { message: `Duplicate termination found for ${r.type} ${r.id}: cable ${held.cable_id}` };
+    if (endpoint.mark_connected) return { message: `${r.type} ${r.id} is marked as connected; it cannot take a cable.` };
     if (r.type === "dcim.interface" && typeof endpoint.__kind === "string" && UNCABLEABLE_INTERFACE.test(endpoint.__kind)) {
-      return `Cables cannot be connected to ${endpoint.__kind} interfaces (dcim.interface ${r.id}).`;
+      return { message: `Cables cannot be terminated to ${uncableableKind(endpoint.__kind)} interfaces` };
     }
-    if (claimed.has(key(r)) && claimed.get(key(r)) !== item) return `${r.type} ${r.id} is connected to another cable in this request.`;
+    if (claimed.has(key(r)) && claimed.get(key(r)) !== item)
+      return { message: `${r.type} ${r.id} is connected to another cable in this request.` };
   }
   return undefined;
 }
@@ -202,19 +215,19 @@ function prepareWrite(items: readonly WriteItem[], f: Found): void {
           .map((e) => ({ type: String(e.termination_type), id: Number(e.termination_id) }));
       if (given === undefined && item.id !== null) continue;
       if (ends[end].length === 0) {
-        errors[FIELD_OF[end]] = ["A cable needs at least one termination at each end."];
+        errors.__all__ = ["Must define A and B terminations when creating a new cable."];
         continue;
       }
       const problem = endProblem(ends[end], item, f, claimed);
-      if (problem) errors[FIELD_OF[end]] = [problem];
+      if (problem) errors[problem.own ? FIELD_OF[end] : "__all__"] = [problem.message];
     }
     const [a, b] = [ends.A[0]?.type, ends.B[0]?.type];
     if (!Object.keys(errors).length && a && b && !COMPATIBLE_ENDS[a]?.includes(b)) {
-      errors.b_terminations = [`Incompatible termination types: ${a} and ${b}`];
+      errors.__all__ = [`Incompatible termination types: ${a} and ${b}`];
     }
     const aKeys = new Set(ends.A.map(key));
     if (!Object.keys(errors).length && ends.B.some((r) => aKeys.has(key(r)))) {
-      errors.b_terminations = ["A and B terminations cannot be the same object."];
+      errors.__all__ = ["A and B terminations cannot be the same object."];
     }
     const length = item.values.length !== undefined ? item.values.length : item.current?.length;
     const unit = item.values.length_unit !== undefined ? item.values.length_unit : item.current?.length_unit;
