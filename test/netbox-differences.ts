@@ -243,4 +243,12 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
     reason: "SPEC.md 5.3: every user may create and manage their own tokens; naming oneself is not required",
     status: { 506: 201 },
   },
+  {
+    what: "`cable_end` is null on a port whose cable was deleted; NetBox leaves \"\" there",
+    reason: "issue 18: `cable_end` null on an uncabled port, whether it never had a cable or lost it",
+    model: "/api/dcim/interfaces/",
+    netbox: (o) => {
+      if (o.cable === null && o.cable_end === "") o.cable_end = null;
+    },
+  },
 ];
