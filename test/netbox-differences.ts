@@ -244,7 +244,7 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
     status: { 506: 201 },
   },
   {
-    what: "`cable_end` is null on a port whose cable was deleted; NetBox leaves \"\" there",
+    what: '`cable_end` is null on a port whose cable was deleted; NetBox leaves "" there',
     reason: "issue 18: `cable_end` null on an uncabled port, whether it never had a cable or lost it",
     model: "/api/dcim/interfaces/",
     netbox: (o) => {
