@@ -52,7 +52,8 @@ const or = (xs: Cond[]): Cond => (xs.length === 1 ? xs[0] : sql`(${sql.join(xs, 
 /** NOT that keeps rows where the condition is NULL (a missing relation or value), as Django's exclude(). */
 const exclude = (x: Cond): Cond => sql`NOT coalesce(${x}, 0)`;
 const invalidChoice = (v: string) => `Select a valid choice. ${v} is not one of the available choices.`;
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A LIKE pattern's text with its wildcards and escape character escaped (`ESCAPE '\\'`). */
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const TRUE = ["true", "1", "True"];
 const BOOLEAN = [...TRUE, "false", "0", "False"];
 const INTEGER = /^-?\d{1,15}$/;

@@ -1,7 +1,7 @@
 import type { Model } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { ApiError } from "../schema/errors.ts";
-import type { Action, Actor, Constraints, Grant } from "../schema/actor.ts";
+import type { Action, Actor, Constraints, Grant, User } from "../schema/actor.ts";
 
 /**
  * What a requester may do with a model for one action: everything, only the objects matching
@@ -90,20 +90,27 @@ export function hasPermission(ctx: Actor, permission: string): boolean {
  * that may write, outside maintenance mode.
  */
 export function authorize(ctx: Actor, model: Model, action: Action): void {
-  if (!ctx.user) {
-    if (action === "view" && isViewExempt(ctx, model)) return;
-    throw ApiError.forbidden("Authentication credentials were not provided.");
-  }
-  if (action !== "view") {
-    if (ctx.token && !ctx.token.write_enabled) throw ApiError.forbidden();
-    if (ctx.config.MAINTENANCE_MODE) {
-      throw ApiError.detail(
-        "service_unavailable",
-        "The service is in maintenance mode and cannot perform write operations. Please try again later.",
-      );
-    }
-  }
+  if (!ctx.user && action === "view" && isViewExempt(ctx, model)) return;
+  requireUser(ctx);
+  if (action !== "view") requireWrite(ctx);
   if (modelScope(ctx, model, action) === null) throw ApiError.forbidden();
+}
+
+/** The requesting user; an anonymous requester is refused (model endpoints, and paths no model backs). */
+export function requireUser(ctx: Actor): User {
+  if (!ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+  return ctx.user;
+}
+
+/** Refuses a write by a read-only token, or while the service is in maintenance mode. */
+export function requireWrite(ctx: Actor): void {
+  if (ctx.token && !ctx.token.write_enabled) throw ApiError.forbidden();
+  if (ctx.config.MAINTENANCE_MODE) {
+    throw ApiError.detail(
+      "service_unavailable",
+      "The service is in maintenance mode and cannot perform write operations. Please try again later.",
+    );
+  }
 }
 
 /** `authorize` as a question: may the requester perform `action` on `model`? */

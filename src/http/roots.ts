@@ -2,6 +2,7 @@ import { APPS, type AppName, type Registry } from "../schema/shapes.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { APP_PATHS } from "../apps/index.ts";
+import { requireUser } from "../engine/permissions.ts";
 
 /** LOGIN_REQUIRED (NetBox's default since 4.1): the status answers only signed-in requesters. */
 function requireLogin(ctx: RequestContext): void {
@@ -57,6 +58,6 @@ export function apiStatus(ctx: RequestContext, runtime: string, release: string)
  * pages. This service keeps none, so every user's is empty; anonymous requests are refused.
  */
 export function userConfig(ctx: RequestContext): Record<string, never> {
-  if (!ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+  requireUser(ctx);
   return {};
 }

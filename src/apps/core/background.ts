@@ -7,6 +7,7 @@ import { json } from "../../lib/responses.ts";
 import { paginated, parsePage } from "../../lib/pagination.ts";
 import { readBatch, writeBatch } from "../../engine/unit-of-work.ts";
 import { retryDeliveries } from "../extras/delivery-retry.ts";
+import { requireUser, requireWrite } from "../../engine/permissions.ts";
 import { webhookDelivery } from "../extras/events.ts";
 
 /*
@@ -21,12 +22,12 @@ import { webhookDelivery } from "../extras/events.ts";
 
 const QUEUE = "default";
 
-/** NetBox's IsAdminUser: a signed-in staff member (or a superuser); POST also needs a token that may write. */
+/** NetBox's IsAdminUser: a signed-in staff member (or a superuser); POST is a write, refused as model writes are. */
 async function requireStaff(ctx: RouteContext): Promise<void> {
-  if (!ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
-  if (ctx.method === "POST" && ctx.token && !ctx.token.write_enabled) throw ApiError.forbidden();
-  if (ctx.user.is_superuser) return;
-  const [found] = await readBatch(ctx, [sql`SELECT is_staff FROM users_user WHERE id = ${ctx.user.id}`.compile(qb)]);
+  const user = requireUser(ctx);
+  if (ctx.method === "POST") requireWrite(ctx);
+  if (user.is_superuser) return;
+  const [found] = await readBatch(ctx, [sql`SELECT is_staff FROM users_user WHERE id = ${user.id}`.compile(qb)]);
   if (!Number(found.rows[0]?.is_staff)) throw ApiError.forbidden();
 }
 

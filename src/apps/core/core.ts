@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
-import { objectTypeIdExclusion, objectTypeIdFilter, objectTypeLabelSql } from "../extras/object-types.ts";
+import { objectTypeIdFilters, objectTypeLabelSql } from "../extras/object-types.ts";
 
 export const CHANGE_ACTIONS = [
   { value: "create", label: "Created" },
@@ -58,8 +58,7 @@ export const objectChange = defineModel({
   ordering: ["-time", "-id"],
   naturalKey: "id",
   filters: {
-    changed_object_type_id: objectTypeIdFilter("changed_object_type"),
-    changed_object_type_id__n: objectTypeIdExclusion("changed_object_type"),
+    ...objectTypeIdFilters("changed_object_type_id", "changed_object_type"),
     time__gte: timeFilter(">="),
     time__lte: timeFilter("<="),
     time_after: timeFilter(">="),

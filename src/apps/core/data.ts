@@ -3,7 +3,7 @@ import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { comments, description } from "../../schema/common.ts";
 import { ref } from "../../schema/json-schema.ts";
-import { objectTypeIdExclusion, objectTypeIdFilter } from "../extras/object-types.ts";
+import { objectTypeIdFilter, objectTypeIdFilters } from "../extras/object-types.ts";
 import { syncDataSource } from "./data-sync-run.ts";
 import { timeFilter } from "./core.ts";
 
@@ -134,8 +134,7 @@ export const job = defineModel({
   naturalKey: "job_id",
   filters: {
     // NetBox filters jobs by the object type's id under `object_type`.
-    object_type: objectTypeIdFilter("object_type"),
-    object_type__n: objectTypeIdExclusion("object_type"),
+    ...objectTypeIdFilters("object_type", "object_type"),
     object_type_id: objectTypeIdFilter("object_type"),
     user: { path: "user__id" },
     created__after: timeFilter(">=", "created"),

@@ -4,7 +4,7 @@ import { ApiError, type FieldErrors } from "../../schema/errors.ts";
 import { qb } from "../../db/query-builder.ts";
 import { json } from "../../lib/responses.ts";
 import { readBatch, writeBatch } from "../../engine/unit-of-work.ts";
-import { requireUser, requireWrite } from "./requester.ts";
+import { requireUser, requireWrite } from "../../engine/permissions.ts";
 
 /*
  * `/api/extras/dashboard/`: the requester's dashboard, a JSON document of `layout` (a list) and

@@ -11,7 +11,7 @@ import { fromBase64, randomHex } from "../../lib/crypto.ts";
 import { imageInfo, type ImageInfo } from "../../lib/image-size.ts";
 import { isUpload, type FileStore } from "../../lib/file-store.ts";
 import type { Database } from "../../db/database.ts";
-import { objectTypeIdExclusion, objectTypeIdFilter } from "./object-types.ts";
+import { objectTypeIdFilters } from "./object-types.ts";
 
 /*
  * Images kept as files (NetBox's ImageField): image attachments on any object, and a device
@@ -207,7 +207,7 @@ export const imageAttachment = defineModel({
   display: attachmentDisplay,
   search: ["name"],
   ordering: ["name", "id"],
-  filters: { object_type_id: objectTypeIdFilter("object_type"), object_type_id__n: objectTypeIdExclusion("object_type") },
+  filters: objectTypeIdFilters("object_type_id", "object_type"),
   hooks: imageHooks({
     image: {
       folder: "image-attachments",

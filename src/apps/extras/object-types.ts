@@ -5,6 +5,7 @@ import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
 import { qb } from "../../db/query-builder.ts";
 import { listHolds, numberSet, valueSet, whether } from "../../schema/filter-sql.ts";
+import { likeEscape } from "../../engine/filters.ts";
 
 /**
  * Object types (NetBox's content types): one row per model, with an id of its own that other
@@ -51,12 +52,6 @@ export const objectTypeIdFilter = (column: string): FilterDeclaration => ({
   sql: (values, t) => sql`${sql.ref(`${t}.${column}`)} IN ${objectTypeNames(values)}`,
 });
 
-/** Rows whose `column` names none of the object types given by id (the `__n` of `objectTypeIdFilter`). */
-export const objectTypeIdExclusion = (column: string): FilterDeclaration => ({
-  integer: true,
-  sql: (values, t) => sql`${sql.ref(`${t}.${column}`)} NOT IN ${objectTypeNames(values)}`,
-});
-
 /** Rows whose JSON list in `column` holds one of the object types given by id. */
 export const objectTypeIdsFilter = (column: string): FilterDeclaration => ({
   integer: true,
@@ -86,7 +81,6 @@ const TEXT_LOOKUPS: readonly [string, (v: string) => string][] = [
   ["iew", (v) => `%${v}`],
   ["ie", (v) => v],
 ];
-const likeEscape = (s: string) => s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * NetBox's `object_type` filter and its lookups (`__n`, `__ic`, `__nic`, `__isw`, `__ie`...) over
@@ -104,7 +98,7 @@ function objectTypeLookups(holds: (t: string, names: RawBuilder<unknown>) => Raw
   for (const [lookup, pattern] of TEXT_LOOKUPS) {
     const like = (values: readonly string[]) =>
       sql`(SELECT app_label || '.' || model FROM extras_objecttype WHERE ${sql.join(
-        values.map((v) => sql`lower(app_label || '.' || model) LIKE ${pattern(likeEscape(v))} ESCAPE '\\'`),
+        values.map((v) => sql`lower(app_label || '.' || model) LIKE ${pattern(likeEscape(v.toLowerCase()))} ESCAPE '\\'`),
         sql` OR `,
       )})`;
     out[`object_type__${lookup}`] = { sql: (values, t) => holds(t, like(values)) };

@@ -1,7 +1,7 @@
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
 import type { AppPath } from "../../schema/shapes.ts";
-import { requireUser } from "./requester.ts";
+import { requireUser } from "../../engine/permissions.ts";
 
 /*
  * `/api/extras/scripts/`: NetBox runs custom Python scripts there. This service runs no Python
