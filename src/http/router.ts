@@ -218,7 +218,7 @@ async function routeEndpoint(req: IRequest, ctx: RequestContext, { model, name, 
 }
 
 /** An app's own path (`/api/extras/dashboard/`): its listed methods, then its handler, through the same pipeline. */
-async function appPathEndpoint(
+function appPathEndpoint(
   req: IRequest,
   ctx: RequestContext,
   path: AppPath,
@@ -226,19 +226,17 @@ async function appPathEndpoint(
   at: { readonly key: string | null; readonly action?: string },
 ): Promise<Response> {
   const allowed = [...Object.keys(operations), ...("GET" in operations ? ["HEAD"] : []), "OPTIONS"];
-  if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: { Allow: allowed.join(", ") } });
-  if (!allowed.includes(req.method))
-    throw path.refusal
-      ? ApiError.detail("method_not_allowed", path.refusal, { Allow: allowed.join(", ") })
-      : ApiError.methodNotAllowed(req.method, allowed);
-  const response = await path.handler(ctx, at);
-  response.headers.set("Allow", allowed.join(", "));
-  return response;
+  return only(req, allowed, () => path.handler(ctx, at), path.refusal);
 }
 
-async function only(req: IRequest, methods: string[], handler: () => Response | Promise<Response>): Promise<Response> {
+/** Answers OPTIONS, refuses a method not in `methods` (405, with `refusal` as its detail when it has more to say), else the handler. */
+async function only(req: IRequest, methods: string[], handler: () => Response | Promise<Response>, refusal?: string): Promise<Response> {
   if (req.method === "OPTIONS") return new Response(null, { status: 200, headers: { Allow: methods.join(", ") } });
-  if (!methods.includes(req.method)) throw ApiError.methodNotAllowed(req.method, methods);
+  if (!methods.includes(req.method)) {
+    throw refusal
+      ? ApiError.detail("method_not_allowed", refusal, { Allow: methods.join(", ") })
+      : ApiError.methodNotAllowed(req.method, methods);
+  }
   const response = await handler();
   // Every answer says what the endpoint allows, as the model endpoints' do (the browsable API shows it).
   if (!response.headers.has("Allow")) response.headers.set("Allow", methods.join(", "));

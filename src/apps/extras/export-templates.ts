@@ -1,4 +1,4 @@
-import type { FilterDeclaration, Model } from "../../schema/shapes.ts";
+import type { Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { sql } from "kysely";
 import { f } from "../../schema/fields.ts";
@@ -6,7 +6,6 @@ import { defineModel } from "../../schema/model.ts";
 import { withSyncedData } from "./data-sync.ts";
 import { description } from "../../schema/common.ts";
 import { ApiError } from "../../schema/errors.ts";
-import { numberSet } from "../../schema/filter-sql.ts";
 import { qb } from "../../db/query-builder.ts";
 import { listObjects, type ListQuery } from "../../engine/crud.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
@@ -14,12 +13,6 @@ import { objectTypesChecked } from "./custom-links.ts";
 import { objectTypesListFilters } from "./object-types.ts";
 import { templateProblem } from "./render.ts";
 import { renderText } from "./config-templates.ts";
-
-/** `<name>` and `<name>__n`: rows whose integer `column` is (or is not) one of the ids given. */
-const _idFilters = (name: string, column: string): Record<string, FilterDeclaration> => ({
-  [name]: { integer: true, sql: (values, t) => sql`${sql.ref(`${t}.${column}`)} IN ${numberSet(values)}` },
-  [`${name}__n`]: { integer: true, sql: (values, t) => sql`coalesce(${sql.ref(`${t}.${column}`)} NOT IN ${numberSet(values)}, 1)` },
-});
 
 /**
  * An export template: text rendered over a list of objects (`?export=<name>` on the list of one
