@@ -9,6 +9,7 @@ import { isRef } from "../../schema/kinds/descriptor.ts";
 import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
 import { pathsRoute } from "../dcim/trace.ts";
+import { isVirtualInterfaceType } from "../dcim/interface-kinds.ts";
 import { CIRCUIT_STATUS, circuitTypeFields } from "./circuits.ts";
 
 /** A virtual circuit termination's role (NetBox VirtualCircuitTerminationRoleChoices). */
@@ -17,9 +18,6 @@ export const VIRTUAL_CIRCUIT_TERMINATION_ROLE: readonly Choice[] = [
   { value: "hub", label: "Hub" },
   { value: "spoke", label: "Spoke" },
 ];
-
-/** Interfaces a virtual circuit may end at: virtual ones (NetBox's VIRTUAL_IFACE_TYPES). */
-const VIRTUAL_INTERFACE = new Set(["virtual", "bridge", "lag"]);
 
 export const virtualCircuitType = defineModel({
   app: "circuits",
@@ -145,7 +143,7 @@ function virtualInterfaceOnly(self: () => Model): StatefulHooks<Interfaces> {
     prepareWrite: (_ctx, items, seen) => {
       for (const { values, errors } of items) {
         const type = values.interface == null ? undefined : seen.get(Number(values.interface));
-        if (type !== undefined && !VIRTUAL_INTERFACE.has(type))
+        if (type !== undefined && !isVirtualInterfaceType(type))
           errors.__all__ ??= ["Virtual circuits may be terminated only to virtual interfaces."];
       }
     },

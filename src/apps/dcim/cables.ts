@@ -1,6 +1,7 @@
 import type { Choice, FieldOptions, SqlScope, FilterDeclaration, Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import * as v from "valibot";
+import { isVirtualInterfaceType, isWirelessInterfaceType } from "./interface-kinds.ts";
 import { sql, type RawBuilder } from "kysely";
 import { idList, inJsonList, whether } from "../../schema/filter-sql.ts";
 import type { Row, Statement } from "../../db/database.ts";
@@ -63,7 +64,6 @@ export const CABLE_LENGTH_UNIT: readonly Choice[] = [
 ];
 
 /** Interfaces no cable can reach: virtual ones and radios. */
-const UNCABLEABLE_INTERFACE = /^(virtual|bridge|lag|other-wireless|ieee802\.1[15].*)$/;
 
 /** One end termination as written: `{"object_type": "dcim.interface", "object_id": 4}`. */
 interface EndRef {
@@ -169,7 +169,7 @@ function writeProbes(ctx: Actor, items: readonly WriteItem[], found: Found): Pro
 
 /** How NetBox names the kind of an interface type no cable may end at. */
 const uncableableKind = (type: string) =>
-  type === "lag" ? "Link Aggregation Group (LAG)" : type === "virtual" || type === "bridge" ? "virtual" : "wireless";
+  type === "lag" ? "Link Aggregation Group (LAG)" : isVirtualInterfaceType(type) ? "virtual" : "wireless";
 
 /**
  * The first problem of one end's terminations, or undefined: a reference that names nothing is
@@ -191,7 +191,11 @@ function endProblem(
     const held = f.ends.find((e) => e.termination_type === r.type && Number(e.termination_id) === r.id && Number(e.cable_id) !== cableId);
     if (held) return { message: `Duplicate termination found for ${r.type} ${r.id}: cable ${held.cable_id}` };
     if (endpoint.mark_connected) return { message: `${r.type} ${r.id} is marked as connected; it cannot take a cable.` };
-    if (r.type === "dcim.interface" && typeof endpoint.__kind === "string" && UNCABLEABLE_INTERFACE.test(endpoint.__kind)) {
+    if (
+      r.type === "dcim.interface" &&
+      typeof endpoint.__kind === "string" &&
+      (isVirtualInterfaceType(endpoint.__kind) || isWirelessInterfaceType(endpoint.__kind))
+    ) {
       return { message: `Cables cannot be terminated to ${uncableableKind(endpoint.__kind)} interfaces` };
     }
     if (claimed.has(key(r)) && claimed.get(key(r)) !== item)

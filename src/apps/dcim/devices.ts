@@ -1,3 +1,4 @@
+import { INTERFACE_KIND_SQL } from "./interface-kinds.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { defineModel } from "../../schema/model.ts";
@@ -165,15 +166,6 @@ export const device = defineModel({
   routes: [renderConfigRoute("device"), connectedDeviceRoute],
 });
 
-/** An interface's kind, by its type (NetBox's `kind` filter): virtual, wireless (radios) or physical (the rest). */
-const VIRTUAL_TYPES = sql`('virtual', 'bridge', 'lag')`;
-const wireless = (type: RawBuilder<unknown>) => sql`(${type} LIKE 'ieee802.11%' OR ${type} IN ('ieee802.15.1', 'other-wireless'))`;
-const INTERFACE_KIND: Record<string, (type: RawBuilder<unknown>) => RawBuilder<unknown>> = {
-  virtual: (type) => sql`${type} IN ${VIRTUAL_TYPES}`,
-  wireless,
-  physical: (type) => sql`NOT (${type} IN ${VIRTUAL_TYPES} OR ${wireless(type)})`,
-};
-
 const or = (xs: RawBuilder<unknown>[]) => (xs.length ? sql`(${sql.join(xs, sql` OR `)})` : sql`0`);
 
 /**
@@ -234,7 +226,7 @@ export const iface = defineModel({
     ...componentFilters,
     manufacturer: "device__device_type__manufacturer",
     manufacturer_id: "device__device_type__manufacturer__id",
-    kind: { sql: (values, t) => or(values.flatMap((v) => (INTERFACE_KIND[v] ? [INTERFACE_KIND[v](sql.ref(`${t}.type`))] : []))) },
+    kind: { sql: (values, t) => or(values.flatMap((v) => (INTERFACE_KIND_SQL[v] ? [INTERFACE_KIND_SQL[v](sql.ref(`${t}.type`))] : []))) },
     virtual_chassis_member: {
       sql: (values, t) => virtualChassisMembers(sql`d.name IN ${valueSet(values)}`, t),
     },

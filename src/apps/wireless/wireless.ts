@@ -11,6 +11,7 @@ import { qb } from "../../db/query-builder.ts";
 import { refSql } from "../../engine/references.ts";
 import { CABLE_STATUS } from "../dcim/cables.ts";
 import { INTERFACE_TYPE } from "../dcim/choices.ts";
+import { isWirelessInterfaceType } from "../dcim/interface-kinds.ts";
 import { DISTANCE_UNIT } from "../circuits/circuits.ts";
 import { scopePlaceFilters } from "../virtualization/cluster-scope.ts";
 
@@ -36,9 +37,6 @@ export const WIRELESS_AUTH_CIPHER: readonly Choice[] = [
   { value: "tkip", label: "TKIP" },
   { value: "aes", label: "AES" },
 ];
-
-/** The interface types a wireless link may join: radios (NetBox's WIRELESS_IFACE_TYPES). */
-export const WIRELESS_INTERFACE = /^(other-wireless|ieee802\.1[15].*)$/;
 
 const SSID_MAX_LENGTH = 32;
 
@@ -142,7 +140,7 @@ const wirelessLinkHooks = (self: () => Model): StatefulHooks<LinkedInterfaces> =
         if (errors[end]) continue;
         const id = values[end];
         const row = id == null ? undefined : seen.get(Number(id));
-        if (row && !WIRELESS_INTERFACE.test(String(row.type))) errors[end] = [`${typeLabel(row.type)} is not a wireless interface.`];
+        if (row && !isWirelessInterfaceType(String(row.type))) errors[end] = [`${typeLabel(row.type)} is not a wireless interface.`];
       }
     }
   },
