@@ -207,7 +207,7 @@ export const PaginationInput = new GraphQLInputObjectType({
 });
 
 /** The value's SQL for a GraphQL scalar of a stored field, or null for a kind GraphQL does not show. */
-function valueOf(field: Field): { type: GraphQLOutputType; reading: Reading } | null {
+function scalarOf(field: Field, registry: Registry): { type: GraphQLOutputType; reading: Reading } | null {
   const col = field.column;
   const nn = (t: GraphQLOutputType) => (field.nullable || field.kind === "datetime" ? t : new GraphQLNonNull(t));
   const value = (type: GraphQLOutputType, read: (outer: string) => Sql) => ({
@@ -253,7 +253,7 @@ function valueOf(field: Field): { type: GraphQLOutputType; reading: Reading } | 
         type: new GraphQLNonNull(GraphQLInt),
         reading: {
           kind: "value",
-          sql: (o, depth) => KINDS.count.read!.select(field, o, selectContext(field.target?.().registry as Registry, depth))!,
+          sql: (o, depth) => KINDS.count.read!.select(field, o, selectContext(registry, depth))!,
         },
       };
     default:
@@ -449,7 +449,7 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
       });
       return;
     }
-    const value = valueOf(field);
+    const value = scalarOf(field, model.registry);
     if (value) add(field.name, value.type, value.reading);
   }
 
