@@ -16,7 +16,6 @@ import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import { scopeSql } from "../engine/scope.ts";
 import { planOrdering } from "../engine/filters.ts";
-import { jsonObjectSql } from "../engine/select.ts";
 import type { GraphSchema, Reading } from "./schema.ts";
 import { filterCondition } from "./filter-sql.ts";
 import { typeName } from "./names.ts";
@@ -66,6 +65,8 @@ interface Compiler {
   readonly variables: Variables;
   /** The common table expressions so far, each after those it reads. */
   readonly ctes: Sql[];
+  /** The CTE each join alias reads. */
+  readonly joins: Map<string, string>;
   /** A name not used before in the statement. */
   next(prefix: string): string;
 }
@@ -82,7 +83,7 @@ export function compileOperation(
   variables: Variables,
 ): CompiledQuery {
   let names = 0;
-  const c: Compiler = { gs, ctx, fragments, variables, ctes: [], next: (prefix) => `${prefix}${names++}` };
+  const c: Compiler = { gs, ctx, fragments, variables, ctes: [], joins: new Map(), next: (prefix) => `${prefix}${names++}` };
   const queryType = gs.schema.getQueryType()!;
   const fields = collectFields(gs.schema, fragments, variables, queryType, operation.selectionSet);
   const columns: Sql[] = [];
@@ -109,19 +110,18 @@ export function compileOperation(
     const table = sql`${sql.table(root.model.table)} AS ${sql.raw(alias)}`;
     let rows: Sql;
     if (root.list) {
-      const { where, order, page } = listOf(c, root.model, alias, null, args);
-      rows = sql`SELECT 0 AS pid, ${ref(alias, "id")} AS id, row_number() OVER (ORDER BY ${order}) AS ord FROM ${table} WHERE ${where}
-        ORDER BY ${order} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
-      const built = nodeSql(c, type, nodes, rows);
-      const list = aggregate(c, built.j, built.r, true);
-      columns.push(sql`coalesce((SELECT v FROM ${sql.raw(list)}), '[]') AS ${column}`);
-      roots.push({ key, detail: null, node, post: listPost(built.post) });
+      const { where, page } = listOf(c, root.model, alias, null, args);
+      const order = orderOf(root.model);
+      rows = sql`SELECT 0 AS pid, ${ref(alias, "id")} AS id FROM ${table} WHERE ${where} ORDER BY ${order(alias)} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
+      const built = nodeSql(c, type, nodes, rows, { list: true, order });
+      columns.push(sql`coalesce((SELECT json(v) FROM ${sql.raw(built.a)}), '[]') AS ${column}`);
+      roots.push({ key, detail: null, node, post: built.post });
       cost += (page.limit ?? ROOT_LIST) * (1 + built.cost);
     } else {
       const id = /^\d{1,15}$/.test(String(args.id)) ? Number(args.id) : -1;
-      rows = sql`SELECT 0 AS pid, ${ref(alias, "id")} AS id, 1 AS ord FROM ${table} WHERE ${ref(alias, "id")} = ${id} AND ${scopeSql(ctx, root.model, "view", alias)}`;
-      const built = nodeSql(c, type, nodes, rows);
-      columns.push(sql`(SELECT j FROM ${sql.raw(built.j)}) AS ${column}`);
+      rows = sql`SELECT 0 AS pid, ${ref(alias, "id")} AS id FROM ${table} WHERE ${ref(alias, "id")} = ${id} AND ${scopeSql(ctx, root.model, "view", alias)}`;
+      const built = nodeSql(c, type, nodes, rows, { list: false });
+      columns.push(sql`(SELECT json(v) FROM ${sql.raw(built.a)}) AS ${column}`);
       roots.push({ key, detail: root.model, node, post: built.post });
       cost += 1 + built.cost;
     }
@@ -134,25 +134,30 @@ export function compileOperation(
 
 const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
 
-/** What a node gave: the names of its rows and JSON, what finishes its objects and what it costs per row. */
+/** What a node gave: its aggregate CTE (`pid`, `v`: the JSONB of its objects per parent), what finishes them and their cost per row. */
 interface Node {
-  readonly r: string;
-  readonly j: string;
+  readonly a: string;
   readonly post: Post | null;
   readonly cost: number;
 }
 
-/** A join of a node below into this one's JSON: the CTE aggregated per parent, and the SQL reading its value. */
-interface Joined {
-  readonly cte: string;
-  readonly alias: string;
+/** How a node's objects are gathered per parent: one object, or an array ordered by its rows' `ord` or by SQL. */
+type Gather = { readonly list: false } | { readonly list: true; readonly order: ((alias: string) => Sql) | "ord" };
+
+/** A JSONB object from key/expression pairs, in chunks (SQLite caps a function at 127 arguments). */
+function jsonbObject(pairs: readonly [string, Sql][]): Sql {
+  const args = (chunk: readonly [string, Sql][], key: (k: string) => string) => sql.join(chunk.flatMap(([k, x]) => [sql.lit(key(k)), x]));
+  let out = sql`jsonb_object(${args(pairs.slice(0, 60), (k) => k)})`;
+  for (let i = 60; i < pairs.length; i += 60) out = sql`jsonb_insert(${out}, ${args(pairs.slice(i, i + 60), (k) => `$."${k}"`)})`;
+  return out;
 }
 
 /**
- * A node: its rows (`rows`, a SELECT of `pid, id, ord`), the nodes of the relations it selects,
- * then one JSON object per distinct row with the fields the field nodes select.
+ * A node: its rows (`rows`, a SELECT of `pid, id`, and `ord` where its order is its own), the
+ * nodes of the relations it selects (their rows found from this node's rows, each id once), then
+ * its objects built and gathered per parent, as JSONB so that no level parses the one below again.
  */
-function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode[], rows: Sql): Node {
+function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode[], rows: Sql, gather: Gather): Node {
   const model = c.gs.models.get(type.name)!;
   const r = c.next("r");
   c.ctes.push(sql`${sql.raw(r)} AS (${rows})`);
@@ -160,12 +165,13 @@ function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode
   const fields = collectSubfields(c.gs.schema, c.fragments, c.variables, type, nodes);
   const readings = c.gs.readings.get(type.name)!;
   const pairs: [string, Sql][] = [];
-  const joins: Joined[] = [];
+  const joins: string[] = [];
   const posts: [string, Post][] = [];
   let cost = 0;
   const join = (cte: string) => {
     const as = c.next("x");
-    joins.push({ cte, alias: as });
+    joins.push(as);
+    c.joins.set(as, cte);
     return as;
   };
   for (const [key, sub] of fields) {
@@ -180,18 +186,19 @@ function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode
     if (built.post) posts.push([key, built.post]);
     cost += built.cost;
   }
-  const j = c.next("j");
+  const a = c.next("a");
   const from = sql.join(
     [
-      sql`${sql.table(model.table)} AS ${sql.raw(alias)}`,
-      ...joins.map((x) => sql`LEFT JOIN ${sql.raw(x.cte)} AS ${sql.raw(x.alias)} ON ${ref(x.alias, "pid")} = ${ref(alias, "id")}`),
+      sql`${sql.raw(r)} AS rr JOIN ${sql.table(model.table)} AS ${sql.raw(alias)} ON ${ref(alias, "id")} = rr.id`,
+      ...joins.map((x) => sql`LEFT JOIN ${sql.raw(c.joins.get(x)!)} AS ${sql.raw(x)} ON ${ref(x, "pid")} = ${ref(alias, "id")}`),
     ],
     sql` `,
   );
-  const object = pairs.length ? jsonObjectSql(pairs) : sql`json_object()`;
-  c.ctes.push(
-    sql`${sql.raw(j)} AS (SELECT ${ref(alias, "id")} AS id, ${object} AS j FROM ${from} WHERE ${ref(alias, "id")} IN (SELECT id FROM ${sql.raw(r)}))`,
-  );
+  const object = pairs.length ? jsonbObject(pairs) : sql`jsonb_object()`;
+  const value = gather.list
+    ? sql`jsonb_group_array(${object} ORDER BY ${gather.order === "ord" ? sql`rr.ord` : gather.order(alias)})`
+    : sql`${object}`;
+  c.ctes.push(sql`${sql.raw(a)} AS (SELECT rr.pid AS pid, ${value} AS v FROM ${from} GROUP BY rr.pid)`);
   const post: Post | null = posts.length
     ? (value) => {
         if (value && typeof value === "object") {
@@ -201,18 +208,7 @@ function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode
         return value;
       }
     : null;
-  return { r, j, post, cost };
-}
-
-/** A node's objects aggregated per parent: a JSON array in the rows' order, or the one object. */
-function aggregate(c: Compiler, j: string, r: string, list: boolean): string {
-  const name = c.next("a");
-  c.ctes.push(
-    list
-      ? sql`${sql.raw(name)} AS (SELECT rr.pid AS pid, json_group_array(json(jj.j) ORDER BY rr.ord) AS v FROM ${sql.raw(r)} rr JOIN ${sql.raw(j)} jj ON jj.id = rr.id GROUP BY rr.pid)`
-      : sql`${sql.raw(name)} AS (SELECT rr.pid AS pid, min(jj.j) AS v FROM ${sql.raw(r)} rr JOIN ${sql.raw(j)} jj ON jj.id = rr.id GROUP BY rr.pid)`,
-  );
-  return name;
+  return { a, post: gather.list ? listPost(post) : post, cost };
 }
 
 const listPost = (post: Post | null): Post | null => (post ? (value) => (Array.isArray(value) ? value.map(post) : value) : null);
@@ -234,6 +230,9 @@ interface Built {
 const parentRows = (parent: Parent, o: string) =>
   sql`(SELECT DISTINCT id FROM ${sql.raw(parent.r)}) AS pr JOIN ${sql.table(parent.model.table)} AS ${sql.raw(o)} ON ${ref(o, "id")} = pr.id`;
 
+/** The model's order as SQL over a row under `alias`. */
+const orderOf = (model: Model) => (alias: string) => sql.join(planOrdering(model, null, alias));
+
 /** The SQL of one field of the row under `parent.alias`; nodes below are joined in through `join`. */
 function fieldSql(
   c: Compiler,
@@ -254,34 +253,36 @@ function fieldSql(
         const name = sub[0].name.value;
         pairs.push([key, name === "__typename" ? sql.lit(type.name) : reading.fields.get(name)!(outer)]);
       }
-      return { sql: sql`CASE WHEN ${reading.present(outer)} IS NOT NULL THEN ${jsonObjectSql(pairs)} END`, post: null, cost: pairs.length };
+      return { sql: sql`CASE WHEN ${reading.present(outer)} IS NOT NULL THEN ${jsonbObject(pairs)} END`, post: null, cost: pairs.length };
     }
     case "object": {
       const type = getNamedType(def.type) as GraphQLObjectType;
       const o = c.next("g");
       const i = c.next("g");
-      const rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id, 1 AS ord FROM ${parentRows(parent, o)}
+      const rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id FROM ${parentRows(parent, o)}
         JOIN ${sql.table(reading.model.table)} AS ${sql.raw(i)} ON ${reading.where(i, o)} WHERE ${scopeSql(c.ctx, reading.model, "view", i)}`;
-      const node = nodeSql(c, type, nodes, rows);
-      const x = join(aggregate(c, node.j, node.r, false));
-      return { sql: sql`json(${ref(x, "v")})`, post: node.post, cost: node.cost };
+      const node = nodeSql(c, type, nodes, rows, { list: false });
+      return { sql: ref(join(node.a), "v"), post: node.post, cost: node.cost };
     }
     case "list": {
       const type = getNamedType(def.type) as GraphQLObjectType;
       const args = getArgumentValues(def, nodes[0], c.variables);
       const o = c.next("g");
       const i = c.next("g");
-      const { where, order, page } = listOf(c, reading.model, i, sql`${reading.where(i, o)}`, args);
-      const numbered = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id, row_number() OVER (PARTITION BY ${ref(o, "id")} ORDER BY ${order}) AS ord
-        FROM ${parentRows(parent, o)} JOIN ${sql.table(reading.model.table)} AS ${sql.raw(i)} ON ${where}`;
+      const { where, page } = listOf(c, reading.model, i, sql`${reading.where(i, o)}`, args);
+      const from = sql`FROM ${parentRows(parent, o)} JOIN ${sql.table(reading.model.table)} AS ${sql.raw(i)} ON ${where}`;
       const paged = page.limit !== null || page.offset > 0;
-      const upper = page.limit === null ? sql`` : sql` AND ord <= ${page.offset + page.limit}`;
-      const rows = paged ? sql`SELECT pid, id, ord FROM (${numbered}) WHERE ord > ${page.offset}${upper}` : numbered;
-      const node = nodeSql(c, type, nodes, rows);
-      const x = join(aggregate(c, node.j, node.r, true));
+      let rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id ${from}`;
+      if (paged) {
+        // Each parent's page: its rows numbered in the model's order, then cut.
+        const upper = page.limit === null ? sql`` : sql` AND ord <= ${page.offset + page.limit}`;
+        rows = sql`SELECT pid, id, ord FROM (SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id,
+          row_number() OVER (PARTITION BY ${ref(o, "id")} ORDER BY ${orderOf(reading.model)(i)}) AS ord ${from}) WHERE ord > ${page.offset}${upper}`;
+      }
+      const node = nodeSql(c, type, nodes, rows, { list: true, order: paged ? "ord" : orderOf(reading.model) });
       return {
-        sql: sql`coalesce(json(${ref(x, "v")}), json('[]'))`,
-        post: listPost(node.post),
+        sql: sql`coalesce(${ref(join(node.a), "v")}, jsonb_array())`,
+        post: node.post,
         cost: (page.limit ?? NESTED_LIST) * (1 + node.cost),
       };
     }
@@ -291,12 +292,11 @@ function fieldSql(
         const type = c.gs.schema.getType(typeName(model));
         if (!isObjectType(type)) return [];
         const i = c.next("g");
-        const rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id, 1 AS ord FROM ${parentRows(parent, o)}
+        const rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id FROM ${parentRows(parent, o)}
           JOIN ${sql.table(model.table)} AS ${sql.raw(i)} ON ${reading.type(o)} = ${model.objectType} AND ${ref(i, "id")} = ${reading.id(o)}
           WHERE ${scopeSql(c.ctx, model, "view", i)}`;
-        const node = nodeSql(c, type, nodes, rows);
-        const x = join(aggregate(c, node.j, node.r, false));
-        return [{ model, sql: sql`WHEN ${model.objectType} THEN json(${ref(x, "v")})`, cost: node.cost }];
+        const node = nodeSql(c, type, nodes, rows, { list: false });
+        return [{ sql: sql`WHEN ${model.objectType} THEN ${ref(join(node.a), "v")}`, cost: node.cost }];
       });
       if (!branches.length) return { sql: sql`NULL`, post: null, cost: 0 };
       return {
@@ -309,34 +309,30 @@ function fieldSql(
       };
     }
     case "unionList": {
-      // The objects the field's SQL names, in its order, each read again as its model's node.
+      // The objects the field's SQL names, in its order, each read again as its model's object.
       const o = c.next("g");
       const u = c.next("r");
       const member = (key: string, alternative: string) =>
         sql`coalesce(json_extract(e.value, ${`$.${key}`}), json_extract(e.value, ${`$.${alternative}`}))`;
-      c.ctes.push(sql`${sql.raw(u)} AS (SELECT ${ref(o, "id")} AS pid, ${member("id", "object_id")} AS id, ${member("__type", "object_type")} AS type, e.key AS ord
-        FROM ${parentRows(parent, o)}, json_each(${reading.sql(o, 1)}) AS e)`);
+      c.ctes.push(sql`${sql.raw(u)} AS (SELECT row_number() OVER () AS k, ${ref(o, "id")} AS pid, ${member("id", "object_id")} AS id,
+        ${member("__type", "object_type")} AS type, e.key AS ord FROM ${parentRows(parent, o)}, json_each(${reading.sql(o, 1)}) AS e)`);
       const branches = reading.members.flatMap((model) => {
         const type = c.gs.schema.getType(typeName(model));
         if (!isObjectType(type)) return [];
         const i = c.next("g");
-        const rows = sql`SELECT uu.pid AS pid, uu.id AS id, uu.ord AS ord FROM ${sql.raw(u)} uu JOIN ${sql.table(model.table)} AS ${sql.raw(i)} ON ${ref(i, "id")} = uu.id
+        // Keyed by the item (`k`), so the members' objects can be put back in the list's order.
+        const rows = sql`SELECT uu.k AS pid, uu.id AS id FROM ${sql.raw(u)} uu JOIN ${sql.table(model.table)} AS ${sql.raw(i)} ON ${ref(i, "id")} = uu.id
           WHERE uu.type = ${model.objectType} AND ${scopeSql(c.ctx, model, "view", i)}`;
-        const node = nodeSql(c, type, nodes, rows);
-        return [{ model, node }];
+        return [nodeSql(c, type, nodes, rows, { list: false })];
       });
-      const cost = NESTED_LIST * (1 + Math.max(0, ...branches.map((b) => b.node.cost)));
-      if (!branches.length) return { sql: sql`json('[]')`, post: null, cost };
+      const cost = NESTED_LIST * (1 + Math.max(0, ...branches.map((b) => b.cost)));
+      if (!branches.length) return { sql: sql`jsonb_array()`, post: null, cost };
       const name = c.next("a");
-      const joins = branches.map(
-        (b, n) =>
-          sql`LEFT JOIN ${sql.raw(b.node.j)} AS ${sql.raw(`m${n}`)} ON uu.type = ${b.model.objectType} AND ${sql.raw(`m${n}`)}.id = uu.id`,
-      );
-      const value = sql`coalesce(${sql.join(branches.map((_, n) => sql.raw(`m${n}.j`)))}, NULL)`;
-      c.ctes.push(sql`${sql.raw(name)} AS (SELECT uu.pid AS pid, json_group_array(json(${value}) ORDER BY uu.ord) AS v FROM ${sql.raw(u)} uu ${sql.join(joins, sql` `)}
+      const joins = branches.map((b, n) => sql`LEFT JOIN ${sql.raw(b.a)} AS ${sql.raw(`m${n}`)} ON ${sql.raw(`m${n}`)}.pid = uu.k`);
+      const value = sql`coalesce(${sql.join(branches.map((_, n) => sql.raw(`m${n}.v`)))}, NULL)`;
+      c.ctes.push(sql`${sql.raw(name)} AS (SELECT uu.pid AS pid, jsonb_group_array(${value} ORDER BY uu.ord) AS v FROM ${sql.raw(u)} uu ${sql.join(joins, sql` `)}
         WHERE ${value} IS NOT NULL GROUP BY uu.pid)`);
-      const x = join(name);
-      return { sql: sql`coalesce(json(${ref(x, "v")}), json('[]'))`, post: null, cost };
+      return { sql: sql`coalesce(${ref(join(name), "v")}, jsonb_array())`, post: null, cost };
     }
   }
 }
@@ -348,14 +344,13 @@ function listOf(
   alias: string,
   link: Sql | null,
   args: Record<string, unknown>,
-): { where: Sql; order: Sql; page: { limit: number | null; offset: number } } {
+): { where: Sql; page: { limit: number | null; offset: number } } {
   const conditions = [...(link ? [link] : []), scopeSql(c.ctx, model, "view", alias)];
   if (args.filters) conditions.push(filterCondition(c.gs, c.ctx, model, args.filters as Record<string, unknown>, alias));
   const pagination = args.pagination as { offset?: number; limit?: number } | undefined;
   const limit = pagination?.limit !== undefined && pagination.limit >= 0 ? pagination.limit : null;
   return {
     where: sql.join(conditions, sql` AND `),
-    order: sql.join(planOrdering(model, null, alias)),
     page: { limit, offset: Math.max(0, pagination?.offset ?? 0) },
   };
 }
