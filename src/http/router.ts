@@ -16,6 +16,7 @@ import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "../lib/responses.ts";
 import { apiRoot, apiStatus, appRoot, userConfig } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
+import { graphiqlPage, wantsGraphiql } from "../ui/graphiql-page.ts";
 import { deliveriesAdmin } from "../ui/admin-deliveries.ts";
 import { browsable, wantsBrowsable } from "../ui/browsable.ts";
 import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
@@ -62,6 +63,11 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/logout/", (req, ctx) => only(req, ["GET", "HEAD", "POST"], () => (req.method === "POST" ? logout(ctx) : logoutPage(ctx))));
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/schema/swagger-ui/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => swaggerPage(ctx)));
+  // A browser's GET gets GraphiQL. Stand-in until the GraphQL endpoint's own route: fold this line into it.
+  router.all("/graphql/", (_req, ctx) => {
+    if (wantsGraphiql(ctx)) return graphiqlPage(ctx);
+    throw ApiError.notFound();
+  });
   router.all(
     "/admin/webhook-deliveries/",
     fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, null))),
