@@ -64,11 +64,6 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   router.all("/logout/", (req, ctx) => only(req, ["GET", "HEAD", "POST"], () => (req.method === "POST" ? logout(ctx) : logoutPage(ctx))));
   router.all("/api/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => json(apiRoot(ctx))));
   router.all("/api/schema/swagger-ui/", (req, ctx) => only(req, ["GET", "HEAD", "OPTIONS"], () => swaggerPage(ctx)));
-  // A browser's GET gets GraphiQL. Stand-in until the GraphQL endpoint's own route: fold this line into it.
-  router.all("/graphql/", (_req, ctx) => {
-    if (wantsGraphiql(ctx)) return graphiqlPage(ctx);
-    throw ApiError.notFound();
-  });
   router.all(
     "/admin/webhook-deliveries/",
     fresh((req, ctx) => only(req, ["GET", "HEAD"], () => deliveriesAdmin(ctx, registry, null))),
@@ -90,7 +85,10 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   );
   router.all(
     "/graphql/",
-    fresh((req, ctx) => only(req, ["GET", "HEAD", "POST", "OPTIONS"], () => graphqlEndpoint(ctx, registry))),
+    // A browser's GET without a query gets GraphiQL, which POSTs its queries here.
+    fresh((req, ctx) =>
+      only(req, ["GET", "HEAD", "POST", "OPTIONS"], () => (wantsGraphiql(ctx) ? graphiqlPage(ctx) : graphqlEndpoint(ctx, registry))),
+    ),
   );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
   router.all("/media/:folder/:file", (req, ctx) =>

@@ -6,7 +6,9 @@ describe("GraphiQL in a real browser", () => {
   let service: Awaited<ReturnType<typeof startService>>;
   let browser: Browser;
   beforeAll(async () => {
-    [service, browser] = await Promise.all([startService(), launchBrowser()]);
+    // GraphiQL's introspection query nests 15 levels deep; at the default GRAPHQL_MAX_DEPTH (10) it is
+    // refused, and GraphiQL runs queries without its documentation and completion.
+    [service, browser] = await Promise.all([startService({ GRAPHQL_MAX_DEPTH: "15" }), launchBrowser()]);
     await api(service, "POST", "/api/dcim/sites/", { name: "GraphiQL DC", slug: "graphiql-dc" });
   });
   afterAll(async () => {
@@ -33,6 +35,12 @@ describe("GraphiQL in a real browser", () => {
     await page.waitForURL(`${service.url}/graphql/`);
     await page.locator(".graphiql-container .graphiql-query-editor .CodeMirror").waitFor();
     await expect(page.locator("header.top .username").textContent()).resolves.toBe(ADMIN.username);
+
+    // The schema came through the same session (introspection): the documentation explorer lists the queries.
+    await page.getByRole("button", { name: "Show Documentation Explorer" }).click();
+    const docs = page.locator(".graphiql-doc-explorer");
+    await docs.getByRole("link", { name: "Query", exact: true }).click();
+    await docs.getByRole("link", { name: "site_list", exact: true }).waitFor();
 
     // A dialog adds a scroll-locking <style>, which the page's CSP allows by its hash.
     await page.getByRole("button", { name: "Open settings dialog" }).click();
