@@ -5,11 +5,9 @@ import {
   type FragmentDefinitionNode,
   getArgumentValues,
   getNamedType,
-  GraphQLError,
   type GraphQLField,
   type GraphQLObjectType,
   isObjectType,
-  isUnionType,
   type OperationDefinitionNode,
 } from "graphql";
 import { collectFields, collectSubfields } from "graphql/execution/collectFields.js";
@@ -18,13 +16,22 @@ import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import { scopeSql } from "../engine/scope.ts";
 import { planOrdering } from "../engine/filters.ts";
-import { jsonObjectSql } from "../engine/select.ts";
 import type { GraphSchema, Reading } from "./schema.ts";
 import { filterCondition } from "./filter-sql.ts";
 import { typeName } from "./names.ts";
 
 type Sql = RawBuilder<unknown>;
 type Variables = Record<string, unknown>;
+
+/*
+ * A query compiled into one statement. Every selection of objects is a node with two common
+ * table expressions: its rows (`r`: each row's parent id, id and place among its siblings, found
+ * from the parent's rows by the relation, within the requester's view scope, filtered, ordered
+ * and paged per parent) and their JSON (`j`: one object per row, its related objects joined in
+ * from the nodes below, already aggregated per parent). The statement is as deep as one node
+ * however deep the query: SQLite's parser, which overflows on subqueries nested some six deep,
+ * never sees more than one level, and each level costs one pass over the rows it selects.
+ */
 
 /** A finishing step of a value after SQL built it (a config context's merge), applied in place. */
 type Post = (value: unknown) => unknown;
@@ -56,14 +63,17 @@ interface Compiler {
   readonly ctx: Actor;
   readonly fragments: Record<string, FragmentDefinitionNode>;
   readonly variables: Variables;
-  /** A table alias not used before in the statement. */
-  next(): string;
+  /** The common table expressions so far, each after those it reads. */
+  readonly ctes: Sql[];
+  /** The CTE each join alias reads. */
+  readonly joins: Map<string, string>;
+  /** A name not used before in the statement. */
+  next(prefix: string): string;
 }
 
 /**
- * Compiles a validated operation into one SELECT whose columns are the JSON of its root fields,
- * each built whole by SQLite (objects, lists below lists, unions), within the requester's view
- * scope at every depth. Values are parameters; nothing runs here.
+ * Compiles a validated operation into one SELECT whose columns are the JSON of its root fields.
+ * Values are parameters; nothing runs here.
  */
 export function compileOperation(
   gs: GraphSchema,
@@ -72,8 +82,8 @@ export function compileOperation(
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Variables,
 ): CompiledQuery {
-  let aliases = 0;
-  const c: Compiler = { gs, ctx, fragments, variables, next: () => `g${aliases++}` };
+  let names = 0;
+  const c: Compiler = { gs, ctx, fragments, variables, ctes: [], joins: new Map(), next: (prefix) => `${prefix}${names++}` };
   const queryType = gs.schema.getQueryType()!;
   const fields = collectFields(gs.schema, fragments, variables, queryType, operation.selectionSet);
   const columns: Sql[] = [];
@@ -94,45 +104,76 @@ export function compileOperation(
       continue;
     }
     const root = gs.roots.get(name)!;
-    const def = queryType.getFields()[name];
-    const args = getArgumentValues(def, node, variables);
-    const alias = c.next();
+    const args = getArgumentValues(queryType.getFields()[name], node, variables);
     const type = gs.schema.getType(typeName(root.model)) as GraphQLObjectType;
+    const alias = c.next("g");
+    const table = sql`${sql.table(root.model.table)} AS ${sql.raw(alias)}`;
+    let rows: Sql;
     if (root.list) {
-      const built = listSql(c, root.model, type, nodes, alias, null, args, ROOT_LIST);
-      columns.push(sql`${built.sql} AS ${column}`);
+      const { where, page } = listOf(c, root.model, alias, null, args);
+      const order = orderOf(root.model);
+      rows = sql`SELECT 0 AS pid, ${ref(alias, "id")} AS id FROM ${table} WHERE ${where} ORDER BY ${order(alias)} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
+      const built = nodeSql(c, type, nodes, rows, { list: true, order });
+      columns.push(sql`coalesce((SELECT json(v) FROM ${sql.raw(built.a)}), '[]') AS ${column}`);
       roots.push({ key, detail: null, node, post: built.post });
-      cost += built.cost;
+      cost += (page.limit ?? ROOT_LIST) * (1 + built.cost);
     } else {
       const id = /^\d{1,15}$/.test(String(args.id)) ? Number(args.id) : -1;
-      const built = objectSql(c, root.model, type, nodes, alias);
-      const scope = scopeSql(ctx, root.model, "view", alias);
-      columns.push(
-        sql`(SELECT ${built.sql} FROM ${sql.table(root.model.table)} AS ${sql.raw(alias)} WHERE ${ref(alias, "id")} = ${id} AND ${scope}) AS ${column}`,
-      );
+      rows = sql`SELECT 0 AS pid, ${ref(alias, "id")} AS id FROM ${table} WHERE ${ref(alias, "id")} = ${id} AND ${scopeSql(ctx, root.model, "view", alias)}`;
+      const built = nodeSql(c, type, nodes, rows, { list: false });
+      columns.push(sql`(SELECT json(v) FROM ${sql.raw(built.a)}) AS ${column}`);
       roots.push({ key, detail: root.model, node, post: built.post });
-      cost += built.cost;
+      cost += 1 + built.cost;
     }
   }
-  const statement = columns.length ? sql`SELECT ${sql.join(columns)}`.compile(qb) : null;
+  const statement = columns.length
+    ? (c.ctes.length ? sql`WITH ${sql.join(c.ctes)} SELECT ${sql.join(columns)}` : sql`SELECT ${sql.join(columns)}`).compile(qb)
+    : null;
   return { statement, roots, introspection, cost };
 }
 
 const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
 
-interface Built {
-  readonly sql: Sql;
+/** What a node gave: its aggregate CTE (`pid`, `v`: the JSONB of its objects per parent), what finishes them and their cost per row. */
+interface Node {
+  readonly a: string;
   readonly post: Post | null;
   readonly cost: number;
 }
 
-/** The JSON object of the row of `model` under `alias`, with the fields the nodes select. */
-function objectSql(c: Compiler, model: Model, type: GraphQLObjectType, nodes: readonly FieldNode[], alias: string): Built {
+/** How a node's objects are gathered per parent: one object, or an array ordered by its rows' `ord` or by SQL. */
+type Gather = { readonly list: false } | { readonly list: true; readonly order: ((alias: string) => Sql) | "ord" };
+
+/** A JSONB object from key/expression pairs, in chunks (SQLite caps a function at 127 arguments). */
+function jsonbObject(pairs: readonly [string, Sql][]): Sql {
+  const args = (chunk: readonly [string, Sql][], key: (k: string) => string) => sql.join(chunk.flatMap(([k, x]) => [sql.lit(key(k)), x]));
+  let out = sql`jsonb_object(${args(pairs.slice(0, 60), (k) => k)})`;
+  for (let i = 60; i < pairs.length; i += 60) out = sql`jsonb_insert(${out}, ${args(pairs.slice(i, i + 60), (k) => `$."${k}"`)})`;
+  return out;
+}
+
+/**
+ * A node: its rows (`rows`, a SELECT of `pid, id`, and `ord` where its order is its own), the
+ * nodes of the relations it selects (their rows found from this node's rows, each id once), then
+ * its objects built and gathered per parent, as JSONB so that no level parses the one below again.
+ */
+function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode[], rows: Sql, gather: Gather): Node {
+  const model = c.gs.models.get(type.name)!;
+  const r = c.next("r");
+  c.ctes.push(sql`${sql.raw(r)} AS (${rows})`);
+  const alias = c.next("g");
   const fields = collectSubfields(c.gs.schema, c.fragments, c.variables, type, nodes);
   const readings = c.gs.readings.get(type.name)!;
   const pairs: [string, Sql][] = [];
+  const joins: string[] = [];
   const posts: [string, Post][] = [];
   let cost = 0;
+  const join = (cte: string) => {
+    const as = c.next("x");
+    joins.push(as);
+    c.joins.set(as, cte);
+    return as;
+  };
   for (const [key, sub] of fields) {
     const name = sub[0].name.value;
     cost += 1;
@@ -140,13 +181,24 @@ function objectSql(c: Compiler, model: Model, type: GraphQLObjectType, nodes: re
       pairs.push([key, sql.lit(type.name)]);
       continue;
     }
-    const reading = readings.get(name)!;
-    const def = type.getFields()[name];
-    const built = fieldSql(c, reading, def, sub, alias);
+    const built = fieldSql(c, readings.get(name)!, type.getFields()[name], sub, { model, r, alias }, join);
     pairs.push([key, built.sql]);
     if (built.post) posts.push([key, built.post]);
     cost += built.cost;
   }
+  const a = c.next("a");
+  const from = sql.join(
+    [
+      sql`${sql.raw(r)} AS rr JOIN ${sql.table(model.table)} AS ${sql.raw(alias)} ON ${ref(alias, "id")} = rr.id`,
+      ...joins.map((x) => sql`LEFT JOIN ${sql.raw(c.joins.get(x)!)} AS ${sql.raw(x)} ON ${ref(x, "pid")} = ${ref(alias, "id")}`),
+    ],
+    sql` `,
+  );
+  const object = pairs.length ? jsonbObject(pairs) : sql`jsonb_object()`;
+  const value = gather.list
+    ? sql`jsonb_group_array(${object} ORDER BY ${gather.order === "ord" ? sql`rr.ord` : gather.order(alias)})`
+    : sql`${object}`;
+  c.ctes.push(sql`${sql.raw(a)} AS (SELECT rr.pid AS pid, ${value} AS v FROM ${from} GROUP BY rr.pid)`);
   const post: Post | null = posts.length
     ? (value) => {
         if (value && typeof value === "object") {
@@ -156,36 +208,100 @@ function objectSql(c: Compiler, model: Model, type: GraphQLObjectType, nodes: re
         return value;
       }
     : null;
-  return { sql: pairs.length ? jsonObjectSql(pairs) : sql`json_object()`, post, cost };
+  return { a, post: gather.list ? listPost(post) : post, cost };
 }
 
-/** The SQL of one field of the row under `outer`. */
-function fieldSql(c: Compiler, reading: Reading, def: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], outer: string): Built {
+const listPost = (post: Post | null): Post | null => (post ? (value) => (Array.isArray(value) ? value.map(post) : value) : null);
+
+/** Where a field is read from: the node's model, its rows' CTE, and the alias its row is read under. */
+interface Parent {
+  readonly model: Model;
+  readonly r: string;
+  readonly alias: string;
+}
+
+interface Built {
+  readonly sql: Sql;
+  readonly post: Post | null;
+  readonly cost: number;
+}
+
+/** The rows of the parent node, each once, joined to their table as `o`: where relations start from. */
+const parentRows = (parent: Parent, o: string) =>
+  sql`(SELECT DISTINCT id FROM ${sql.raw(parent.r)}) AS pr JOIN ${sql.table(parent.model.table)} AS ${sql.raw(o)} ON ${ref(o, "id")} = pr.id`;
+
+/** The model's order as SQL over a row under `alias`. */
+const orderOf = (model: Model) => (alias: string) => sql.join(planOrdering(model, null, alias));
+
+/** The SQL of one field of the row under `parent.alias`; nodes below are joined in through `join`. */
+function fieldSql(
+  c: Compiler,
+  reading: Reading,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  parent: Parent,
+  join: (cte: string) => string,
+): Built {
+  const outer = parent.alias;
   switch (reading.kind) {
     case "value":
       return { sql: reading.sql(outer, 1), post: reading.finish ?? null, cost: 0 };
-    case "object": {
-      const inner = c.next();
+    case "embedded": {
       const type = getNamedType(def.type) as GraphQLObjectType;
-      const built = objectSql(c, reading.model, type, nodes, inner);
-      const where = sql`${reading.where(inner, outer)} AND ${scopeSql(c.ctx, reading.model, "view", inner)}`;
-      return {
-        ...built,
-        sql: sql`json((SELECT ${built.sql} FROM ${sql.table(reading.model.table)} AS ${sql.raw(inner)} WHERE ${where} LIMIT 1))`,
-      };
+      const pairs: [string, Sql][] = [];
+      for (const [key, sub] of collectSubfields(c.gs.schema, c.fragments, c.variables, type, nodes)) {
+        const name = sub[0].name.value;
+        pairs.push([key, name === "__typename" ? sql.lit(type.name) : reading.fields.get(name)!(outer)]);
+      }
+      return { sql: sql`CASE WHEN ${reading.present(outer)} IS NOT NULL THEN ${jsonbObject(pairs)} END`, post: null, cost: pairs.length };
+    }
+    case "object": {
+      const type = getNamedType(def.type) as GraphQLObjectType;
+      const o = c.next("g");
+      const i = c.next("g");
+      const rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id FROM ${parentRows(parent, o)}
+        JOIN ${sql.table(reading.model.table)} AS ${sql.raw(i)} ON ${reading.where(i, o)} WHERE ${scopeSql(c.ctx, reading.model, "view", i)}`;
+      const node = nodeSql(c, type, nodes, rows, { list: false });
+      return { sql: ref(join(node.a), "v"), post: node.post, cost: node.cost };
     }
     case "list": {
       const type = getNamedType(def.type) as GraphQLObjectType;
       const args = getArgumentValues(def, nodes[0], c.variables);
-      const built = listSql(c, reading.model, type, nodes, c.next(), (inner) => reading.where(inner, outer), args, NESTED_LIST);
-      return { ...built, sql: sql`json(${built.sql})` };
+      const o = c.next("g");
+      const i = c.next("g");
+      const { where, page } = listOf(c, reading.model, i, sql`${reading.where(i, o)}`, args);
+      const from = sql`FROM ${parentRows(parent, o)} JOIN ${sql.table(reading.model.table)} AS ${sql.raw(i)} ON ${where}`;
+      const paged = page.limit !== null || page.offset > 0;
+      let rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id ${from}`;
+      if (paged) {
+        // Each parent's page: its rows numbered in the model's order, then cut.
+        const upper = page.limit === null ? sql`` : sql` AND ord <= ${page.offset + page.limit}`;
+        rows = sql`SELECT pid, id, ord FROM (SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id,
+          row_number() OVER (PARTITION BY ${ref(o, "id")} ORDER BY ${orderOf(reading.model)(i)}) AS ord ${from}) WHERE ord > ${page.offset}${upper}`;
+      }
+      const node = nodeSql(c, type, nodes, rows, { list: true, order: paged ? "ord" : orderOf(reading.model) });
+      return {
+        sql: sql`coalesce(${ref(join(node.a), "v")}, jsonb_array())`,
+        post: node.post,
+        cost: (page.limit ?? NESTED_LIST) * (1 + node.cost),
+      };
     }
     case "union": {
-      const branches = unionBranches(c, reading.members, def, nodes, (inner) => sql`${ref(inner, "id")} = ${reading.id(outer)}`);
+      const o = c.next("g");
+      const branches = reading.members.flatMap((model) => {
+        const type = c.gs.schema.getType(typeName(model));
+        if (!isObjectType(type)) return [];
+        const i = c.next("g");
+        const rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id FROM ${parentRows(parent, o)}
+          JOIN ${sql.table(model.table)} AS ${sql.raw(i)} ON ${reading.type(o)} = ${model.objectType} AND ${ref(i, "id")} = ${reading.id(o)}
+          WHERE ${scopeSql(c.ctx, model, "view", i)}`;
+        const node = nodeSql(c, type, nodes, rows, { list: false });
+        return [{ sql: sql`WHEN ${model.objectType} THEN ${ref(join(node.a), "v")}`, cost: node.cost }];
+      });
       if (!branches.length) return { sql: sql`NULL`, post: null, cost: 0 };
       return {
         sql: sql`CASE ${reading.type(outer)} ${sql.join(
-          branches.map((b) => sql`WHEN ${b.objectType} THEN ${b.sql}`),
+          branches.map((b) => b.sql),
           sql` `,
         )} END`,
         post: null,
@@ -193,88 +309,48 @@ function fieldSql(c: Compiler, reading: Reading, def: GraphQLField<unknown, unkn
       };
     }
     case "unionList": {
-      const item = c.next();
-      const branches = unionBranches(
-        c,
-        reading.members,
-        def,
-        nodes,
-        (inner) => sql`${ref(inner, "id")} = json_extract(${ref(item, "value")}, '$.id')`,
-      );
+      // The objects the field's SQL names, in its order, each read again as its model's object.
+      const o = c.next("g");
+      const u = c.next("r");
+      const member = (key: string, alternative: string) =>
+        sql`coalesce(json_extract(e.value, ${`$.${key}`}), json_extract(e.value, ${`$.${alternative}`}))`;
+      c.ctes.push(sql`${sql.raw(u)} AS (SELECT row_number() OVER () AS k, ${ref(o, "id")} AS pid, ${member("id", "object_id")} AS id,
+        ${member("__type", "object_type")} AS type, e.key AS ord FROM ${parentRows(parent, o)}, json_each(${reading.sql(o, 1)}) AS e)`);
+      const branches = reading.members.flatMap((model) => {
+        const type = c.gs.schema.getType(typeName(model));
+        if (!isObjectType(type)) return [];
+        const i = c.next("g");
+        // Keyed by the item (`k`), so the members' objects can be put back in the list's order.
+        const rows = sql`SELECT uu.k AS pid, uu.id AS id FROM ${sql.raw(u)} uu JOIN ${sql.table(model.table)} AS ${sql.raw(i)} ON ${ref(i, "id")} = uu.id
+          WHERE uu.type = ${model.objectType} AND ${scopeSql(c.ctx, model, "view", i)}`;
+        return [nodeSql(c, type, nodes, rows, { list: false })];
+      });
       const cost = NESTED_LIST * (1 + Math.max(0, ...branches.map((b) => b.cost)));
-      if (!branches.length) return { sql: sql`json('[]')`, post: null, cost };
-      const value = sql`CASE json_extract(${ref(item, "value")}, '$.__type') ${sql.join(
-        branches.map((b) => sql`WHEN ${b.objectType} THEN ${b.sql}`),
-        sql` `,
-      )} END`;
-      const v = c.next();
-      return {
-        sql: sql`json((SELECT coalesce(json_group_array(json(${ref(v, "o")})), json('[]')) FROM (SELECT ${value} AS o FROM json_each(${reading.sql(outer, 1)}) AS ${sql.raw(item)}) AS ${sql.raw(v)} WHERE ${ref(v, "o")} IS NOT NULL))`,
-        post: null,
-        cost,
-      };
+      if (!branches.length) return { sql: sql`jsonb_array()`, post: null, cost };
+      const name = c.next("a");
+      const joins = branches.map((b, n) => sql`LEFT JOIN ${sql.raw(b.a)} AS ${sql.raw(`m${n}`)} ON ${sql.raw(`m${n}`)}.pid = uu.k`);
+      const value = sql`coalesce(${sql.join(branches.map((_, n) => sql.raw(`m${n}.v`)))}, NULL)`;
+      c.ctes.push(sql`${sql.raw(name)} AS (SELECT uu.pid AS pid, jsonb_group_array(${value} ORDER BY uu.ord) AS v FROM ${sql.raw(u)} uu ${sql.join(joins, sql` `)}
+        WHERE ${value} IS NOT NULL GROUP BY uu.pid)`);
+      return { sql: sql`coalesce(${ref(join(name), "v")}, jsonb_array())`, post: null, cost };
     }
   }
 }
 
-/** One branch per member the selection asks for: the member's object whose id `match` names. */
-function unionBranches(
-  c: Compiler,
-  members: readonly Model[],
-  def: GraphQLField<unknown, unknown>,
-  nodes: readonly FieldNode[],
-  match: (inner: string) => Sql,
-): { objectType: string; sql: Sql; cost: number }[] {
-  const union = getNamedType(def.type);
-  if (!isUnionType(union)) return [];
-  return members.map((model) => {
-    const type = c.gs.schema.getType(typeName(model));
-    if (!isObjectType(type)) throw new Error(`no type for ${model.objectType}`);
-    const inner = c.next();
-    const built = objectSql(c, model, type, nodes, inner);
-    const where = sql`${match(inner)} AND ${scopeSql(c.ctx, model, "view", inner)}`;
-    return {
-      objectType: model.objectType,
-      sql: sql`json((SELECT ${built.sql} FROM ${sql.table(model.table)} AS ${sql.raw(inner)} WHERE ${where}))`,
-      cost: built.cost,
-    };
-  });
-}
-
-/** A JSON array of the rows of `model` related by `link` (all rows at the root), filtered, ordered and paged as asked. */
-function listSql(
+/** A list's condition (scope, relation, filters), order and page, for rows read under `alias`. */
+function listOf(
   c: Compiler,
   model: Model,
-  type: GraphQLObjectType,
-  nodes: readonly FieldNode[],
   alias: string,
-  link: ((inner: string) => Sql) | null,
+  link: Sql | null,
   args: Record<string, unknown>,
-  estimate: number,
-): Built {
-  const object = objectSql(c, model, type, nodes, alias);
-  const conditions = [scopeSql(c.ctx, model, "view", alias)];
-  if (link) conditions.push(link(alias));
+): { where: Sql; page: { limit: number | null; offset: number } } {
+  const conditions = [...(link ? [link] : []), scopeSql(c.ctx, model, "view", alias)];
   if (args.filters) conditions.push(filterCondition(c.gs, c.ctx, model, args.filters as Record<string, unknown>, alias));
-  const where = sql.join(conditions, sql` AND `);
-  const order = sql.join(planOrdering(model, null, alias));
-  const page = args.pagination as { offset?: number; limit?: number } | undefined;
-  const limit = page?.limit !== undefined && page.limit >= 0 ? page.limit : null;
-  const offset = Math.max(0, page?.offset ?? 0);
-  const cost = (limit ?? estimate) * (1 + object.cost);
-  const post: Post | null = object.post ? (value) => (Array.isArray(value) ? value.map(object.post!) : value) : null;
-  const table = sql`${sql.table(model.table)} AS ${sql.raw(alias)}`;
-  if (limit === null && offset === 0)
-    return { sql: sql`(SELECT json_group_array(${object.sql} ORDER BY ${order}) FROM ${table} WHERE ${where})`, post, cost };
-  // A page: the rows' order numbered before the window is cut, and kept in the array.
-  const rows = c.next();
+  const pagination = args.pagination as { offset?: number; limit?: number } | undefined;
+  const limit = pagination?.limit !== undefined && pagination.limit >= 0 ? pagination.limit : null;
   return {
-    sql: sql`(SELECT json_group_array(json(${ref(rows, "o")}) ORDER BY ${ref(rows, "n")}) FROM (SELECT ${object.sql} AS o, row_number() OVER (ORDER BY ${order}) AS n
-      FROM ${table} WHERE ${where} ORDER BY ${order} LIMIT ${limit ?? -1} OFFSET ${offset}) AS ${sql.raw(rows)})`,
-    post,
-    cost,
+    where: sql.join(conditions, sql` AND `),
+    page: { limit, offset: Math.max(0, pagination?.offset ?? 0) },
   };
 }
-
-/** Raised for a request the compiler refuses (a bad filter value): a GraphQL error, not a 500. */
-export const refusal = (message: string, node?: FieldNode) => new GraphQLError(message, node ? { nodes: [node] } : undefined);
