@@ -285,7 +285,7 @@ describe("GraphQL limits", () => {
     const costly = await gql(
       `{ site_list { devices { interfaces { ip_addresses { assigned_object { ... on InterfaceType { device { interfaces { name } } } } } } } } }`,
     );
-    expect(costly.body.errors[0].message).toMatch(/^The query costs \d+, more than GRAPHQL_MAX_COST \(500000\)/);
+    expect(costly.body.errors[0].message).toMatch(/^The query costs \d+, more than GRAPHQL_MAX_COST \(1000000\)/);
     // Paged, the same query is within the budget.
     const paged = await gql(
       `{ site_list(pagination: {limit: 2}) { devices(pagination: {limit: 5}) { interfaces(pagination: {limit: 5}) { ip_addresses(pagination: {limit: 5}) { assigned_object { ... on InterfaceType { device { interfaces { name } } } } } } } } }`,

@@ -56,7 +56,7 @@ export interface CompiledQuery {
 
 /** What a list counts for in a query's cost when it gives no limit: at the root, and below another object. */
 const ROOT_LIST = 100;
-const NESTED_LIST = 20;
+const NESTED_LIST = 10;
 
 interface Compiler {
   readonly gs: GraphSchema;
