@@ -416,8 +416,12 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
     }
     if (field.kind === "computed") {
       // A value several fields share is one JSON object: each reads its member (at `path`).
+      const scope = (depth: number) => ({ ownerType: field.ownerType, sc: selectContext(model.registry, depth) });
       const raw = (o: string, depth: number) => KINDS.computed.read!.select(field, o, selectContext(model.registry, depth))!;
-      const path = field.sharedAs ? `$.${field.name}` : "$";
+      // Related objects are read again by id: what the field relates to is enough, where it says so.
+      const refs = field.refs;
+      const related = refs ? (o: string, depth: number) => refs(o, scope(depth)) : raw;
+      const path = field.sharedAs && !refs ? `$.${field.name}` : "$";
       const select = (o: string, depth: number) => (field.sharedAs ? sql`json_extract(${raw(o, depth)}, ${path})` : raw(o, depth));
       if (field.returns === "nested" && target) {
         // One object of a known model, nested by the field's SQL: read again by its id.
@@ -426,14 +430,14 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
           kind: "object",
           model: target,
           where: (i, o) => sql`${ref(i, "id")} = json_extract(${select(o, 1)}, '$.id')`,
-          id: { sql: (o) => raw(o, 1), path: `${path}.id` },
+          id: { sql: (o) => related(o, 1), path: `${path}.id` },
         });
         return;
       }
       if (field.returns === "nested") {
         const members = cabledModels(model.registry).filter((m) => shown.has(m));
         const union = unionOf(unionName(model, field), members);
-        add(field.name, new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(union))), { kind: "unionList", members, sql: raw, path });
+        add(field.name, new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(union))), { kind: "unionList", members, sql: related, path });
         return;
       }
       const [type, read]: [GraphQLOutputType, (x: Sql) => Sql] =
