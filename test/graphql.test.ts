@@ -191,11 +191,11 @@ describe("GraphQL queries", () => {
       errors: [{ message: "Site matching query does not exist.", locations: [{ line: 1, column: 3 }], path: ["site"] }],
     });
     const unknown = await gql(`{ no_such_query { id } }`);
-    expect(unknown.body.errors[0].message).toBe(`Cannot query field "no_such_query" on type "Query".`);
+    expect(unknown.body.errors[0].message).toBe(`Cannot query field 'no_such_query' on type 'Query'.`);
     const syntax = await gql(`{ device(id: 1) { name `);
     expect(syntax.body.errors[0].message).toMatch(/^Syntax Error/);
     const argument = await gql(`{ device { name } }`);
-    expect(argument.body.errors[0].message).toBe(`Field "device" argument "id" of type "ID!" is required, but it was not provided.`);
+    expect(argument.body.errors[0].message).toBe(`Field 'device' argument 'id' of type 'ID!' is required, but it was not provided.`);
     const mutation = await gql(`mutation { site_list { id } }`);
     expect(mutation.body.errors[0].message).toBe("Schema is not configured to execute mutation operation.");
     const bad = await api.post("/graphql/", { variables: {} });

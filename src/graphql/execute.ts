@@ -67,7 +67,7 @@ export async function executeGraphql(registry: Registry, ctx: Actor, request: Gr
         return { errors: [error as GraphQLError] };
       }
       const errors = validate(gs.schema, document, [...specifiedRules, ...limitRules(limits)]);
-      return errors.length ? { errors } : { document };
+      return errors.length ? { errors: errors.map(pythonQuoted) } : { document };
     },
     256,
   );
@@ -135,6 +135,26 @@ export async function executeGraphql(registry: Registry, ctx: Actor, request: Gr
     fieldResolver: (source, _args, _context, info) => (source as Record<string, unknown> | null)?.[info.path.key],
   });
   return JSON.stringify(answer);
+}
+
+/**
+ * A validation error worded as NetBox's graphql-core words it: names in single quotes
+ * (`Cannot query field 'x' on type 'Query'.`), where graphql-js uses double ones. Values printed in
+ * a message ("cannot represent" ...) keep GraphQL's double quotes, in both.
+ */
+function pythonQuoted(error: GraphQLError): GraphQLError {
+  if (error.message.includes("cannot represent")) return error;
+  const message = error.message.replace(/"(\[*[_A-Za-z][_0-9A-Za-z.]*!?\]*!?)"/g, "'$1'");
+  return message === error.message
+    ? error
+    : new GraphQLError(message, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        originalError: error.originalError,
+        extensions: error.extensions,
+      });
 }
 
 /** The operation to run: the one named, else the first (as NetBox answers a document of several). */

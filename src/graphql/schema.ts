@@ -237,8 +237,20 @@ function scalarOf(field: Field, registry: Registry): { type: GraphQLOutputType; 
     case "network":
       return value(nn(GraphQLString), (o) => ref(o, field.name));
     case "choice": {
-      const numeric = field.choices?.every((c) => typeof c.value === "number");
-      return col ? value(nn(numeric ? GraphQLInt : GraphQLString), (o) => sql`nullif(${ref(o, col)}, '')`) : null;
+      if (!col) return null;
+      const choices = field.choices ?? [];
+      // Numbers older releases stored (a VLAN's status 1) read as NetBox's names for them ("active").
+      const named =
+        choices.length > 0 && choices.every((c) => typeof c.value === "number" && c.accepts?.some((a) => typeof a === "string"));
+      if (named) {
+        const names = sql.join(
+          choices.map((c) => sql`WHEN ${c.value} THEN ${c.accepts!.find((a) => typeof a === "string")}`),
+          sql` `,
+        );
+        return value(nn(GraphQLString), (o) => sql`CASE ${ref(o, col)} ${names} END`);
+      }
+      const numeric = choices.every((c) => typeof c.value === "number");
+      return value(nn(numeric ? GraphQLInt : GraphQLString), (o) => sql`nullif(${ref(o, col)}, '')`);
     }
     case "integer":
       return col ? value(nn(GraphQLInt), (o) => ref(o, col)) : null;
@@ -409,7 +421,10 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
       return;
     }
     if (field.kind === "customFields") {
-      const data = (o: string) => sql`json(${ref(o, field.column!)})`;
+      // Every custom field of the model by name, null where the object has no value (NetBox's stored data).
+      const data = (o: string) =>
+        sql`json((SELECT json_group_object(cf.name, ${ref(o, field.column!)} -> ('$."' || cf.name || '"')) FROM extras_customfield cf
+          WHERE EXISTS (SELECT 1 FROM json_each(cf.object_types) ot WHERE ot.value = ${field.ownerType})))`;
       add("custom_fields", new GraphQLNonNull(JSONScalar), { kind: "value", sql: data });
       add("custom_field_data", new GraphQLNonNull(JSONScalar), { kind: "value", sql: data });
       return;
@@ -466,6 +481,16 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
           ["value", (o: string) => ref(o, col)],
           ["label", (o: string) => sql`CASE ${ref(o, col)} ${labels} END`],
         ]),
+      });
+      return;
+    }
+    if (field.name === "vid_ranges" && field.kind === "json" && field.column) {
+      // Ranges as NetBox's PostgreSQL prints them: `[100, 200)` for 100-199.
+      const col = field.column;
+      add("vid_ranges", new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))), {
+        kind: "value",
+        sql: (o) =>
+          sql`json((SELECT json_group_array('[' || (r.value ->> '$[0]') || ', ' || ((r.value ->> '$[1]') + 1) || ')') FROM json_each(${ref(o, col)}) r))`,
       });
       return;
     }
@@ -532,6 +557,11 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
             const spec = filterSpecOf(p);
             specs.set(p.name, spec.spec);
             out[p.name] = { type: spec.type };
+          }
+          // An address or prefix filters by the text of its value (`prefix: {starts_with: "10.1."}`), as NetBox's.
+          for (const field of model.fields.filter((f) => f.kind === "network")) {
+            specs.set(field.name, { kind: "lookup", column: (a) => ref(a, field.name), type: "Str" });
+            out[field.name] = { type: lookupOf("Str") };
           }
           for (const name of BUILTIN_FILTERS) {
             out[name] = { type: GraphQLString };
