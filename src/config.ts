@@ -163,6 +163,15 @@ const ConfigSchema = v.object({
   ),
   /** Bytes (10 MiB): a larger body is refused with 413 before it is parsed. */
   MAX_BODY_SIZE: int(10 * 1024 * 1024, 1),
+  /** GraphQL: how deep selections may nest (a device's interfaces' addresses is 3). */
+  GRAPHQL_MAX_DEPTH: int(10, 1),
+  /** GraphQL: how many aliased fields one query may hold. */
+  GRAPHQL_MAX_ALIASES: int(30, 0),
+  /**
+   * GraphQL: the most a query may cost before it runs: every field selected costs 1, times the
+   * objects above it; a list counts its `pagination` limit, else 100 objects at the root and 20 below.
+   */
+  GRAPHQL_MAX_COST: int(500_000, 1),
   /** The most objects one bulk write may carry; the engine enforces it. */
   MAX_BULK_OBJECTS: int(10_000, 1),
   /** Proxies whose X-Forwarded-For names the client (Node and Deno; Workers use CF-Connecting-IP). */

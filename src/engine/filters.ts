@@ -45,7 +45,12 @@ export interface FilterPlan {
 type Resolved =
   | { readonly via: readonly Field[]; readonly field: Field | "id"; readonly tree?: boolean }
   | { readonly via: readonly Field[]; readonly relation: Field; readonly byId: boolean; readonly tree: boolean; readonly related?: RowSql }
-  | { readonly sql: (values: readonly string[], table: string) => Cond; readonly integer?: boolean; readonly negatable?: boolean }
+  | {
+      readonly sql: (values: readonly string[], table: string) => Cond;
+      readonly integer?: boolean;
+      readonly negatable?: boolean;
+      readonly boolean?: boolean;
+    }
   | ValuesFilter;
 
 const or = (xs: Cond[]): Cond => (xs.length === 1 ? xs[0] : sql`(${sql.join(xs, sql` OR `)})`);
@@ -262,7 +267,7 @@ const LISTED_SUFFIXES = ["", "n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie
 
 /** What a filter parameter's values are: SQL of its own, a related object's natural key or id, or a field's value. */
 export type FilterValue =
-  | { readonly sql: true; readonly integer: boolean }
+  | { readonly sql: true; readonly integer: boolean; readonly boolean: boolean }
   | { readonly relation: Model; readonly byId: boolean }
   | { readonly field: Field | "id"; readonly family: string };
 
@@ -284,7 +289,7 @@ export function filterParameters(model: Model): FilterParameter[] {
   for (const [filter, target] of filtersOf(model)) {
     const value: FilterValue =
       "sql" in target
-        ? { sql: true, integer: Boolean(target.integer) }
+        ? { sql: true, integer: Boolean(target.integer), boolean: Boolean(target.boolean) }
         : "valuesOf" in target
           ? { field: "id", family: target.lookups }
           : "relation" in target

@@ -25,6 +25,7 @@ import { exportList } from "../apps/extras/export-templates.ts";
 import { APP_PATHS } from "../apps/index.ts";
 import type { AppOperation, AppPath } from "../schema/shapes.ts";
 import { mediaFile } from "./media.ts";
+import { graphqlEndpoint } from "./graphql-endpoint.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -80,6 +81,10 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
         ? schemaResponse(ctx, { registry, release, forceJson: true })
         : new Response(null, { status: 302, headers: { Location: `${ctx.origin}/api/schema/swagger-ui/` } }),
     ),
+  );
+  router.all(
+    "/graphql/",
+    fresh((req, ctx) => only(req, ["GET", "HEAD", "POST", "OPTIONS"], () => graphqlEndpoint(ctx, registry))),
   );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
   router.all("/media/:folder/:file", (req, ctx) =>

@@ -10,6 +10,7 @@ const TRUE = ["true", "True", "1"];
  */
 export const whether = (condition: (table: string) => RawBuilder<unknown>): FilterDeclaration => ({
   sql: (values, t) => sql`(CASE WHEN ${condition(t)} THEN 1 ELSE 0 END) = ${TRUE.includes(values[0]) ? 1 : 0}`,
+  boolean: true,
 });
 
 /** The filter values that are ids, as a JSON list for `json_each`. */

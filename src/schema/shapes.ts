@@ -310,6 +310,8 @@ export type FilterDeclaration<Target = ModelName> =
       readonly integer?: boolean;
       /** Also takes `__n`: the rows the filter does not match (NetBox gives it to its multi-value filters). */
       readonly negatable?: boolean;
+      /** A yes/no filter (`has_primary_ip`): GraphQL types it Boolean. */
+      readonly boolean?: boolean;
     }
   | ValuesFilter
   | RelatedFilter<Target>;

@@ -1,0 +1,509 @@
+import type { Field, Model, Registry } from "../schema/shapes.ts";
+import {
+  GraphQLBoolean,
+  type GraphQLFieldConfigMap,
+  GraphQLFloat,
+  GraphQLID,
+  type GraphQLInputFieldConfigMap,
+  GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLOutputType,
+  GraphQLScalarType,
+  GraphQLSchema,
+  GraphQLString,
+  GraphQLUnionType,
+  Kind,
+  type ValueNode,
+} from "graphql";
+import { sql, type RawBuilder } from "kysely";
+import { KINDS } from "../schema/kinds/index.ts";
+import { filterParameters } from "../engine/filters.ts";
+import { nameableModels, selectContext } from "../engine/select.ts";
+import { filterName, queryNames, relatedName, typeName } from "./names.ts";
+
+type Sql = RawBuilder<unknown>;
+
+/*
+ * NetBox's GraphQL schema, derived from the registry: every model a type (`SiteType`) with its
+ * fields, its relations and the relations pointing at it, a filter input (`SiteFilter`) and two
+ * query fields (`site(id:)`, `site_list(filters:)`). Beside each GraphQL field the schema keeps
+ * how SQL reads it (`Reading`), so a query compiles into one statement (compile.ts).
+ */
+
+/** How the compiler reads one GraphQL field of a model's type, from the row under `outer`. */
+export type Reading =
+  /** A value, as SQL giving its JSON (a boolean as JSON true or false, an id as text). */
+  | { readonly kind: "value"; readonly sql: (outer: string, depth: number) => Sql; readonly finish?: (value: unknown) => unknown }
+  /** One related row: the rows of `model` under `inner` that `where` relates to `outer` (the first). */
+  | { readonly kind: "object"; readonly model: Model; readonly where: (inner: string, outer: string) => Sql }
+  /** Related rows, in the model's order, filtered as asked. */
+  | { readonly kind: "list"; readonly model: Model; readonly where: (inner: string, outer: string) => Sql }
+  /** A generic relation: the object of the model `type` names, with id `id`. */
+  | {
+      readonly kind: "union";
+      readonly members: readonly Model[];
+      readonly type: (outer: string) => Sql;
+      readonly id: (outer: string) => Sql;
+    }
+  /** Objects of several models, as SQL giving a JSON array of `{__type, id}` (a port's link peers). */
+  | { readonly kind: "unionList"; readonly members: readonly Model[]; readonly sql: (outer: string, depth: number) => Sql };
+
+/** How one field of a filter input filters. */
+export type FilterSpec =
+  /** A lookup input (`{starts_with: "dc"}`) on the SQL of a value. */
+  | { readonly kind: "lookup"; readonly column: (alias: string) => Sql; readonly type: LookupType }
+  /** The REST filter of that name, given the value or values (`site: ["dc1"]`, `has_primary_ip: true`). */
+  | { readonly kind: "param"; readonly name: string };
+
+type LookupType = "ID" | "Str" | "Int" | "Float" | "Decimal" | "Date" | "Datetime";
+
+/** The GraphQL schema with what the compiler needs of it. */
+export interface GraphSchema {
+  readonly schema: GraphQLSchema;
+  readonly registry: Registry;
+  /** The model of each object type. */
+  readonly models: ReadonlyMap<string, Model>;
+  /** How each field of each model's type reads, by type name then field name. */
+  readonly readings: ReadonlyMap<string, ReadonlyMap<string, Reading>>;
+  /** How each field of each filter input filters, by input name then field name. */
+  readonly filters: ReadonlyMap<string, ReadonlyMap<string, FilterSpec>>;
+  /** The root fields: the model each serves, and whether it lists. */
+  readonly roots: ReadonlyMap<string, { readonly model: Model; readonly list: boolean }>;
+}
+
+const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
+
+/** A boolean stored as 0/1, as JSON true or false. */
+export const jsonBoolean = (x: Sql): Sql => sql`CASE WHEN ${x} IS NULL THEN NULL WHEN ${x} THEN json('true') ELSE json('false') END`;
+
+const anyJson = (node: ValueNode): unknown => {
+  switch (node.kind) {
+    case Kind.OBJECT:
+      return Object.fromEntries(node.fields.map((f) => [f.name.value, anyJson(f.value)]));
+    case Kind.LIST:
+      return node.values.map(anyJson);
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(node.value);
+    case Kind.NULL:
+      return null;
+    case Kind.VARIABLE:
+      return undefined;
+    default:
+      return node.value;
+  }
+};
+
+const scalar = (name: string, description: string, parse: (v: unknown) => unknown = (v) => v) =>
+  new GraphQLScalarType({
+    name,
+    description,
+    serialize: (v) => v,
+    parseValue: parse,
+    parseLiteral: (node) => parse(anyJson(node)),
+  });
+
+const JSONScalar = scalar(
+  "JSON",
+  "The `JSON` scalar type represents JSON values as specified by [ECMA-404](https://ecma-international.org/wp-content/uploads/ECMA-404_2nd_edition_december_2017.pdf).",
+);
+const DateTimeScalar = scalar("DateTime", "Date with time (isoformat)", String);
+const DateScalar = scalar("Date", "Date (isoformat)", String);
+const DecimalScalar = scalar("Decimal", "Decimal (fixed-point)", String);
+
+const LOOKUP_OPS = [
+  "exact",
+  "i_exact",
+  "contains",
+  "i_contains",
+  "in_list",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "starts_with",
+  "i_starts_with",
+  "ends_with",
+  "i_ends_with",
+  "range",
+  "is_null",
+  "regex",
+  "i_regex",
+] as const;
+
+const lookupInput = (name: LookupType, of: GraphQLInputType) =>
+  new GraphQLInputObjectType({
+    name: `${name}FilterLookup`,
+    fields: () =>
+      Object.fromEntries(
+        LOOKUP_OPS.map((op) => [
+          op,
+          {
+            type:
+              op === "in_list" || op === "range"
+                ? new GraphQLList(new GraphQLNonNull(of))
+                : op === "is_null"
+                  ? GraphQLBoolean
+                  : op === "regex" || op === "i_regex"
+                    ? GraphQLString
+                    : of,
+          },
+        ]),
+      ),
+  });
+
+/** Paging of a list, NetBox 4.3's argument (4.2 has none). */
+export const PaginationInput = new GraphQLInputObjectType({
+  name: "OffsetPaginationInput",
+  fields: { offset: { type: GraphQLInt, defaultValue: 0 }, limit: { type: GraphQLInt, defaultValue: -1 } },
+});
+
+/** The value's SQL for a GraphQL scalar of a stored field, or null for a kind GraphQL does not show. */
+function valueOf(field: Field): { type: GraphQLOutputType; reading: Reading } | null {
+  const col = field.column;
+  const nn = (t: GraphQLOutputType) => (field.nullable || field.kind === "datetime" ? t : new GraphQLNonNull(t));
+  const value = (type: GraphQLOutputType, read: (outer: string) => Sql) => ({
+    type,
+    reading: { kind: "value", sql: (outer: string) => read(outer) } as Reading,
+  });
+  switch (field.kind) {
+    case "string":
+    case "text":
+    case "slug":
+      return col ? value(nn(GraphQLString), (o) => ref(o, col)) : null;
+    case "network":
+      return value(nn(GraphQLString), (o) => ref(o, field.name));
+    case "choice": {
+      const numeric = field.choices?.some((c) => typeof c.value === "number");
+      return col ? value(nn(numeric ? GraphQLInt : GraphQLString), (o) => sql`nullif(${ref(o, col)}, '')`) : null;
+    }
+    case "integer":
+      return col ? value(nn(GraphQLInt), (o) => ref(o, col)) : null;
+    case "float":
+      if (!col) return null;
+      return field.decimalPlaces !== undefined
+        ? value(nn(DecimalScalar), (o) => sql`printf(${`%.${field.decimalPlaces}f`}, ${ref(o, col)})`)
+        : value(nn(GraphQLFloat), (o) => ref(o, col));
+    case "boolean":
+      return col ? value(nn(GraphQLBoolean), (o) => jsonBoolean(ref(o, col))) : null;
+    case "date":
+      return col ? value(nn(DateScalar), (o) => ref(o, col)) : null;
+    case "datetime":
+      return col ? value(DateTimeScalar, (o) => sql`replace(${ref(o, col)}, 'Z', '+00:00')`) : null;
+    case "json":
+      return col ? value(field.nullable ? JSONScalar : new GraphQLNonNull(JSONScalar), (o) => sql`json(${ref(o, col)})`) : null;
+    case "stringList":
+    case "ipList":
+      return col ? value(new GraphQLList(new GraphQLNonNull(GraphQLString)), (o) => sql`json(${ref(o, col)})`) : null;
+    case "integerList":
+      return col ? value(new GraphQLList(new GraphQLNonNull(GraphQLInt)), (o) => sql`json(${ref(o, col)})`) : null;
+    case "count":
+      return {
+        type: new GraphQLNonNull(GraphQLInt),
+        reading: {
+          kind: "value",
+          sql: (o, depth) => KINDS.count.read!.select(field, o, selectContext(field.target?.().registry as Registry, depth))!,
+        },
+      };
+    default:
+      return null;
+  }
+}
+
+/** Builds the schema of a registry once; it depends on nothing else. */
+export function buildGraphSchema(registry: Registry): GraphSchema {
+  const models = nameableModels(registry).filter((m) => !m.objectType.startsWith("users.token"));
+  const shown = new Set(models);
+  const types = new Map<Model, GraphQLObjectType>();
+  const filterInputs = new Map<Model, GraphQLInputObjectType>();
+  const readings = new Map<string, Map<string, Reading>>();
+  const filters = new Map<string, Map<string, FilterSpec>>();
+  const unions = new Map<string, GraphQLUnionType>();
+  const lookups = new Map<LookupType, GraphQLInputObjectType>();
+  const lookupOf = (t: LookupType) => {
+    let input = lookups.get(t);
+    if (!input) {
+      const of = {
+        ID: GraphQLID,
+        Str: GraphQLString,
+        Int: GraphQLInt,
+        Float: GraphQLFloat,
+        Decimal: DecimalScalar,
+        Date: DateScalar,
+        Datetime: DateTimeScalar,
+      }[t];
+      lookups.set(t, (input = lookupInput(t, of)));
+    }
+    return input;
+  };
+
+  const unionOf = (name: string, members: readonly Model[]) => {
+    let union = unions.get(name);
+    if (!union) {
+      union = new GraphQLUnionType({
+        name,
+        types: () => members.filter((m) => shown.has(m)).map((m) => types.get(m)!),
+        resolveType: (value: { __typename?: string }) => value.__typename,
+      });
+      unions.set(name, union);
+    }
+    return union;
+  };
+
+  const listArgs = (target: Model) => ({ filters: { type: filterInputs.get(target)! }, pagination: { type: PaginationInput } });
+
+  for (const model of models) {
+    const reads = new Map<string, Reading>();
+    readings.set(typeName(model), reads);
+    types.set(
+      model,
+      new GraphQLObjectType({
+        name: typeName(model),
+        fields: () => {
+          const out: GraphQLFieldConfigMap<unknown, unknown> = {};
+          const add = (name: string, type: GraphQLOutputType, reading: Reading, args?: ReturnType<typeof listArgs>) => {
+            if (out[name]) return;
+            out[name] = args ? { type, args } : { type };
+            reads.set(name, reading);
+          };
+          add("id", new GraphQLNonNull(GraphQLID), { kind: "value", sql: (o) => sql`CAST(${ref(o, "id")} AS TEXT)` });
+          add("display", new GraphQLNonNull(GraphQLString), { kind: "value", sql: (o) => model.displaySql(o) });
+          add("class_type", new GraphQLNonNull(GraphQLString), { kind: "value", sql: () => sql.lit(model.className) });
+          for (const field of model.readableFields) addField(model, field, add);
+          for (const [name, relation] of reverseRelations(model)) {
+            if (out[name] || !shown.has(relation.model)) continue;
+            add(
+              name,
+              new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.get(relation.model)!))),
+              relation.reading,
+              listArgs(relation.model),
+            );
+          }
+          return out;
+        },
+      }),
+    );
+  }
+
+  /** Adds the GraphQL field(s) of one declared field. */
+  function addField(
+    model: Model,
+    field: Field,
+    add: (name: string, type: GraphQLOutputType, reading: Reading, args?: ReturnType<typeof listArgs>) => void,
+  ): void {
+    if (field.writeOnly || field.kind === "password" || field.kind === "alias") return;
+    const target = field.target?.();
+    if (field.kind === "fk" && target) {
+      if (!shown.has(target)) return;
+      const id = (o: string) => (field.sql ? field.sql(o) : ref(o, field.column!));
+      add(field.name, types.get(target)!, { kind: "object", model: target, where: (i, o) => sql`${ref(i, "id")} = ${id(o)}` });
+      return;
+    }
+    if (field.kind === "m2m" && target) {
+      if (!shown.has(target)) return;
+      const t = field.through!;
+      const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+      add(
+        field.name,
+        new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.get(target)!))),
+        {
+          kind: "list",
+          model: target,
+          where: (i, o) =>
+            sql`${ref(i, "id")} IN (SELECT th.${sql.ref(t.target)} FROM ${sql.table(t.table)} th WHERE th.${sql.ref(t.source)} = ${ref(o, "id")}${typed})`,
+        },
+        listArgs(target),
+      );
+      return;
+    }
+    if (field.kind === "reverse" && target) {
+      if (!shown.has(target)) return;
+      const of = field.reverseOf!;
+      add(field.name, types.get(target)!, {
+        kind: "object",
+        model: target,
+        where: (i, o) =>
+          sql.join(
+            [
+              sql`${ref(i, target.field[of.field].column!)} = ${ref(o, "id")}`,
+              ...Object.entries(of.where).map(([column, value]) => sql`${ref(i, column)} = ${value}`),
+            ],
+            sql` AND `,
+          ),
+      });
+      return;
+    }
+    if (field.kind === "generic") {
+      const members = (field.targets?.() ?? []).filter((m) => shown.has(m));
+      if (!members.length) return;
+      const union = unionOf(`${model.className}${pascal(field.name)}Type`, members);
+      add(field.name, union, { kind: "union", members, type: (o) => ref(o, `${field.name}_type`), id: (o) => ref(o, `${field.name}_id`) });
+      return;
+    }
+    if (field.kind === "customFields") {
+      const data = (o: string) => sql`json(${ref(o, field.column!)})`;
+      add("custom_fields", new GraphQLNonNull(JSONScalar), { kind: "value", sql: data });
+      add("custom_field_data", new GraphQLNonNull(JSONScalar), { kind: "value", sql: data });
+      return;
+    }
+    if (field.kind === "computed") {
+      const select = (o: string, depth: number) => {
+        const raw = KINDS.computed.read!.select(field, o, selectContext(model.registry, depth))!;
+        return field.sharedAs ? sql`json_extract(${raw}, ${`$.${field.name}`})` : raw;
+      };
+      if (field.returns === "nested") {
+        const members = cabledModels(model.registry).filter((m) => shown.has(m));
+        const union = unionOf(`${model.className}${pascal(field.name)}Type`, members);
+        add(field.name, new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(union))), { kind: "unionList", members, sql: select });
+        return;
+      }
+      const [type, read]: [GraphQLOutputType, (x: Sql) => Sql] =
+        field.returns === "boolean"
+          ? [GraphQLBoolean, jsonBoolean]
+          : field.returns === "json"
+            ? [JSONScalar, (x) => sql`json(${x})`]
+            : field.returns === "integer"
+              ? [GraphQLInt, (x) => x]
+              : field.returns === "number"
+                ? [GraphQLFloat, (x) => x]
+                : [GraphQLString, (x) => x];
+      add(field.name, type, { kind: "value", sql: (o, depth) => read(select(o, depth)), ...(field.finish && { finish: field.finish }) });
+      return;
+    }
+    const value = valueOf(field);
+    if (value) add(field.name, value.type, value.reading);
+  }
+
+  /** The relations pointing at a model, by the name NetBox gives them on it. */
+  function reverseRelations(model: Model): Map<string, { model: Model; reading: Reading }> {
+    const out = new Map<string, { model: Model; reading: Reading }>();
+    for (const { model: owner, field } of model.registry.referencesTo(model)) {
+      if (!shown.has(owner) || field.writeOnly) continue;
+      const name = relatedName(owner, field);
+      if (out.has(name)) continue;
+      if (field.kind === "fk" && field.column) {
+        out.set(name, {
+          model: owner,
+          reading: { kind: "list", model: owner, where: (i, o) => sql`${ref(i, field.column!)} = ${ref(o, "id")}` },
+        });
+      } else if (field.kind === "generic") {
+        out.set(name, {
+          model: owner,
+          reading: {
+            kind: "list",
+            model: owner,
+            where: (i, o) => sql`${ref(i, `${field.name}_type`)} = ${model.objectType} AND ${ref(i, `${field.name}_id`)} = ${ref(o, "id")}`,
+          },
+        });
+      }
+    }
+    // Sets of other models that hold this one (a config context's sites).
+    for (const owner of models) {
+      for (const field of owner.fields) {
+        if (field.kind !== "m2m" || field.target?.() !== model || field.name === "tags") continue;
+        const name = relatedName(owner, field);
+        if (out.has(name)) continue;
+        const t = field.through!;
+        const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${owner.objectType}` : sql``;
+        out.set(name, {
+          model: owner,
+          reading: {
+            kind: "list",
+            model: owner,
+            where: (i, o) =>
+              sql`${ref(i, "id")} IN (SELECT th.${sql.ref(t.source)} FROM ${sql.table(t.table)} th WHERE th.${sql.ref(t.target)} = ${ref(o, "id")}${typed})`,
+          },
+        });
+      }
+    }
+    return out;
+  }
+
+  for (const model of models) {
+    const specs = new Map<string, FilterSpec>();
+    filters.set(filterName(model), specs);
+    filterInputs.set(
+      model,
+      new GraphQLInputObjectType({
+        name: filterName(model),
+        fields: (): GraphQLInputFieldConfigMap => {
+          const out: GraphQLInputFieldConfigMap = {};
+          for (const p of filterParameters(model)) {
+            if (p.name !== p.filter || out[p.name]) continue;
+            const spec = filterSpecOf(p);
+            specs.set(p.name, spec.spec);
+            out[p.name] = { type: spec.type };
+          }
+          out.q = { type: GraphQLString };
+          specs.set("q", { kind: "param", name: "q" });
+          for (const name of ["AND", "OR", "NOT"]) out[name] = { type: filterInputs.get(model)! };
+          out.DISTINCT = { type: GraphQLBoolean };
+          return out;
+        },
+      }),
+    );
+  }
+
+  function filterSpecOf(p: ReturnType<typeof filterParameters>[number]): { spec: FilterSpec; type: GraphQLInputType } {
+    const param = { spec: { kind: "param", name: p.name } as FilterSpec };
+    const strings = new GraphQLList(new GraphQLNonNull(GraphQLString));
+    const v = p.value;
+    if ("sql" in v) return { ...param, type: v.boolean ? GraphQLBoolean : strings };
+    if ("relation" in v) return { ...param, type: strings };
+    if (v.field === "id") {
+      if (v.family !== "number") return { ...param, type: strings };
+      return { spec: { kind: "lookup", column: (a) => ref(a, "id"), type: "ID" }, type: lookupOf("ID") };
+    }
+    const field = v.field;
+    if (v.family === "boolean") return { ...param, type: GraphQLBoolean };
+    if (v.family === "choice") return { ...param, type: GraphQLString };
+    const column = field.kind === "network" ? field.name : field.column;
+    const type: LookupType | null =
+      field.kind === "integer"
+        ? "Int"
+        : field.kind === "float"
+          ? field.decimalPlaces !== undefined
+            ? "Decimal"
+            : "Float"
+          : field.kind === "date"
+            ? "Date"
+            : field.kind === "datetime"
+              ? "Datetime"
+              : v.family === "text"
+                ? "Str"
+                : null;
+    if (!column || !type) return { ...param, type: v.family === "number" ? GraphQLInt : strings };
+    return { spec: { kind: "lookup", column: (a) => ref(a, column), type }, type: lookupOf(type) };
+  }
+
+  const names = queryNames(models);
+  const roots = new Map<string, { model: Model; list: boolean }>();
+  const query: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const model of models) {
+    const name = names.get(model)!;
+    query[name] = { type: new GraphQLNonNull(types.get(model)!), args: { id: { type: new GraphQLNonNull(GraphQLID) } } };
+    query[`${name}_list`] = { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.get(model)!))), args: listArgs(model) };
+    roots.set(name, { model, list: false });
+    roots.set(`${name}_list`, { model, list: true });
+  }
+  const schema = new GraphQLSchema({
+    query: new GraphQLObjectType({ name: "Query", fields: query }),
+    types: [...types.values()],
+  });
+  // Resolve every thunk now, so the maps above are complete before the first query.
+  schema.getTypeMap();
+  for (const t of types.values()) t.getFields();
+  for (const t of filterInputs.values()) t.getFields();
+  const byName = new Map([...types].map(([m, t]) => [t.name, m]));
+  return { schema, registry, models: byName, readings, filters, roots };
+}
+
+const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+/** The models a cable can end at, or a path pass through: every model with a `cable` field, and what those link to. */
+const cabledModels = (registry: Registry): Model[] =>
+  registry.models.filter((m) => m.field.cable?.kind === "fk" || m.field.cable?.kind === "computed");
