@@ -26,6 +26,11 @@ export const requestOf = (d: GraphqlDifference): number | null => {
   return m ? Number(m[1]) : null;
 };
 
+/** NetBox's recorded error for a filter its schema offers but its database layer cannot resolve (requests 078, 080). */
+const FIELD_ERROR =
+  "NetBox 4.2's IPAddressFilter offers this lookup, but NetBox fails on it with Django's FieldError (the text lists its model's " +
+  "columns): a bug we do not copy. We answer what the REST API's filter of the same name answers, in its order";
+
 export const GRAPHQL_DIFFERENCES: readonly GraphqlDifference[] = [
   {
     what: "Query.*_list(pagination)",
@@ -41,6 +46,76 @@ export const GRAPHQL_DIFFERENCES: readonly GraphqlDifference[] = [
     answer: {
       status: 200,
       body: { data: { device_list: [{ name: "<RUN>-edge1" }, { name: "<RUN>-leaf1" }] } },
+    },
+  },
+  {
+    what: "ManufacturerType.device_types*",
+    why: "NetBox 4.2 types a manufacturer's device types as devices ([DeviceType!], DeviceFilter), so no query can select a device type's own fields (request 100); ours are device types ([DeviceTypeType!], DeviceTypeFilter)",
+  },
+  {
+    what: "ManufacturerType.module_types*",
+    why: "NetBox 4.2 types a manufacturer's module types as modules ([ModuleType!], ModuleFilter); ours are module types",
+  },
+  {
+    what: "IKEPolicyType.ipsec_profiles*",
+    why: "NetBox 4.2 types an IKE policy's IPSec profiles as IPSec proposals ([IPSecProposalType!], IPSecProposalFilter); ours are IPSec profiles",
+  },
+  {
+    what: "request 100",
+    why: "ManufacturerType.device_types are device types here (see above), so `model` is a field of theirs; NetBox 4.2 refuses the query",
+    answer: {
+      status: 200,
+      body: {
+        data: {
+          manufacturer: {
+            name: "<RUN> Arista",
+            device_types: [{ model: "<RUN> 7050SX" }, { model: "<RUN> 7280R" }],
+            platforms: [{ name: "<RUN> EOS" }],
+          },
+        },
+      },
+    },
+  },
+  {
+    what: "request 066",
+    why:
+      "NetBox 4.2 applies its list-valued filters (those its REST filter set backs) inside `OR` to the whole list, so " +
+      "`{platform, OR: {role, site}}` intersects everything and answers none; ours is what `OR` means in strawberry-django's " +
+      "filters, on which NetBox's are built: the EOS devices, or the Spines at fra1",
+    answer: {
+      status: 200,
+      body: { data: { device_list: [{ name: "<RUN>-edge1" }, { name: "<RUN>-leaf1" }, { name: "<RUN>-leaf2" }, { name: "<RUN>-leaf3" }] } },
+    },
+  },
+  {
+    what: "request 078",
+    why: `${FIELD_ERROR} (\`?parent=\`: the addresses inside the prefix)`,
+    answer: {
+      status: 200,
+      body: {
+        data: {
+          ip_address_list: ["1/32", "2/25", "3/25", "11/25", "50/25", "51/25"].map((host) => ({
+            address: `<NET4>.${host}`,
+            status: "active",
+            dns_name: "",
+          })),
+        },
+      },
+    },
+  },
+  {
+    what: "request 080",
+    why: `${FIELD_ERROR} (\`?device=\`: the addresses on the device's interfaces)`,
+    answer: {
+      status: 200,
+      body: {
+        data: {
+          ip_address_list: [
+            { address: "<NET4>.1/32", assigned_object: { name: "Loopback0" } },
+            { address: "<NET4>.11/25", assigned_object: { name: "Ethernet1" } },
+          ],
+        },
+      },
     },
   },
 ];
