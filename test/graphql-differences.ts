@@ -61,6 +61,10 @@ export const GRAPHQL_DIFFERENCES: readonly GraphqlDifference[] = [
     why: "NetBox 4.2 types an IKE policy's IPSec profiles as IPSec proposals ([IPSecProposalType!], IPSecProposalFilter); ours are IPSec profiles",
   },
   {
+    what: "InventoryItemTemplateComponentType|*",
+    why: "NetBox 4.2's union of an inventory item template's component lists device components (ConsolePortType, ...); a template's component is a component template (ConsolePortTemplateType, ...), which ours lists",
+  },
+  {
     what: "request 100",
     why: "ManufacturerType.device_types are device types here (see above), so `model` is a field of theirs; NetBox 4.2 refuses the query",
     answer: {
