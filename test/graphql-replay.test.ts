@@ -71,8 +71,10 @@ describe.skipIf(!existsSync(RECORDINGS))("NetBox 4.2.9's recorded GraphQL answer
     const state = replayState(run, net4, net6, ids);
 
     const judgements: GraphqlJudgement[] = [];
+    const sent = new Map<number, unknown>();
     for (const rec of recordings) {
       const { method, path, body } = graphqlRequest(rec, state);
+      sent.set(rec.n, method === "GET" ? path : body);
       const reply = await api.request(method, path, { body, token: tokenOf(rec), headers: { Accept: "application/json" } });
       const ours = { status: reply.status, body: recordedBody(reply.text) };
       const row = deliberate.get(rec.n);
@@ -84,6 +86,7 @@ describe.skipIf(!existsSync(RECORDINGS))("NetBox 4.2.9's recorded GraphQL answer
     const figures: Figures = { status: share((j) => j.statusMatches), data: share((j) => j.dataMatches), whole: share((j) => j.whole) };
     const requests = judgements.map(({ differences, ...j }) => ({
       ...j,
+      sent: sent.get(j.n),
       differences: differences.length,
       firstDifferences: differences.slice(0, 10).map(describeDifference),
     }));
