@@ -107,7 +107,7 @@ export async function executeGraphql(registry: Registry, ctx: Actor, request: Gr
 
   const [result] = plan.statement ? await readBatch(ctx, [plan.statement]) : [{ rows: [] }];
   const row: Record<string, unknown> = result.rows[0] ?? {};
-  const values = plan.roots.map((root, i) => {
+  const values = plan.roots.map((_, i) => {
     const text = row[`c${i}`];
     return text === null || text === undefined ? null : String(text);
   });

@@ -82,8 +82,45 @@ const RELATED_NAMES: Readonly<Record<string, string>> = {
   "wireless.wirelesslangroup.parent": "children",
   "dcim.inventoryitem.parent": "child_items",
   "dcim.devicebay.installed_device": "parent_bay",
+  "circuits.circuittermination.circuit": "terminations",
+  "vpn.tunneltermination.tunnel": "terminations",
+  "circuits.providernetwork.provider": "networks",
+  "tenancy.contactassignment.contact": "assignments",
+  "tenancy.contactassignment.role": "assignments",
+  "dcim.rackreservation.*": "rackreservations",
+  "dcim.virtualdevicecontext.*": "vdcs",
+  "dcim.interface.untagged_vlan": "interfaces_as_untagged",
+  "virtualization.vminterface.untagged_vlan": "vminterfaces_as_untagged",
+  "dcim.interface.tagged_vlans": "interfaces_as_tagged",
+  "virtualization.vminterface.tagged_vlans": "vminterfaces_as_tagged",
+  "virtualization.vminterface.*": "vminterfaces",
+  "wireless.wirelesslan.vlan": "wirelesslan_set",
 };
+
+/**
+ * Unions NetBox names otherwise than `<Model><Field>Type`, by `app.model.field` (`*`: any model),
+ * for relations whose objects may be of several models.
+ */
+const UNION_NAMES: Readonly<Record<string, string>> = {
+  "*.link_peers": "LinkPeerType",
+  "*.connected_endpoints": "ConnectedEndpointType",
+  "dcim.cable.a_terminations": "CableTerminationTerminationType",
+  "dcim.cable.b_terminations": "CableTerminationTerminationType",
+  "dcim.cabletermination.termination": "CableTerminationTerminationType",
+  "ipam.ipaddress.assigned_object": "IPAddressAssignmentType",
+  "dcim.macaddress.assigned_object": "MACAddressAssignmentType",
+  "ipam.fhrpgroupassignment.interface": "FHRPGroupInterfaceType",
+  "vpn.l2vpntermination.assigned_object": "L2VPNAssignmentType",
+  "dcim.inventoryitem.component": "InventoryItemComponentType",
+  "dcim.inventoryitemtemplate.component": "InventoryItemTemplateComponentType",
+};
+
+/** The union of the objects a relation of `model` may hold. */
+export const unionName = (model: Model, field: Field): string =>
+  UNION_NAMES[`${model.objectType}.${field.name}`] ??
+  UNION_NAMES[`*.${field.name}`] ??
+  `${model.className}${field.name.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}Type`;
 
 /** The name of the reverse relation on the target of `field` (a field of `owner`). */
 export const relatedName = (owner: Model, field: Field): string =>
-  RELATED_NAMES[`${owner.objectType}.${field.name}`] ?? owner.path.replace(/-/g, "_");
+  RELATED_NAMES[`${owner.objectType}.${field.name}`] ?? RELATED_NAMES[`${owner.objectType}.*`] ?? owner.path.replace(/-/g, "_");

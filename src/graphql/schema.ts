@@ -21,9 +21,9 @@ import {
 } from "graphql";
 import { sql, type RawBuilder } from "kysely";
 import { KINDS } from "../schema/kinds/index.ts";
-import { filterParameters } from "../engine/filters.ts";
+import { BUILTIN_FILTERS, filterParameters } from "../engine/filters.ts";
 import { nameableModels, selectContext } from "../engine/select.ts";
-import { filterName, queryNames, relatedName, typeName } from "./names.ts";
+import { filterName, queryNames, relatedName, typeName, unionName } from "./names.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -49,8 +49,17 @@ export type Reading =
       readonly type: (outer: string) => Sql;
       readonly id: (outer: string) => Sql;
     }
-  /** Objects of several models, as SQL giving a JSON array of `{__type, id}` (a port's link peers). */
-  | { readonly kind: "unionList"; readonly members: readonly Model[]; readonly sql: (outer: string, depth: number) => Sql };
+  /**
+   * Objects of several models, as SQL giving a JSON array of nested objects carrying `__type` and
+   * `id` (a port's link peers), or of `{object_type, object_id}` (a cable's ends).
+   */
+  | { readonly kind: "unionList"; readonly members: readonly Model[]; readonly sql: (outer: string, depth: number) => Sql }
+  /** An object of values of the row itself (an object type's `app_label` and `model`), null when `present` is not. */
+  | {
+      readonly kind: "embedded";
+      readonly present: (outer: string) => Sql;
+      readonly fields: ReadonlyMap<string, (outer: string) => Sql>;
+    };
 
 /** How one field of a filter input filters. */
 export type FilterSpec =
@@ -156,6 +165,41 @@ const lookupInput = (name: LookupType, of: GraphQLInputType) =>
       ),
   });
 
+/** A model named by its `app.model` (NetBox's content types). */
+const ContentTypeType = new GraphQLObjectType({
+  name: "ContentTypeType",
+  fields: {
+    id: { type: new GraphQLNonNull(GraphQLID) },
+    app_label: { type: new GraphQLNonNull(GraphQLString) },
+    model: { type: new GraphQLNonNull(GraphQLString) },
+  },
+});
+
+/** The content type of the model `type` names, as SQL giving `app.model`. */
+function contentTypeReading(type: (outer: string) => Sql): Reading {
+  const dot = (o: string) => sql`instr(${type(o)}, '.')`;
+  const app = (o: string) => sql`substr(${type(o)}, 1, ${dot(o)} - 1)`;
+  const model = (o: string) => sql`substr(${type(o)}, ${dot(o)} + 1)`;
+  return {
+    kind: "embedded",
+    present: type,
+    fields: new Map([
+      [
+        "id",
+        (o: string) => sql`(SELECT CAST(id AS TEXT) FROM extras_objecttype ot WHERE ot.app_label = ${app(o)} AND ot.model = ${model(o)})`,
+      ],
+      ["app_label", app],
+      ["model", model],
+    ]),
+  };
+}
+
+/** An address family as NetBox's GraphQL gives it: `{value: 4, label: "IPv4"}`. */
+const IPAddressFamilyType = new GraphQLObjectType({
+  name: "IPAddressFamilyType",
+  fields: { value: { type: new GraphQLNonNull(GraphQLInt) }, label: { type: new GraphQLNonNull(GraphQLString) } },
+});
+
 /** Paging of a list, NetBox 4.3's argument (4.2 has none). */
 export const PaginationInput = new GraphQLInputObjectType({
   name: "OffsetPaginationInput",
@@ -163,7 +207,7 @@ export const PaginationInput = new GraphQLInputObjectType({
 });
 
 /** The value's SQL for a GraphQL scalar of a stored field, or null for a kind GraphQL does not show. */
-function valueOf(field: Field): { type: GraphQLOutputType; reading: Reading } | null {
+function scalarOf(field: Field, registry: Registry): { type: GraphQLOutputType; reading: Reading } | null {
   const col = field.column;
   const nn = (t: GraphQLOutputType) => (field.nullable || field.kind === "datetime" ? t : new GraphQLNonNull(t));
   const value = (type: GraphQLOutputType, read: (outer: string) => Sql) => ({
@@ -178,16 +222,19 @@ function valueOf(field: Field): { type: GraphQLOutputType; reading: Reading } | 
     case "network":
       return value(nn(GraphQLString), (o) => ref(o, field.name));
     case "choice": {
-      const numeric = field.choices?.some((c) => typeof c.value === "number");
+      const numeric = field.choices?.every((c) => typeof c.value === "number");
       return col ? value(nn(numeric ? GraphQLInt : GraphQLString), (o) => sql`nullif(${ref(o, col)}, '')`) : null;
     }
     case "integer":
       return col ? value(nn(GraphQLInt), (o) => ref(o, col)) : null;
     case "float":
       if (!col) return null;
-      return field.decimalPlaces !== undefined
-        ? value(nn(DecimalScalar), (o) => sql`printf(${`%.${field.decimalPlaces}f`}, ${ref(o, col)})`)
-        : value(nn(GraphQLFloat), (o) => ref(o, col));
+      // NetBox's decimals are strings with their places (`"2.00"`).
+      return value(nn(DecimalScalar), (o) =>
+        field.decimalPlaces !== undefined
+          ? sql`CASE WHEN ${ref(o, col)} IS NOT NULL THEN printf(${`%.${field.decimalPlaces}f`}, ${ref(o, col)}) END`
+          : sql`CAST(${ref(o, col)} AS TEXT)`,
+      );
     case "boolean":
       return col ? value(nn(GraphQLBoolean), (o) => jsonBoolean(ref(o, col))) : null;
     case "date":
@@ -206,7 +253,7 @@ function valueOf(field: Field): { type: GraphQLOutputType; reading: Reading } | 
         type: new GraphQLNonNull(GraphQLInt),
         reading: {
           kind: "value",
-          sql: (o, depth) => KINDS.count.read!.select(field, o, selectContext(field.target?.().registry as Registry, depth))!,
+          sql: (o, depth) => KINDS.count.read!.select(field, o, selectContext(registry, depth))!,
         },
       };
     default:
@@ -340,8 +387,10 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
     if (field.kind === "generic") {
       const members = (field.targets?.() ?? []).filter((m) => shown.has(m));
       if (!members.length) return;
-      const union = unionOf(`${model.className}${pascal(field.name)}Type`, members);
-      add(field.name, union, { kind: "union", members, type: (o) => ref(o, `${field.name}_type`), id: (o) => ref(o, `${field.name}_id`) });
+      const type = (o: string) => ref(o, `${field.name}_type`);
+      add(field.name, unionOf(unionName(model, field), members), { kind: "union", members, type, id: (o) => ref(o, `${field.name}_id`) });
+      add(`${field.name}_type`, ContentTypeType, contentTypeReading(type));
+      add(`${field.name}_id`, GraphQLInt, { kind: "value", sql: (o) => ref(o, `${field.name}_id`) });
       return;
     }
     if (field.kind === "customFields") {
@@ -355,9 +404,19 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
         const raw = KINDS.computed.read!.select(field, o, selectContext(model.registry, depth))!;
         return field.sharedAs ? sql`json_extract(${raw}, ${`$.${field.name}`})` : raw;
       };
+      if (field.returns === "nested" && target) {
+        // One object of a known model, nested by the field's SQL: read again by its id.
+        if (!shown.has(target)) return;
+        add(field.name, types.get(target)!, {
+          kind: "object",
+          model: target,
+          where: (i, o) => sql`${ref(i, "id")} = json_extract(${select(o, 1)}, '$.id')`,
+        });
+        return;
+      }
       if (field.returns === "nested") {
         const members = cabledModels(model.registry).filter((m) => shown.has(m));
-        const union = unionOf(`${model.className}${pascal(field.name)}Type`, members);
+        const union = unionOf(unionName(model, field), members);
         add(field.name, new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(union))), { kind: "unionList", members, sql: select });
         return;
       }
@@ -374,7 +433,23 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
       add(field.name, type, { kind: "value", sql: (o, depth) => read(select(o, depth)), ...(field.finish && { finish: field.finish }) });
       return;
     }
-    const value = valueOf(field);
+    if (field.kind === "choice" && field.name === "family" && field.column) {
+      const col = field.column;
+      const labels = sql.join(
+        field.choices!.map((c) => sql`WHEN ${c.value} THEN ${c.label}`),
+        sql` `,
+      );
+      add("family", IPAddressFamilyType, {
+        kind: "embedded",
+        present: (o) => ref(o, col),
+        fields: new Map([
+          ["value", (o: string) => ref(o, col)],
+          ["label", (o: string) => sql`CASE ${ref(o, col)} ${labels} END`],
+        ]),
+      });
+      return;
+    }
+    const value = scalarOf(field, model.registry);
     if (value) add(field.name, value.type, value.reading);
   }
 
@@ -438,8 +513,10 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
             specs.set(p.name, spec.spec);
             out[p.name] = { type: spec.type };
           }
-          out.q = { type: GraphQLString };
-          specs.set("q", { kind: "param", name: "q" });
+          for (const name of BUILTIN_FILTERS) {
+            out[name] = { type: GraphQLString };
+            specs.set(name, { kind: "param", name });
+          }
           for (const name of ["AND", "OR", "NOT"]) out[name] = { type: filterInputs.get(model)! };
           out.DISTINCT = { type: GraphQLBoolean };
           return out;
@@ -466,9 +543,7 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
       field.kind === "integer"
         ? "Int"
         : field.kind === "float"
-          ? field.decimalPlaces !== undefined
-            ? "Decimal"
-            : "Float"
+          ? "Decimal"
           : field.kind === "date"
             ? "Date"
             : field.kind === "datetime"
@@ -501,8 +576,6 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
   const byName = new Map([...types].map(([m, t]) => [t.name, m]));
   return { schema, registry, models: byName, readings, filters, roots };
 }
-
-const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
 
 /** The models a cable can end at, or a path pass through: every model with a `cable` field, and what those link to. */
 const cabledModels = (registry: Registry): Model[] =>

@@ -93,6 +93,8 @@ export const cabled = (): Record<string, FieldOptions> => ({
   mark_connected: f.boolean({ default: false, helpText: "Treat as if a cable is connected" }),
   cable: f.computed((t, s) => cableSql(t, s!), {
     returns: "nested",
+    // The cable nested, read again by GraphQL as a CableType.
+    target: "dcim.cable",
     filters: {
       cabled: booleanFilter((t, field) => isCabled(t, field.ownerType)),
       cable_id: {
