@@ -7,10 +7,13 @@
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { prepareWorkerAssets } from "./scripts/worker-assets.ts";
 
 // No network here: Miniflare would otherwise try to fetch the `request.cf` object at start.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 process.env.WRANGLER_SEND_METRICS ??= "false";
+// wrangler.toml's `[assets]` folder, which `[build]` fills for wrangler but the plugin does not build.
+prepareWorkerAssets();
 
 /** The superuser the worker creates on its first request; the tests authenticate as it. */
 export const WORKERD_SUPERUSER = {

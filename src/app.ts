@@ -34,7 +34,7 @@ export interface RequestEnvironment {
    * lost, only later.
    */
   readonly enqueue?: (deliveryIds: readonly number[]) => Promise<void>;
-  /** Where Swagger UI's files come from: the package on Node and Deno, static assets on Workers. */
+  /** Where other projects' files (Swagger UI's, GraphiQL's) come from: the packages on Node and Deno, static assets on Workers. */
   readonly assets?: AssetSource;
 }
 
@@ -109,7 +109,7 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
     },
     async fetch(request, env) {
       const url = requestUrl(request, config.ALLOWED_HOSTS);
-      // Scripts, styles and Swagger UI's files: public, the same for everyone, no database.
+      // Scripts, styles, Swagger UI's and GraphiQL's files: public, the same for everyone, no database.
       if (url.pathname.startsWith("/static/")) return serveStatic(request, url, env.assets ?? null);
       const body = bodyOnce(request, config.MAX_BODY_SIZE);
       const ctx: RequestContext = {

@@ -41,7 +41,7 @@ export interface Env {
   SECRET_KEY?: string;
   /** wrangler.toml `[[queues.producers]]`: deliveries committed by a write go here. */
   WEBHOOK_QUEUE?: Queue;
-  /** wrangler.toml `[assets]`: the swagger-ui-dist package's files. */
+  /** wrangler.toml `[assets]`: the files of other projects the pages load (VENDOR_FILES), as `<package>/<path>`. */
   ASSETS?: { fetch(request: Request): Promise<Response> };
   /** wrangler.toml `[[r2_buckets]]`: uploaded files (image attachments, device type images). */
   MEDIA?: R2BucketLike;

@@ -137,6 +137,13 @@ describe("deno serve src/deno.ts", () => {
     expect(file.text).toContain("SwaggerUIBundle");
   });
 
+  it("serves GraphiQL's and React's files from the installed packages", async () => {
+    const page = await fetch(`${base}/graphql/`, { headers: { Accept: "text/html", Authorization: `Token ${TOKEN}` } });
+    const urls = [...(await page.text()).matchAll(/(?:src|href)="(\/static\/(?:graphiql|react|react-dom)\/[^"]+)"/g)].map((m) => m[1]);
+    expect(urls).toHaveLength(4);
+    for (const url of urls) expect((await api("GET", url, { token: null })).status, url).toBe(200);
+  });
+
   it("refuses anonymous reads", async () => {
     expect((await api("GET", "/api/dcim/sites/", { token: null })).status).toBe(403);
   });

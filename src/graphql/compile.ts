@@ -16,7 +16,6 @@ import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import { scopeSql } from "../engine/scope.ts";
 import { planOrdering } from "../engine/filters.ts";
-import { jsonObjectSql } from "../engine/select.ts";
 import type { GraphSchema, Reading } from "./schema.ts";
 import { filterCondition } from "./filter-sql.ts";
 import { typeName } from "./names.ts";
@@ -25,13 +24,13 @@ type Sql = RawBuilder<unknown>;
 type Variables = Record<string, unknown>;
 
 /*
- * A query compiled into one statement. Every selection of objects is a node with two common
- * table expressions: its rows (`r`: each row's parent id, id and place among its siblings, found
- * from the parent's rows by the relation, within the requester's view scope, filtered, ordered
- * and paged per parent) and their JSON (`j`: one object per row, its related objects joined in
- * from the nodes below, already aggregated per parent). The statement is as deep as one node
- * however deep the query: SQLite's parser, which overflows on subqueries nested some six deep,
- * never sees more than one level, and each level costs one pass over the rows it selects.
+ * A query compiled into one statement. Every selection of objects is a view (a common table
+ * expression SQLite does not materialize): the JSONB object of each row of its model the
+ * requester may view, by id, with the fields it selects. A relation reads the view of the
+ * selection below it for the rows it relates to, each found by its index, in the model's order
+ * and paged as asked. SQLite flattens the views into the statement, so each object costs an index
+ * lookup, while its parser, which overflows on subqueries nested some six deep, never sees more
+ * than two levels however deep the query.
  */
 
 /** A finishing step of a value after SQL built it (a config context's merge), applied in place. */
@@ -90,8 +89,8 @@ export function compileOperation(
   let introspection = false;
   let cost = 0;
   for (const [key, nodes] of fields) {
-    const node = nodes[0];
-    const name = node.name.value;
+    const fieldNode = nodes[0];
+    const name = fieldNode.name.value;
     if (name === "__schema" || name === "__type") {
       introspection = true;
       continue;
@@ -99,31 +98,24 @@ export function compileOperation(
     const column = sql.raw(`c${columns.length}`);
     if (name === "__typename") {
       columns.push(sql`json_quote('Query') AS ${column}`);
-      roots.push({ key, detail: null, node, post: null });
+      roots.push({ key, detail: null, node: fieldNode, post: null });
       continue;
     }
     const root = gs.roots.get(name)!;
-    const args = getArgumentValues(queryType.getFields()[name], node, variables);
+    const args = getArgumentValues(queryType.getFields()[name], fieldNode, variables);
     const type = gs.schema.getType(typeName(root.model)) as GraphQLObjectType;
-    const alias = c.next("g");
-    const table = sql`${sql.table(root.model.table)} AS ${sql.raw(alias)}`;
-    let rows: Sql;
+    const node = nodeSql(c, type, nodes);
     if (root.list) {
-      const { where, order, page } = listOf(c, root.model, alias, null, args);
-      rows = sql`SELECT 0 AS pid, ${ref(alias, "id")} AS id, row_number() OVER (ORDER BY ${order}) AS ord FROM ${table} WHERE ${where}
-        ORDER BY ${order} LIMIT ${page.limit ?? -1} OFFSET ${page.offset}`;
-      const built = nodeSql(c, type, nodes, rows);
-      const list = aggregate(c, built.j, built.r, true);
-      columns.push(sql`coalesce((SELECT v FROM ${sql.raw(list)}), '[]') AS ${column}`);
-      roots.push({ key, detail: null, node, post: listPost(built.post) });
-      cost += (page.limit ?? ROOT_LIST) * (1 + built.cost);
+      const alias = c.next("g");
+      const { where, page } = listOf(c, root.model, alias, null, args);
+      columns.push(sql`coalesce((SELECT json(${listValue(c, root.model, alias, node, where, page)})), '[]') AS ${column}`);
+      roots.push({ key, detail: null, node: fieldNode, post: listPost(node.post) });
+      cost += (page.limit ?? ROOT_LIST) * (1 + node.cost);
     } else {
       const id = /^\d{1,15}$/.test(String(args.id)) ? Number(args.id) : -1;
-      rows = sql`SELECT 0 AS pid, ${ref(alias, "id")} AS id, 1 AS ord FROM ${table} WHERE ${ref(alias, "id")} = ${id} AND ${scopeSql(ctx, root.model, "view", alias)}`;
-      const built = nodeSql(c, type, nodes, rows);
-      columns.push(sql`(SELECT j FROM ${sql.raw(built.j)}) AS ${column}`);
-      roots.push({ key, detail: root.model, node, post: built.post });
-      cost += 1 + built.cost;
+      columns.push(sql`(SELECT json(v) FROM ${sql.raw(node.view)} WHERE pid = ${id}) AS ${column}`);
+      roots.push({ key, detail: root.model, node: fieldNode, post: node.post });
+      cost += 1 + node.cost;
     }
   }
   const statement = columns.length
@@ -134,40 +126,30 @@ export function compileOperation(
 
 const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
 
-/** What a node gave: the names of its rows and JSON, what finishes its objects and what it costs per row. */
+/** A selection's view (`pid`: the row's id, `v`: its JSONB object), what finishes its objects and their cost. */
 interface Node {
-  readonly r: string;
-  readonly j: string;
+  readonly view: string;
   readonly post: Post | null;
   readonly cost: number;
 }
 
-/** A join of a node below into this one's JSON: the CTE aggregated per parent, and the SQL reading its value. */
-interface Joined {
-  readonly cte: string;
-  readonly alias: string;
+/** A JSONB object from key/expression pairs, in chunks (SQLite caps a function at 127 arguments). */
+function jsonbObject(pairs: readonly [string, Sql][]): Sql {
+  const args = (chunk: readonly [string, Sql][], key: (k: string) => string) => sql.join(chunk.flatMap(([k, x]) => [sql.lit(key(k)), x]));
+  let out = sql`jsonb_object(${args(pairs.slice(0, 60), (k) => k)})`;
+  for (let i = 60; i < pairs.length; i += 60) out = sql`jsonb_insert(${out}, ${args(pairs.slice(i, i + 60), (k) => `$."${k}"`)})`;
+  return out;
 }
 
-/**
- * A node: its rows (`rows`, a SELECT of `pid, id, ord`), the nodes of the relations it selects,
- * then one JSON object per distinct row with the fields the field nodes select.
- */
-function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode[], rows: Sql): Node {
+/** The view of one selection on a model's type: every row the requester may view, with the fields the nodes select. */
+function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode[]): Node {
   const model = c.gs.models.get(type.name)!;
-  const r = c.next("r");
-  c.ctes.push(sql`${sql.raw(r)} AS (${rows})`);
   const alias = c.next("g");
   const fields = collectSubfields(c.gs.schema, c.fragments, c.variables, type, nodes);
   const readings = c.gs.readings.get(type.name)!;
   const pairs: [string, Sql][] = [];
-  const joins: Joined[] = [];
   const posts: [string, Post][] = [];
   let cost = 0;
-  const join = (cte: string) => {
-    const as = c.next("x");
-    joins.push({ cte, alias: as });
-    return as;
-  };
   for (const [key, sub] of fields) {
     const name = sub[0].name.value;
     cost += 1;
@@ -175,22 +157,16 @@ function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode
       pairs.push([key, sql.lit(type.name)]);
       continue;
     }
-    const built = fieldSql(c, readings.get(name)!, type.getFields()[name], sub, { model, r, alias }, join);
+    const built = fieldSql(c, readings.get(name)!, type.getFields()[name], sub, { model, alias });
     pairs.push([key, built.sql]);
     if (built.post) posts.push([key, built.post]);
     cost += built.cost;
   }
-  const j = c.next("j");
-  const from = sql.join(
-    [
-      sql`${sql.table(model.table)} AS ${sql.raw(alias)}`,
-      ...joins.map((x) => sql`LEFT JOIN ${sql.raw(x.cte)} AS ${sql.raw(x.alias)} ON ${ref(x.alias, "pid")} = ${ref(alias, "id")}`),
-    ],
-    sql` `,
-  );
-  const object = pairs.length ? jsonObjectSql(pairs) : sql`json_object()`;
+  const view = c.next("v");
+  const object = pairs.length ? jsonbObject(pairs) : sql`jsonb_object()`;
   c.ctes.push(
-    sql`${sql.raw(j)} AS (SELECT ${ref(alias, "id")} AS id, ${object} AS j FROM ${from} WHERE ${ref(alias, "id")} IN (SELECT id FROM ${sql.raw(r)}))`,
+    sql`${sql.raw(view)} AS NOT MATERIALIZED (SELECT ${ref(alias, "id")} AS pid, ${object} AS v FROM ${sql.table(model.table)} AS ${sql.raw(alias)}
+      WHERE ${scopeSql(c.ctx, model, "view", alias)})`,
   );
   const post: Post | null = posts.length
     ? (value) => {
@@ -201,28 +177,10 @@ function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode
         return value;
       }
     : null;
-  return { r, j, post, cost };
-}
-
-/** A node's objects aggregated per parent: a JSON array in the rows' order, or the one object. */
-function aggregate(c: Compiler, j: string, r: string, list: boolean): string {
-  const name = c.next("a");
-  c.ctes.push(
-    list
-      ? sql`${sql.raw(name)} AS (SELECT rr.pid AS pid, json_group_array(json(jj.j) ORDER BY rr.ord) AS v FROM ${sql.raw(r)} rr JOIN ${sql.raw(j)} jj ON jj.id = rr.id GROUP BY rr.pid)`
-      : sql`${sql.raw(name)} AS (SELECT rr.pid AS pid, min(jj.j) AS v FROM ${sql.raw(r)} rr JOIN ${sql.raw(j)} jj ON jj.id = rr.id GROUP BY rr.pid)`,
-  );
-  return name;
+  return { view, post, cost };
 }
 
 const listPost = (post: Post | null): Post | null => (post ? (value) => (Array.isArray(value) ? value.map(post) : value) : null);
-
-/** Where a field is read from: the node's model, its rows' CTE, and the alias its row is read under. */
-interface Parent {
-  readonly model: Model;
-  readonly r: string;
-  readonly alias: string;
-}
 
 interface Built {
   readonly sql: Sql;
@@ -230,19 +188,42 @@ interface Built {
   readonly cost: number;
 }
 
-/** The rows of the parent node, each once, joined to their table as `o`: where relations start from. */
-const parentRows = (parent: Parent, o: string) =>
-  sql`(SELECT DISTINCT id FROM ${sql.raw(parent.r)}) AS pr JOIN ${sql.table(parent.model.table)} AS ${sql.raw(o)} ON ${ref(o, "id")} = pr.id`;
+/** The model's order as SQL over a row under `alias`. */
+const orderOf = (model: Model, alias: string) => sql.join(planOrdering(model, null, alias));
 
-/** The SQL of one field of the row under `parent.alias`; nodes below are joined in through `join`. */
-function fieldSql(
-  c: Compiler,
-  reading: Reading,
-  def: GraphQLField<unknown, unknown>,
-  nodes: readonly FieldNode[],
-  parent: Parent,
-  join: (cte: string) => string,
-): Built {
+/**
+ * The JSONB array of the objects of a view for the rows of `model` that `where` selects (read
+ * under `alias`), in the model's order and paged: each found by index, its object by its id.
+ */
+function listValue(c: Compiler, model: Model, alias: string, node: Node, where: Sql, page: { limit: number | null; offset: number }): Sql {
+  const window = page.limit !== null || page.offset > 0 ? sql` LIMIT ${page.limit ?? -1} OFFSET ${page.offset}` : sql``;
+  const x = c.next("x");
+  return sql`(SELECT jsonb_group_array(v) FROM (SELECT ${ref(x, "v")} AS v FROM ${sql.table(model.table)} AS ${sql.raw(alias)}
+    JOIN ${sql.raw(node.view)} AS ${sql.raw(x)} ON ${ref(x, "pid")} = ${ref(alias, "id")} WHERE ${where} ORDER BY ${orderOf(model, alias)}${window}))`;
+}
+
+/**
+ * SQL over a row of `parent.model` that nests deeply itself (a computed field's), as a view of
+ * its own read by the row's id: wrapped in the subqueries that use it, it would take SQLite's
+ * parser past its depth.
+ */
+function hoisted(c: Compiler, parent: Parent, expr: (alias: string) => Sql): Sql {
+  const g = c.next("g");
+  const view = c.next("h");
+  c.ctes.push(
+    sql`${sql.raw(view)} AS NOT MATERIALIZED (SELECT ${ref(g, "id")} AS pid, ${expr(g)} AS value FROM ${sql.table(parent.model.table)} AS ${sql.raw(g)})`,
+  );
+  return sql`(SELECT value FROM ${sql.raw(view)} WHERE pid = ${ref(parent.alias, "id")})`;
+}
+
+/** The row a field is read from: its model, and the alias it is read under. */
+interface Parent {
+  readonly model: Model;
+  readonly alias: string;
+}
+
+/** The SQL of one field of the row under `parent.alias`; the views below it are added to the statement. */
+function fieldSql(c: Compiler, reading: Reading, def: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], parent: Parent): Built {
   const outer = parent.alias;
   switch (reading.kind) {
     case "value":
@@ -254,91 +235,81 @@ function fieldSql(
         const name = sub[0].name.value;
         pairs.push([key, name === "__typename" ? sql.lit(type.name) : reading.fields.get(name)!(outer)]);
       }
-      return { sql: sql`CASE WHEN ${reading.present(outer)} IS NOT NULL THEN ${jsonObjectSql(pairs)} END`, post: null, cost: pairs.length };
+      return { sql: sql`CASE WHEN ${reading.present(outer)} IS NOT NULL THEN ${jsonbObject(pairs)} END`, post: null, cost: pairs.length };
     }
     case "object": {
-      const type = getNamedType(def.type) as GraphQLObjectType;
-      const o = c.next("g");
+      const node = nodeSql(c, getNamedType(def.type) as GraphQLObjectType, nodes);
+      if (reading.id) {
+        const object = hoisted(c, parent, reading.id);
+        return {
+          sql: sql`(SELECT v FROM ${sql.raw(node.view)} WHERE pid = json_extract(${object}, '$.id'))`,
+          post: node.post,
+          cost: node.cost,
+        };
+      }
       const i = c.next("g");
-      const rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id, 1 AS ord FROM ${parentRows(parent, o)}
-        JOIN ${sql.table(reading.model.table)} AS ${sql.raw(i)} ON ${reading.where(i, o)} WHERE ${scopeSql(c.ctx, reading.model, "view", i)}`;
-      const node = nodeSql(c, type, nodes, rows);
-      const x = join(aggregate(c, node.j, node.r, false));
-      return { sql: sql`json(${ref(x, "v")})`, post: node.post, cost: node.cost };
+      const x = c.next("x");
+      return {
+        sql: sql`(SELECT ${ref(x, "v")} FROM ${sql.table(reading.model.table)} AS ${sql.raw(i)} JOIN ${sql.raw(node.view)} AS ${sql.raw(x)}
+          ON ${ref(x, "pid")} = ${ref(i, "id")} WHERE ${reading.where(i, outer)} LIMIT 1)`,
+        post: node.post,
+        cost: node.cost,
+      };
     }
     case "list": {
-      const type = getNamedType(def.type) as GraphQLObjectType;
+      const node = nodeSql(c, getNamedType(def.type) as GraphQLObjectType, nodes);
       const args = getArgumentValues(def, nodes[0], c.variables);
-      const o = c.next("g");
       const i = c.next("g");
-      const { where, order, page } = listOf(c, reading.model, i, sql`${reading.where(i, o)}`, args);
-      const numbered = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id, row_number() OVER (PARTITION BY ${ref(o, "id")} ORDER BY ${order}) AS ord
-        FROM ${parentRows(parent, o)} JOIN ${sql.table(reading.model.table)} AS ${sql.raw(i)} ON ${where}`;
-      const paged = page.limit !== null || page.offset > 0;
-      const upper = page.limit === null ? sql`` : sql` AND ord <= ${page.offset + page.limit}`;
-      const rows = paged ? sql`SELECT pid, id, ord FROM (${numbered}) WHERE ord > ${page.offset}${upper}` : numbered;
-      const node = nodeSql(c, type, nodes, rows);
-      const x = join(aggregate(c, node.j, node.r, true));
+      const { where, page } = listOf(c, reading.model, i, reading.where(i, outer), args);
       return {
-        sql: sql`coalesce(json(${ref(x, "v")}), json('[]'))`,
+        sql: sql`coalesce(${listValue(c, reading.model, i, node, where, page)}, jsonb_array())`,
         post: listPost(node.post),
         cost: (page.limit ?? NESTED_LIST) * (1 + node.cost),
       };
     }
     case "union": {
-      const o = c.next("g");
-      const branches = reading.members.flatMap((model) => {
-        const type = c.gs.schema.getType(typeName(model));
-        if (!isObjectType(type)) return [];
-        const i = c.next("g");
-        const rows = sql`SELECT ${ref(o, "id")} AS pid, ${ref(i, "id")} AS id, 1 AS ord FROM ${parentRows(parent, o)}
-          JOIN ${sql.table(model.table)} AS ${sql.raw(i)} ON ${reading.type(o)} = ${model.objectType} AND ${ref(i, "id")} = ${reading.id(o)}
-          WHERE ${scopeSql(c.ctx, model, "view", i)}`;
-        const node = nodeSql(c, type, nodes, rows);
-        const x = join(aggregate(c, node.j, node.r, false));
-        return [{ model, sql: sql`WHEN ${model.objectType} THEN json(${ref(x, "v")})`, cost: node.cost }];
-      });
+      const branches = unionViews(c, reading.members, nodes);
       if (!branches.length) return { sql: sql`NULL`, post: null, cost: 0 };
       return {
         sql: sql`CASE ${reading.type(outer)} ${sql.join(
-          branches.map((b) => b.sql),
+          branches.map(
+            (b) => sql`WHEN ${b.model.objectType} THEN (SELECT v FROM ${sql.raw(b.node.view)} WHERE pid = ${reading.id(outer)})`,
+          ),
           sql` `,
         )} END`,
         post: null,
-        cost: Math.max(...branches.map((b) => b.cost)),
+        cost: Math.max(...branches.map((b) => b.node.cost)),
       };
     }
     case "unionList": {
-      // The objects the field's SQL names, in its order, each read again as its model's node.
-      const o = c.next("g");
-      const u = c.next("r");
-      const member = (key: string, alternative: string) =>
-        sql`coalesce(json_extract(e.value, ${`$.${key}`}), json_extract(e.value, ${`$.${alternative}`}))`;
-      c.ctes.push(sql`${sql.raw(u)} AS (SELECT ${ref(o, "id")} AS pid, ${member("id", "object_id")} AS id, ${member("__type", "object_type")} AS type, e.key AS ord
-        FROM ${parentRows(parent, o)}, json_each(${reading.sql(o, 1)}) AS e)`);
-      const branches = reading.members.flatMap((model) => {
-        const type = c.gs.schema.getType(typeName(model));
-        if (!isObjectType(type)) return [];
-        const i = c.next("g");
-        const rows = sql`SELECT uu.pid AS pid, uu.id AS id, uu.ord AS ord FROM ${sql.raw(u)} uu JOIN ${sql.table(model.table)} AS ${sql.raw(i)} ON ${ref(i, "id")} = uu.id
-          WHERE uu.type = ${model.objectType} AND ${scopeSql(c.ctx, model, "view", i)}`;
-        const node = nodeSql(c, type, nodes, rows);
-        return [{ model, node }];
-      });
+      // The objects the field's SQL names (`{__type, id}` or `{object_type, object_id}`), in its order.
+      const branches = unionViews(c, reading.members, nodes);
       const cost = NESTED_LIST * (1 + Math.max(0, ...branches.map((b) => b.node.cost)));
-      if (!branches.length) return { sql: sql`json('[]')`, post: null, cost };
-      const name = c.next("a");
-      const joins = branches.map(
-        (b, n) =>
-          sql`LEFT JOIN ${sql.raw(b.node.j)} AS ${sql.raw(`m${n}`)} ON uu.type = ${b.model.objectType} AND ${sql.raw(`m${n}`)}.id = uu.id`,
-      );
-      const value = sql`coalesce(${sql.join(branches.map((_, n) => sql.raw(`m${n}.j`)))}, NULL)`;
-      c.ctes.push(sql`${sql.raw(name)} AS (SELECT uu.pid AS pid, json_group_array(json(${value}) ORDER BY uu.ord) AS v FROM ${sql.raw(u)} uu ${sql.join(joins, sql` `)}
-        WHERE ${value} IS NOT NULL GROUP BY uu.pid)`);
-      const x = join(name);
-      return { sql: sql`coalesce(json(${ref(x, "v")}), json('[]'))`, post: null, cost };
+      if (!branches.length) return { sql: sql`jsonb_array()`, post: null, cost };
+      const e = c.next("e");
+      const member = (key: string, alternative: string) =>
+        sql`coalesce(json_extract(${ref(e, "value")}, ${`$.${key}`}), json_extract(${ref(e, "value")}, ${`$.${alternative}`}))`;
+      const value = sql`CASE ${member("__type", "object_type")} ${sql.join(
+        branches.map(
+          (b) => sql`WHEN ${b.model.objectType} THEN (SELECT v FROM ${sql.raw(b.node.view)} WHERE pid = ${member("id", "object_id")})`,
+        ),
+        sql` `,
+      )} END`;
+      return {
+        sql: sql`coalesce((SELECT jsonb_group_array(v) FROM (SELECT ${value} AS v FROM json_each(${hoisted(c, parent, (g) => reading.sql(g, 1))}) AS ${sql.raw(e)} ORDER BY ${ref(e, "key")}) WHERE v IS NOT NULL), jsonb_array())`,
+        post: null,
+        cost,
+      };
     }
   }
+}
+
+/** A view per member of a union the selection asks for (a member no fragment names still gives `{}` or its `__typename`). */
+function unionViews(c: Compiler, members: readonly Model[], nodes: readonly FieldNode[]): { model: Model; node: Node }[] {
+  return members.flatMap((model) => {
+    const type = c.gs.schema.getType(typeName(model));
+    return isObjectType(type) ? [{ model, node: nodeSql(c, type, nodes) }] : [];
+  });
 }
 
 /** A list's condition (scope, relation, filters), order and page, for rows read under `alias`. */
@@ -348,14 +319,14 @@ function listOf(
   alias: string,
   link: Sql | null,
   args: Record<string, unknown>,
-): { where: Sql; order: Sql; page: { limit: number | null; offset: number } } {
-  const conditions = [...(link ? [link] : []), scopeSql(c.ctx, model, "view", alias)];
+): { where: Sql; page: { limit: number | null; offset: number } } {
+  // The view scope is the view's own; here, what relates the rows and what the filters ask.
+  const conditions = [...(link ? [link] : [])];
   if (args.filters) conditions.push(filterCondition(c.gs, c.ctx, model, args.filters as Record<string, unknown>, alias));
   const pagination = args.pagination as { offset?: number; limit?: number } | undefined;
   const limit = pagination?.limit !== undefined && pagination.limit >= 0 ? pagination.limit : null;
   return {
-    where: sql.join(conditions, sql` AND `),
-    order: sql.join(planOrdering(model, null, alias)),
+    where: conditions.length ? sql.join(conditions, sql` AND `) : sql`1`,
     page: { limit, offset: Math.max(0, pagination?.offset ?? 0) },
   };
 }

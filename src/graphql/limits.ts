@@ -25,26 +25,36 @@ function depthOf(
   fragments: Record<string, FragmentDefinitionNode>,
   known: Map<string, number>,
   seen: ReadonlySet<string> = new Set(),
+  introspection = false,
 ): number {
   let deepest = 0;
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
-      deepest = Math.max(deepest, selection.selectionSet ? 1 + depthOf(selection.selectionSet, fragments, known, seen) : 1);
+      // Introspection nests as deep as type references go (GraphiQL's query: 15); its own cap applies.
+      if (!introspection && (selection.name.value === "__schema" || selection.name.value === "__type")) continue;
+      deepest = Math.max(deepest, selection.selectionSet ? 1 + depthOf(selection.selectionSet, fragments, known, seen, introspection) : 1);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, known, seen));
+      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, known, seen, introspection));
     } else {
       const name = selection.name.value;
       const fragment = fragments[name];
       if (!fragment || seen.has(name)) continue;
       let depth = known.get(name);
-      if (depth === undefined) known.set(name, (depth = depthOf(fragment.selectionSet, fragments, known, new Set([...seen, name]))));
+      if (depth === undefined)
+        known.set(name, (depth = depthOf(fragment.selectionSet, fragments, known, new Set([...seen, name]), introspection)));
       deepest = Math.max(deepest, depth);
     }
   }
   return deepest;
 }
 
-/** Refuses an operation whose selections nest deeper than GRAPHQL_MAX_DEPTH (root fields are depth 1). */
+/** How deep introspection may nest: type references nest a few levels (GraphiQL's schema query is 15 deep). */
+const INTROSPECTION_DEPTH = 20;
+
+/**
+ * Refuses an operation whose selections nest deeper than GRAPHQL_MAX_DEPTH (root fields are
+ * depth 1), or whose introspection nests deeper than INTROSPECTION_DEPTH.
+ */
 const depthLimit =
   (max: number): ValidationRule =>
   (context: ValidationContext): ASTVisitor => {
@@ -53,6 +63,13 @@ const depthLimit =
     return {
       OperationDefinition(node) {
         const depth = depthOf(node.selectionSet, fragments, new Map());
+        const introspection = depthOf(node.selectionSet, fragments, new Map(), new Set(), true);
+        if (introspection > depth && introspection > INTROSPECTION_DEPTH)
+          context.reportError(
+            new GraphQLError(`The introspection query nests ${introspection} levels deep, more than ${INTROSPECTION_DEPTH}.`, {
+              nodes: [node],
+            }),
+          );
         if (depth > max)
           context.reportError(
             new GraphQLError(`The query nests ${depth} levels deep, more than GRAPHQL_MAX_DEPTH (${max}).`, { nodes: [node] }),

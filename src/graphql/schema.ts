@@ -38,8 +38,17 @@ type Sql = RawBuilder<unknown>;
 export type Reading =
   /** A value, as SQL giving its JSON (a boolean as JSON true or false, an id as text). */
   | { readonly kind: "value"; readonly sql: (outer: string, depth: number) => Sql; readonly finish?: (value: unknown) => unknown }
-  /** One related row: the rows of `model` under `inner` that `where` relates to `outer` (the first). */
-  | { readonly kind: "object"; readonly model: Model; readonly where: (inner: string, outer: string) => Sql }
+  /**
+   * One related row: the rows of `model` under `inner` that `where` relates to `outer` (the
+   * first); or, with `id`, the row whose id is in the JSON object SQL gives for the row (a
+   * port's cable, nested by its field's SQL).
+   */
+  | {
+      readonly kind: "object";
+      readonly model: Model;
+      readonly where: (inner: string, outer: string) => Sql;
+      readonly id?: (outer: string) => Sql;
+    }
   /** Related rows, in the model's order, filtered as asked. */
   | { readonly kind: "list"; readonly model: Model; readonly where: (inner: string, outer: string) => Sql }
   /** A generic relation: the object of the model `type` names, with id `id`. */
@@ -411,6 +420,7 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
           kind: "object",
           model: target,
           where: (i, o) => sql`${ref(i, "id")} = json_extract(${select(o, 1)}, '$.id')`,
+          id: (o) => select(o, 1),
         });
         return;
       }

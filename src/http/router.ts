@@ -16,6 +16,7 @@ import { checkHost } from "./host.ts";
 import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "../lib/responses.ts";
 import { apiRoot, apiStatus, appRoot, userConfig } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
+import { graphiqlPage, wantsGraphiql } from "../ui/graphiql-page.ts";
 import { deliveriesAdmin } from "../ui/admin-deliveries.ts";
 import { browsable, wantsBrowsable } from "../ui/browsable.ts";
 import { loginEndpoint, logoutPage } from "../ui/login-page.ts";
@@ -84,7 +85,10 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
   );
   router.all(
     "/graphql/",
-    fresh((req, ctx) => only(req, ["GET", "HEAD", "POST", "OPTIONS"], () => graphqlEndpoint(ctx, registry))),
+    // A browser's GET without a query gets GraphiQL, which POSTs its queries here.
+    fresh((req, ctx) =>
+      only(req, ["GET", "HEAD", "POST", "OPTIONS"], () => (wantsGraphiql(ctx) ? graphiqlPage(ctx) : graphqlEndpoint(ctx, registry))),
+    ),
   );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
   router.all("/media/:folder/:file", (req, ctx) =>

@@ -1,14 +1,19 @@
 import { readFile } from "node:fs/promises";
-import type { AssetSource } from "../ui/assets.ts";
+import { type AssetSource, VENDOR_FILES } from "../ui/assets.ts";
 
-/** Where swagger-ui-dist is installed, found as Node and Deno resolve packages. */
-const SWAGGER_UI_DIR = new URL("./", import.meta.resolve("swagger-ui-dist/package.json"));
+/** Where each package of VENDOR_FILES is installed, found as Node and Deno resolve packages. */
+const PACKAGE_DIRS = new Map<string, URL>(
+  Object.values(VENDOR_FILES).map((v) => [v.package, new URL("./", import.meta.resolve(`${v.package}/package.json`))]),
+);
 
-/** Files of the installed swagger-ui-dist package, read from disk on Node and Deno. */
-export const packageAssets: AssetSource = async (file) => {
-  if (!/^[\w.-]+$/.test(file)) return null;
+/** Files of the installed packages of VENDOR_FILES (`<package>/<path>`), read from disk on Node and Deno. */
+export const packageAssets: AssetSource = async (path) => {
+  const slash = path.indexOf("/");
+  const dir = PACKAGE_DIRS.get(path.slice(0, slash));
+  const file = path.slice(slash + 1);
+  if (!dir || !/^[\w.-]+(\/[\w.-]+)*$/.test(file) || file.split("/").includes("..")) return null;
   try {
-    return new Response(await readFile(new URL(file, SWAGGER_UI_DIR)));
+    return new Response(await readFile(new URL(file, dir)));
   } catch {
     return null;
   }

@@ -78,6 +78,7 @@ function navigation(ctx: RequestContext): SafeHtml {
   const links: [string, string][] = [
     ["/api/", "API"],
     ["/api/schema/swagger-ui/", "API documentation"],
+    ["/graphql/", "GraphQL"],
   ];
   if (ctx.user && (ctx.user.is_superuser || hasPermission(ctx, "extras.view_webhookdelivery")))
     links.push(["/admin/webhook-deliveries/", "Webhook deliveries"]);

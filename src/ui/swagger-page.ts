@@ -1,5 +1,5 @@
 import type { RequestContext } from "../http/context.ts";
-import { assetUrl, swaggerAssetUrl } from "./assets.ts";
+import { assetUrl, vendorAssetUrl } from "./assets.ts";
 import { html, page } from "./html.ts";
 
 /**
@@ -11,8 +11,8 @@ export function swaggerPage(ctx: RequestContext): Response {
   return page(ctx, {
     title: "API documentation",
     plain: false,
-    styles: [swaggerAssetUrl("swagger-ui.css")],
-    scripts: [swaggerAssetUrl("swagger-ui-bundle.js"), assetUrl("swagger-init.js")],
+    styles: [vendorAssetUrl("swagger-ui", "swagger-ui.css")],
+    scripts: [vendorAssetUrl("swagger-ui", "swagger-ui-bundle.js"), assetUrl("swagger-init.js")],
     body: html`<div id="swagger-ui" data-schema-url="/api/schema/?format=json"></div>`,
   });
 }

@@ -92,3 +92,22 @@ describe("Swagger UI on Workers", () => {
     expect((await call("GET", "/index.html", { token: null })).status).toBe(404);
   });
 });
+
+describe("GraphiQL on Workers", () => {
+  it("serves the page and the graphiql and React files it loads from Workers static assets, nothing else of them", async () => {
+    const page = await call("GET", "/graphql/", { headers: { Accept: "text/html" } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Content-Security-Policy")).toContain("font-src 'self' data:");
+    const files = [...page.text.matchAll(/(?:src|href)="(\/static\/(?:graphiql|react|react-dom)\/[^"]+)"/g)].map((m) => m[1]);
+    expect(files).toHaveLength(4);
+    for (const url of files) {
+      const file = await call("GET", url, { token: null });
+      expect(file.status, url).toBe(200);
+      expect(file.headers.get("Cache-Control")).toContain("immutable");
+    }
+    const bundle = files.find((f) => f.endsWith("/graphiql.min.js"))!;
+    expect((await call("GET", bundle, { token: null })).text).toContain("GraphiQL");
+    expect((await call("GET", `${bundle}.map`, { token: null })).status).toBe(404);
+    expect((await call("GET", "/graphiql/package.json", { token: null })).status).toBe(404);
+  });
+});
