@@ -169,9 +169,9 @@ const ConfigSchema = v.object({
   GRAPHQL_MAX_ALIASES: int(30, 0),
   /**
    * GraphQL: the most a query may cost before it runs: every field selected costs 1, times the
-   * objects above it; a list counts its `pagination` limit, else 100 objects at the root and 20 below.
+   * objects above it; a list counts its `pagination` limit, else 100 objects at the root and 10 below.
    */
-  GRAPHQL_MAX_COST: int(500_000, 1),
+  GRAPHQL_MAX_COST: int(1_000_000, 1),
   /** The most objects one bulk write may carry; the engine enforces it. */
   MAX_BULK_OBJECTS: int(10_000, 1),
   /** Proxies whose X-Forwarded-For names the client (Node and Deno; Workers use CF-Connecting-IP). */

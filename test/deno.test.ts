@@ -158,6 +158,12 @@ describe("deno serve src/deno.ts", () => {
     expect(list.body.results.map((s: any) => s.slug)).toEqual(["dc1"]);
   });
 
+  it("answers a GraphQL query", async () => {
+    const reply = await api("POST", "/graphql/", { body: { query: `{ site_list(filters: {slug: {exact: "dc1"}}) { name devices { name } } }` } });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).toEqual({ data: { site_list: [{ name: "DC1", devices: [] }] } });
+  });
+
   it("checks a token's allowed_ips against the socket's client address", async () => {
     const user = await api("POST", "/api/users/users/", {
       body: { username: "ipuser", password: "A-password-123", is_superuser: true },

@@ -56,7 +56,7 @@ export interface CompiledQuery {
 
 /** What a list counts for in a query's cost when it gives no limit: at the root, and below another object. */
 const ROOT_LIST = 100;
-const NESTED_LIST = 20;
+const NESTED_LIST = 10;
 
 interface Compiler {
   readonly gs: GraphSchema;
@@ -240,9 +240,9 @@ function fieldSql(c: Compiler, reading: Reading, def: GraphQLField<unknown, unkn
     case "object": {
       const node = nodeSql(c, getNamedType(def.type) as GraphQLObjectType, nodes);
       if (reading.id) {
-        const object = hoisted(c, parent, reading.id);
+        const object = hoisted(c, parent, reading.id.sql);
         return {
-          sql: sql`(SELECT v FROM ${sql.raw(node.view)} WHERE pid = json_extract(${object}, '$.id'))`,
+          sql: sql`(SELECT v FROM ${sql.raw(node.view)} WHERE pid = json_extract(${object}, ${reading.id.path}))`,
           post: node.post,
           cost: node.cost,
         };
@@ -296,7 +296,7 @@ function fieldSql(c: Compiler, reading: Reading, def: GraphQLField<unknown, unkn
         sql` `,
       )} END`;
       return {
-        sql: sql`coalesce((SELECT jsonb_group_array(v) FROM (SELECT ${value} AS v FROM json_each(${hoisted(c, parent, (g) => reading.sql(g, 1))}) AS ${sql.raw(e)} ORDER BY ${ref(e, "key")}) WHERE v IS NOT NULL), jsonb_array())`,
+        sql: sql`coalesce((SELECT jsonb_group_array(v) FROM (SELECT ${value} AS v FROM json_each(${hoisted(c, parent, (g) => reading.sql(g, 1))}, ${reading.path}) AS ${sql.raw(e)} ORDER BY ${ref(e, "key")}) WHERE v IS NOT NULL), jsonb_array())`,
         post: null,
         cost,
       };

@@ -75,6 +75,9 @@ export async function executeGraphql(registry: Registry, ctx: Actor, request: Gr
   const { document } = checked;
   const operation = operationOf(document, request.operationName ?? null);
   if (!operation) return errorBody([new GraphQLError(`Unknown operation named "${request.operationName}".`)]);
+  // Read-only, as NetBox's: the schema has no mutations or subscriptions.
+  if (operation.operation !== "query")
+    return errorBody([new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, { nodes: [operation] })]);
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
 

@@ -31,9 +31,8 @@ export function filterCondition(gs: GraphSchema, ctx: Actor, model: Model, input
   }
   if ([...params.keys()].length) {
     const plan = planFilters(model, params, { table: alias, visible: (related) => scopeSql(ctx, related, "view") });
-    const errors = Object.entries(plan.errors);
-    if (errors.length) throw new GraphQLError(errors.map(([name, messages]) => `${name}: ${(messages as string[]).join(" ")}`).join("; "));
-    parts.push(...plan.conditions);
+    // A value REST would refuse (a choice that is none) matches nothing, as NetBox's GraphQL answers it.
+    parts.push(...plan.conditions, ...(Object.keys(plan.errors).length ? [sql`0`] : []));
   }
   let condition = parts.length ? sql`(${sql.join(parts, sql` AND `)})` : sql`1`;
   const nested = (key: string) => filterCondition(gs, ctx, model, input[key] as Record<string, unknown>, alias);

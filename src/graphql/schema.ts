@@ -40,14 +40,14 @@ export type Reading =
   | { readonly kind: "value"; readonly sql: (outer: string, depth: number) => Sql; readonly finish?: (value: unknown) => unknown }
   /**
    * One related row: the rows of `model` under `inner` that `where` relates to `outer` (the
-   * first); or, with `id`, the row whose id is in the JSON object SQL gives for the row (a
-   * port's cable, nested by its field's SQL).
+   * first); or, with `id`, the row whose id is in the JSON object SQL gives for the row, at
+   * `path` (a port's cable, nested by its field's SQL).
    */
   | {
       readonly kind: "object";
       readonly model: Model;
       readonly where: (inner: string, outer: string) => Sql;
-      readonly id?: (outer: string) => Sql;
+      readonly id?: { readonly sql: (outer: string) => Sql; readonly path: string };
     }
   /** Related rows, in the model's order, filtered as asked. */
   | { readonly kind: "list"; readonly model: Model; readonly where: (inner: string, outer: string) => Sql }
@@ -62,7 +62,13 @@ export type Reading =
    * Objects of several models, as SQL giving a JSON array of nested objects carrying `__type` and
    * `id` (a port's link peers), or of `{object_type, object_id}` (a cable's ends).
    */
-  | { readonly kind: "unionList"; readonly members: readonly Model[]; readonly sql: (outer: string, depth: number) => Sql }
+  | {
+      readonly kind: "unionList";
+      readonly members: readonly Model[];
+      /** SQL giving JSON over the row, and the path of the array in it (a value several fields share). */
+      readonly sql: (outer: string, depth: number) => Sql;
+      readonly path: string;
+    }
   /** An object of values of the row itself (an object type's `app_label` and `model`), null when `present` is not. */
   | {
       readonly kind: "embedded";
@@ -409,10 +415,14 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
       return;
     }
     if (field.kind === "computed") {
-      const select = (o: string, depth: number) => {
-        const raw = KINDS.computed.read!.select(field, o, selectContext(model.registry, depth))!;
-        return field.sharedAs ? sql`json_extract(${raw}, ${`$.${field.name}`})` : raw;
-      };
+      // A value several fields share is one JSON object: each reads its member (at `path`).
+      const scope = (depth: number) => ({ ownerType: field.ownerType, sc: selectContext(model.registry, depth) });
+      const raw = (o: string, depth: number) => KINDS.computed.read!.select(field, o, selectContext(model.registry, depth))!;
+      // Related objects are read again by id: what the field relates to is enough, where it says so.
+      const refs = field.refs;
+      const related = refs ? (o: string, depth: number) => refs(o, scope(depth)) : raw;
+      const path = field.sharedAs && !refs ? `$.${field.name}` : "$";
+      const select = (o: string, depth: number) => (field.sharedAs ? sql`json_extract(${raw(o, depth)}, ${path})` : raw(o, depth));
       if (field.returns === "nested" && target) {
         // One object of a known model, nested by the field's SQL: read again by its id.
         if (!shown.has(target)) return;
@@ -420,14 +430,14 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
           kind: "object",
           model: target,
           where: (i, o) => sql`${ref(i, "id")} = json_extract(${select(o, 1)}, '$.id')`,
-          id: (o) => select(o, 1),
+          id: { sql: (o) => related(o, 1), path: `${path}.id` },
         });
         return;
       }
       if (field.returns === "nested") {
         const members = cabledModels(model.registry).filter((m) => shown.has(m));
         const union = unionOf(unionName(model, field), members);
-        add(field.name, new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(union))), { kind: "unionList", members, sql: select });
+        add(field.name, new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(union))), { kind: "unionList", members, sql: related, path });
         return;
       }
       const [type, read]: [GraphQLOutputType, (x: Sql) => Sql] =

@@ -218,6 +218,12 @@ export interface FieldOptions {
    * scalar as SQLite gives it, named for the OpenAPI document (`integer`, `number`, `string`).
    */
   readonly returns?: "boolean" | "json" | "nested" | "integer" | "number" | "string";
+  /**
+   * For a `computed` field returning nested objects: SQL giving only what it relates to, as JSON
+   * `{"id": ...}` (one) or `[{"__type": "app.model", "id": ...}]` (several), for readers that read
+   * each object again by its id (GraphQL), cheaper than the nested forms.
+   */
+  readonly refs?: RowSql;
   /** For `computed`: a pure function from that value to the output (a config context's merge of its layers). */
   readonly finish?: (value: unknown) => unknown;
   /**

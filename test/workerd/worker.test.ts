@@ -71,6 +71,33 @@ describe("worker entry under workerd", () => {
     expect(unknown.status).toBe(403);
   });
 
+  it("answers a nested GraphQL query (devices, their site, interfaces and addresses) over the libSQL client", async () => {
+    const id = unique();
+    const site = await call("POST", "/api/dcim/sites/", { body: { name: `GQ ${id}`, slug: `gq-${id}` } });
+    const mf = await call("POST", "/api/dcim/manufacturers/", { body: { name: `M ${id}`, slug: `m-${id}` } });
+    const type = await call("POST", "/api/dcim/device-types/", { body: { manufacturer: mf.body.id, model: `T ${id}`, slug: `t-${id}` } });
+    const role = await call("POST", "/api/dcim/device-roles/", { body: { name: `R ${id}`, slug: `r-${id}` } });
+    const device = await call("POST", "/api/dcim/devices/", {
+      body: { name: `d-${id}`, site: site.body.id, device_type: type.body.id, role: role.body.id },
+    });
+    expect(device.status, device.text).toBe(201);
+    const ifc = await call("POST", "/api/dcim/interfaces/", { body: { device: device.body.id, name: "eth0", type: "1000base-t" } });
+    await call("POST", "/api/ipam/ip-addresses/", {
+      body: { address: "198.51.100.7/24", assigned_object_type: "dcim.interface", assigned_object_id: ifc.body.id },
+    });
+    const reply = await call("POST", "/graphql/", {
+      body: { query: `{ device_list(filters: {site: ["gq-${id}"]}) { name site { slug } interfaces { name ip_addresses { address } } } }` },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).toEqual({
+      data: {
+        device_list: [
+          { name: `d-${id}`, site: { slug: `gq-${id}` }, interfaces: [{ name: "eth0", ip_addresses: [{ address: "198.51.100.7/24" }] }] },
+        ],
+      },
+    });
+  });
+
   it("serves concurrent requests, each with its own libSQL client", async () => {
     const replies = await Promise.all(Array.from({ length: 12 }, () => call("GET", "/api/dcim/regions/?limit=5")));
     expect(replies.map((r) => r.status)).toEqual(Array(12).fill(200));

@@ -95,6 +95,7 @@ export const cabled = (): Record<string, FieldOptions> => ({
     returns: "nested",
     // The cable nested, read again by GraphQL as a CableType.
     target: "dcim.cable",
+    refs: (t, s) => sql`(SELECT json_object('id', ce.cable_id) FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)})`,
     filters: {
       cabled: booleanFilter((t, field) => isCabled(t, field.ownerType)),
       cable_id: {
@@ -124,7 +125,12 @@ export const cabled = (): Record<string, FieldOptions> => ({
     returns: "string",
     nullable: true,
   }),
-  link_peers: f.computed((t, s) => linkPeersSql(t, s!), { returns: "nested" }),
+  link_peers: f.computed((t, s) => linkPeersSql(t, s!), {
+    returns: "nested",
+    refs: (t, s) => sql`coalesce((SELECT json_group_array(json_object('__type', p.termination_type, 'id', p.termination_id) ORDER BY p.id)
+      FROM ${sql.table(TERMINATIONS)} me JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end
+      WHERE ${ownEnd("me", s!.ownerType, t)}), '[]')`,
+  }),
   link_peers_type: f.computed(
     (t, s) => sql`(SELECT p.termination_type FROM ${sql.table(TERMINATIONS)} me
     JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end WHERE ${ownEnd("me", s!.ownerType, t)} LIMIT 1)`,
