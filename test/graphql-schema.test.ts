@@ -140,12 +140,16 @@ describe("the GraphQL schema comparison", () => {
       { what: "RegionType", why: "a" },
       { what: "Query.*_list(pagination)", why: "b" },
       { what: "ScopeType|*", why: "c" },
+      // A difference of kind: only in one category, only where the types say so.
+      { what: "*", category: "nullability" as const, types: (netbox: string, ours: string) => netbox === `${ours}!`, why: "d" },
     ];
     const { figures, explainedAdditions } = compareSchemas(netbox, ours, rows);
     const f = byCategory(figures);
     expect(f["object types"]).toMatchObject({ found: 3, deliberate: ["RegionType"] });
     expect(f["object fields"]).toMatchObject({ found: 7, deliberate: ["RegionType.id", "RegionType.name"], missing: ["SiteType.region"] });
     expect(f["union members"]).toMatchObject({ found: 2, missing: [] });
+    expect(f.nullability).toMatchObject({ deliberate: ["RegionType.id", "RegionType.name", "SiteType.name"], differing: [] });
+    expect(f["object field types"]).toMatchObject({ differing: ["SiteType.tags: NetBox [TagType!]!, ours TagType"] });
     expect(explainedAdditions).toEqual([
       { name: "Query.site_list(pagination)", why: "b" },
       { name: "ScopeType|TagType", why: "c" },

@@ -86,6 +86,13 @@ export interface SchemaComparison {
 export interface NamedDifference {
   what: string;
   why: string;
+  /** Only in this category of the comparison (in every one when absent). */
+  category?: Category;
+  /**
+   * Only where NetBox's and our types, as printed (`[SiteType!]!`), satisfy it: a difference of kind
+   * rather than of name (relations nullable, counters `Int`). Applies to the type and nullability figures.
+   */
+  types?: (netbox: string, ours: string) => boolean;
 }
 
 /** Whether a name is one a difference's `what` names (`*` stands for any characters). */
@@ -117,7 +124,14 @@ export function compareSchemas(netbox: GraphQLSchema, ours: GraphQLSchema, delib
   const figures = new Map<Category, CategoryFigure>(
     CATEGORIES.map((category) => [category, { category, found: 0, total: 0, deliberate: [], missing: [], differing: [] }]),
   );
-  const reason = (name: string) => deliberate.find((d) => namedBy(d.what, name));
+  /** The row naming `name` in `category` (with `types`, the two types); `anyCategory`: what holds a name (a type the table names). */
+  const reason = (name: string, category?: Category, types?: [string, string], anyCategory = false) =>
+    deliberate.find(
+      (d) =>
+        namedBy(d.what, name) &&
+        (anyCategory || !d.category || d.category === category) &&
+        (!d.types || (types !== undefined && d.types(types[0], types[1]))),
+    );
   /**
    * Counts one of NetBox's names: found, deliberate (the table names it or what holds it), listed as
    * missing or differing, or (`listed` false: what holds it is missing, and is listed) only counted.
@@ -126,12 +140,13 @@ export function compareSchemas(netbox: GraphQLSchema, ours: GraphQLSchema, delib
     category: Category,
     name: string,
     present: boolean,
-    options: { difference?: string; holder?: string; listed?: boolean } = {},
+    options: { difference?: string; holder?: string; listed?: boolean; types?: [string, string] } = {},
   ) => {
     const f = figures.get(category)!;
     f.total++;
     if (present) f.found++;
-    else if (reason(name) || (options.holder && reason(options.holder))) f.found++, f.deliberate.push(name);
+    else if (reason(name, category, options.types) || (options.holder && reason(options.holder, undefined, undefined, true)))
+      f.found++, f.deliberate.push(name);
     else if (options.listed === false) return;
     else if (options.difference) f.differing.push(options.difference);
     else f.missing.push(name);
@@ -139,9 +154,10 @@ export function compareSchemas(netbox: GraphQLSchema, ours: GraphQLSchema, delib
   /** The type figures of one field, argument or input field; `mine` undefined: it is missing (and listed as such). */
   const typed = (kind: Category, name: string, theirs: GraphQLType, mine: GraphQLType | undefined, holder: string) => {
     const difference = mine && `${name}: NetBox ${String(theirs)}, ours ${String(mine)}`;
+    const types: [string, string] | undefined = mine && [String(theirs), String(mine)];
     const same = !!mine && shapeOf(theirs) === shapeOf(mine);
-    count(kind, name, same, { difference, holder, listed: !!mine });
-    count("nullability", name, same && String(theirs) === String(mine), { difference, holder, listed: same });
+    count(kind, name, same, { difference, holder, listed: !!mine, types });
+    count("nullability", name, same && String(theirs) === String(mine), { difference, holder, listed: same, types });
   };
   const additions: Additions = { types: [], fields: [], arguments: [], inputFields: [], unionMembers: [], enumValues: [] };
 
@@ -222,7 +238,7 @@ export function compareSchemas(netbox: GraphQLSchema, ours: GraphQLSchema, delib
   const explainedAdditions: { name: string; why: string }[] = [];
   for (const list of Object.values(additions) as string[][])
     for (const name of list) {
-      const row = reason(name);
+      const row = deliberate.find((d) => !d.types && namedBy(d.what, name));
       if (row) explainedAdditions.push({ name, why: row.why });
     }
   return { figures: [...figures.values()], additions, explainedAdditions };
