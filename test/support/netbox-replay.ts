@@ -94,7 +94,8 @@ const WILDCARD_IN_TEXT = /#\d+|~[a-z-]+:\d+/g;
 const RECORDED_RUN = "ndbc55e";
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function placeholders(text: string, state: ReplayState): string {
+/** A text with the run's placeholders (`<RUN>`, `<NET4>`, `<NET6>`) filled. */
+export function placeholders(text: string, state: ReplayState): string {
   return text
     .replaceAll("<RUN>", state.run)
     .replaceAll("<NET4>", state.net4)
@@ -103,7 +104,7 @@ function placeholders(text: string, state: ReplayState): string {
 }
 
 /** Replaces the `@N` labels inside a text by our ids; one we do not know stays (in NetBox's answer) or becomes NO_SUCH_ID (in a request). */
-function labelsInText(text: string, state: ReplayState, request: boolean): string {
+export function labelsInText(text: string, state: ReplayState, request: boolean): string {
   return text.replace(LABEL_IN_TEXT, (whole, n: string, item?: string) => {
     const id = state.ids.get(whole) ?? (item ? state.ids.get(`@${n}`) : undefined);
     if (id === undefined) return request ? String(NO_SUCH_ID) : whole;
