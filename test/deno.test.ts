@@ -159,7 +159,9 @@ describe("deno serve src/deno.ts", () => {
   });
 
   it("answers a GraphQL query", async () => {
-    const reply = await api("POST", "/graphql/", { body: { query: `{ site_list(filters: {slug: {exact: "dc1"}}) { name devices { name } } }` } });
+    const reply = await api("POST", "/graphql/", {
+      body: { query: `{ site_list(filters: {slug: {exact: "dc1"}}) { name devices { name } } }` },
+    });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body).toEqual({ data: { site_list: [{ name: "DC1", devices: [] }] } });
   });

@@ -82,6 +82,8 @@ const RELATED_NAMES: Readonly<Record<string, string>> = {
   "wireless.wirelesslangroup.parent": "children",
   "dcim.inventoryitem.parent": "child_items",
   "dcim.devicebay.installed_device": "parent_bay",
+  "dcim.device.device_type": "instances",
+  "dcim.module.module_type": "instances",
   "circuits.circuittermination.circuit": "terminations",
   "vpn.tunneltermination.tunnel": "terminations",
   "circuits.providernetwork.provider": "networks",
@@ -121,6 +123,13 @@ export const unionName = (model: Model, field: Field): string =>
   UNION_NAMES[`*.${field.name}`] ??
   `${model.className}${field.name.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}Type`;
 
+/** Device components and their templates, which NetBox's devices, modules and their types name by model (`frontporttemplates`). */
+const COMPONENT =
+  /^dcim\.(consoleport|consoleserverport|powerport|poweroutlet|frontport|rearport|devicebay|modulebay|inventoryitem|interface)(template)?$/;
+const COMPONENT_OWNERS = new Set(["device", "module", "device_type", "module_type"]);
+
 /** The name of the reverse relation on the target of `field` (a field of `owner`). */
 export const relatedName = (owner: Model, field: Field): string =>
-  RELATED_NAMES[`${owner.objectType}.${field.name}`] ?? RELATED_NAMES[`${owner.objectType}.*`] ?? owner.path.replace(/-/g, "_");
+  RELATED_NAMES[`${owner.objectType}.${field.name}`] ??
+  RELATED_NAMES[`${owner.objectType}.*`] ??
+  (COMPONENT.test(owner.objectType) && COMPONENT_OWNERS.has(field.name) ? `${owner.name}s` : owner.path.replace(/-/g, "_"));

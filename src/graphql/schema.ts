@@ -587,7 +587,8 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
     }
     const field = v.field;
     if (v.family === "boolean") return { ...param, type: GraphQLBoolean };
-    if (v.family === "choice") return { ...param, type: GraphQLString };
+    if (v.family === "choice")
+      return { ...param, type: field.choices?.every((c) => typeof c.value === "number" && !c.accepts) ? GraphQLInt : GraphQLString };
     const column = field.kind === "network" ? field.name : field.column;
     const type: LookupType | null =
       field.kind === "integer"
