@@ -88,6 +88,18 @@ export const GRAPHQL_DIFFERENCES: readonly GraphqlDifference[] = [
     why: "NetBox 4.2 types an IKE policy's IPSec profiles as IPSec proposals ([IPSecProposalType!], IPSecProposalFilter); ours are IPSec profiles",
   },
   {
+    what: "ModuleTypeType.powerporttemplates*",
+    why: "NetBox 4.2 types a module type's power port templates as power outlet templates; ours are power port templates",
+  },
+  {
+    what: "ModuleTypeType.instances*",
+    why: "NetBox 4.2 types a module type's instances as interfaces ([InterfaceType!], InterfaceFilter); ours are modules",
+  },
+  {
+    what: "ModuleTypeType.consoleporttemplates*",
+    why: "NetBox 4.2 types a module type's console port templates as modules ([ModuleType!], ModuleFilter); ours are console port templates",
+  },
+  {
     what: "InventoryItemTemplateComponentType|*",
     why: "NetBox 4.2's union of an inventory item template's component lists device components (ConsolePortType, ...); a template's component is a component template (ConsolePortTemplateType, ...), which ours lists",
   },
