@@ -39,7 +39,8 @@ if (process.env.SHOW_STATEMENTS) {
     if (showing) {
       const kinds = new Map<string, number>();
       for (const s of statements) kinds.set(s.sql.slice(0, 160), (kinds.get(s.sql.slice(0, 160)) ?? 0) + 1);
-      if (process.env.SHOW_STATEMENTS === "full") (await import("node:fs")).appendFileSync("/tmp/prof/statements.jsonl", `${JSON.stringify(statements)}\n`);
+      if (process.env.SHOW_STATEMENTS === "full")
+        (await import("node:fs")).appendFileSync("/tmp/prof/statements.jsonl", `${JSON.stringify(statements)}\n`);
       console.log(`-- ${mode} batch of ${statements.length}`);
       for (const [k, n] of kinds) console.log(`   ${String(n).padStart(5)} x ${k.replace(/\s+/g, " ")}`);
     }
@@ -59,7 +60,7 @@ async function call(method: string, path: string, body?: unknown): Promise<any> 
       headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     }),
-    { db, files, clientAddress: "127.0.0.1", waitUntil: (p) => void pending.push(p), enqueue: () => {}, assets: packageAssets },
+    { db, files, clientAddress: "127.0.0.1", waitUntil: (p) => void pending.push(p), enqueue: async () => {}, assets: packageAssets },
   );
   const text = await response.text();
   if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 400)}`);
@@ -137,7 +138,9 @@ async function time(name: string, make: (run: number) => [string, string, unknow
   }
   await settle();
   console.log(
-    `${name.padEnd(34)} median ${median(times).toFixed(0).padStart(5)} ms   min ${Math.min(...times).toFixed(0).padStart(5)} ms   cpu median ${median(cpus).toFixed(0).padStart(5)} ms   (${times.map((t) => t.toFixed(0)).join(" ")})`,
+    `${name.padEnd(34)} median ${median(times).toFixed(0).padStart(5)} ms   min ${Math.min(...times)
+      .toFixed(0)
+      .padStart(5)} ms   cpu median ${median(cpus).toFixed(0).padStart(5)} ms   (${times.map((t) => t.toFixed(0)).join(" ")})`,
   );
 }
 
