@@ -21,9 +21,11 @@ export function inputSchema(model: Model, mode: Mode): v.GenericSchema {
     const single = Object.keys(inputs).length === 1;
     for (const [name, s] of Object.entries(inputs)) {
       if (field.required && mode !== "patch") entries[name] = s;
-      else if (single && mode === "create" && field.default !== undefined)
-        entries[name] = v.optional(s, () => structuredClone(field.default));
-      else if (single && mode === "create" && field.nullable && field.column) entries[name] = v.optional(s, null);
+      else if (single && mode === "create" && field.default !== undefined) {
+        // An object default is copied for each input (hooks may change it); a plain value is given as it is.
+        const fallback = field.default;
+        entries[name] = v.optional(s, typeof fallback === "object" && fallback !== null ? () => structuredClone(fallback) : fallback);
+      } else if (single && mode === "create" && field.nullable && field.column) entries[name] = v.optional(s, null);
       else entries[name] = v.optional(s);
     }
   }
