@@ -31,9 +31,11 @@ import {
   guardSql,
   guardStatement,
   insertedId,
+  insertRowsStatements,
   insertStatement,
   m2mStatements,
   storedColumns,
+  updateRowsStatements,
   updateStatement,
 } from "./write-statements.ts";
 
@@ -300,38 +302,33 @@ function rowStatements(ctx: Actor, model: Model, items: readonly WriteItem[], me
   if (!creating && !items.every((item) => item.id !== null)) {
     return items.flatMap((item, i) => objectStatements(ctx, model, item, messages[i]));
   }
-  const out: Statement[] = creating
-    ? []
-    : [
-        allStillThere(
-          ctx,
-          model,
-          items.map((item) => item.id!),
-        ),
-      ];
-  for (const item of items) out.push(...rowWrite(ctx, model, item));
-  if (creating) out.push(insertedRecordsStatement(ctx, model, messages));
-  else {
-    const updates = items.map((item, i) => ({ objectId: item.id!, pre: String(item.current!.__snapshot), message: messages[i] }));
-    out.push(updatedRecordsStatement(ctx, model, updates));
+  if (creating) {
+    const rows = items.map((item) => ({ columns: storedColumns(ctx, model, item), after: linkStatements(model, item) }));
+    return [...insertRowsStatements(model, rows), insertedRecordsStatement(ctx, model, messages)];
   }
+  const out: Statement[] = [
+    allStillThere(
+      ctx,
+      model,
+      items.map((item) => item.id!),
+    ),
+  ];
+  const rows = items.map((item) => ({ id: item.id!, columns: storedColumns(ctx, model, item), after: linkStatements(model, item) }));
+  out.push(...updateRowsStatements(model, rows));
+  const updates = items.map((item, i) => ({ objectId: item.id!, pre: String(item.current!.__snapshot), message: messages[i] }));
+  out.push(updatedRecordsStatement(ctx, model, updates));
   return out;
 }
 
-/** One object's INSERT or UPDATE, and its m2m links. */
-function rowWrite(ctx: Actor, model: Model, item: WriteItem): Statement[] {
+/** The statements replacing an object's m2m sets (after its own INSERT, for a create: they name it by `insertedId`). */
+function linkStatements(model: Model, item: WriteItem): Statement[] {
   const { id } = item;
-  const columns = storedColumns(ctx, model, item);
-  const objectId = id ?? insertedId(model);
   const out: Statement[] = [];
-  if (id === null) out.push(insertStatement(model, columns));
-  else {
-    const update = updateStatement(model, id, columns);
-    if (update) out.push(update);
-  }
-  for (const field of model.fields.filter((x) => KINDS[x.kind].input?.linked)) {
+  for (const field of model.fields) {
+    if (!KINDS[field.kind].input?.linked) continue;
     const chosen = item.values[field.name] as number[] | undefined;
-    if (chosen !== undefined) out.push(...m2mStatements(model, field, { objectId, ids: chosen, replacing: id !== null }));
+    if (chosen !== undefined)
+      out.push(...m2mStatements(model, field, { objectId: id ?? insertedId(model), ids: chosen, replacing: id !== null }));
   }
   return out;
 }
