@@ -5,7 +5,7 @@
  * 1,000 IP addresses (one in ten assigned to an interface, as `--large` seeds them), a bulk POST
  * of 1,000 interfaces, a bulk POST of 1,000 devices and a bulk PATCH of 400 devices.
  * `node --cpu-prof scripts/bench-writes.ts` profiles it (the database thread gets its own profile).
- * `--ips N` sets how many addresses are there before (default 20,000).
+ * `--ips N` and `--interfaces N` set how many addresses and interfaces are there before (default 20,000 and 10,000).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +22,7 @@ import { arg } from "./bench-client.ts";
 const TOKEN = "be".repeat(20);
 const runs = arg("runs", 7);
 const before = arg("ips", 20_000);
+const interfacesBefore = arg("interfaces", 10_000);
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1].split(",") : null;
 
 const dir = mkdtempSync(join(tmpdir(), "inventory-bench-writes-"));
@@ -97,7 +98,8 @@ const interfaces = (n: number) =>
     const i = interfacesMade++;
     return { device: deviceIds[i % deviceIds.length], name: `eth${Math.floor(i / deviceIds.length)}`, type: "1000base-t" };
   });
-for (let k = 0; k < 10; k++) for (const d of await call("POST", "/api/dcim/interfaces/", interfaces(1000))) interfaceIds.push(d.id);
+for (let k = 0; k < interfacesBefore / 1000; k++)
+  for (const d of await call("POST", "/api/dcim/interfaces/", interfaces(1000))) interfaceIds.push(d.id);
 await call(
   "POST",
   "/api/ipam/prefixes/",
