@@ -181,7 +181,7 @@ export interface UpdatedRow extends InsertedRow {
  */
 export function updateRowsStatements(model: Model, rows: readonly UpdatedRow[]): Statement[] {
   const out: Statement[] = [];
-  let run = null as { names: string[]; key: string; values: unknown[][]; after: Statement[] } | null;
+  let run = null as { names: string[]; key: string; values: unknown[][]; after: Statement[]; ids: Set<number> } | null;
   const flush = () => {
     if (run?.values.length === 1) {
       const [[id, ...values]] = run.values;
@@ -199,10 +199,12 @@ export function updateRowsStatements(model: Model, rows: readonly UpdatedRow[]):
     }
     const names = [...columns.keys()];
     const key = names.join(",");
-    if (run?.key !== key) {
+    // A row listed twice is updated twice, in order, as its own UPDATEs would (one UPDATE ... FROM would pick one).
+    if (run?.key !== key || run.ids.has(id)) {
       flush();
-      run = { names, key, values: [], after: [] };
+      run = { names, key, values: [], after: [], ids: new Set() };
     }
+    run!.ids.add(id);
     run!.values.push([id, ...names.map((c) => columns.get(c))]);
     run!.after.push(...after);
   }
