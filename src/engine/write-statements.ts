@@ -132,15 +132,23 @@ export function insertRowsStatements(model: Model, rows: readonly InsertedRow[])
       );
     run = null;
   };
+  // The columns a row's own columns make, with those left NULL added: worked out once per shape.
+  const shapes = new Map<string, { names: string[]; key: string }>();
   for (const { columns, after } of rows) {
-    const plain = columns.size > 0 && !after.length && [...columns.values()].every(jsonExact);
+    let plain = columns.size > 0 && !after.length;
+    for (const value of columns.values()) plain &&= jsonExact(value);
     if (!plain) {
       flush();
       out.push(insertStatement(model, columns), ...after);
       continue;
     }
-    const names = [...new Set([...columns.keys(), ...fillable])].sort();
-    const key = names.join(",");
+    const own = [...columns.keys()].join(",");
+    let shape = shapes.get(own);
+    if (!shape) {
+      const names = [...new Set([...columns.keys(), ...fillable])].sort();
+      shapes.set(own, (shape = { names, key: names.join(",") }));
+    }
+    const { names, key } = shape;
     if (run?.key !== key) {
       flush();
       run = { names, key, values: [] };
