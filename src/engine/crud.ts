@@ -298,6 +298,7 @@ export async function writeObjects(ctx: Actor, model: Model, request: WriteReque
  * write's time). A write mixing creates and updates records each object after its own row.
  */
 function rowStatements(ctx: Actor, model: Model, items: readonly WriteItem[], messages: readonly string[]): Statement[] {
+  if (!items.length) return [];
   const creating = items.every((item) => item.id === null);
   if (!creating && !items.every((item) => item.id !== null)) {
     return items.flatMap((item, i) => objectStatements(ctx, model, item, messages[i]));
