@@ -90,7 +90,7 @@ async function prepare(label: string, sizes: Sizes, connections: number, dataDir
     }
     for (const [model, [mean, slowest]] of Object.entries(dataset.perRequest)) {
       console.log(
-        `  ${model.padEnd(16)} ${dataset.seconds[model].toFixed(1).padStart(7)} s   ${mean.toFixed(0).padStart(5)} ms per request of 1,000 (slowest ${slowest.toFixed(0)} ms)`,
+        `  ${model.padEnd(16)} ${dataset.seconds[model].toFixed(1).padStart(7)} s   ${mean.toFixed(0).padStart(5)} ms per request of 1,000, two in flight (slowest ${slowest.toFixed(0)} ms)`,
       );
     }
     for (const sc of [...ratioScenarios(dataset), ...readScenarios(dataset)]) for (let i = 0; i < 5; i++) await call(...sc.make(i));

@@ -7,7 +7,7 @@ import { qb, Slot, Template } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
 import { authorize } from "./permissions.ts";
 import { scopeKey, scopeSql, unrestricted } from "./scope.ts";
-import { changeRecordStatement, deletionRecordStatement } from "./changes/record.ts";
+import { changeRecordStatement, deletionRecordStatement, insertedRecordsStatement, updatedRecordsStatement } from "./changes/record.ts";
 import { cascadeRecordStatements } from "./changes/cascade.ts";
 import { deleteRulesProbe, type DeletedObjects } from "./outbox.ts";
 import { clearingStatements, setNullStatements } from "./changes/set-null.ts";
@@ -31,9 +31,11 @@ import {
   guardSql,
   guardStatement,
   insertedId,
+  insertRowsStatements,
   insertStatement,
   m2mStatements,
   storedColumns,
+  updateRowsStatements,
   updateStatement,
 } from "./write-statements.ts";
 
@@ -253,8 +255,12 @@ export async function writeObjects(ctx: Actor, model: Model, request: WriteReque
   );
   throwIfInvalid(ready, { bulk });
 
-  const statements: Statement[] = [];
-  ready.forEach((item, i) => statements.push(...objectStatements(ctx, model, item, changelogMessage(inputs[i]))));
+  const statements = rowStatements(
+    ctx,
+    model,
+    ready,
+    inputs.map((input) => changelogMessage(input)),
+  );
   // A moved nested group moves its descendants: their depths are recomputed in the same transaction.
   if (model.tree && ready.some((item, i) => ids[i] !== null && item.values.parent !== undefined)) {
     statements.push(depthRefreshStatement(model));
@@ -283,6 +289,49 @@ export async function writeObjects(ctx: Actor, model: Model, request: WriteReque
   // Creates come back in id order, which is input order; updates in the order they were listed.
   const ordered = updating.length ? ids.filter((id) => byId.has(id!)).map((id) => byId.get(id!)!) : rows;
   return represent(ctx, model, ordered, { form: "full" });
+}
+
+/**
+ * The statements writing the objects of a create or an update: for an update, one guard that
+ * every row is still there and in scope; each object's INSERT or UPDATE and its m2m links; then
+ * one statement recording every change, set-wise (a statement per object was most of a bulk
+ * write's time). A write mixing creates and updates records each object after its own row.
+ */
+function rowStatements(ctx: Actor, model: Model, items: readonly WriteItem[], messages: readonly string[]): Statement[] {
+  if (!items.length) return [];
+  const creating = items.every((item) => item.id === null);
+  if (!creating && !items.every((item) => item.id !== null)) {
+    return items.flatMap((item, i) => objectStatements(ctx, model, item, messages[i]));
+  }
+  if (creating) {
+    const rows = items.map((item) => ({ columns: storedColumns(ctx, model, item), after: linkStatements(model, item) }));
+    return [...insertRowsStatements(model, rows), insertedRecordsStatement(ctx, model, messages)];
+  }
+  const out: Statement[] = [
+    allStillThere(
+      ctx,
+      model,
+      items.map((item) => item.id!),
+    ),
+  ];
+  const rows = items.map((item) => ({ id: item.id!, columns: storedColumns(ctx, model, item), after: linkStatements(model, item) }));
+  out.push(...updateRowsStatements(model, rows));
+  const updates = items.map((item, i) => ({ objectId: item.id!, pre: String(item.current!.__snapshot), message: messages[i] }));
+  out.push(updatedRecordsStatement(ctx, model, updates));
+  return out;
+}
+
+/** The statements replacing an object's m2m sets (after its own INSERT, for a create: they name it by `insertedId`). */
+function linkStatements(model: Model, item: WriteItem): Statement[] {
+  const { id } = item;
+  const out: Statement[] = [];
+  for (const field of model.fields) {
+    if (!KINDS[field.kind].input?.linked) continue;
+    const chosen = item.values[field.name] as number[] | undefined;
+    if (chosen !== undefined)
+      out.push(...m2mStatements(model, field, { objectId: id ?? insertedId(model), ids: chosen, replacing: id !== null }));
+  }
+  return out;
 }
 
 /**
@@ -324,6 +373,22 @@ function stillThere(ctx: Actor, model: Model, id: number): Statement {
     return new Template(guardSql("gone", sql`NOT EXISTS (${row})`));
   };
   return remembered(stillThereTemplates, `${model.objectType}\n${scopeKey(ctx)}`, build, 256).bind({ id });
+}
+
+const allStillThereTemplates = new Map<string, Template>();
+
+/** The guard of an update of several rows: every one is still there and in the requester's change scope. */
+function allStillThere(ctx: Actor, model: Model, ids: readonly number[]): Statement {
+  const build = () => {
+    const found = sql`(SELECT count(*) FROM ${sql.table(model.table)} WHERE id IN (SELECT value FROM json_each(${new Slot("ids")}))
+      AND ${scopeSql(ctx, model, "change")})`;
+    return new Template(guardSql("gone", sql`${found} <> ${new Slot("count")}`));
+  };
+  const distinct = [...new Set(ids)];
+  return remembered(allStillThereTemplates, `${model.objectType}\n${scopeKey(ctx)}`, build, 256).bind({
+    ids: JSON.stringify(distinct),
+    count: distinct.length,
+  });
 }
 
 /** A nested group may not become its own ancestor. */

@@ -4,7 +4,7 @@ import { isOperationNodeSource, sql, type RawBuilder } from "kysely";
 import type { Statement } from "../db/database.ts";
 import { qb, Slot, Template } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
-import { KINDS } from "../schema/kinds/index.ts";
+import { columnsOf, KINDS } from "../schema/kinds/index.ts";
 import type { Values } from "../schema/hooks.ts";
 import { idList } from "./select.ts";
 
@@ -93,6 +93,141 @@ export function insertStatement(model: Model, columns: Map<string, unknown>): St
   if (hasSql(columns)) return build((c) => columns.get(c)).compile(qb);
   const template = rowTemplate(`insert ${model.objectType} ${[...columns.keys()].join(",")}`, () => build((c) => new Slot(`c:${c}`)));
   return template.bind(slotsOf(columns));
+}
+
+/** A row to insert: its columns, and the statements that must follow its own INSERT (its m2m links, naming it by `insertedId`). */
+export interface InsertedRow {
+  readonly columns: Map<string, unknown>;
+  readonly after: readonly Statement[];
+}
+
+/** Columns a create leaves NULL when it gives no value: those of nullable multi-column fields (a generic relation), which have no DEFAULT. */
+const nullColumns = new Map<Model, ReadonlySet<string>>();
+
+/** A value that travels exactly as JSON into a row of `insertRowsStatement` (SQLite reads booleans as 1 and 0). */
+const jsonExact = (value: unknown): boolean =>
+  value === null || typeof value === "string" || typeof value === "boolean" || Number.isSafeInteger(value);
+
+/**
+ * The INSERTs of a create's rows, in input order: consecutive rows with the same columns whose
+ * values are plain (strings, integers, booleans, NULL) go in one statement, their values as one
+ * JSON parameter (a bulk of a thousand is one statement, not a thousand); a row with values that
+ * are SQL (an allocation's pick) or other numbers, or with statements to follow (m2m links), has
+ * its own. The ids are given in input order either way.
+ */
+export function insertRowsStatements(model: Model, rows: readonly InsertedRow[]): Statement[] {
+  const fillable = remembered(
+    nullColumns,
+    model,
+    () => new Set(model.fields.filter((f) => f.nullable && KINDS[f.kind].storage?.columns).flatMap((f) => columnsOf(f).map(([c]) => c))),
+  );
+  const out: Statement[] = [];
+  let run = null as { names: string[]; key: string; values: unknown[][] } | null;
+  const flush = () => {
+    if (run)
+      out.push(
+        run.values.length === 1
+          ? insertStatement(model, new Map(run.names.map((c, i) => [c, run!.values[0][i]])))
+          : insertRowsStatement(model, run.names, run.values),
+      );
+    run = null;
+  };
+  // The columns a row's own columns make, with those left NULL added: worked out once per shape.
+  const shapes = new Map<string, { names: string[]; key: string }>();
+  for (const { columns, after } of rows) {
+    let plain = columns.size > 0 && !after.length;
+    for (const value of columns.values()) plain &&= jsonExact(value);
+    if (!plain) {
+      flush();
+      out.push(insertStatement(model, columns), ...after);
+      continue;
+    }
+    const own = [...columns.keys()].join(",");
+    let shape = shapes.get(own);
+    if (!shape) {
+      const names = [...new Set([...columns.keys(), ...fillable])].sort();
+      shapes.set(own, (shape = { names, key: names.join(",") }));
+    }
+    const { names, key } = shape;
+    if (run?.key !== key) {
+      flush();
+      run = { names, key, values: [] };
+    }
+    run!.values.push(names.map((c) => columns.get(c) ?? null));
+  }
+  flush();
+  return out;
+}
+
+/** One INSERT of many rows with the same columns, in the order given, from one JSON parameter. */
+function insertRowsStatement(model: Model, names: readonly string[], values: readonly unknown[][]): Statement {
+  const build = () => {
+    const at = new Map(names.map((c, i) => [c, i]));
+    const value = (c: string) => (at.has(c) ? sql`j.value ->> ${sql.lit(at.get(c)!)}` : sql`NULL`);
+    const columns = names.map((c) => sql.ref(c));
+    const selected = names.map((c) => value(c));
+    if (model.tree) {
+      columns.push(sql.ref("_depth"));
+      selected.push(depthSql(model, value("parent_id")));
+    }
+    return sql`INSERT INTO ${sql.table(model.table)} (${sql.join(columns)})
+      SELECT ${sql.join(selected)} FROM json_each(${new Slot("rows")}) j ORDER BY j.key`;
+  };
+  return rowTemplate(`insert rows ${model.objectType} ${names.join(",")}`, build).bind({ rows: JSON.stringify(values) });
+}
+
+/** A row to update: its id, the columns it sets, and the statements that follow its UPDATE (its m2m links). */
+export interface UpdatedRow extends InsertedRow {
+  readonly id: number;
+}
+
+/**
+ * The UPDATEs of an update's rows: consecutive rows setting the same columns to plain values go in
+ * one `UPDATE ... FROM json_each(...)`, each row's m2m links after it; others (values that are SQL,
+ * a nested group's parent, which moves its depth) have their own UPDATE. Each row is written as
+ * its own UPDATE would write it, triggers included.
+ */
+export function updateRowsStatements(model: Model, rows: readonly UpdatedRow[]): Statement[] {
+  const out: Statement[] = [];
+  let run = null as { names: string[]; key: string; values: unknown[][]; after: Statement[]; ids: Set<number> } | null;
+  const flush = () => {
+    if (run?.values.length === 1) {
+      const [[id, ...values]] = run.values;
+      out.push(updateStatement(model, id as number, new Map(run.names.map((c, i) => [c, values[i]])))!, ...run.after);
+    } else if (run) out.push(updateRowsStatement(model, run.names, run.values), ...run.after);
+    run = null;
+  };
+  for (const { id, columns, after } of rows) {
+    const plain = columns.size > 0 && !(model.tree && columns.has("parent_id")) && [...columns.values()].every(jsonExact);
+    if (!plain) {
+      flush();
+      const update = updateStatement(model, id, columns);
+      out.push(...(update ? [update] : []), ...after);
+      continue;
+    }
+    const names = [...columns.keys()];
+    const key = names.join(",");
+    // A row listed twice is updated twice, in order, as its own UPDATEs would (one UPDATE ... FROM would pick one).
+    if (run?.key !== key || run.ids.has(id)) {
+      flush();
+      run = { names, key, values: [], after: [], ids: new Set() };
+    }
+    run!.ids.add(id);
+    run!.values.push([id, ...names.map((c) => columns.get(c))]);
+    run!.after.push(...after);
+  }
+  flush();
+  return out;
+}
+
+/** One UPDATE of many rows setting the same columns, from one JSON parameter of `[id, values...]` rows. */
+function updateRowsStatement(model: Model, names: readonly string[], values: readonly unknown[][]): Statement {
+  const build = () => {
+    const t = model.table;
+    const sets = names.map((c, i) => sql`${sql.ref(c)} = j.value ->> ${sql.lit(i + 1)}`);
+    return sql`UPDATE ${sql.table(t)} SET ${sql.join(sets)} FROM json_each(${new Slot("rows")}) j WHERE ${sql.ref(`${t}.id`)} = j.value ->> 0`;
+  };
+  return rowTemplate(`update rows ${model.objectType} ${names.join(",")}`, build).bind({ rows: JSON.stringify(values) });
 }
 
 /** UPDATE of one row; null when the change sets no stored column (an m2m-only change). */

@@ -104,18 +104,19 @@ export function compileOperation(
     const root = gs.roots.get(name)!;
     const args = getArgumentValues(queryType.getFields()[name], fieldNode, variables);
     const type = gs.schema.getType(typeName(root.model)) as GraphQLObjectType;
-    const node = nodeSql(c, type, nodes);
+    const alias = c.next("g");
+    const objects = objectsOf(c, type, nodes, alias);
+    const table = sql`${sql.table(root.model.table)} AS ${sql.raw(alias)}${objects.join}`;
     if (root.list) {
-      const alias = c.next("g");
       const { where, page } = listOf(c, root.model, alias, null, args);
-      columns.push(sql`coalesce((SELECT json(${listValue(c, root.model, alias, node, where, page)})), '[]') AS ${column}`);
-      roots.push({ key, detail: null, node: fieldNode, post: listPost(node.post) });
-      cost += (page.limit ?? ROOT_LIST) * (1 + node.cost);
+      columns.push(sql`coalesce((SELECT json(${listValue(root.model, alias, objects, where, page)})), '[]') AS ${column}`);
+      roots.push({ key, detail: null, node: fieldNode, post: listPost(objects.post) });
+      cost += (page.limit ?? ROOT_LIST) * (1 + objects.cost);
     } else {
       const id = /^\d{1,15}$/.test(String(args.id)) ? Number(args.id) : -1;
-      columns.push(sql`(SELECT json(v) FROM ${sql.raw(node.view)} WHERE pid = ${id}) AS ${column}`);
-      roots.push({ key, detail: root.model, node: fieldNode, post: node.post });
-      cost += 1 + node.cost;
+      columns.push(sql`(SELECT json(${objects.value}) FROM ${table} WHERE ${ref(alias, "id")} = ${id} AND ${objects.scope}) AS ${column}`);
+      roots.push({ key, detail: root.model, node: fieldNode, post: objects.post });
+      cost += 1 + objects.cost;
     }
   }
   const statement = columns.length
@@ -192,14 +193,58 @@ interface Built {
 const orderOf = (model: Model, alias: string) => sql.join(planOrdering(model, null, alias));
 
 /**
- * The JSONB array of the objects of a view for the rows of `model` that `where` selects (read
- * under `alias`), in the model's order and paged: each found by index, its object by its id.
+ * The objects of a selection for rows of its model read under `alias`: from its view, joined by
+ * id, or built in place when every field it selects is a plain value of the row (a leaf: an
+ * address's `address`), which spares each row a second lookup.
  */
-function listValue(c: Compiler, model: Model, alias: string, node: Node, where: Sql, page: { limit: number | null; offset: number }): Sql {
-  const window = page.limit !== null || page.offset > 0 ? sql` LIMIT ${page.limit ?? -1} OFFSET ${page.offset}` : sql``;
+interface Objects {
+  /** What the FROM clause adds after the model's table. */
+  readonly join: Sql;
+  /** The object's SQL. */
+  readonly value: Sql;
+  /** The view scope, for objects built in place (a view applies its own). */
+  readonly scope: Sql;
+  readonly post: Post | null;
+  readonly cost: number;
+}
+
+function objectsOf(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode[], alias: string): Objects {
+  const model = c.gs.models.get(type.name)!;
+  const leaf = leafObject(c, type, nodes, alias);
+  if (leaf) return { join: sql``, value: leaf.sql, scope: scopeSql(c.ctx, model, "view", alias), post: null, cost: leaf.cost };
+  const node = nodeSql(c, type, nodes);
   const x = c.next("x");
-  return sql`(SELECT jsonb_group_array(v) FROM (SELECT ${ref(x, "v")} AS v FROM ${sql.table(model.table)} AS ${sql.raw(alias)}
-    JOIN ${sql.raw(node.view)} AS ${sql.raw(x)} ON ${ref(x, "pid")} = ${ref(alias, "id")} WHERE ${where} ORDER BY ${orderOf(model, alias)}${window}))`;
+  return {
+    join: sql` JOIN ${sql.raw(node.view)} AS ${sql.raw(x)} ON ${ref(x, "pid")} = ${ref(alias, "id")}`,
+    value: ref(x, "v"),
+    scope: sql`1`,
+    post: node.post,
+    cost: node.cost,
+  };
+}
+
+/** The object of a selection built over the row under `alias`, when it selects only plain values; else null. */
+function leafObject(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode[], alias: string): { sql: Sql; cost: number } | null {
+  const readings = c.gs.readings.get(type.name)!;
+  const pairs: [string, Sql][] = [];
+  for (const [key, sub] of collectSubfields(c.gs.schema, c.fragments, c.variables, type, nodes)) {
+    const name = sub[0].name.value;
+    if (name === "__typename") {
+      pairs.push([key, sql.lit(type.name)]);
+      continue;
+    }
+    const reading = readings.get(name)!;
+    if (reading.kind !== "value" || !reading.plain) return null;
+    pairs.push([key, reading.sql(alias, 1)]);
+  }
+  return { sql: pairs.length ? jsonbObject(pairs) : sql`jsonb_object()`, cost: pairs.length };
+}
+
+/** The JSONB array of the objects of the rows of `model` that `where` selects (read under `alias`), in the model's order and paged. */
+function listValue(model: Model, alias: string, objects: Objects, where: Sql, page: { limit: number | null; offset: number }): Sql {
+  const window = page.limit !== null || page.offset > 0 ? sql` LIMIT ${page.limit ?? -1} OFFSET ${page.offset}` : sql``;
+  return sql`(SELECT jsonb_group_array(v) FROM (SELECT ${objects.value} AS v FROM ${sql.table(model.table)} AS ${sql.raw(alias)}${objects.join}
+    WHERE ${where} AND ${objects.scope} ORDER BY ${orderOf(model, alias)}${window}))`;
 }
 
 /**
@@ -238,33 +283,27 @@ function fieldSql(c: Compiler, reading: Reading, def: GraphQLField<unknown, unkn
       return { sql: sql`CASE WHEN ${reading.present(outer)} IS NOT NULL THEN ${jsonbObject(pairs)} END`, post: null, cost: pairs.length };
     }
     case "object": {
-      const node = nodeSql(c, getNamedType(def.type) as GraphQLObjectType, nodes);
-      if (reading.id) {
-        const object = hoisted(c, parent, reading.id.sql);
-        return {
-          sql: sql`(SELECT v FROM ${sql.raw(node.view)} WHERE pid = json_extract(${object}, ${reading.id.path}))`,
-          post: node.post,
-          cost: node.cost,
-        };
-      }
+      const type = getNamedType(def.type) as GraphQLObjectType;
       const i = c.next("g");
-      const x = c.next("x");
+      const objects = objectsOf(c, type, nodes, i);
+      const where = reading.id
+        ? sql`${ref(i, "id")} = json_extract(${hoisted(c, parent, reading.id.sql)}, ${reading.id.path})`
+        : reading.where(i, outer);
       return {
-        sql: sql`(SELECT ${ref(x, "v")} FROM ${sql.table(reading.model.table)} AS ${sql.raw(i)} JOIN ${sql.raw(node.view)} AS ${sql.raw(x)}
-          ON ${ref(x, "pid")} = ${ref(i, "id")} WHERE ${reading.where(i, outer)} LIMIT 1)`,
-        post: node.post,
-        cost: node.cost,
+        sql: sql`(SELECT ${objects.value} FROM ${sql.table(reading.model.table)} AS ${sql.raw(i)}${objects.join} WHERE ${where} AND ${objects.scope} LIMIT 1)`,
+        post: objects.post,
+        cost: objects.cost,
       };
     }
     case "list": {
-      const node = nodeSql(c, getNamedType(def.type) as GraphQLObjectType, nodes);
       const args = getArgumentValues(def, nodes[0], c.variables);
       const i = c.next("g");
+      const objects = objectsOf(c, getNamedType(def.type) as GraphQLObjectType, nodes, i);
       const { where, page } = listOf(c, reading.model, i, reading.where(i, outer), args);
       return {
-        sql: sql`coalesce(${listValue(c, reading.model, i, node, where, page)}, jsonb_array())`,
-        post: listPost(node.post),
-        cost: (page.limit ?? NESTED_LIST) * (1 + node.cost),
+        sql: sql`coalesce(${listValue(reading.model, i, objects, where, page)}, jsonb_array())`,
+        post: listPost(objects.post),
+        cost: (page.limit ?? NESTED_LIST) * (1 + objects.cost),
       };
     }
     case "union": {

@@ -37,7 +37,13 @@ type Sql = RawBuilder<unknown>;
 /** How the compiler reads one GraphQL field of a model's type, from the row under `outer`. */
 export type Reading =
   /** A value, as SQL giving its JSON (a boolean as JSON true or false, an id as text). */
-  | { readonly kind: "value"; readonly sql: (outer: string, depth: number) => Sql; readonly finish?: (value: unknown) => unknown }
+  | {
+      readonly kind: "value";
+      readonly sql: (outer: string, depth: number) => Sql;
+      readonly finish?: (value: unknown) => unknown;
+      /** SQL over the row's own columns, no subquery: a selection of such values is built where the row is read. */
+      readonly plain?: boolean;
+    }
   /**
    * One related row: the rows of `model` under `inner` that `where` relates to `outer` (the
    * first); or, with `id`, the row whose id is in the JSON object SQL gives for the row, at
@@ -227,7 +233,7 @@ function scalarOf(field: Field, registry: Registry): { type: GraphQLOutputType; 
   const nn = (t: GraphQLOutputType) => (field.nullable || field.kind === "datetime" ? t : new GraphQLNonNull(t));
   const value = (type: GraphQLOutputType, read: (outer: string) => Sql) => ({
     type,
-    reading: { kind: "value", sql: (outer: string) => read(outer) } as Reading,
+    reading: { kind: "value", sql: (outer: string) => read(outer), plain: true } as Reading,
   });
   switch (field.kind) {
     case "string":
@@ -344,9 +350,9 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
             out[name] = args ? { type, args } : { type };
             reads.set(name, reading);
           };
-          add("id", new GraphQLNonNull(GraphQLID), { kind: "value", sql: (o) => sql`CAST(${ref(o, "id")} AS TEXT)` });
+          add("id", new GraphQLNonNull(GraphQLID), { kind: "value", sql: (o) => sql`CAST(${ref(o, "id")} AS TEXT)`, plain: true });
           add("display", new GraphQLNonNull(GraphQLString), { kind: "value", sql: (o) => model.displaySql(o) });
-          add("class_type", new GraphQLNonNull(GraphQLString), { kind: "value", sql: () => sql.lit(model.className) });
+          add("class_type", new GraphQLNonNull(GraphQLString), { kind: "value", sql: () => sql.lit(model.className), plain: true });
           for (const field of model.readableFields) addField(model, field, add);
           for (const [name, relation] of reverseRelations(model)) {
             if (out[name] || !shown.has(relation.model)) continue;
@@ -417,7 +423,7 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
       const type = (o: string) => ref(o, `${field.name}_type`);
       add(field.name, unionOf(unionName(model, field), members), { kind: "union", members, type, id: (o) => ref(o, `${field.name}_id`) });
       add(`${field.name}_type`, ContentTypeType, contentTypeReading(type));
-      add(`${field.name}_id`, GraphQLInt, { kind: "value", sql: (o) => ref(o, `${field.name}_id`) });
+      add(`${field.name}_id`, GraphQLInt, { kind: "value", sql: (o) => ref(o, `${field.name}_id`), plain: true });
       return;
     }
     if (field.kind === "customFields") {

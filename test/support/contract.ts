@@ -101,7 +101,12 @@ export function describeContract(spec: ContractSpec, driver: Driver = "native") 
     };
     const count = async () => (await api.get(base)).body.count as number;
     const changesOf = async (requestId: string) =>
-      (await api.db.kysely.selectFrom("core_objectchange").selectAll().where("request_id", "=", requestId).execute()) as any[];
+      (await api.db.kysely
+        .selectFrom("core_objectchange")
+        .selectAll()
+        .where("request_id", "=", requestId)
+        .orderBy("id")
+        .execute()) as any[];
 
     beforeAll(async () => {
       api = await createHarness({}, driver);

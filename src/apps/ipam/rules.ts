@@ -2,7 +2,9 @@ import type { Model } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { ipRangeName } from "./range-name.ts";
 import { sql, type RawBuilder } from "kysely";
-import { qb } from "../../db/query-builder.ts";
+import { qb, Slot, Template } from "../../db/query-builder.ts";
+import { remembered } from "../../lib/memo.ts";
+import { scopeKey, scopeSql, unrestricted } from "../../engine/scope.ts";
 import type { ModelHooks, StatefulHooks, WriteItem, Probe, AllocationPlan } from "../../schema/hooks.ts";
 import { isRef, type GenericRef, type Ref } from "../../schema/kinds/descriptor.ts";
 import { refSql } from "../../engine/references.ts";
@@ -49,38 +51,50 @@ interface DuplicateRule {
   readonly match: (n: Network, alias: string) => Sql;
   /** A further condition on the row under `alias`, for the item (default: none). */
   readonly extra?: (item: WriteItem, alias: string) => Sql;
+  /**
+   * How `match` and `extra` read set-wise (`sameNetworks`): whether a duplicate also has the same
+   * mask length (a prefix), and whether a shared role lets duplicates be (an address).
+   */
+  readonly sets: { readonly length: boolean; readonly shared: boolean };
 }
+
+/** What a duplicate probe reads for one item: whether its table enforces uniqueness, the VRF's name, a duplicate found. */
+type DuplicateRow = Record<string, unknown> | undefined;
 
 /**
  * Probes refusing duplicates as NetBox does: inside a VRF whose `enforce_unique` is set, and in
  * the global table when ENFORCE_GLOBAL_UNIQUE is on (the default). `match` says what a duplicate
  * is (the same host for addresses, the same prefix for prefixes). Each probe also says whether
  * the item's table enforces uniqueness, so items of one request are compared with each other too
- * (probes settle in item order).
+ * (in item order, once every probe has read). The items that give their network and a VRF by id
+ * or none (all of a bulk create, as a rule) share one statement; the others (a VRF by attributes,
+ * an update keeping its network) have one each.
  */
 function duplicateProbes(ctx: Actor, model: Model, items: readonly WriteItem[], rule: DuplicateRule): Probe[] {
   const { field, noun, match, extra = () => sql`1` } = rule;
   const globalUnique = ctx.config.ENFORCE_GLOBAL_UNIQUE ? 1 : 0;
-  const seen = new Set<string>();
   const probes: Probe[] = [];
   const table = sql.table(model.table);
   const stored = (column: string, self: number | null) => sql`(SELECT ${sql.ref(column)} FROM ${table} WHERE id = ${self})`;
+  const checked: { item: WriteItem; row: DuplicateRow }[] = [];
+  const together: { item: WriteItem; at: number }[] = [];
   items.forEach((item) => {
     if (item.values[field] === undefined && item.values.vrf === undefined) return;
     if (Object.keys(item.errors).length) return;
-    const self = item.id;
+    const at = checked.push({ item, row: undefined }) - 1;
     const n = item.values[field] as Network | undefined;
+    const given = item.values.vrf;
+    if (n && (given === undefined || given === null || typeof given === "number" || (given as Ref).ref === "id")) {
+      together.push({ item, at });
+      return;
+    }
+    const self = item.id;
     const vrf = vrfAfterSql(ctx, model, item);
     const x = "x";
     const target = n
       ? match(n, x)
       : sql`${sql.ref(`${x}.${field}_start`)} = ${stored(`${field}_start`, self)}
       AND (${field === "prefix" ? sql`${sql.ref(`${x}.${field}_length`)} = ${stored(`${field}_length`, self)}` : sql`1`})`;
-    const shared = SHARED_ROLES.includes(String(item.values.role));
-    // A prefix is its network and mask; an address is its host, whatever its mask.
-    const key = n
-      ? `${JSON.stringify(item.values.vrf ?? null)}|${field === "prefix" ? `${keyOf(n.family, firstOf(n))}/${n.length}` : keyOf(n.family, n.host)}`
-      : null;
     probes.push({
       statement:
         sql`SELECT (CASE WHEN ${vrf} IS NULL THEN ${globalUnique} ELSE (SELECT enforce_unique FROM ipam_vrf WHERE id = ${vrf}) END) AS enforced,
@@ -89,17 +103,78 @@ function duplicateProbes(ctx: Actor, model: Model, items: readonly WriteItem[], 
             WHERE ${target} AND ${sql.ref(`${x}.vrf_id`)} IS ${vrf} AND ${sql.ref(`${x}.id`)} IS NOT ${self} AND ${extra(item, x)} LIMIT 1) AS found`.compile(
           qb,
         ),
-      settle: (r) => {
-        const row = r.rows[0];
-        if (!row || !Number(row.enforced)) return;
-        const where = row.vrf_name === null || row.vrf_name === undefined ? "global table" : `VRF ${row.vrf_name}`;
-        if (row.found !== null && row.found !== undefined) add(item, field, `Duplicate ${noun} found in ${where}: ${row.found}`);
-        else if (key && seen.has(key) && !shared) add(item, field, `Duplicate ${noun} found in ${where}: ${formatNet(n!)}`);
-        if (key && !shared) seen.add(key);
-      },
+      settle: (r) => void (checked[at].row = r.rows[0]),
     });
   });
+  if (together.length) {
+    const rows = together.map(({ item }) => {
+      const n = item.values[field] as Network;
+      const given = item.values.vrf as number | Ref | null | undefined;
+      const vrf = given === undefined || given === null ? null : typeof given === "number" ? given : (given as Ref & { id: number }).id;
+      const shared = SHARED_ROLES.includes(String(item.values.role)) ? 1 : 0;
+      const start = keyOf(n.family, rule.sets.length ? firstOf(n) : n.host);
+      return [start, n.length, item.id, given === undefined ? 0 : 1, vrf, shared];
+    });
+    probes.push({
+      statement: sameNetworks(ctx, model, rule).bind({ items: JSON.stringify(rows), globalUnique }),
+      settle: (r) => r.rows.forEach((row) => void (checked[together[Number(row.i)].at].row = row)),
+    });
+  }
+  if (!probes.length) return [];
+  // Items of one request are compared in item order, whichever statement read each.
+  const seen = new Set<string>();
+  const compare = () => {
+    for (const { item, row } of checked) {
+      if (!row || !Number(row.enforced)) continue;
+      const n = item.values[field] as Network | undefined;
+      const shared = SHARED_ROLES.includes(String(item.values.role));
+      // A prefix is its network and mask; an address is its host, whatever its mask.
+      const key = n
+        ? `${JSON.stringify(item.values.vrf ?? null)}|${field === "prefix" ? `${keyOf(n.family, firstOf(n))}/${n.length}` : keyOf(n.family, n.host)}`
+        : null;
+      const where = row.vrf_name === null || row.vrf_name === undefined ? "global table" : `VRF ${row.vrf_name}`;
+      if (row.found !== null && row.found !== undefined) add(item, field, `Duplicate ${noun} found in ${where}: ${row.found}`);
+      else if (key && seen.has(key) && !shared) add(item, field, `Duplicate ${noun} found in ${where}: ${formatNet(n!)}`);
+      if (key && !shared) seen.add(key);
+    }
+  };
+  const last = probes[probes.length - 1];
+  probes[probes.length - 1] = { statement: last.statement, settle: (r) => (last.settle(r), compare()) };
   return probes;
+}
+
+const sameNetworkTemplates = new Map<string, Template>();
+
+/**
+ * One statement reading, for each item given as JSON `[start, length, self, vrf given, vrf id,
+ * shared role]`, what `duplicateProbes` reads per item: built once per model, rule and the
+ * requester's view of VRFs, bound per request.
+ */
+function sameNetworks(ctx: Actor, model: Model, rule: DuplicateRule): Template {
+  const build = () => {
+    const vrfModel = model.field.vrf.target!();
+    const t = sql.table(model.table);
+    const { field } = rule;
+    const x = (column: string) => sql.ref(`x.${column}`);
+    const givenVrf = unrestricted(ctx, vrfModel, "view")
+      ? sql`i.vrf_id`
+      : sql`(SELECT id FROM ${sql.table(vrfModel.table)} WHERE id = i.vrf_id AND ${scopeSql(ctx, vrfModel, "view")})`;
+    const sameLength = rule.sets.length ? sql` AND ${x(`${field}_length`)} = v.length` : sql``;
+    const shared = rule.sets.shared ? sql` AND (v.shared = 0 OR coalesce(${x("role")}, '') NOT IN (${sql.join(SHARED_ROLES)}))` : sql``;
+    return new Template(sql`WITH i AS (
+        SELECT j.key AS i, j.value ->> 0 AS start, j.value ->> 1 AS length, j.value ->> 2 AS self, j.value ->> 3 AS vrf_given,
+          j.value ->> 4 AS vrf_id, j.value ->> 5 AS shared FROM json_each(${new Slot("items")}) j
+      ), v AS (
+        SELECT i.*, CASE WHEN i.vrf_given THEN ${givenVrf} WHEN i.self IS NULL THEN NULL
+          ELSE (SELECT vrf_id FROM ${t} WHERE id = i.self) END AS vrf FROM i
+      )
+      SELECT v.i, (CASE WHEN v.vrf IS NULL THEN ${new Slot("globalUnique")} ELSE (SELECT enforce_unique FROM ipam_vrf WHERE id = v.vrf) END) AS enforced,
+        (SELECT CASE WHEN rd IS NULL THEN name ELSE name || ' (' || rd || ')' END FROM ipam_vrf WHERE id = v.vrf) AS vrf_name,
+        (SELECT ${x(field)} FROM ${t} x WHERE ${x(`${field}_start`)} = v.start${sameLength} AND ${x("vrf_id")} IS v.vrf
+          AND ${x("id")} IS NOT v.self${shared} LIMIT 1) AS found
+      FROM v ORDER BY v.i`);
+  };
+  return remembered(sameNetworkTemplates, `${model.objectType} ${rule.field}\n${scopeKey(ctx)}`, build, 256);
 }
 
 const formatNet = (n: Network) => `${formatAddress(n.family, n.host)}/${n.length}`;
@@ -114,7 +189,14 @@ export const prefixHooks = (self: () => Model): StatefulHooks<AllocationPlan | n
   writeProbes: (ctx, items, allocation) => {
     // An allocation picks free space inside its own transaction; it needs no probe.
     const model = items.length && !allocation ? self() : null;
-    return model ? duplicateProbes(ctx, model, items, { field: "prefix", noun: "prefix", match: samePrefix("prefix") }) : [];
+    return model
+      ? duplicateProbes(ctx, model, items, {
+          field: "prefix",
+          noun: "prefix",
+          match: samePrefix("prefix"),
+          sets: { length: true, shared: false },
+        })
+      : [];
   },
   prepareWrite: (_ctx, items, allocation) => {
     setFamily(items, "prefix");
@@ -228,7 +310,13 @@ export const ipAddressHooks = (self: () => Model): StatefulHooks<AllocationPlan 
       SHARED_ROLES.includes(String(item.values.role))
         ? sql`coalesce(${sql.ref(`${x}.role`)}, '') NOT IN (${sql.join(SHARED_ROLES)})`
         : sql`1`;
-    return duplicateProbes(ctx, model, items, { field: "address", noun: "IP address", match: sameHost, extra: shared });
+    return duplicateProbes(ctx, model, items, {
+      field: "address",
+      noun: "IP address",
+      match: sameHost,
+      extra: shared,
+      sets: { length: false, shared: true },
+    });
   },
   prepareWrite: (_ctx, items, allocation) => {
     setFamily(items, "address");

@@ -44,6 +44,47 @@ export function changeRecordStatement(ctx: Actor, model: Model, { action, object
 
 const recordTemplates = new Map<string, Template>();
 
+/**
+ * The statement recording the creates of a bulk write, set-wise, after its rows are inserted: the
+ * rows the last `messages.length` ids of the model's table name (one transaction, one writer, an
+ * AUTOINCREMENT table: the ids a write's inserts get are consecutive, the newest in
+ * `sqlite_sequence`), one record each, in input order, each with its own changelog message.
+ */
+export function insertedRecordsStatement(ctx: Actor, model: Model, messages: readonly string[]): Statement {
+  const build = () => {
+    const t = model.table;
+    const first = sql`(SELECT seq FROM sqlite_sequence WHERE name = ${t}) - ${new Slot("count")} + 1`;
+    return new Template(sql`INSERT INTO core_objectchange ${columns}
+      SELECT ${WHO}, 'create', ${model.objectType}, ${sql.ref(`${t}.id`)}, substr(${model.displaySql(t)}, 1, 200),
+        j.value, NULL, ${snapshotSql(model, t)}
+      FROM json_each(${new Slot("messages")}) j CROSS JOIN ${sql.table(t)} ON ${sql.ref(`${t}.id`)} = ${first} + j.key
+      ORDER BY j.key`);
+  };
+  const template = remembered(recordTemplates, `${model.objectType} inserted rows`, build);
+  return template.bind({ ...who(ctx), count: messages.length, messages: JSON.stringify(messages) });
+}
+
+/** An update to record: the object's id, its snapshot before (JSON text) and its changelog message. */
+export interface Update {
+  readonly objectId: number;
+  readonly pre: string | null;
+  readonly message: string;
+}
+
+/** The statement recording the updates of a write, set-wise, after its rows are updated: one record per object, in input order. */
+export function updatedRecordsStatement(ctx: Actor, model: Model, updates: readonly Update[]): Statement {
+  const build = () => {
+    const t = model.table;
+    return new Template(sql`INSERT INTO core_objectchange ${columns}
+      SELECT ${WHO}, 'update', ${model.objectType}, ${sql.ref(`${t}.id`)}, substr(${model.displaySql(t)}, 1, 200),
+        j.value ->> 1, j.value ->> 2, ${snapshotSql(model, t)}
+      FROM json_each(${new Slot("updates")}) j CROSS JOIN ${sql.table(t)} ON ${sql.ref(`${t}.id`)} = j.value ->> 0
+      ORDER BY j.key`);
+  };
+  const template = remembered(recordTemplates, `${model.objectType} updated rows`, build);
+  return template.bind({ ...who(ctx), updates: JSON.stringify(updates.map((u) => [u.objectId, u.message, u.pre])) });
+}
+
 /** When, by whom and in which request: the first columns of every change record, as slots of a template. */
 const WHO = sql`${new Slot("time")}, ${new Slot("user_id")}, ${new Slot("user_name")}, ${new Slot("request_id")}`;
 
