@@ -30,10 +30,11 @@ export const requestOf = (d: GraphqlDifference): number | null => {
   return m ? Number(m[1]) : null;
 };
 
-/** NetBox's recorded error for a filter its schema offers but its database layer cannot resolve (requests 078, 080). */
+/** Why requests 078 and 080 differ: NetBox types REST's filter as a lookup, then fails on it. */
 const FIELD_ERROR =
-  "NetBox 4.2's IPAddressFilter offers this lookup, but NetBox fails on it with Django's FieldError (the text lists its model's " +
-  "columns): a bug we do not copy. We answer what the REST API's filter of the same name answers, in its order";
+  "NetBox 4.2's IPAddressFilter types this REST filter as a lookup (`{exact: ...}`), then fails on it with Django's FieldError " +
+  "(the text lists its model's columns): a bug we do not copy. Ours is REST's filter of that name, taking its values as a list " +
+  '(`parent: ["10.0.0.0/25"]`), so the lookup form is refused when the query is validated';
 
 const MPTT = "NetBox's trees are MPTT nested sets, whose bookkeeping columns it shows; ours are stored as parent links (README, GraphQL)";
 
@@ -132,33 +133,35 @@ export const GRAPHQL_DIFFERENCES: readonly GraphqlDifference[] = [
   },
   {
     what: "request 078",
-    why: `${FIELD_ERROR} (\`?parent=\`: the addresses inside the prefix)`,
+    why: FIELD_ERROR,
     answer: {
       status: 200,
       body: {
-        data: {
-          ip_address_list: ["1/32", "2/25", "3/25", "11/25", "50/25", "51/25"].map((host) => ({
-            address: `<NET4>.${host}`,
-            status: "active",
-            dns_name: "",
-          })),
-        },
+        data: null,
+        errors: [{ message: 'String cannot represent a non string value: {exact: "<NET4>.0/25"}', locations: [{ line: 1, column: 37 }] }],
       },
     },
   },
   {
     what: "request 080",
-    why: `${FIELD_ERROR} (\`?device=\`: the addresses on the device's interfaces)`,
+    why: FIELD_ERROR,
     answer: {
       status: 200,
       body: {
-        data: {
-          ip_address_list: [
-            { address: "<NET4>.1/32", assigned_object: { name: "Loopback0" } },
-            { address: "<NET4>.11/25", assigned_object: { name: "Ethernet1" } },
-          ],
-        },
+        data: null,
+        errors: [{ message: 'String cannot represent a non string value: {exact: "<RUN>-leaf1"}', locations: [{ line: 1, column: 37 }] }],
       },
     },
+  },
+  {
+    what: "request 116",
+    why:
+      "a type's fields are listed in the order our registry declares them, and DeviceType has fields NetBox's lacks (`display_name`, " +
+      "`parent_device`, `object_changes`, `bookmarks`, `notifications`, `subscriptions`: relations of ours) and lacks NetBox's " +
+      "`cabletermination_set` (the schema comparison counts each field)",
+  },
+  {
+    what: "request 132",
+    why: 'a refused token is answered as every refusal of this service is, JSON `{"detail": "Invalid token"}` with 403; NetBox\'s GraphQL view answers the bare text',
   },
 ];

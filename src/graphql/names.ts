@@ -63,7 +63,7 @@ const RELATED_NAMES: Readonly<Record<string, string>> = {
   "dcim.device.primary_ip4": "primary_ip4_for",
   "dcim.device.primary_ip6": "primary_ip6_for",
   "dcim.device.oob_ip": "oob_ip_for",
-  "dcim.device.vc_master_for": "vc_master_for",
+  "dcim.virtualchassis.master": "vc_master_for",
   "virtualization.virtualmachine.primary_ip4": "primary_ip4_for",
   "virtualization.virtualmachine.primary_ip6": "primary_ip6_for",
   "ipam.ipaddress.nat_inside": "nat_outside",

@@ -356,12 +356,14 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
           for (const field of model.readableFields) addField(model, field, add);
           for (const [name, relation] of reverseRelations(model)) {
             if (out[name] || !shown.has(relation.model)) continue;
-            add(
-              name,
-              new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.get(relation.model)!))),
-              relation.reading,
-              listArgs(relation.model),
-            );
+            if (relation.reading.kind === "object") add(name, types.get(relation.model)!, relation.reading);
+            else
+              add(
+                name,
+                new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.get(relation.model)!))),
+                relation.reading,
+                listArgs(relation.model),
+              );
           }
           return out;
         },
@@ -512,10 +514,9 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
       const name = relatedName(owner, field);
       if (out.has(name)) continue;
       if (field.kind === "fk" && field.column) {
-        out.set(name, {
-          model: owner,
-          reading: { kind: "list", model: owner, where: (i, o) => sql`${ref(i, field.column!)} = ${ref(o, "id")}` },
-        });
+        // A unique fk is one-to-one: its reverse is one object (a device's `parent_bay`, `vc_master_for`).
+        const where = (i: string, o: string) => sql`${ref(i, field.column!)} = ${ref(o, "id")}`;
+        out.set(name, { model: owner, reading: { kind: field.unique ? "object" : "list", model: owner, where } });
       } else if (field.kind === "generic") {
         out.set(name, {
           model: owner,
