@@ -130,6 +130,11 @@ describe("GraphQL queries", () => {
     expect(await names(`{site: ["fra1"], OR: {serial: {exact: "SN1"}}}`)).toEqual(["edge1", "leaf1"]);
     expect(await names(`{site: ["ams1"], NOT: {name: {ends_with: "2"}}}`)).toEqual(["leaf1"]);
     expect(await names(`{status: "bogus"}`)).toEqual([]);
+    expect(await names(`{name: {regex: "^l.*2$"}}`)).toEqual(["leaf2"]);
+    expect(await names(`{name: {i_regex: "^EDGE[0-9]"}}`)).toEqual(["edge1"]);
+    const badPattern = await gql(`{ device_list(filters: {name: {regex: "a("}}) { name } }`);
+    expect(badPattern.status).toBe(200);
+    expect(badPattern.body.errors[0].message).toMatch(/^Invalid regular expression: /);
     // Filters on a list below another object.
     const reply = await gql(
       `{ site(id: ${ids.ams}) { devices(filters: {status: "active"}) { name interfaces(filters: {enabled: false}) { name } } } }`,
@@ -286,6 +291,11 @@ describe("GraphQL limits", () => {
       `{ site_list { devices { interfaces { ip_addresses { assigned_object { ... on InterfaceType { device { interfaces { name } } } } } } } } }`,
     );
     expect(costly.body.errors[0].message).toMatch(/^The query costs \d+, more than GRAPHQL_MAX_COST \(1000000\)/);
+    let nested = `{name: {exact: "x"}}`;
+    for (let i = 0; i < 12; i++) nested = `{OR: ${nested}}`;
+    const deepFilter = await gql(`{ site_list(filters: ${nested}) { name } }`);
+    expect(deepFilter.status).toBe(200);
+    expect(deepFilter.body.errors[0].message).toBe("A filter may nest AND, OR and NOT at most 8 deep.");
     // Paged, the same query is within the budget.
     const paged = await gql(
       `{ site_list(pagination: {limit: 2}) { devices(pagination: {limit: 5}) { interfaces(pagination: {limit: 5}) { ip_addresses(pagination: {limit: 5}) { assigned_object { ... on InterfaceType { device { interfaces { name } } } } } } } } }`,

@@ -108,7 +108,15 @@ export async function executeGraphql(registry: Registry, ctx: Actor, request: Gr
   );
   if ("errors" in plan) return errorBody(plan.errors);
 
-  const [result] = plan.statement ? await readBatch(ctx, [plan.statement]) : [{ rows: [] }];
+  let result: { rows: Record<string, unknown>[] };
+  try {
+    [result] = plan.statement ? await readBatch(ctx, [plan.statement]) : [{ rows: [] }];
+  } catch (error) {
+    // SQLite compiles a regex lookup's pattern when it runs: a pattern it cannot read is the query's error.
+    const message = (error as { code?: string; message?: string }).code === "SQLITE_ERROR" ? String((error as Error).message) : null;
+    if (message !== null && /regex/.test(request.query)) return errorBody([new GraphQLError(`Invalid regular expression: ${message}`)]);
+    throw error;
+  }
   const row: Record<string, unknown> = result.rows[0] ?? {};
   const values = plan.roots.map((_, i) => {
     const text = row[`c${i}`];

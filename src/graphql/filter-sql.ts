@@ -18,7 +18,11 @@ type Sql = RawBuilder<unknown>;
 
 const numeric = new Set(["ID", "Int", "Float", "Decimal"]);
 
-export function filterCondition(gs: GraphSchema, ctx: Actor, model: Model, input: Record<string, unknown>, alias: string): Sql {
+/** How deep AND, OR and NOT may nest in one filter input: each level nests the SQL, which SQLite's parser bounds. */
+const MAX_FILTER_NESTING = 8;
+
+export function filterCondition(gs: GraphSchema, ctx: Actor, model: Model, input: Record<string, unknown>, alias: string, depth = 0): Sql {
+  if (depth > MAX_FILTER_NESTING) throw new GraphQLError(`A filter may nest AND, OR and NOT at most ${MAX_FILTER_NESTING} deep.`);
   const specs = gs.filters.get(filterName(model))!;
   const parts: Sql[] = [];
   const params = new URLSearchParams();
@@ -35,7 +39,7 @@ export function filterCondition(gs: GraphSchema, ctx: Actor, model: Model, input
     parts.push(...plan.conditions, ...(Object.keys(plan.errors).length ? [sql`0`] : []));
   }
   let condition = parts.length ? sql`(${sql.join(parts, sql` AND `)})` : sql`1`;
-  const nested = (key: string) => filterCondition(gs, ctx, model, input[key] as Record<string, unknown>, alias);
+  const nested = (key: string) => filterCondition(gs, ctx, model, input[key] as Record<string, unknown>, alias, depth + 1);
   if (input.AND) condition = sql`(${condition} AND ${nested("AND")})`;
   if (input.OR) condition = sql`(${condition} OR ${nested("OR")})`;
   if (input.NOT) condition = sql`(${condition} AND NOT coalesce(${nested("NOT")}, 0))`;
@@ -106,8 +110,11 @@ function lookupConditions(spec: Extract<FilterSpec, { kind: "lookup" }>, lookup:
         out.push(raw ? sql`${column} IS NULL` : sql`${column} IS NOT NULL`);
         break;
       case "regex":
+        out.push(sql`regexp(${String(raw)}, ${column})`);
+        break;
       case "i_regex":
-        out.push(sql`regexp(${op === "i_regex" ? `(?i)${String(raw)}` : String(raw)}, ${column})`);
+        // SQLite's regexp has no case-insensitive flag: the pattern's letters (not its escapes, as \D) and the value, lower-cased.
+        out.push(sql`regexp(${String(raw).replace(/\\.|[A-Z]/g, (m) => (m.length === 2 ? m : m.toLowerCase()))}, lower(${column}))`);
         break;
     }
   }
