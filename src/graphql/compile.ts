@@ -26,11 +26,12 @@ type Variables = Record<string, unknown>;
 /*
  * A query compiled into one statement. Every selection of objects is a view (a common table
  * expression SQLite does not materialize): the JSONB object of each row of its model the
- * requester may view, by id, with the fields it selects. A relation reads the view of the
- * selection below it for the rows it relates to, each found by its index, in the model's order
- * and paged as asked. SQLite flattens the views into the statement, so each object costs an index
- * lookup, while its parser, which overflows on subqueries nested some six deep, never sees more
- * than two levels however deep the query.
+ * requester may view, by id, with the fields it selects. A relation reads the rows it relates to
+ * by index, in the model's order and paged as asked, and takes their objects from the view of the
+ * selection below it, or builds them in place when that selection holds only values of the row.
+ * SQLite flattens the views into the statement, so each object costs an index lookup, while its
+ * parser, which overflows on subqueries nested some six deep, never sees more than two levels
+ * however deep the query.
  */
 
 /** A finishing step of a value after SQL built it (a config context's merge), applied in place. */
