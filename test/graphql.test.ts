@@ -135,6 +135,12 @@ describe("GraphQL queries", () => {
     const badPattern = await gql(`{ device_list(filters: {name: {regex: "a("}}) { name } }`);
     expect(badPattern.status).toBe(200);
     expect(badPattern.body.errors[0].message).toMatch(/^Invalid regular expression: /);
+    // A field's yes/no filter is a Boolean, as NetBox types it.
+    const cabled = await gql(`{ interface_list(filters: {cabled: true}) { name device { name } } }`);
+    expect(cabled.body.data.interface_list).toEqual([
+      { name: "Ethernet1", device: { name: "leaf1" } },
+      { name: "Ethernet1", device: { name: "leaf2" } },
+    ]);
     // Filters on a list below another object.
     const reply = await gql(
       `{ site(id: ${ids.ams}) { devices(filters: {status: "active"}) { name interfaces(filters: {enabled: false}) { name } } } }`,

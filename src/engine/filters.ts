@@ -128,8 +128,8 @@ export function filtersOf(model: Model): Map<string, Resolved> {
   set = new Map<string, Resolved>([["id", { via: [], field: "id" }]]);
   for (const field of model.fields) {
     for (const [name, given] of Object.entries(field.filters ?? {})) {
-      const { sql: filter, negatable = false } = typeof given === "function" ? { sql: given } : given;
-      set.set(name, { sql: (values, table) => filter(values, table, field, model.registry.byObjectType), negatable });
+      const { sql: filter, negatable = false, boolean = false } = typeof given === "function" ? { sql: given } : given;
+      set.set(name, { sql: (values, table) => filter(values, table, field, model.registry.byObjectType), negatable, boolean });
     }
     if (field.writeOnly) continue;
     const params = KINDS[field.kind].filter?.params?.(field, model);

@@ -237,7 +237,9 @@ export interface FieldOptions {
    * Filters the field gives every model that declares it (`cabled`, `occupied`), by parameter
    * name; one given with `negatable` also takes `__n` (`cable_id__n`).
    */
-  readonly filters?: Readonly<Record<string, FieldFilter | { readonly sql: FieldFilter; readonly negatable: boolean }>>;
+  readonly filters?: Readonly<
+    Record<string, FieldFilter | { readonly sql: FieldFilter; readonly negatable?: boolean; readonly boolean?: boolean }>
+  >;
   /**
    * Statements a delete runs in its transaction once rows of the owning model are gone (directly
    * or by cascade), for data kept outside the model's table that points at them (cable ends).

@@ -64,13 +64,16 @@ const TRUE = ["true", "True", "1"];
 const FALSE = ["false", "False", "0"];
 
 /** A boolean filter: the condition, its negation, or no restriction for a value that is neither. */
-const booleanFilter =
-  (condition: (table: string, field: Field, byType: (t: string) => Model | undefined) => Sql): FieldFilter =>
-  (values, table, field, byType) => {
+const booleanFilter = (
+  condition: (table: string, field: Field, byType: (t: string) => Model | undefined) => Sql,
+): { sql: FieldFilter; boolean: true } => ({
+  sql: (values, table, field, byType) => {
     if (TRUE.includes(values[0])) return condition(table, field, byType);
     if (FALSE.includes(values[0])) return sql`NOT ${condition(table, field, byType)}`;
     return sql`1`;
-  };
+  },
+  boolean: true,
+});
 
 /** The termination row of the endpoint read under `table`, under `alias`. */
 const ownEnd = (alias: string, ownerType: string, table: string) =>
