@@ -6,7 +6,7 @@ import { qb } from "../db/query-builder.ts";
 import { isPermitted } from "./permissions.ts";
 import { pythonRepr } from "../schema/errors.ts";
 import type { WriteItem, Probe } from "../schema/hooks.ts";
-import { checkValue, isEmptyValue, type CustomFieldDefinition, type CustomFieldType } from "../schema/custom-field-types.ts";
+import { checkValue, definedFor, isEmptyValue, type CustomFieldDefinition, type CustomFieldType } from "../schema/custom-field-types.ts";
 import { attributeCondition } from "./filters.ts";
 import { scopeSql } from "./scope.ts";
 import { nameableModels } from "./select.ts";
@@ -110,7 +110,7 @@ export function customFieldWrite(ctx: Actor, model: Model, items: readonly Write
       SELECT cf.name, cf.type, cf.related_object_type, cf.required, cf."unique", cf."default", cf.validation_minimum,
         cf.validation_maximum, cf.validation_regex, cs.name AS choice_set, cs.extra_choices, ${found} AS found, ${conflicts} AS conflicts
       FROM extras_customfield cf LEFT JOIN extras_customfieldchoiceset cs ON cs.id = cf.choice_set_id
-      WHERE EXISTS (SELECT 1 FROM json_each(cf.object_types) o WHERE o.value = ${model.objectType})
+      WHERE ${definedFor(model.objectType, "cf")}
       ORDER BY cf.group_name, cf.weight, cf.name`.compile(qb),
       settle: (r) => void (definitions = r.rows.map(definitionOf)),
     },

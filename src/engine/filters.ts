@@ -5,7 +5,7 @@ import { qb } from "../db/query-builder.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import { KINDS } from "../schema/kinds/index.ts";
 import { idList, subtreeSql } from "./select.ts";
-import { cfPath, CUSTOM_FIELD_RULES, normalDatetime, type CustomFieldType } from "../schema/custom-field-types.ts";
+import { cfPath, CUSTOM_FIELD_RULES, definedFor, normalDatetime, type CustomFieldType } from "../schema/custom-field-types.ts";
 
 type Cond = RawBuilder<unknown>;
 
@@ -512,7 +512,7 @@ function customFieldFilter(model: Model, { param: key, values }: ParamValues, ta
     param: key,
     values,
     statement: sql`SELECT type, filter_logic FROM extras_customfield
-      WHERE name = ${name} AND EXISTS (SELECT 1 FROM json_each(object_types) o WHERE o.value = ${model.objectType})`.compile(qb),
+      WHERE name = ${name} AND ${definedFor(model.objectType)}`.compile(qb),
     verify: (rows) => {
       if (!rows.length) return [unknown];
       const type = String(rows[0].type) as CustomFieldType;

@@ -96,6 +96,11 @@ export function authorize(ctx: Actor, model: Model, action: Action): void {
   if (modelScope(ctx, model, action) === null) throw ApiError.forbidden();
 }
 
+/** LOGIN_REQUIRED (NetBox's default since 4.1): the path answers only signed-in requesters (the status, media files, GraphQL). */
+export function requireLogin(ctx: Actor): void {
+  if (ctx.config.LOGIN_REQUIRED && !ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+}
+
 /** The requesting user; an anonymous requester is refused (model endpoints, and paths no model backs). */
 export function requireUser(ctx: Actor): User {
   if (!ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");

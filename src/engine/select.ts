@@ -12,14 +12,16 @@ type Sql = RawBuilder<unknown>;
 export const idList = (ids: Iterable<unknown>): Sql => sql`(SELECT value FROM json_each(${JSON.stringify([...ids])}))`;
 
 /**
- * A JSON object from key/expression pairs. SQLite caps a function at 127 arguments, so large
- * objects are built in chunks; `json_insert` (unlike `json_patch`) keeps null members.
+ * A JSON object from key/expression pairs, as text or as JSONB (`flavour`). SQLite caps a function
+ * at 127 arguments, so large objects are built in chunks; `json_insert` (unlike `json_patch`)
+ * keeps null members.
  */
-export function jsonObjectSql(pairs: readonly [string, Sql][]): Sql {
+export function jsonObjectSql(pairs: readonly [string, Sql][], flavour: "json" | "jsonb" = "json"): Sql {
   // json_object takes keys, json_insert paths.
   const args = (chunk: readonly [string, Sql][], key: (k: string) => string) => sql.join(chunk.flatMap(([k, x]) => [sql.lit(key(k)), x]));
-  let out = sql`json_object(${args(pairs.slice(0, 60), (k) => k)})`;
-  for (let i = 60; i < pairs.length; i += 60) out = sql`json_insert(${out}, ${args(pairs.slice(i, i + 60), (k) => `$."${k}"`)})`;
+  let out = sql`${sql.raw(flavour)}_object(${args(pairs.slice(0, 60), (k) => k)})`;
+  for (let i = 60; i < pairs.length; i += 60)
+    out = sql`${sql.raw(flavour)}_insert(${out}, ${args(pairs.slice(i, i + 60), (k) => `$."${k}"`)})`;
   return out;
 }
 

@@ -16,6 +16,7 @@ import type { Statement } from "../db/database.ts";
 import { qb } from "../db/query-builder.ts";
 import { scopeSql } from "../engine/scope.ts";
 import { planOrdering } from "../engine/filters.ts";
+import { jsonObjectSql } from "../engine/select.ts";
 import type { GraphSchema, Reading } from "./schema.ts";
 import { filterCondition } from "./filter-sql.ts";
 import { typeName } from "./names.ts";
@@ -135,13 +136,8 @@ interface Node {
   readonly cost: number;
 }
 
-/** A JSONB object from key/expression pairs, in chunks (SQLite caps a function at 127 arguments). */
-function jsonbObject(pairs: readonly [string, Sql][]): Sql {
-  const args = (chunk: readonly [string, Sql][], key: (k: string) => string) => sql.join(chunk.flatMap(([k, x]) => [sql.lit(key(k)), x]));
-  let out = sql`jsonb_object(${args(pairs.slice(0, 60), (k) => k)})`;
-  for (let i = 60; i < pairs.length; i += 60) out = sql`jsonb_insert(${out}, ${args(pairs.slice(i, i + 60), (k) => `$."${k}"`)})`;
-  return out;
-}
+/** A JSONB object from key/expression pairs: objects stay binary until the answer is written out. */
+const jsonbObject = (pairs: readonly [string, Sql][]): Sql => jsonObjectSql(pairs, "jsonb");
 
 /** The view of one selection on a model's type: every row the requester may view, with the fields the nodes select. */
 function nodeSql(c: Compiler, type: GraphQLObjectType, nodes: readonly FieldNode[]): Node {

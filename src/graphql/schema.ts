@@ -16,14 +16,14 @@ import {
   GraphQLSchema,
   GraphQLString,
   GraphQLUnionType,
-  Kind,
-  type ValueNode,
+  valueFromASTUntyped,
 } from "graphql";
 import { sql, type RawBuilder } from "kysely";
 import { KINDS } from "../schema/kinds/index.ts";
 import { BUILTIN_FILTERS, filterParameters } from "../engine/filters.ts";
 import { nameableModels, selectContext } from "../engine/select.ts";
 import { filterName, queryNames, relatedName, typeName, unionName } from "./names.ts";
+import { definedFor } from "../schema/custom-field-types.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -110,31 +110,13 @@ const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
 /** A boolean stored as 0/1, as JSON true or false. */
 export const jsonBoolean = (x: Sql): Sql => sql`CASE WHEN ${x} IS NULL THEN NULL WHEN ${x} THEN json('true') ELSE json('false') END`;
 
-const anyJson = (node: ValueNode): unknown => {
-  switch (node.kind) {
-    case Kind.OBJECT:
-      return Object.fromEntries(node.fields.map((f) => [f.name.value, anyJson(f.value)]));
-    case Kind.LIST:
-      return node.values.map(anyJson);
-    case Kind.INT:
-    case Kind.FLOAT:
-      return Number(node.value);
-    case Kind.NULL:
-      return null;
-    case Kind.VARIABLE:
-      return undefined;
-    default:
-      return node.value;
-  }
-};
-
 const scalar = (name: string, description: string, parse: (v: unknown) => unknown = (v) => v) =>
   new GraphQLScalarType({
     name,
     description,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral: (node) => parse(anyJson(node)),
+    parseLiteral: (node, variables) => parse(valueFromASTUntyped(node, variables)),
   });
 
 const JSONScalar = scalar(
@@ -387,16 +369,14 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
     }
     if (field.kind === "m2m" && target) {
       if (!shown.has(target)) return;
-      const t = field.through!;
-      const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
+      const walk = KINDS.m2m.walk!;
       add(
         field.name,
         new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.get(target)!))),
         {
           kind: "list",
           model: target,
-          where: (i, o) =>
-            sql`${ref(i, "id")} IN (SELECT th.${sql.ref(t.target)} FROM ${sql.table(t.table)} th WHERE th.${sql.ref(t.source)} = ${ref(o, "id")}${typed})`,
+          where: (i, o) => sql`${ref(i, "id")} IN (${walk.targetIds(field, { owner: model, alias: "th", table: o, owners: null })})`,
         },
         listArgs(target),
       );
@@ -432,7 +412,7 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
       // Every custom field of the model by name, null where the object has no value (NetBox's stored data).
       const data = (o: string) =>
         sql`json((SELECT json_group_object(cf.name, ${ref(o, field.column!)} -> ('$."' || cf.name || '"')) FROM extras_customfield cf
-          WHERE EXISTS (SELECT 1 FROM json_each(cf.object_types) ot WHERE ot.value = ${field.ownerType})))`;
+          WHERE ${definedFor(field.ownerType, "cf")}))`;
       add("custom_fields", new GraphQLNonNull(JSONScalar), { kind: "value", sql: data });
       add("custom_field_data", new GraphQLNonNull(JSONScalar), { kind: "value", sql: data });
       return;
@@ -534,17 +514,8 @@ export function buildGraphSchema(registry: Registry): GraphSchema {
         if (field.kind !== "m2m" || field.target?.() !== model || field.name === "tags") continue;
         const name = relatedName(owner, field);
         if (out.has(name)) continue;
-        const t = field.through!;
-        const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${owner.objectType}` : sql``;
-        out.set(name, {
-          model: owner,
-          reading: {
-            kind: "list",
-            model: owner,
-            where: (i, o) =>
-              sql`${ref(i, "id")} IN (SELECT th.${sql.ref(t.source)} FROM ${sql.table(t.table)} th WHERE th.${sql.ref(t.target)} = ${ref(o, "id")}${typed})`,
-          },
-        });
+        const where = (i: string, o: string) => KINDS.m2m.walk!.matchIds(field, i, sql`(${ref(o, "id")})`);
+        out.set(name, { model: owner, reading: { kind: "list", model: owner, where } });
       }
     }
     return out;

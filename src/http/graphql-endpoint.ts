@@ -2,6 +2,7 @@ import type { Registry } from "../schema/shapes.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { executeGraphql, type GraphRequest } from "../graphql/execute.ts";
+import { requireLogin } from "../engine/permissions.ts";
 
 /**
  * `/graphql/`, GraphQL over HTTP: POST a JSON body `{query, variables, operationName}`, or GET
@@ -10,7 +11,7 @@ import { executeGraphql, type GraphRequest } from "../graphql/execute.ts";
  * authenticated as for REST and sees what REST would show them.
  */
 export async function graphqlEndpoint(ctx: RequestContext, registry: Registry): Promise<Response> {
-  if (ctx.config.LOGIN_REQUIRED && !ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+  requireLogin(ctx);
   const request = ctx.method === "POST" ? requestOfBody(await ctx.json()) : requestOfQuery(ctx.url.searchParams);
   const text = await executeGraphql(registry, ctx, request);
   return new Response(ctx.method === "HEAD" ? null : text, { status: 200, headers: { "Content-Type": "application/json" } });

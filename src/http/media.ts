@@ -1,6 +1,7 @@
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { isSafeFileName } from "../lib/file-store.ts";
+import { requireLogin } from "../engine/permissions.ts";
 
 /**
  * GET `/media/<folder>/<file>`: an uploaded file (an image attachment's or a device type's image),
@@ -9,7 +10,7 @@ import { isSafeFileName } from "../lib/file-store.ts";
  * run anything (`nosniff`, a CSP that allows nothing).
  */
 export async function mediaFile(ctx: RequestContext, name: string): Promise<Response> {
-  if (ctx.config.LOGIN_REQUIRED && !ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
+  requireLogin(ctx);
   const file = isSafeFileName(name) && ctx.files ? await ctx.files.get(name) : null;
   if (!file) throw ApiError.notFound();
   return new Response(file.data as Uint8Array<ArrayBuffer>, {

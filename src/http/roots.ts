@@ -2,12 +2,7 @@ import { APPS, type AppName, type Registry } from "../schema/shapes.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { APP_PATHS } from "../apps/index.ts";
-import { requireUser } from "../engine/permissions.ts";
-
-/** LOGIN_REQUIRED (NetBox's default since 4.1): the status answers only signed-in requesters. */
-function requireLogin(ctx: RequestContext): void {
-  if (ctx.config.LOGIN_REQUIRED && !ctx.user) throw ApiError.forbidden("Authentication credentials were not provided.");
-}
+import { requireLogin, requireUser } from "../engine/permissions.ts";
 
 /**
  * GET /api/: every application and the status endpoint, as absolute URLs, sorted. It answers

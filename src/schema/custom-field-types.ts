@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Choice } from "./shapes.ts";
 import { pythonRepr } from "./errors.ts";
 import { pyType } from "./kinds/inputs.ts";
@@ -81,6 +82,10 @@ export interface CustomFieldDefinition {
 
 /** The JSON path of a field's value in custom field data; names are `[a-z0-9_]+`, so quoting is enough. */
 export const cfPath = (name: string) => `$."${name}"`;
+
+/** The custom fields (rows of `extras_customfield`, read under `table`) defined for `objectType`. */
+export const definedFor = (objectType: string, table = "extras_customfield") =>
+  sql`EXISTS (SELECT 1 FROM json_each(${sql.ref(`${table}.object_types`)}) o WHERE o.value = ${objectType})`;
 
 /** A checked value to store, or the reason it was refused. */
 export type Checked = { readonly value: unknown } | { readonly error: string };

@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import type { KindDescriptor, LookupFamily, Out, RenderContext, Sql } from "./descriptor.ts";
 import { customFieldsSchema, jsonSchema, nullable } from "./inputs.ts";
 import { MAX_NESTING } from "./limits.ts";
+import { definedFor } from "../custom-field-types.ts";
 import { info, jsonSnapshot, jsonStore, parsed, readValue, ref, scalarApi } from "./outputs.ts";
 
 /** The JSON-stored kinds: free JSON and custom field data. */
@@ -45,7 +46,7 @@ function customFieldsSql(field: Field, table: string, sc: SelectContext): Sql {
   return sql`(SELECT json_object('v', json_group_object(cf.name, ${value}),
       't', json_group_object(cf.name, json_array(cf.type, cf.related_object_type)) FILTER (WHERE cf.type IN ('object', 'multiobject')))
     FROM (SELECT name, type, related_object_type FROM extras_customfield
-      WHERE EXISTS (SELECT 1 FROM json_each(object_types) o WHERE o.value = ${field.ownerType}) ORDER BY group_name, weight, name) cf)`;
+      WHERE ${definedFor(field.ownerType)} ORDER BY group_name, weight, name) cf)`;
 }
 
 function renderCustomFields(field: Field, row: Out, out: Out, rc: RenderContext): void {
