@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
 import { PER_THREAD } from "../src/runtime/admission.ts";
+import { startThread } from "../src/runtime/threads.ts";
+import { Worker } from "node:worker_threads";
 import { holdWriteLock, tempDirs } from "./support/processes.ts";
 import { startReceiver } from "./support/receiver.ts";
 
@@ -109,6 +111,18 @@ describe("the Node server's app threads (WORKERS)", () => {
     });
     services.push(memory);
     expect(memory.workers).toBe(0);
+  });
+
+  it("starts its threads on sources stripped once for the process: no thread loads Node's TypeScript stripper", async () => {
+    const probe = new URL("./support/thread-probe.mjs", import.meta.url);
+    const report = (worker: Worker) =>
+      new Promise<{ value: number; stripper: boolean }>((resolve, reject) => {
+        worker.once("message", resolve);
+        worker.once("error", reject);
+      }).finally(() => worker.terminate());
+    // The probe imports src/lib/memo.ts: through startThread it is the stripped copy; loaded as Node loads it, the stripper comes along.
+    expect(await report(startThread(probe))).toEqual({ value: 42, stripper: false });
+    expect(await report(new Worker(probe))).toEqual({ value: 42, stripper: true });
   });
 
   it("refuses to start on a WORKERS that is not a whole number", async () => {

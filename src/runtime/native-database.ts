@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
-import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
+import { MessageChannel, type MessagePort, type Worker } from "node:worker_threads";
+import { startThread } from "./threads.ts";
 import { Kysely } from "kysely";
 import { batchDialect } from "../db/batch-dialect.ts";
 import {
@@ -55,7 +56,7 @@ export function nativeDatabase(path: string, options: NativeDatabaseOptions = {}
 
   const start = (role: ConnectionRole): ThreadClient => {
     const workerData: ThreadData = { path, role, busyTimeoutMs };
-    const worker = new Worker(THREAD_FILE, { workerData, name: `database ${role}` });
+    const worker = startThread(THREAD_FILE, { workerData, name: `database ${role}` });
     workers.push(worker);
     const client = threadClient(worker, busyTimeoutMs);
     worker.on("error", (error) => client.fail(error));

@@ -1,4 +1,5 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startThread } from "./threads.ts";
 import type { Rendered, RenderJob } from "../apps/extras/render.ts";
 
 /** Renders webhook requests on a worker thread; `close()` ends the thread. */
@@ -60,7 +61,7 @@ export function renderThread(options: { readonly timeLimitMs: number; readonly h
   };
 
   const start = (): Worker => {
-    const w = new Worker(new URL("./render-worker.ts", import.meta.url), {
+    const w = startThread(new URL("./render-worker.ts", import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? 256 },
     });
     w.unref();
