@@ -55,6 +55,27 @@ describe("the Node server's app threads (WORKERS)", () => {
     expect((await call("GET", `/api/dcim/sites/${replies[0].body.id}/`)).body.status.value).toBe("active");
   });
 
+  it("answers long text as the bytes it was made of: a page past 16 KB with text beyond ASCII arrives whole", async () => {
+    const { service, call } = await start({ WORKERS: "2" });
+    const description = "Zürich — 東京 ✓ 🛰️".repeat(8);
+    const created = await call(
+      "POST",
+      "/api/dcim/sites/",
+      Array.from({ length: 80 }, (_, i) => ({ name: `Long ${i}`, slug: `long-${i}`, description })),
+    );
+    expect(created.status).toBe(201);
+    const reply = await fetch(`${service.url}/api/dcim/sites/?limit=80&brief=1`, { headers: { Authorization: `Token ${TOKEN}` } });
+    const bytes = new Uint8Array(await reply.arrayBuffer());
+    expect(bytes.byteLength).toBeGreaterThan(16 * 1024);
+    expect(Number(reply.headers.get("content-length") ?? bytes.byteLength)).toBe(bytes.byteLength);
+    const page = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    expect(page.results).toHaveLength(80);
+    expect(page.results.every((site: { description: string }) => site.description === description)).toBe(true);
+    // A short answer (a string on its way) reads the same text.
+    const one = await call("GET", `/api/dcim/sites/${created.body[0].id}/`);
+    expect(one.body.description).toBe(description);
+  });
+
   it("hands the deliveries a thread commits to the one webhook consumer of the process", async () => {
     const rx = await startReceiver();
     try {

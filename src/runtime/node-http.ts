@@ -7,7 +7,7 @@ import { textOf } from "../lib/responses.ts";
 export interface Answer {
   readonly status: number;
   readonly headers: Record<string, string | string[]>;
-  /** Bytes, or text as UTF-8 (a JSON answer crosses threads and reaches the socket as the string it was made as). */
+  /** Bytes, or text written as UTF-8 (an app thread sends long text as bytes: app-thread.ts). */
   readonly body: Uint8Array | string | null;
 }
 
