@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apiClient } from "./bench-client.ts";
 import { type Dataset, type Sizes, seedDataset } from "./bench-dataset.ts";
-import { measureLoad, ratioScenarios, readScenarios } from "./bench-scenarios.ts";
+import { type Make, measureLoad, ratioScenarios, readScenarios } from "./bench-scenarios.ts";
 import { type Child, memoryOf, startServiceProcess } from "./bench-service.ts";
 
 export const LARGE: Sizes = {
@@ -101,6 +101,13 @@ async function prepare(label: string, sizes: Sizes, connections: number, dataDir
   }
 }
 
+/** The mean size in KB of a scenario's first three answers. */
+async function answerKb(call: Prepared["call"], make: Make): Promise<number> {
+  let bytes = 0;
+  for (let i = 0; i < 3; i++) bytes += Buffer.byteLength((await call(...make(i))).text);
+  return bytes / 3 / 1024;
+}
+
 function fileMb(file: string) {
   let mb = 0;
   for (const suffix of ["", "-wal"]) if (existsSync(file + suffix)) mb += statSync(file + suffix).size / 2 ** 20;
@@ -127,7 +134,7 @@ async function measureBoth(small: Prepared, large: Prepared, options: { seconds:
     `\nEach read scenario on the small set, then on the large one (${options.connections} connections, ${options.seconds} s each):`,
   );
   console.log(
-    `${"scenario".padEnd(46)} ${"p50 small".padStart(10)} ${"p50 large".padStart(10)} ${"growth".padStart(7)}  ${"p99 small".padStart(10)} ${"p99 large".padStart(10)} ${"req/s small".padStart(12)} ${"req/s large".padStart(12)} ${"RSS large".padStart(10)}`,
+    `${"scenario".padEnd(46)} ${"p50 small".padStart(10)} ${"p50 large".padStart(10)} ${"growth".padStart(7)}  ${"KB small".padStart(9)} ${"KB large".padStart(9)} ${"per KB".padStart(7)}  ${"p99 small".padStart(10)} ${"p99 large".padStart(10)} ${"req/s small".padStart(12)} ${"req/s large".padStart(12)} ${"RSS large".padStart(10)}`,
   );
   const scenarios: Record<string, Record<string, number>> = {};
   let failures = 0;
@@ -143,10 +150,19 @@ async function measureBoth(small: Prepared, large: Prepared, options: { seconds:
     if (!(b.rss <= loadPeakRss)) loadPeakRss = b.rss;
     if (!(a.rss <= smallPeakRss)) smallPeakRss = a.rss;
     const growth = b.p50 / a.p50;
+    // The answers differ where the sets do (a page of 10 sites on the small set, of 50 on the large;
+    // 1 config context merged into each device, or 100): growth per KB of answer is what the
+    // table's size adds.
+    const kbSmall = await answerKb(small.call, smallScenarios[k].make);
+    const kbLarge = await answerKb(large.call, sc.make);
+    const perKb = growth / (kbLarge / kbSmall);
     scenarios[sc.key] = {
       p50_small_ms: a.p50,
       p50_large_ms: b.p50,
       growth: Number(growth.toFixed(2)),
+      kb_small: Number(kbSmall.toFixed(1)),
+      kb_large: Number(kbLarge.toFixed(1)),
+      growth_per_kb: Number(perKb.toFixed(2)),
       p99_small_ms: a.p99,
       p99_large_ms: b.p99,
       rate_small: Math.round(a.rate),
@@ -154,6 +170,7 @@ async function measureBoth(small: Prepared, large: Prepared, options: { seconds:
     };
     console.log(
       `${sc.name.padEnd(46)} ${a.p50.toFixed(1).padStart(10)} ${b.p50.toFixed(1).padStart(10)} ${`${growth.toFixed(2)}x`.padStart(7)}${growth > 2 ? "!" : " "} ` +
+        `${kbSmall.toFixed(1).padStart(9)} ${kbLarge.toFixed(1).padStart(9)} ${`${perKb.toFixed(2)}x`.padStart(7)}${perKb > 2 ? "!" : " "} ` +
         `${a.p99.toFixed(1).padStart(10)} ${b.p99.toFixed(1).padStart(10)} ${a.rate.toFixed(0).padStart(12)} ${b.rate.toFixed(0).padStart(12)} ${b.rss.toFixed(0).padStart(10)}` +
         `${a.failures + b.failures ? `   ${a.failures + b.failures} FAILED` : ""}`,
     );
@@ -161,7 +178,10 @@ async function measureBoth(small: Prepared, large: Prepared, options: { seconds:
   const peakRss = memoryOf(large.service.pid)?.peak ?? Number.NaN;
   const seed = large.dataset.seconds.total;
   const databaseMb = fileMb(large.file);
-  console.log(`\n(! marks a growth above the 2x target; RSS large: the service's highest RSS during the scenario, MB)`);
+  console.log(
+    `\n(! marks a growth above the 2x target; KB: the mean size of the scenario's first three answers; per KB: the growth over` +
+      ` that of the answer's size; RSS large: the service's highest RSS during the scenario, MB)`,
+  );
   console.log(
     `Seeding the large set through the API: ${seed.toFixed(0)} s${large.reused ? " (by an earlier run)" : ""} (target under 180 s); the small set: ${small.dataset.seconds.total.toFixed(1)} s`,
   );
