@@ -57,6 +57,58 @@ describe("available IPs", () => {
     expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=1`)).body[0].address).toBe("10.50.0.9/22");
   });
 
+  it("reads partly used blocks only as far as enough free addresses are certain, and counts a block at the space's edge as none", async () => {
+    const id = await make(api, "/api/ipam/prefixes/", { prefix: "10.51.0.0/22" });
+    const taken = [
+      ...Array.from({ length: 250 }, (_, i) => `10.51.0.${i + 1}`), // first block (an edge): .251-.255 free
+      ...Array.from({ length: 256 }, (_, i) => `10.51.1.${i}`).filter((a) => a !== "10.51.1.100" && a !== "10.51.1.200"), // two free
+      ...Array.from({ length: 256 }, (_, i) => `10.51.2.${i}`), // full
+      ...Array.from({ length: 10 }, (_, i) => `10.51.3.${i * 2}`), // last block (an edge): the odd ones free
+    ];
+    const filled = await api.post(
+      "/api/ipam/ip-addresses/",
+      taken.map((address) => ({ address: `${address}/22` })),
+    );
+    expect(filled.status, filled.text.slice(0, 300)).toBe(201);
+    const first = async (limit: number) =>
+      (await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=${limit}`)).body.map((x: any) => x.address.replace("/22", ""));
+    const interior = ["10.51.1.100", "10.51.1.200"];
+    const edges = ["10.51.0.251", "10.51.0.252", "10.51.0.253", "10.51.0.254", "10.51.0.255"];
+    expect(await first(2)).toEqual(edges.slice(0, 2));
+    expect(await first(7)).toEqual([...edges, ...interior]);
+    // Counted as 256 - 250, the first block would promise six: it holds five (.0 is the network's).
+    expect(await first(8)).toEqual([...edges, ...interior, "10.51.3.1"]);
+    expect(await first(10)).toEqual([...edges, ...interior, "10.51.3.1", "10.51.3.3", "10.51.3.5"]);
+    // Every free address, to the last but the broadcast address.
+    const all = await first(0);
+    expect(all).toHaveLength(7 + 256 - 10 - 1);
+    expect(all.at(-1)).toBe("10.51.3.254");
+  });
+
+  it("counts a global container's addresses in every VRF: a block the VRFs fill together offers nothing", async () => {
+    const [red, blue] = [await make(api, "/api/ipam/vrfs/", { name: "Red" }), await make(api, "/api/ipam/vrfs/", { name: "Blue" })];
+    const id = await make(api, "/api/ipam/prefixes/", { prefix: "10.52.0.0/23", status: "container" });
+    const filled = await api.post("/api/ipam/ip-addresses/", [
+      ...Array.from({ length: 128 }, (_, i) => ({ address: `10.52.0.${i}/23`, vrf: red })),
+      ...Array.from({ length: 128 }, (_, i) => ({ address: `10.52.0.${128 + i}/23`, vrf: blue })),
+      { address: "10.52.0.5/23", vrf: blue }, // the same address in both: still one taken
+      { address: "10.52.1.0/23", vrf: red },
+      { address: "10.52.1.2/23" },
+    ]);
+    expect(filled.status, filled.text.slice(0, 300)).toBe(201);
+    expect((await api.get(`/api/ipam/prefixes/${id}/available-ips/?limit=3`)).body.map((x: any) => x.address)).toEqual([
+      "10.52.1.1/23",
+      "10.52.1.3/23",
+      "10.52.1.4/23",
+    ]);
+    // In one VRF, the other VRF's addresses are free.
+    const inRed = await make(api, "/api/ipam/prefixes/", { prefix: "10.52.0.0/24", vrf: red });
+    expect((await api.get(`/api/ipam/prefixes/${inRed}/available-ips/?limit=2`)).body.map((x: any) => x.address)).toEqual([
+      "10.52.0.128/24",
+      "10.52.0.129/24",
+    ]);
+  });
+
   it("allocates one or a list, keeping vrf, tenant, status and assignment, then 409 when full, in both families", async () => {
     const vrf = await make(api, "/api/ipam/vrfs/", { name: "alloc" });
     const tenant = await make(api, "/api/tenancy/tenants/", { name: "Alloc", slug: "alloc" });

@@ -17,56 +17,91 @@ export interface Space {
   readonly anyVrf: boolean;
 }
 
-/** Rows read per statement at most; beyond, the walk stops where its knowledge ends. */
-const READ_CAP = 65_536;
+/** Blocks of 256 addresses read per statement at most; beyond, the walk stops where its knowledge ends. */
+const BLOCK_CAP = 256;
 const BLOCK = 256n;
 const blockKey = (family: Family, value: bigint) => keyOf(family, value).slice(0, 31);
+/** A block's number from its key (the family digit, then the address's hex digits but the last two). */
+const blockOf = (key: string): bigint => BigInt(`0x${key.slice(1)}`);
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /** The VRF condition on an IP address row under `x`. */
 const sameVrf = (space: Space, x: string): Sql => (space.anyVrf ? sql`1` : sql`${sql.ref(`${x}.vrf_id`)} IS ${space.vrf}`);
 
 /**
- * The statements that find free addresses in a space, cheaply however full it is: the full
- * 256-address blocks (from `ipam_ipblock`, kept by triggers) are skipped whole, and only the
- * addresses of partly used blocks are read, block by block in order.
+ * The first block by which `wanted` free addresses are certain, over the partly used blocks of
+ * `partial` (block, used) in order: one inside the space has `256 - used` free, one at an edge of
+ * the space is counted as none (the space may cover only part of it).
+ */
+const enoughSql = (partial: string, edges: readonly [string, string], wanted: number): Sql =>
+  sql`(SELECT min(block) FROM (
+    SELECT block, sum(CASE WHEN block IN (${edges[0]}, ${edges[1]}) THEN 0 ELSE 256 - used END) OVER (ORDER BY block ROWS UNBOUNDED PRECEDING) AS free
+    FROM ${sql.raw(partial)}) WHERE free >= ${wanted})`;
+
+/**
+ * The statement that finds free addresses in a space, cheaply however full it is. It reads, per
+ * block of 256 addresses, the last two hex digits of each taken address as one string, and only
+ * up to the first block by which enough free addresses are certain: the driver's cost is per row
+ * and value (a row per address read 2,816 of them, 4.7 ms, for the first 10 free of a /16 whose
+ * /24s each held 250; this reads 3 rows). In one VRF the full blocks come from `ipam_ipblock`
+ * (kept by triggers) without their addresses; across every VRF (a global container prefix, as
+ * NetBox counts its children) a block is full when the addresses of all VRFs cover it.
  */
 export function freeIpStatements(space: Space, wanted: number): Statement[] {
   const [lo, hi] = [keyOf(space.family, space.lo), keyOf(space.family, space.hi)];
+  const edges = [blockKey(space.family, space.lo), blockKey(space.family, space.hi)] as const;
   if (space.anyVrf) {
     return [
-      sql`SELECT address_start AS k FROM ipam_ipaddress WHERE address_start BETWEEN ${lo} AND ${hi}
-      ORDER BY address_start LIMIT ${READ_CAP}`.compile(qb),
+      sql`WITH blocks AS (
+          SELECT substr(address_start, 1, 31) AS block, group_concat(substr(address_start, 32), '') AS taken,
+            count(DISTINCT substr(address_start, 32)) AS used
+          FROM ipam_ipaddress WHERE address_start BETWEEN ${lo} AND ${hi} GROUP BY 1),
+        partial AS (SELECT block, used FROM blocks WHERE used < 256)
+        SELECT block, CASE WHEN used < 256 THEN taken END AS taken, ${enoughSql("partial", edges, wanted)} AS enough
+        FROM blocks WHERE block <= coalesce(${enoughSql("partial", edges, wanted)}, ${edges[1]})
+        ORDER BY block LIMIT ${BLOCK_CAP}`.compile(qb),
     ];
   }
-  const [blo, bhi] = [blockKey(space.family, space.lo), blockKey(space.family, space.hi)];
   const vrfKey = space.vrf ?? 0;
   return [
-    sql`SELECT block FROM ipam_ipblock WHERE vrf = ${vrfKey} AND block BETWEEN ${blo} AND ${bhi} AND used >= 256
-      ORDER BY block LIMIT ${READ_CAP}`.compile(qb),
-    sql`SELECT x.address_start AS k FROM ipam_ipblock b JOIN ipam_ipaddress x
-        ON ${sameVrf(space, "x")} AND x.address_start BETWEEN b.block || '00' AND b.block || 'ff'
-      WHERE b.vrf = ${vrfKey} AND b.block BETWEEN ${blo} AND ${bhi} AND b.used > 0 AND b.used < 256
-      ORDER BY b.block, x.address_start LIMIT ${Math.min(READ_CAP, (wanted + 1) * 256)}`.compile(qb),
+    sql`SELECT block FROM ipam_ipblock WHERE vrf = ${vrfKey} AND block BETWEEN ${edges[0]} AND ${edges[1]} AND used >= 256
+      ORDER BY block LIMIT ${BLOCK_CAP * BLOCK_CAP}`.compile(qb),
+    sql`WITH partial AS (
+        SELECT block, used FROM ipam_ipblock WHERE vrf = ${vrfKey} AND block BETWEEN ${edges[0]} AND ${edges[1]} AND used > 0 AND used < 256)
+      SELECT b.block, group_concat(substr(x.address_start, 32), '') AS taken, ${enoughSql("partial", edges, wanted)} AS enough
+      FROM partial b JOIN ipam_ipaddress x ON ${sameVrf(space, "x")} AND x.address_start BETWEEN b.block || '00' AND b.block || 'ff'
+      WHERE b.block <= coalesce(${enoughSql("partial", edges, wanted)}, ${edges[1]})
+      GROUP BY b.block ORDER BY b.block LIMIT ${BLOCK_CAP}`.compile(qb),
   ];
 }
 
 /** The first `wanted` free addresses of the space, from the results of `freeIpStatements`. */
 export function freeIps(space: Space, wanted: number, results: readonly StatementResult[]): bigint[] {
   const full = new Set<bigint>();
+  /** Per block read: which of its 256 addresses are taken. */
+  const taken = new Map<bigint, Uint8Array>();
   let known = space.hi;
-  let takenRows: StatementResult;
-  if (space.anyVrf) takenRows = results[0];
-  else {
-    const [blocks, taken] = results;
-    for (const row of blocks.rows) full.add(BigInt(`0x${String(row.block).slice(1)}`));
-    if (blocks.rows.length >= READ_CAP) known = (BigInt(`0x${String(blocks.rows.at(-1)!.block).slice(1)}`) + 1n) * BLOCK - 1n;
-    takenRows = taken;
+  const blocks = space.anyVrf ? null : results[0];
+  const read = space.anyVrf ? results[0] : results[1];
+  if (blocks) {
+    for (const row of blocks.rows) full.add(blockOf(String(row.block)));
+    if (blocks.rows.length >= BLOCK_CAP * BLOCK_CAP) known = (blockOf(String(blocks.rows.at(-1)!.block)) + 1n) * BLOCK - 1n;
   }
-  const taken = new Set(takenRows.rows.map((row) => valueOfKey(String(row.k))));
-  if (takenRows.rows.length && takenRows.rows.length >= (space.anyVrf ? READ_CAP : Math.min(READ_CAP, (wanted + 1) * 256))) {
-    const last = valueOfKey(String(takenRows.rows.at(-1)!.k));
-    if (last < known) known = last;
+  for (const row of read.rows) {
+    const block = blockOf(String(row.block));
+    if (row.taken === null) {
+      full.add(block);
+      continue;
+    }
+    const offsets = new Uint8Array(256);
+    const text = String(row.taken);
+    for (let i = 0; i < text.length; i += 2) offsets[Number.parseInt(text.slice(i, i + 2), 16)] = 1;
+    taken.set(block, offsets);
   }
+  // Blocks past the one that makes enough certain, or past the cap, were not read.
+  const enough = read.rows[0]?.enough;
+  if (enough != null) known = min(known, (blockOf(String(enough)) + 1n) * BLOCK - 1n);
+  if (read.rows.length >= BLOCK_CAP) known = min(known, (blockOf(String(read.rows.at(-1)!.block)) + 1n) * BLOCK - 1n);
   const out: bigint[] = [];
   let at = space.lo;
   while (at <= known && out.length < wanted) {
@@ -75,7 +110,7 @@ export function freeIps(space: Space, wanted: number, results: readonly Statemen
       at = (block + 1n) * BLOCK;
       continue;
     }
-    if (!taken.has(at)) out.push(at);
+    if (!taken.get(block)?.[Number(at % BLOCK)]) out.push(at);
     at++;
   }
   return out;
