@@ -84,6 +84,7 @@ function strippedSources(): Sources | null {
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
     stdio: ["pipe", "pipe", "ignore"],
+    timeout: 60_000,
   });
   if (run.status !== 0) return stripped;
   stripped = new Map(JSON.parse(run.stdout) as [string, string][]);
