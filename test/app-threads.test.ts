@@ -146,6 +146,24 @@ describe("the Node server's app threads (WORKERS)", () => {
     expect(await report(new Worker(probe))).toEqual({ value: 42, stripper: true });
   });
 
+  it("replaces a thread that outgrows WORKER_HEAP_MB: its request is answered 500, the next one served", async () => {
+    const { call } = await start({ WORKERS: "1", WORKER_HEAP_MB: "32" });
+    expect((await call("GET", "/api/dcim/sites/")).status).toBe(200);
+    // Ten thousand objects of a kilobyte each: parsed and validated, far more than 32 MB of heap.
+    const heavy = Array.from({ length: 10_000 }, (_, i) => ({ name: `tag ${i}`, slug: `tag-${i}`, description: "x".repeat(190) }));
+    const outgrown = await call("POST", "/api/extras/tags/", heavy);
+    expect(outgrown.status).toBe(500);
+    expect(outgrown.body).toEqual({ detail: "Server error." });
+    // A new thread serves what follows. (Where the thread ran out decides whether the bulk had
+    // committed, with its change records, or not at all: never a part of it.)
+    const after = await call("GET", "/api/extras/tags/?limit=1");
+    expect(after.status).toBe(200);
+    expect([0, 10_000]).toContain(after.body.count);
+    const changes = await call("GET", "/api/core/object-changes/?changed_object_type=extras.tag&limit=1");
+    expect(changes.body.count).toBe(after.body.count);
+    expect((await call("POST", "/api/extras/tags/", { name: "after", slug: "after" })).status).toBe(201);
+  });
+
   it("refuses to start on a WORKERS that is not a whole number", async () => {
     await expect(startNodeService({ LIBSQL_URL: ":memory:", PORT: "0", WORKERS: "two" })).rejects.toThrow(
       /WORKERS: must be a whole number/,

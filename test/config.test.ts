@@ -14,6 +14,7 @@ describe("settings", () => {
       MAINTENANCE_MODE: false,
       API_VERSION: "4.2",
       DATABASE_BUSY_TIMEOUT: 5000,
+      WORKER_HEAP_MB: 512,
     });
     expect(Object.keys(parseConfig({}).DEFAULT_PERMISSIONS)).toContain("users.add_token");
   });

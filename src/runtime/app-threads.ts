@@ -19,6 +19,13 @@ export interface AppThreadsOptions {
   readonly db: NativeDatabase;
   /** Takes the webhook deliveries an app thread committed (the HTTP thread's consumer). */
   readonly enqueue: (ids: readonly number[]) => unknown;
+  /**
+   * Megabytes each thread's old generation may grow to (WORKER_HEAP_MB). Unbounded, V8 let each
+   * thread's heap grow far past what it keeps alive: under 8 clients reading 1,000-interface pages
+   * the service's peak RSS was 560-645 MB, bounded about 445 MB at the same rate (128, 256, 384 and
+   * 512 gave the same peak). A thread that outgrows it ends, its requests answered 500, and is replaced.
+   */
+  readonly heapMb: number;
 }
 
 interface AppThread {
@@ -32,15 +39,6 @@ interface AppThread {
 }
 
 const THREAD_FILE = new URL("./app-thread.ts", import.meta.url);
-
-/**
- * An app thread's old generation may grow to this. Left unbounded, V8 sizes a thread's heap from
- * the machine's memory and lets it grow well past what the thread keeps alive before it collects:
- * under 8 clients reading 1,000-interface pages the service's peak RSS was 560-645 MB; with this
- * bound it was 445 MB at the same rate (the bound itself was never reached: 128, 256, 384 and 512
- * gave the same peak). A bulk POST of 10,000 objects (6.7 MB) needs about 250 MB.
- */
-const HEAP_MB = 512;
 
 /**
  * The application on `count` threads, fed by the thread that answers HTTP, which then does
@@ -71,7 +69,7 @@ export function appThreads(options: AppThreadsOptions) {
       workerData,
       transferList: [writer],
       name: `app ${index + 1}`,
-      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
     });
     let ready!: () => void;
     let failed!: (error: Error) => void;

@@ -69,6 +69,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
       ? appThreads({
           count: workers,
           perThread: PER_THREAD,
+          heapMb: config.WORKER_HEAP_MB,
           env: { ...env },
           secretKey: key,
           runtime,
