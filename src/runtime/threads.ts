@@ -6,9 +6,10 @@
  * each isolate that imports one; its code and the memory it grows to while stripping stay for the
  * life of the thread (measured: 17 MB to load it; the whole app's files made an isolate 40 MB
  * larger than the same files as JavaScript). The service runs an isolate per app thread and
- * database connection, so a short-lived thread strips every source file once (about 0.35 s) and
- * ends, taking the parser's memory with it; each isolate's module loader then takes its modules'
- * JavaScript from that (`module.registerHooks`), and only the entry file is stripped by Node.
+ * database connection, so a short-lived process strips every source file once (about 0.4 s at
+ * startup) and ends, taking the parser's memory with it; each isolate's module loader then takes
+ * its modules' JavaScript from that (`module.registerHooks`), and only the entry file is stripped
+ * by Node.
  */
 import { spawnSync } from "node:child_process";
 import * as nodeModule from "node:module";
