@@ -21,22 +21,23 @@ export interface Space {
 const BLOCK_CAP = 256;
 const BLOCK = 256n;
 const blockKey = (family: Family, value: bigint) => keyOf(family, value).slice(0, 31);
-/** A block's number from its key (the family digit, then the address's hex digits but the last two). */
-const blockOf = (key: string): bigint => BigInt(`0x${key.slice(1)}`);
+/** The last address of a block, from its key (a key of the block's number: its address's hex digits but the last two). */
+const endOf = (block: string): bigint => (valueOfKey(block) + 1n) * BLOCK - 1n;
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /** The VRF condition on an IP address row under `x`. */
 const sameVrf = (space: Space, x: string): Sql => (space.anyVrf ? sql`1` : sql`${sql.ref(`${x}.vrf_id`)} IS ${space.vrf}`);
 
 /**
- * The first block by which `wanted` free addresses are certain, over the partly used blocks of
- * `partial` (block, used) in order: one inside the space has `256 - used` free, one at an edge of
- * the space is counted as none (the space may cover only part of it).
+ * The view `enough`: the first block by which `wanted` free addresses are certain, over the
+ * partly used blocks of the view `partial` (block, used) in order: one inside the space has
+ * `256 - used` free, one at an edge of the space is counted as none (the space may cover only
+ * part of it). Named once, it is worked out once per statement, however often it is read.
  */
-const enoughSql = (partial: string, edges: readonly [string, string], wanted: number): Sql =>
-  sql`(SELECT min(block) FROM (
+const enoughView = (edges: readonly [string, string], wanted: number): Sql =>
+  sql`enough AS (SELECT min(block) AS block FROM (
     SELECT block, sum(CASE WHEN block IN (${edges[0]}, ${edges[1]}) THEN 0 ELSE 256 - used END) OVER (ORDER BY block ROWS UNBOUNDED PRECEDING) AS free
-    FROM ${sql.raw(partial)}) WHERE free >= ${wanted})`;
+    FROM partial) WHERE free >= ${wanted})`;
 
 /**
  * The statement that finds free addresses in a space, cheaply however full it is. It reads, per
@@ -56,9 +57,10 @@ export function freeIpStatements(space: Space, wanted: number): Statement[] {
           SELECT substr(address_start, 1, 31) AS block, group_concat(substr(address_start, 32), '') AS taken,
             count(DISTINCT substr(address_start, 32)) AS used
           FROM ipam_ipaddress WHERE address_start BETWEEN ${lo} AND ${hi} GROUP BY 1),
-        partial AS (SELECT block, used FROM blocks WHERE used < 256)
-        SELECT block, CASE WHEN used < 256 THEN taken END AS taken, ${enoughSql("partial", edges, wanted)} AS enough
-        FROM blocks WHERE block <= coalesce(${enoughSql("partial", edges, wanted)}, ${edges[1]})
+        partial AS (SELECT block, used FROM blocks WHERE used < 256),
+        ${enoughView(edges, wanted)}
+        SELECT block, CASE WHEN used < 256 THEN taken END AS taken, (SELECT block FROM enough) AS enough
+        FROM blocks WHERE block <= coalesce((SELECT block FROM enough), ${edges[1]})
         ORDER BY block LIMIT ${BLOCK_CAP}`.compile(qb),
     ];
   }
@@ -67,10 +69,11 @@ export function freeIpStatements(space: Space, wanted: number): Statement[] {
     sql`SELECT block FROM ipam_ipblock WHERE vrf = ${vrfKey} AND block BETWEEN ${edges[0]} AND ${edges[1]} AND used >= 256
       ORDER BY block LIMIT ${BLOCK_CAP * BLOCK_CAP}`.compile(qb),
     sql`WITH partial AS (
-        SELECT block, used FROM ipam_ipblock WHERE vrf = ${vrfKey} AND block BETWEEN ${edges[0]} AND ${edges[1]} AND used > 0 AND used < 256)
-      SELECT b.block, group_concat(substr(x.address_start, 32), '') AS taken, ${enoughSql("partial", edges, wanted)} AS enough
+        SELECT block, used FROM ipam_ipblock WHERE vrf = ${vrfKey} AND block BETWEEN ${edges[0]} AND ${edges[1]} AND used > 0 AND used < 256),
+      ${enoughView(edges, wanted)}
+      SELECT b.block, group_concat(substr(x.address_start, 32), '') AS taken, (SELECT block FROM enough) AS enough
       FROM partial b JOIN ipam_ipaddress x ON ${sameVrf(space, "x")} AND x.address_start BETWEEN b.block || '00' AND b.block || 'ff'
-      WHERE b.block <= coalesce(${enoughSql("partial", edges, wanted)}, ${edges[1]})
+      WHERE b.block <= coalesce((SELECT block FROM enough), ${edges[1]})
       GROUP BY b.block ORDER BY b.block LIMIT ${BLOCK_CAP}`.compile(qb),
   ];
 }
@@ -84,11 +87,11 @@ export function freeIps(space: Space, wanted: number, results: readonly Statemen
   const blocks = space.anyVrf ? null : results[0];
   const read = space.anyVrf ? results[0] : results[1];
   if (blocks) {
-    for (const row of blocks.rows) full.add(blockOf(String(row.block)));
-    if (blocks.rows.length >= BLOCK_CAP * BLOCK_CAP) known = (blockOf(String(blocks.rows.at(-1)!.block)) + 1n) * BLOCK - 1n;
+    for (const row of blocks.rows) full.add(valueOfKey(String(row.block)));
+    if (blocks.rows.length >= BLOCK_CAP * BLOCK_CAP) known = endOf(String(blocks.rows.at(-1)!.block));
   }
   for (const row of read.rows) {
-    const block = blockOf(String(row.block));
+    const block = valueOfKey(String(row.block));
     if (row.taken === null) {
       full.add(block);
       continue;
@@ -100,8 +103,8 @@ export function freeIps(space: Space, wanted: number, results: readonly Statemen
   }
   // Blocks past the one that makes enough certain, or past the cap, were not read.
   const enough = read.rows[0]?.enough;
-  if (enough != null) known = min(known, (blockOf(String(enough)) + 1n) * BLOCK - 1n);
-  if (read.rows.length >= BLOCK_CAP) known = min(known, (blockOf(String(read.rows.at(-1)!.block)) + 1n) * BLOCK - 1n);
+  if (enough != null) known = min(known, endOf(String(enough)));
+  if (read.rows.length >= BLOCK_CAP) known = min(known, endOf(String(read.rows.at(-1)!.block)));
   const out: bigint[] = [];
   let at = space.lo;
   while (at <= known && out.length < wanted) {
