@@ -14,7 +14,7 @@
 import { spawnSync } from "node:child_process";
 import * as nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
-import { getEnvironmentData, setEnvironmentData, Worker, type WorkerOptions } from "node:worker_threads";
+import { setEnvironmentData, Worker, type WorkerOptions } from "node:worker_threads";
 
 const SOURCES_KEY = "inventory:stripped-sources";
 
@@ -104,6 +104,6 @@ export function loadStrippedSources(): void {
 
 /** A worker thread running the source file `file` (a `.ts` URL under `src/`), with `options` as `new Worker` takes them. */
 export function startThread(file: URL, options: WorkerOptions = {}): Worker {
-  if (!strippedSources() || getEnvironmentData(SOURCES_KEY) === undefined) return new Worker(file, options);
+  if (!strippedSources()) return new Worker(file, options);
   return new Worker(BOOT, { ...options, eval: true, argv: [...(options.argv ?? []), file.href] });
 }
