@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
-import { make } from "./contract/fixtures.ts";
+import { make, webhookRule } from "./contract/fixtures.ts";
 
 /**
  * Bulk PATCH, PUT and DELETE are all or none about their ids too: an id that does not exist, or
@@ -21,14 +21,7 @@ const sites = async () => (await api.get("/api/dcim/sites/?limit=0&ordering=id")
 
 beforeAll(async () => {
   api = await createHarness();
-  const webhook = await make(api, "/api/extras/webhooks/", { name: "hook", payload_url: "http://127.0.0.1:9/hook" });
-  await make(api, "/api/extras/event-rules/", {
-    name: "rule",
-    object_types: ["dcim.site"],
-    event_types: ["object_updated", "object_deleted"],
-    action_object_type: "extras.webhook",
-    action_object_id: webhook,
-  });
+  await webhookRule(api, ["dcim.site"], ["object_updated", "object_deleted"]);
   const region = await make(api, "/api/dcim/regions/", { name: "EU", slug: "eu" });
   siteIds = [
     await make(api, "/api/dcim/sites/", { name: "S1", slug: "s1", region }),

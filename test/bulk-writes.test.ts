@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
-import { make } from "./contract/fixtures.ts";
+import { make, webhookRule } from "./contract/fixtures.ts";
 
 /**
  * A bulk write costs the same statements whatever its size (its probes, rows and change records
@@ -31,14 +31,7 @@ beforeAll(async () => {
   );
   interfaces = made.body.map((o: any) => o.id);
   tag = await make(api, "/api/extras/tags/", { name: "Edge", slug: "edge" });
-  const webhook = await make(api, "/api/extras/webhooks/", { name: "hook", payload_url: "http://127.0.0.1:9/hook" });
-  await make(api, "/api/extras/event-rules/", {
-    name: "rule",
-    object_types: ["ipam.ipaddress"],
-    event_types: ["object_created", "object_updated"],
-    action_object_type: "extras.webhook",
-    action_object_id: webhook,
-  });
+  await webhookRule(api, ["ipam.ipaddress"], ["object_created", "object_updated"]);
 });
 afterAll(() => api.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type Reply } from "./support/harness.ts";
-import { make } from "./contract/fixtures.ts";
+import { make, webhookRule } from "./contract/fixtures.ts";
 
 /**
  * Every door a user constrained to one site could try to see or touch what lies outside it: list
@@ -81,14 +81,7 @@ function door(name: string, reply: Reply, o: { hidden?: number; sent?: string; t
 beforeAll(async () => {
   api = await createHarness();
   const mk = (path: string, body: Record<string, unknown>) => make(api, path, body);
-  const hook = await mk("/api/extras/webhooks/", { name: "hook", payload_url: "http://127.0.0.1:9/hook" });
-  await mk("/api/extras/event-rules/", {
-    name: "rule",
-    object_types: ["dcim.site", "dcim.device"],
-    event_types: ["object_created", "object_updated"],
-    action_object_type: "extras.webhook",
-    action_object_id: hook,
-  });
+  await webhookRule(api, ["dcim.site", "dcim.device"], ["object_created", "object_updated"]);
   ids.siteA = await mk("/api/dcim/sites/", { name: "Site A", slug: "site-a" });
   ids.siteB = await mk("/api/dcim/sites/", { name: "Site ZZB", slug: "zzb-site" });
   const manufacturer = await mk("/api/dcim/manufacturers/", { name: "Acme", slug: "acme" });
