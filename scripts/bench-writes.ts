@@ -6,6 +6,7 @@
  * of 1,000 interfaces, a bulk POST of 1,000 devices and a bulk PATCH of 400 devices.
  * `node --cpu-prof scripts/bench-writes.ts` profiles it (the database thread gets its own profile).
  * `--ips N` and `--interfaces N` set how many addresses and interfaces are there before (default 20,000 and 10,000).
+ * `SHOW_STATEMENTS=1` prints each timed write's batches: how many statements of each kind.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,8 +41,6 @@ if (process.env.SHOW_STATEMENTS) {
     if (showing) {
       const kinds = new Map<string, number>();
       for (const s of statements) kinds.set(s.sql.slice(0, 160), (kinds.get(s.sql.slice(0, 160)) ?? 0) + 1);
-      if (process.env.SHOW_STATEMENTS === "full")
-        (await import("node:fs")).appendFileSync("/tmp/prof/statements.jsonl", `${JSON.stringify(statements)}\n`);
       console.log(`-- ${mode} batch of ${statements.length}`);
       for (const [k, n] of kinds) console.log(`   ${String(n).padStart(5)} x ${k.replace(/\s+/g, " ")}`);
     }
