@@ -18,11 +18,11 @@ export type JsonSchema = Record<string, unknown>;
 /** The representations: full (an object's own), brief (`?brief=1`) and nested (inside another). */
 export type Form = "full" | "brief" | "nested";
 
-/** What `select` may ask of the selection builder: a related object as nested JSON. */
+/** What `select` may ask of the selection builder: a related object as nested JSON (JSONB, which enclosing JSON functions take as it is). */
 export interface SelectContext {
   readonly depth: number;
   nestedJson(model: Model, id: Sql, depth: number): Sql;
-  /** The JSON object of a row already in scope under `alias` (its nested form, or the fields named). */
+  /** The JSONB object of a row already in scope under `alias` (its nested form, or the fields named). */
   nestedObject(model: Model, alias: string, depth: number, fields?: readonly Field[]): Sql;
   /**
    * The nested JSON of the object of any registered model: `type` is its `app.model`, as SQL;

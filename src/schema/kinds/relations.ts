@@ -57,7 +57,7 @@ function m2mSql(field: Field, table: string, sc: SelectContext): Sql {
   const alias = `m${sc.depth}`;
   const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
   const order = target.field[target.ordering[0].replace(/^-/, "")]?.column ?? "id";
-  return sql`(SELECT json_group_array(${sc.nestedObject(target, alias, sc.depth)} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
+  return sql`(SELECT jsonb_group_array(${sc.nestedObject(target, alias, sc.depth)} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
     FROM ${sql.table(t.table)} th JOIN ${sql.table(target.table)} ${sql.raw(alias)} ON ${ref(alias, "id")} = th.${sql.ref(t.target)}
     WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed})`;
 }
@@ -244,8 +244,8 @@ export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
       const alias = `r${sc.depth}`;
       const fields = (of.fields ?? target.nestedFields.map((x) => x.name)).map((name) => target.field[name]);
       const where = Object.entries(of.where).map(([column, value]) => sql`${ref(alias, column)} = ${value}`);
-      return sql`json((SELECT ${sc.nestedObject(target, alias, sc.depth + 1, fields)} FROM ${sql.table(target.table)} ${sql.raw(alias)}
-      WHERE ${ref(alias, target.field[of.field].column!)} = ${ref(table, "id")} AND ${sql.join(where, sql` AND `)} LIMIT 1))`;
+      return sql`(SELECT ${sc.nestedObject(target, alias, sc.depth + 1, fields)} FROM ${sql.table(target.table)} ${sql.raw(alias)}
+      WHERE ${ref(alias, target.field[of.field].column!)} = ${ref(table, "id")} AND ${sql.join(where, sql` AND `)} LIMIT 1)`;
     },
     related: true,
     notNested: true,
