@@ -10,9 +10,11 @@ import { requireLogin, requireUser } from "../engine/permissions.ts";
  * Ansible collection read `API-Version` from it without sending their token.
  */
 export function apiRoot(ctx: RequestContext) {
-  const entries: [string, string][] = [...APPS, "status"].map((name) => [name, `${ctx.origin}/api/${name}/`]);
-  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(ROOT_NAMES.map((name) => [name, `${ctx.origin}/api/${name}/`]));
 }
+
+/** What the API root lists, sorted once: it is the one answer every client asks for first. */
+const ROOT_NAMES = [...APPS, "status"].sort((a, b) => a.localeCompare(b));
 
 /** Paths an app root lists that no model serves (NetBox's `users/config/`). */
 const OWN_PATHS: readonly { app: AppName; path: string }[] = [
