@@ -111,6 +111,20 @@ describe("tokens at rest", () => {
     sealed.close();
   });
 
+  it("lists a token whose key was sealed under another SECRET_KEY without its key, rather than failing", async () => {
+    const created = await api.post("/api/users/tokens/", { description: "sealed elsewhere" });
+    // What another SECRET_KEY sealed: AES-GCM's check fails under this one.
+    const foreign = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(68))));
+    await api.db.kysely.updateTable("users_token").set({ key_ciphertext: foreign }).where("id", "=", created.body.id).execute();
+    const list = await api.get("/api/users/tokens/?limit=0");
+    expect(list.status).toBe(200);
+    const listed = list.body.results.find((t: { id: number }) => t.id === created.body.id);
+    expect(listed).not.toHaveProperty("key");
+    expect(listed.display).toBe(created.body.display);
+    expect((await api.get(`/api/users/tokens/${created.body.id}/`)).body).not.toHaveProperty("key");
+    expect((await api.get("/api/dcim/sites/", { token: created.body.key })).status).toBe(200);
+  });
+
   it("rejects an expiry in the past", async () => {
     const reply = await api.post("/api/users/tokens/", { expires: "2001-01-01T00:00:00Z" });
     expect(reply.status).toBe(400);
