@@ -15,6 +15,7 @@ import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { createDeliverer, recover, sweep, type Deliverer } from "./events/deliver.ts";
+import { plannerStatistics } from "./db/planner-statistics.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
 
 /** The release of this service, reported by /api/status/. */
@@ -85,6 +86,10 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
   const secrets = await deriveSecrets(secretKey, hmac);
   const router = createRouter({ registry, runtime, release: RELEASE });
   const authCache = createAuthCache();
+  const statistics = plannerStatistics();
+  // Statistics are the planner's, not the data's: a database that refuses ANALYZE still serves.
+  const refreshStatistics = (db: Database) =>
+    statistics.refresh(db).catch((e) => console.error("could not refresh the query planner's statistics:", (e as Error).message));
   const background = (promise: Promise<unknown>) => void promise.catch((e) => console.error("background task failed:", e));
 
   return {
@@ -95,6 +100,7 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
     async sweep(db, now, files) {
       const due = await sweep(db, config, now);
       if (files) await removeListedFiles(db, files).catch((e) => console.error("could not remove image files:", (e as Error).message));
+      await refreshStatistics(db);
       return due;
     },
     recover: (db, isDead) => recover(db, config, isDead),
@@ -105,6 +111,7 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
       const have = new Set(known.rows.map((r) => String(r.name)));
       const missing = registry.models.filter((m) => !have.has(m.objectType));
       if (missing.length) await db.batch([objectTypeRows(missing)], "write");
+      await refreshStatistics(db);
       return ensureSuperuser(db, config, secrets, { generateAdmin });
     },
     async fetch(request, env) {

@@ -1,0 +1,78 @@
+import type { Database } from "./database.ts";
+
+/*
+ * SQLite's query planner chooses indexes by the statistics ANALYZE leaves in `sqlite_stat1`;
+ * without them it assumes every indexed value matches about ten rows. A list of one tenant's
+ * devices, 10,000 of them, then walked the tenant's index and sorted every row for a page of 50
+ * (3.5 ms, measured) where the name index, in order, reads 50 (0.13 ms). The planner statistics
+ * are kept here: a table is analyzed once it holds enough rows to matter, and again each time it
+ * has doubled since. Other connections take the new statistics at their next statement.
+ */
+
+/** Rows a table holds before its statistics are worth gathering. */
+const MIN_ROWS = 200;
+
+/** Rows ANALYZE samples per index: enough for the planner, bounded on a table of millions (about 2 s for all, measured on 1.2 GB). */
+const ANALYSIS_LIMIT = 1000;
+
+/** Keeps planner statistics current; `refresh` analyzes what has grown and names what it analyzed. */
+export function plannerStatistics() {
+  // Each table's size when this process last analyzed it, so rows deleted since (a size taken
+  // from the highest rowid overstates them) cannot make it look stale again and again.
+  const analyzedAt = new Map<string, number>();
+  return {
+    async refresh(db: Database): Promise<string[]> {
+      const [tables, stats] = await db.batch(
+        [
+          {
+            // Tables with an index, the only ones whose statistics the planner reads.
+            sql: `SELECT t.name, t.sql LIKE '%WITHOUT ROWID%' AS keyed FROM sqlite_master t
+              WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                AND EXISTS (SELECT 1 FROM sqlite_master i WHERE i.type = 'index' AND i.tbl_name = t.name)`,
+            parameters: [],
+          },
+          { sql: "SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'", parameters: [] },
+        ],
+        "read",
+      );
+      if (!tables.rows.length) return [];
+      const analyzed = new Map<string, number>();
+      if (stats.rows.length) {
+        // A row's `stat` starts with the table's row count when it was analyzed.
+        const [rows] = await db.batch(
+          [{ sql: "SELECT tbl, max(CAST(stat AS INTEGER)) AS n FROM sqlite_stat1 GROUP BY tbl", parameters: [] }],
+          "read",
+        );
+        for (const r of rows.rows) analyzed.set(String(r.tbl), Number(r.n));
+      }
+      // The highest rowid is read from the end of the table's B-tree, whatever its size.
+      const sizes = tables.rows.map(
+        (t) =>
+          `SELECT ${literal(String(t.name))} AS name, (SELECT ${Number(t.keyed) ? "count(*)" : "max(rowid)"} FROM ${quoted(String(t.name))}) AS n`,
+      );
+      // In statements of at most 200 terms: SQLite caps a compound SELECT at 500.
+      const chunks = Array.from({ length: Math.ceil(sizes.length / 200) }, (_, i) => sizes.slice(i * 200, i * 200 + 200));
+      const sized = await db.batch(
+        chunks.map((chunk) => ({ sql: chunk.join(" UNION ALL "), parameters: [] })),
+        "read",
+      );
+      const stale = sized
+        .flatMap((result) => result.rows)
+        .map((r) => ({ name: String(r.name), size: Number(r.n ?? 0) }))
+        .filter(({ name, size }) => {
+          if (size < MIN_ROWS) return false;
+          const known = analyzedAt.get(name) ?? analyzed.get(name);
+          return known === undefined || size > 2 * known;
+        });
+      // One table at a time, so the writes waiting behind it wait for one table's sample only.
+      for (const { name, size } of stale) {
+        await db.executeScript(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}; ANALYZE ${quoted(name)}`);
+        analyzedAt.set(name, size);
+      }
+      return stale.map((t) => t.name);
+    },
+  };
+}
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
