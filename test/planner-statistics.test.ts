@@ -56,6 +56,21 @@ describe("the query planner's statistics", () => {
     expect(await analyzedRows("dcim_site")).toBe(650);
   });
 
+  it("count only the rows that hold a value for an index on a column most rows leave empty", async () => {
+    const site = (await api.get("/api/dcim/sites/?limit=1")).body.results[0].id;
+    const prefixes = Array.from({ length: 300 }, (_, i) => ({ prefix: `10.${i >> 8}.${i & 255}.0/24`, ...(i < 30 ? { site } : {}) }));
+    expect((await api.post("/api/ipam/prefixes/", prefixes)).status).toBe(201);
+    await api.app.sweep(api.db);
+    const stat = async (index: string) =>
+      String((await api.db.kysely.selectFrom("sqlite_stat1").select("stat").where("idx", "=", index).executeTakeFirst())?.stat);
+    // 270 prefixes without a site are no site's: the 30 that have one hold one value, 30 rows each.
+    expect(await stat("ipam_prefix_site_id")).toBe("300 30");
+    // No prefix has a role: an equality on it matches at most one row, not all 300.
+    expect(await stat("ipam_prefix_role_id")).toBe("300 1");
+    const bySite = "SELECT (SELECT count(*) FROM ipam_prefix x WHERE x.site_id = s.id) FROM dcim_site s";
+    expect(await plan(bySite, [])).toContain("SEARCH x USING COVERING INDEX ipam_prefix_site_id (site_id=?)");
+  });
+
   it("are gathered when the app starts on a database that has grown without them", async () => {
     const other = await createHarness();
     try {

@@ -67,11 +67,58 @@ export function plannerStatistics() {
       // One table at a time, so the writes waiting behind it wait for one table's sample only.
       for (const { name, size } of stale) {
         await db.executeScript(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}; ANALYZE ${quoted(name)}`);
+        await withoutNulls(db, name);
         analyzedAt.set(name, size);
       }
       return stale.map((t) => t.name);
     },
   };
+}
+
+/**
+ * ANALYZE counts the rows that hold NULL in an index's first column as rows of one value, but no
+ * `column = ?` ever matches them. A foreign key that most rows leave empty (a prefix's site) then
+ * looked as if each value matched most of the table, and the planner counted a site's prefixes by
+ * scanning the whole index instead of searching it (the 50-site page: 0.85 -> 1.8 ms). Each such
+ * index's estimate becomes the rows per value among the rows that hold one; then the planner
+ * reloads the statistics (`ANALYZE sqlite_schema`).
+ */
+async function withoutNulls(db: Database, table: string): Promise<void> {
+  const [indexes, stats] = await db.batch(
+    [
+      {
+        // Indexes whose first column is a column that may be NULL (not an expression).
+        sql: `SELECT l.name AS idx, i.name AS col FROM pragma_index_list(?1) l
+          JOIN pragma_index_info(l.name) i ON i.seqno = 0
+          JOIN pragma_table_info(?1) c ON c.name = i.name AND c."notnull" = 0 AND c.pk = 0`,
+        parameters: [table],
+      },
+      { sql: "SELECT idx, stat FROM sqlite_stat1 WHERE tbl = ?", parameters: [table] },
+    ],
+    "read",
+  );
+  const stat = new Map(stats.rows.map((r) => [String(r.idx), String(r.stat)]));
+  const nullable = indexes.rows.filter((r) => stat.has(String(r.idx)));
+  if (!nullable.length) return;
+  const counts = await db.batch(
+    nullable.map((r) => ({
+      sql: `SELECT count(${quoted(String(r.col))}) AS held, count(DISTINCT ${quoted(String(r.col))}) AS "values" FROM ${quoted(table)}`,
+      parameters: [],
+    })),
+    "read",
+  );
+  const updates = nullable.flatMap((r, i) => {
+    const { held, values } = counts[i].rows[0] as { held: number; values: number };
+    const [rows, ...rest] = stat.get(String(r.idx))!.split(" ");
+    const perValue = Math.max(1, Math.ceil(Number(held) / Math.max(1, Number(values))));
+    // Each later column narrows what the first matched: none of its estimates may exceed the first's.
+    const fixed = rest.map((x) => (/^\d+$/.test(x) ? String(Math.min(Number(x), perValue)) : x));
+    const line = [rows, ...fixed].join(" ");
+    return line === stat.get(String(r.idx))
+      ? []
+      : [`UPDATE sqlite_stat1 SET stat = ${literal(line)} WHERE tbl = ${literal(table)} AND idx = ${literal(String(r.idx))}`];
+  });
+  if (updates.length) await db.executeScript(`${updates.join("; ")}; ANALYZE sqlite_schema`);
 }
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
