@@ -7,7 +7,7 @@ import { remembered } from "../lib/memo.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import { planFilters, planOrdering, type RelationCheck } from "./filters.ts";
 import { scopeKey, scopeSql } from "./scope.ts";
-import { selectSql } from "./select.ts";
+import { joinedSelectSql, selectSql } from "./select.ts";
 
 /*
  * The statements of a list or detail read, built once per request shape and bound per request.
@@ -116,8 +116,10 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
     // B-tree sorts whole result rows): an offset of 1,000 cost 1,000 representations.
     const ids = sql`SELECT ${sql.ref(`${model.table}.id`)} FROM ${table} WHERE ${where}
       ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
+    // Its WHERE names the page's ids alone, so the select may read related objects by joins.
+    const { select, joins } = joinedSelectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) });
     return {
-      page: new Template(sql`SELECT ${selectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) })} FROM ${table}
+      page: new Template(sql`SELECT ${select} FROM ${table} ${joins}
         WHERE ${sql.ref(`${model.table}.id`)} IN (${ids}) ORDER BY ${order}`),
       count: new Template(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`),
     };

@@ -22,6 +22,8 @@ export type Form = "full" | "brief" | "nested";
 export interface SelectContext {
   readonly depth: number;
   nestedJson(model: Model, id: Sql, depth: number): Sql;
+  /** `nestedJson` of the object a foreign key of the read row names: read through a join where the statement allows. */
+  relatedJson(model: Model, id: Sql, depth: number): Sql;
   /** The JSONB object of a row already in scope under `alias` (its nested form, or the fields named). */
   nestedObject(model: Model, alias: string, depth: number, fields?: readonly Field[]): Sql;
   /**

@@ -110,7 +110,7 @@ export const fkKind = (kindOf: KindOf): KindDescriptor => ({
   },
   read: {
     select: (field, table, sc) =>
-      field.flat ? null : sc.nestedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
+      field.flat ? null : sc.relatedJson(field.target!(), field.sql ? field.sql(table) : ref(table, field.column!), sc.depth + 1),
     related: true,
   },
   render: (field, row, out, rc) => {
