@@ -82,27 +82,28 @@ export function nestedForm(ctx: Actor, registry: Registry, objectType: string, r
 /** An object: `id`, `url`, `display_url` (full form, and nested where the relation says so, as NetBox), `display`, then its fields. */
 function shape(model: Model, row: Out, fields: readonly Field[], rc: Shaping): Out {
   const pages = (rc.form === "full" || rc.pages) && !model.pageless;
-  const key = pages ? `${model.objectType} pages` : model.objectType;
-  let shapes = templates.get(fields);
-  if (!shapes) templates.set(fields, (shapes = new Map()));
-  const template = shapes.get(key);
+  let byModel = templates.get(fields);
+  if (!byModel) templates.set(fields, (byModel = new Map()));
+  let shapes = byModel.get(model);
+  if (!shapes) byModel.set(model, (shapes = []));
+  const template = shapes[pages ? 1 : 0];
   const out: Out = template ? { ...template } : {};
   out.id = row.id;
   out.url = objectUrl(rc.ctx, model, row.id);
   if (pages) out.display_url = displayUrl(rc.ctx, model, row.id);
   out.display = String(row.__display ?? row.id);
   for (const field of fields) KINDS[field.kind].render(field, row, out, rc);
-  if (!template) shapes.set(key, templateOf(out));
+  if (!template) shapes[pages ? 1 : 0] = templateOf(out);
   return out;
 }
 
 /**
- * Objects of one shape (model, fields, form) start as a copy of a template holding their keys in
+ * Objects of one shape (fields, model, with or without `display_url`) start as a copy of a template holding their keys in
  * order, so filling one never adds a property. Added one by one under names known only at run
  * time, an object of more than a dozen keys turned into a hash table in V8: shaping a page was
  * 2.5x and serializing it 1.8x slower (measured) than with objects of a fixed layout.
  */
-const templates = new WeakMap<readonly Field[], Map<string, Out>>();
+const templates = new WeakMap<readonly Field[], Map<Model, (Out | undefined)[]>>();
 
 /**
  * A fixed-layout object with the keys of `out` in its order, each undefined until filled. A key a

@@ -236,6 +236,22 @@ export const m2mKind = (kindOf: KindOf): KindDescriptor => ({
 });
 
 /** The one row of the target that points back at this one; `kindOf` gives its nested fields' OPTIONS. */
+/**
+ * The fields a reverse relation shows, resolved once per field: the serializer keeps a layout per
+ * list of fields (serialize.ts), so a list made afresh for every row would cost one per row.
+ */
+function shownFields(field: Field): readonly Field[] | undefined {
+  if (!field.reverseOf!.fields) return undefined;
+  let fields = shownFieldsCache.get(field);
+  if (!fields) {
+    const target = field.target!();
+    shownFieldsCache.set(field, (fields = field.reverseOf!.fields.map((name) => target.field[name])));
+  }
+  return fields;
+}
+
+const shownFieldsCache = new WeakMap<Field, readonly Field[]>();
+
 export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
   read: {
     select: (field, table, sc) => {
@@ -253,8 +269,8 @@ export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
   render: (field, row, out, rc) => {
     const raw = parsed(row[field.name]);
     const target = field.target!();
-    const fields = field.reverseOf!.fields?.map((name) => target.field[name]);
-    out[field.name] = raw && typeof raw === "object" ? rc.nested(target, raw as Out, { fields, page: field.nestedDisplayUrl }) : null;
+    out[field.name] =
+      raw && typeof raw === "object" ? rc.nested(target, raw as Out, { fields: shownFields(field), page: field.nestedDisplayUrl }) : null;
   },
   options: (field) => ({
     [field.name]: {
