@@ -98,10 +98,11 @@ function shape(model: Model, row: Out, fields: readonly Field[], rc: Shaping): O
 }
 
 /**
- * Objects of one shape (fields, model, with or without `display_url`) start as a copy of a template holding their keys in
- * order, so filling one never adds a property. Added one by one under names known only at run
- * time, an object of more than a dozen keys turned into a hash table in V8: shaping a page was
- * 2.5x and serializing it 1.8x slower (measured) than with objects of a fixed layout.
+ * Objects of one shape (fields, model, with or without `display_url`) start as a copy of a
+ * template holding their keys in order, so filling one never adds a property. Added one by one
+ * under names known only at run time, an object of more than a dozen keys turned into a hash
+ * table in V8: shaping a page was 2.5x and serializing it 1.8x slower (measured) than with
+ * objects of a fixed layout.
  */
 const templates = new WeakMap<readonly Field[], Map<Model, (Out | undefined)[]>>();
 

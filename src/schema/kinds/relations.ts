@@ -235,7 +235,6 @@ export const m2mKind = (kindOf: KindOf): KindDescriptor => ({
   },
 });
 
-/** The one row of the target that points back at this one; `kindOf` gives its nested fields' OPTIONS. */
 /**
  * The fields a reverse relation shows, resolved once per field: the serializer keeps a layout per
  * list of fields (serialize.ts), so a list made afresh for every row would cost one per row.
@@ -252,13 +251,14 @@ function shownFields(field: Field): readonly Field[] | undefined {
 
 const shownFieldsCache = new WeakMap<Field, readonly Field[]>();
 
+/** The one row of the target that points back at this one; `kindOf` gives its nested fields' OPTIONS. */
 export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
   read: {
     select: (field, table, sc) => {
       const target = field.target!();
       const of = field.reverseOf!;
       const alias = `r${sc.depth}`;
-      const fields = (of.fields ?? target.nestedFields.map((x) => x.name)).map((name) => target.field[name]);
+      const fields = shownFields(field) ?? target.nestedFields;
       const where = Object.entries(of.where).map(([column, value]) => sql`${ref(alias, column)} = ${value}`);
       return sql`(SELECT ${sc.nestedObject(target, alias, sc.depth + 1, fields)} FROM ${sql.table(target.table)} ${sql.raw(alias)}
       WHERE ${ref(alias, target.field[of.field].column!)} = ${ref(table, "id")} AND ${sql.join(where, sql` AND `)} LIMIT 1)`;
