@@ -120,17 +120,14 @@ export const tokenHooks: ModelHooks = {
       rows.map(async (row, i) => {
         const out = outs[i];
         if (!("key" in out)) return;
-        const revealed = ctx.revealedKeys.get(String(row.key_digest));
-        if (revealed) out.key = revealed;
-        else {
-          // A key sealed under another SECRET_KEY cannot be opened: it is not shown, as if not retrievable.
-          const key =
-            ctx.config.ALLOW_TOKEN_RETRIEVAL && row.key_ciphertext
-              ? await ctx.secrets.decrypt(String(row.key_ciphertext)).catch(() => null)
-              : null;
-          if (key === null) delete out.key;
-          else out.key = key;
-        }
+        // A key sealed under another SECRET_KEY cannot be opened: it is not shown, as if not retrievable.
+        const key =
+          ctx.revealedKeys.get(String(row.key_digest)) ??
+          (ctx.config.ALLOW_TOKEN_RETRIEVAL && row.key_ciphertext
+            ? await ctx.secrets.decrypt(String(row.key_ciphertext)).catch(() => null)
+            : null);
+        if (key === null) delete out.key;
+        else out.key = key;
       }),
     );
   },
