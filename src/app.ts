@@ -15,7 +15,7 @@ import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
 import { createDeliverer, recover, sweep, type Deliverer } from "./events/deliver.ts";
-import { plannerStatistics } from "./db/planner-statistics.ts";
+import { plannerStatistics, STATISTICS_KEPT } from "./db/planner-statistics.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
 
 /** The release of this service, reported by /api/status/. */
@@ -107,11 +107,13 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
     async prepare(db, migrations, { generateAdmin = true } = {}) {
       await applyMigrations(db, migrations);
       // Object types new to this database get their rows; a start that adds no model writes nothing.
-      const [known] = await db.batch([knownObjectTypes()], "read");
+      const [known, kept] = await db.batch([knownObjectTypes(), STATISTICS_KEPT], "read");
       const have = new Set(known.rows.map((r) => String(r.name)));
       const missing = registry.models.filter((m) => !have.has(m.objectType));
       if (missing.length) await db.batch([objectTypeRows(missing)], "write");
-      await refreshStatistics(db);
+      // A database the sweeps have kept is left to them: a start (each Workers isolate's first
+      // request) reads nothing more for statistics unless there are none yet.
+      if (!kept.rows.length) await refreshStatistics(db);
       return ensureSuperuser(db, config, secrets, { generateAdmin });
     },
     async fetch(request, env) {

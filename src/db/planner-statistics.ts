@@ -15,13 +15,16 @@ const MIN_ROWS = 200;
 /** Rows ANALYZE samples per index: enough for the planner, bounded on a table of millions (about 2 s for all, measured on 1.2 GB). */
 const ANALYSIS_LIMIT = 1000;
 
-/** Keeps planner statistics current; `refresh` analyzes what has grown and names what it analyzed. */
+/** Whether the database holds planner statistics at all (a row when it does). */
+export const STATISTICS_KEPT = { sql: "SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'", parameters: [] } as const;
+
+/** Keeps planner statistics current; `refresh` analyzes what has grown. */
 export function plannerStatistics() {
   // Each table's size when this process last analyzed it, so rows deleted since (a size taken
   // from the highest rowid overstates them) cannot make it look stale again and again.
   const analyzedAt = new Map<string, number>();
   return {
-    async refresh(db: Database): Promise<string[]> {
+    async refresh(db: Database): Promise<void> {
       const [tables, stats] = await db.batch(
         [
           {
@@ -31,11 +34,11 @@ export function plannerStatistics() {
                 AND EXISTS (SELECT 1 FROM sqlite_master i WHERE i.type = 'index' AND i.tbl_name = t.name)`,
             parameters: [],
           },
-          { sql: "SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'", parameters: [] },
+          STATISTICS_KEPT,
         ],
         "read",
       );
-      if (!tables.rows.length) return [];
+      if (!tables.rows.length) return;
       const analyzed = new Map<string, number>();
       if (stats.rows.length) {
         // A row's `stat` starts with the table's row count when it was analyzed.
@@ -70,7 +73,6 @@ export function plannerStatistics() {
         await withoutNulls(db, name);
         analyzedAt.set(name, size);
       }
-      return stale.map((t) => t.name);
     },
   };
 }
