@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
 import { PER_THREAD } from "../src/runtime/admission.ts";
 import { startThread } from "../src/runtime/threads.ts";
+import { listen, type Answer } from "../src/runtime/node-http.ts";
 import { Worker } from "node:worker_threads";
 import { holdWriteLock, tempDirs } from "./support/processes.ts";
 import { startReceiver } from "./support/receiver.ts";
@@ -74,6 +75,29 @@ describe("the Node server's app threads (WORKERS)", () => {
     // A short answer (a string on its way) reads the same text.
     const one = await call("GET", `/api/dcim/sites/${created.body[0].id}/`);
     expect(one.body.description).toBe(description);
+  });
+
+  it("frees an answer's own bytes once they are written, and leaves bytes it does not own alone", async () => {
+    const text = JSON.stringify({ results: "Zürich ✓ ".repeat(20_000) });
+    const owned = new TextEncoder().encode(text);
+    const shared = new TextEncoder().encode(text);
+    const headers = { "content-type": "application/json" };
+    const answers: Answer[] = [
+      { status: 200, headers, body: owned, owned: true },
+      { status: 200, headers, body: shared },
+    ];
+    const { server, url } = await listen(async () => answers.shift()!, "127.0.0.1", 0);
+    try {
+      const size = owned.byteLength;
+      expect(await (await fetch(`${url}/owned`)).text()).toBe(text);
+      // A view of a detached buffer is empty: its memory went back.
+      await vi.waitFor(() => expect(owned.byteLength).toBe(0));
+      expect(await (await fetch(`${url}/shared`)).text()).toBe(text);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(shared.byteLength).toBe(size);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("hands the deliveries a thread commits to the one webhook consumer of the process", async () => {

@@ -80,7 +80,7 @@ const MOVED_TEXT = 16 * 1024;
 const utf8 = new TextEncoder();
 
 const crossing = (answer: Answer): Answer =>
-  typeof answer.body === "string" && answer.body.length > MOVED_TEXT ? { ...answer, body: utf8.encode(answer.body) } : answer;
+  typeof answer.body === "string" && answer.body.length > MOVED_TEXT ? { ...answer, body: utf8.encode(answer.body), owned: true } : answer;
 
 const SERVER_ERROR = Response.json({ detail: "Server error." }, { status: 500 });
 
