@@ -231,6 +231,51 @@ describe("rendered config context", () => {
     await api.patch(`/api/dcim/devices/${ids.full}/`, { tags: [ids.gold] });
   });
 
+  it("renders a list page's contexts once per group of devices they apply to alike, as each device's own read does", async () => {
+    await api.post(CONTEXTS, [
+      { name: "everywhere", weight: 100, data: { ntp: { servers: ["a"] }, level: "global" } },
+      { name: "europe", weight: 200, data: { ntp: { prefer: "eu" }, level: "region" }, regions: [ids.eu] },
+      { name: "nyc", weight: 200, data: { level: "nyc" }, sites: [ids.nyc] },
+      { name: "routers", weight: 300, data: { routing: true }, roles: [ids.router] },
+      { name: "gold routers", weight: 400, data: { gold: true }, roles: [ids.router], tags: ["gold"] },
+      { name: "bank", weight: 500, data: { ntp: { servers: ["bank"] } }, tenants: [ids.tenant] },
+      { name: "off", weight: 600, data: { off: true }, is_active: false },
+    ]);
+    const devices = Array.from({ length: 24 }, (_, i) => ({
+      name: `grp-${String(i).padStart(2, "0")}`,
+      site: i % 2 ? ids.fra : ids.nyc,
+      device_type: ids.mx,
+      role: i % 3 ? ids.router : ids.switch,
+      tags: i % 4 ? [] : [ids.gold],
+      tenant: i % 5 ? null : ids.tenant,
+      local_context_data: i % 6 ? null : { mine: i, ntp: { prefer: "local" } },
+    }));
+    const created = await api.post("/api/dcim/devices/", devices);
+    expect(created.status, created.text).toBe(201);
+    try {
+      const own = new Map<number, unknown>();
+      for (const d of created.body) own.set(d.id, await contextOf(d.id));
+      // Devices differ along several dimensions, so the page holds several groups, not one.
+      expect(new Set([...own.values()].map((c) => JSON.stringify(c))).size).toBeGreaterThan(5);
+      for (const ordering of ["name", "-name", "id"]) {
+        const page = await api.get(`/api/dcim/devices/?name__isw=grp-&ordering=${ordering}&limit=50`);
+        expect(page.body.results).toHaveLength(24);
+        for (const d of page.body.results) expect(d.config_context, `${d.name} by ${ordering}`).toEqual(own.get(d.id));
+      }
+      // A router of the bank in NYC; a switch in NYC with local data on top; a gold router in Europe.
+      const listed = async (name: string) => (await api.get(`/api/dcim/devices/?name=${name}`)).body.results[0].config_context;
+      expect(await listed("grp-10")).toEqual({ ntp: { servers: ["bank"] }, level: "nyc", routing: true });
+      expect(await listed("grp-06")).toEqual({ ntp: { servers: ["a"], prefer: "local" }, level: "nyc", mine: 6 });
+      expect(await listed("grp-08")).toEqual({ ntp: { servers: ["a"] }, level: "nyc", routing: true, gold: true });
+      expect(await listed("grp-01")).toEqual({ ntp: { servers: ["a"], prefer: "eu" }, level: "region", routing: true });
+    } finally {
+      await api.delete(
+        "/api/dcim/devices/",
+        created.body.map((d: { id: number }) => ({ id: d.id })),
+      );
+    }
+  });
+
   it("leaves out inactive contexts until they are activated", async () => {
     const id = await make(api, CONTEXTS, { name: "dormant", is_active: false, data: { dormant: true } });
     expect(await contextOf(ids.bare)).toEqual({});

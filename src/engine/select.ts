@@ -44,6 +44,8 @@ export const selectContext = (
   anyNestedJson: (type, id, depth, among) => anyNestedJsonSql(registry, type, id, { depth, among }),
   byType: registry.byObjectType,
   customFieldTypes,
+  // Only a list page's statement reads its rows through joins, and only its own rows may be windowed.
+  windowed: joins !== null && depth === 0,
 });
 
 /** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */

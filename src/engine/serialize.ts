@@ -36,6 +36,11 @@ export async function represent(ctx: Actor, model: Model, rows: readonly Row[], 
   const chosen = fields ?? (form === "brief" ? model.briefFields : model.readableFields);
   const rc = renderContext(ctx, model.registry, form);
   const outs = rows.map((row) => shape(model, row, chosen, rc));
+  for (const field of chosen) {
+    if (!field.finishPage || !outs.length) continue;
+    const done = field.finishPage(outs.map((out) => out[field.name]));
+    outs.forEach((out, i) => (out[field.name] = done[i]));
+  }
   if (outs.length) await model.hooks?.represent?.(ctx, rows, outs);
   return outs;
 }

@@ -38,6 +38,11 @@ export interface SelectContext {
   readonly customFieldTypes: readonly string[] | null;
   /** A registered model by `app.model`, for SQL that reaches models a field set cannot import. */
   byType(objectType: string): Model | undefined;
+  /**
+   * The select gives a statement's own rows (a list page's), so a window function may compute a
+   * value once per group of them (`finishPage` then gives it to each row of the group).
+   */
+  readonly windowed: boolean;
 }
 
 /** What a nested object shows: the fields named (default: its nested form's), and `display_url` when `page`. */
@@ -228,6 +233,11 @@ export interface FieldOptions {
   readonly refs?: RowSql;
   /** For `computed`: a pure function from that value to the output (a config context's merge of its layers). */
   readonly finish?: (value: unknown) => unknown;
+  /**
+   * For `computed`: the outputs of a whole page from those `finish` gave, for SQL that computed a
+   * value once per group of the page's rows (`SelectContext.windowed`) and left the others a reference.
+   */
+  readonly finishPage?: (values: readonly unknown[]) => unknown[];
   /**
    * For `computed`: the key of one JSON object several fields share, computed once per row by
    * their common SQL (a cable path gives three fields); each field reads its member by name.
