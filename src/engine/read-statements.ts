@@ -7,7 +7,7 @@ import { remembered } from "../lib/memo.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import { planFilters, planOrdering, type RelationCheck } from "./filters.ts";
 import { scopeKey, scopeSql } from "./scope.ts";
-import { joinedSelectSql, selectSql } from "./select.ts";
+import { joinedSelectSql, PAGE_IDS, selectSql } from "./select.ts";
 
 /*
  * The statements of a list or detail read, built once per request shape and bound per request.
@@ -116,11 +116,13 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
     // B-tree sorts whole result rows): an offset of 1,000 cost 1,000 representations.
     const ids = sql`SELECT ${sql.ref(`${model.table}.id`)} FROM ${table} WHERE ${where}
       ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
-    // Its WHERE names the page's ids alone, so the select may read related objects by joins.
+    // Its WHERE names the page's ids alone, so the select may read related objects by joins, and
+    // a field may compute what the whole page shares from them (config contexts).
     const { select, joins } = joinedSelectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) });
+    const page = sql.raw(PAGE_IDS);
     return {
-      page: new Template(sql`SELECT ${select} FROM ${table} ${joins}
-        WHERE ${sql.ref(`${model.table}.id`)} IN (${ids}) ORDER BY ${order}`),
+      page: new Template(sql`WITH ${page}(id) AS (${ids}) SELECT ${select} FROM ${table} ${joins}
+        WHERE ${sql.ref(`${model.table}.id`)} IN (SELECT id FROM ${page}) ORDER BY ${order}`),
       count: new Template(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`),
     };
   });

@@ -44,9 +44,12 @@ export const selectContext = (
   anyNestedJson: (type, id, depth, among) => anyNestedJsonSql(registry, type, id, { depth, among }),
   byType: registry.byObjectType,
   customFieldTypes,
-  // Only a list page's statement reads its rows through joins, and only its own rows may be windowed.
-  windowed: joins !== null && depth === 0,
+  // Only a list page's statement reads its rows through joins, and names its page's ids.
+  page: joins !== null && depth === 0 ? PAGE_IDS : null,
 });
+
+/** The CTE of a list page's statement that holds the page's ids (`listStatements`). */
+export const PAGE_IDS = "__page";
 
 /** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
 export const nameableModels = (registry: Registry): readonly Model[] => registry.models.filter((m) => !m.sensitive);

@@ -39,10 +39,11 @@ export interface SelectContext {
   /** A registered model by `app.model`, for SQL that reaches models a field set cannot import. */
   byType(objectType: string): Model | undefined;
   /**
-   * The select gives a statement's own rows (a list page's), so a window function may compute a
-   * value once per group of them (`finishPage` then gives it to each row of the group).
+   * The name of the CTE holding the ids of the statement's own rows (a list page's), over which a
+   * field may compute a value once for the whole page (`finishPage` hands it to each row); null
+   * elsewhere.
    */
-  readonly windowed: boolean;
+  readonly page: string | null;
 }
 
 /** What a nested object shows: the fields named (default: its nested form's), and `display_url` when `page`. */
@@ -235,7 +236,7 @@ export interface FieldOptions {
   readonly finish?: (value: unknown) => unknown;
   /**
    * For `computed`: the outputs of a whole page from those `finish` gave, for SQL that computed a
-   * value once per group of the page's rows (`SelectContext.windowed`) and left the others a reference.
+   * value once for the page's rows (`SelectContext.page`) and gave it to one of them.
    */
   readonly finishPage?: (values: readonly unknown[]) => unknown[];
   /**

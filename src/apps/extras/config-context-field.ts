@@ -190,43 +190,57 @@ function contextLayersSql(owner: Model, paths: ContextPaths, local: string, tabl
 }
 
 /**
- * What decides which contexts apply to the row under `table`, as text: the ids each dimension
- * reaches from it, for the dimensions some context is assigned along (the others match every
- * row). Rows with the same key have the same contexts.
+ * What decides which contexts apply to the row under `table`, as text: for each relation a
+ * dimension starts from (the site for regions, site groups and sites; the cluster for its type
+ * and group ...), the ids it holds, when some context is assigned along one of those dimensions
+ * (the others match every row alike). Rows with the same key have the same contexts.
  */
 function contextKeySql(owner: Model, paths: ContextPaths, table: string): Sql {
-  const parts = (Object.keys(CONTEXT_DIMENSIONS) as ContextDimension[]).flatMap((dimension, n) => {
-    const path = paths[dimension];
-    if (!path) return [];
-    const through = sql.table(contextThrough(dimension).table);
-    return [
-      sql`CASE WHEN EXISTS (SELECT 1 FROM ${through}) THEN (WITH ${sql.raw(`k${n}`)}(v) AS (${pathIdsSql(owner, path, table, n)})
-        SELECT group_concat(v) FROM ${sql.raw(`k${n}`)}) END`,
-    ];
+  const bySource = new Map<string, ContextDimension[]>();
+  for (const dimension of Object.keys(CONTEXT_DIMENSIONS) as ContextDimension[]) {
+    const source = paths[dimension]?.split("__")[0];
+    if (source) bySource.set(source, [...(bySource.get(source) ?? []), dimension]);
+  }
+  const parts = [...bySource].map(([source, dimensions], n) => {
+    const assigned = sql.join(
+      dimensions.map((d) => sql`EXISTS (SELECT 1 FROM ${sql.table(contextThrough(d).table)})`),
+      sql` OR `,
+    );
+    const field = owner.field[source];
+    const ids = field.column
+      ? sql.ref(`${table}.${field.column}`)
+      : sql`(WITH ${sql.raw(`k${n}`)}(v) AS (${pathIdsSql(owner, source, table, 100 + n)}) SELECT group_concat(v) FROM ${sql.raw(`k${n}`)})`;
+    return sql`CASE WHEN ${assigned} THEN ${ids} END`;
   });
   // Concatenated, so that it is text: JSON functions nest an array as JSON, not as the key's text.
   return sql`(json_array(${sql.join(parts)}) || '')`;
 }
 
 /**
- * The rendered context's parts in a list page's statement, where one window computes the
- * contexts' layers once per group of rows with the same key (`contextKeySql`): with 100 contexts
- * applying to every device, a page of 50 cost 5,000 matches, now 100 per distinct key. Each row
- * gets `{key, shared, local}`; `shared` (the contexts' layers, as JSON text) only in the first
- * row of its group, and `finishContexts` hands it to the others.
+ * The rendered context's parts in a list page's statement, whose CTE `page` holds its rows' ids:
+ * each row gets `{key, map, local}`, and one row (the lowest id) also the map from each key of
+ * the page to the layers of the contexts that apply there, matched once per key against one row
+ * that has it. With 100 contexts applying to every device, a page of 50 matched 5,000 pairs of
+ * device and context; now 100 per distinct key. `finishContexts` merges each key's layers once.
  */
-function windowedContextSql(owner: Model, paths: ContextPaths, local: string, table: string): Sql {
-  const key = contextKeySql(owner, paths, table);
-  const shared = sql`(SELECT json_group_array(json(cc.data) ORDER BY cc.weight, cc.name, cc.id)
-    FROM ${sql.table(CONFIG_CONTEXT_TABLE)} cc WHERE ${contextMatchSql(owner, paths, table)})`;
-  return sql`json_object('key', ${key}, 'shared', CASE WHEN row_number() OVER (PARTITION BY ${key}) = 1 THEN ${shared} END,
+function pageContextSql(owner: Model, paths: ContextPaths, local: string, table: string, page: string): Sql {
+  const own = sql.table(owner.table);
+  const ids = sql`SELECT id FROM ${sql.raw(page)}`;
+  const layers = sql`(SELECT json_group_array(json(cc.data) ORDER BY cc.weight, cc.name, cc.id)
+    FROM ${sql.table(CONFIG_CONTEXT_TABLE)} cc WHERE ${contextMatchSql(owner, paths, "r")})`;
+  const map = sql`(SELECT json_group_object(g.key, json(${layers})) FROM (
+      SELECT ${contextKeySql(owner, paths, "d2")} AS key, min(d2.id) AS rid FROM ${own} d2 WHERE d2.id IN (${ids}) GROUP BY 1
+    ) g JOIN ${own} r ON r.id = g.rid)`;
+  return sql`json_object('key', ${contextKeySql(owner, paths, table)},
+    'map', CASE WHEN ${sql.ref(`${table}.id`)} = (SELECT min(id) FROM ${sql.raw(page)}) THEN ${map} END,
     'local', ${sql.ref(`${table}.${owner.field[local].column}`)})`;
 }
 
-/** A row's context parts in a list page (`windowedContextSql`), before `finishContexts`. */
+/** A row's context parts in a list page (`pageContextSql`), before `finishContexts`. */
 interface ContextParts {
   readonly key: string;
-  readonly shared: string | null;
+  /** JSON text of each key's layers, in one row of the page. */
+  readonly map: string | Record<string, unknown> | null;
   readonly local: string | null;
 }
 
@@ -238,17 +252,22 @@ const parsedText = (x: unknown): unknown => (typeof x === "string" ? JSON.parse(
 const finishContext = (value: unknown): unknown => (isParts(value) ? value : mergeLayers(value));
 
 /**
- * A page's rendered contexts from their parts: each group's layers merged once, then the row's
- * local data on top (on a copy: rows without local data share the group's object, read-only).
+ * A page's rendered contexts from their parts: each key's layers merged once, then the row's
+ * local data on top (on a copy: rows without local data share their key's object, read-only).
  */
 function finishContexts(values: readonly unknown[]): unknown[] {
+  let layers: Record<string, unknown> = {};
+  for (const v of values) if (isParts(v) && v.map !== null) layers = parsedText(v.map) as Record<string, unknown>;
   const merged = new Map<string, JsonObject>();
-  for (const v of values) if (isParts(v) && v.shared !== null) merged.set(v.key, mergeLayers(parsedText(v.shared)));
+  const mergedOf = (key: string) => {
+    let m = merged.get(key);
+    if (!m) merged.set(key, (m = mergeLayers(Object.hasOwn(layers, key) ? layers[key] : [])));
+    return m;
+  };
   return values.map((v) => {
     if (!isParts(v)) return v;
-    const base = merged.get(v.key) ?? {};
     const local = v.local === null ? null : parsedText(v.local);
-    return isObject(local) && truthy(local) ? mergeInto(structuredClone(base), local) : base;
+    return isObject(local) && truthy(local) ? mergeInto(structuredClone(mergedOf(v.key)), local) : mergedOf(v.key);
   });
 }
 
@@ -258,7 +277,7 @@ function finishContexts(values: readonly unknown[]): unknown[] {
  * merged by weight then name, with the object's local data on top. SQLite gathers the layers
  * inside the page statement and `mergeLayers` merges them, so a page of any size costs the same
  * statements; a list page gathers and merges them once per group of rows they apply to alike
- * (`windowedContextSql`). `?exclude=config_context` (and brief and nested forms) leave it out unqueried.
+ * (`pageContextSql`). `?exclude=config_context` (and brief and nested forms) leave it out unqueried.
  *
  * A virtual machine wires it the same way, with the dimensions it has:
  *   config_context: configContextField(() => virtualMachine, {
@@ -269,6 +288,6 @@ function finishContexts(values: readonly unknown[]): unknown[] {
 export const configContextField = (owner: () => Model, paths: ContextPaths, local = "local_context_data"): FieldOptions =>
   f.computed(
     (table, scope) =>
-      scope?.sc.windowed ? windowedContextSql(owner(), paths, local, table) : contextLayersSql(owner(), paths, local, table),
+      scope?.sc.page ? pageContextSql(owner(), paths, local, table, scope.sc.page) : contextLayersSql(owner(), paths, local, table),
     { returns: "json", finish: finishContext, finishPage: finishContexts },
   );
