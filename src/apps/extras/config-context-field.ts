@@ -170,6 +170,7 @@ function contextMatchSql(owner: Model, paths: ContextPaths, table: string): Sql 
   return sql`cc.is_active = 1 AND (cc.id NOT IN (${assignedAlong(dimensions)}) OR (${sql.join(conditions, sql` AND `)}))`;
 }
 
+/** The ids of the contexts assigned along any of `ds`, once per context and dimension. */
 const assignedAlong = (ds: readonly ContextDimension[]) =>
   sql.join(
     ds.map((d) => sql`SELECT configcontext_id FROM ${sql.table(contextThrough(d).table)}`),
@@ -207,6 +208,7 @@ function contextKeySql(owner: Model, paths: ContextPaths, table: string): Sql {
       sql` OR `,
     );
     const field = owner.field[source];
+    // A foreign key is its column; a set (tags) its ids, under aliases of their own (100 + n).
     const ids = field.column
       ? sql.ref(`${table}.${field.column}`)
       : sql`(WITH ${sql.raw(`k${n}`)}(v) AS (${pathIdsSql(owner, source, table, 100 + n)}) SELECT group_concat(v) FROM ${sql.raw(`k${n}`)})`;
@@ -217,7 +219,7 @@ function contextKeySql(owner: Model, paths: ContextPaths, table: string): Sql {
 }
 
 /**
- * The rendered context's parts in a list page's statement, whose CTE `page` holds its rows' ids:
+ * The rendered context's parts in a list page's statement, whose CTE `page` names its rows' ids:
  * each row gets `{key, map, local}`, and one row (the lowest id) also the map from each key of
  * the page to the layers of the contexts that apply there, matched once per key against one row
  * that has it. With 100 contexts applying to every device, a page of 50 matched 5,000 pairs of
@@ -239,7 +241,7 @@ function pageContextSql(owner: Model, paths: ContextPaths, local: string, table:
 /** A row's context parts in a list page (`pageContextSql`), before `finishContexts`. */
 interface ContextParts {
   readonly key: string;
-  /** JSON text of each key's layers, in one row of the page. */
+  /** Each key of the page to its layers (as SQLite gives it: JSON text), in one row of the page only. */
   readonly map: string | Record<string, unknown> | null;
   readonly local: string | null;
 }
