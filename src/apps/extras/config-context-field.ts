@@ -2,6 +2,7 @@ import type { FieldOptions, Model } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { KINDS } from "../../schema/kinds/index.ts";
+import { parsed } from "../../schema/kinds/outputs.ts";
 
 /**
  * The rendered `config_context` of the objects config contexts apply to (devices, virtual
@@ -248,8 +249,6 @@ interface ContextParts {
 
 const isParts = (x: unknown): x is ContextParts => isObject(x) && typeof x.key === "string";
 
-const parsedText = (x: unknown): unknown => (typeof x === "string" ? JSON.parse(x) : x);
-
 /** A row's rendered context: its layers merged (a detail or GraphQL), or its parts kept for `finishContexts`. */
 const finishContext = (value: unknown): unknown => (isParts(value) ? value : mergeLayers(value));
 
@@ -259,7 +258,7 @@ const finishContext = (value: unknown): unknown => (isParts(value) ? value : mer
  */
 function finishContexts(values: readonly unknown[]): unknown[] {
   let layers: Record<string, unknown> = {};
-  for (const v of values) if (isParts(v) && v.map !== null) layers = parsedText(v.map) as Record<string, unknown>;
+  for (const v of values) if (isParts(v) && v.map !== null) layers = parsed(v.map) as Record<string, unknown>;
   const merged = new Map<string, JsonObject>();
   const mergedOf = (key: string) => {
     let m = merged.get(key);
@@ -268,7 +267,7 @@ function finishContexts(values: readonly unknown[]): unknown[] {
   };
   return values.map((v) => {
     if (!isParts(v)) return v;
-    const local = v.local === null ? null : parsedText(v.local);
+    const local = v.local === null ? null : parsed(v.local);
     return isObject(local) && truthy(local) ? mergeInto(structuredClone(mergedOf(v.key)), local) : mergedOf(v.key);
   });
 }
