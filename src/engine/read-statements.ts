@@ -118,11 +118,15 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
       ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
     // Its WHERE names the page's ids alone, so the select may read related objects by joins, and
     // a field may compute what the whole page shares from them (config contexts).
-    const { select, joins } = joinedSelectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) });
+    const { select, joins, paged } = joinedSelectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) });
     const page = sql.raw(PAGE_IDS);
+    const rows = paged
+      ? sql`WITH ${page}(id) AS (${ids}) SELECT ${select} FROM ${table} ${joins}
+        WHERE ${sql.ref(`${model.table}.id`)} IN (SELECT id FROM ${page})`
+      : sql`SELECT ${select} FROM ${table} ${joins}
+        WHERE ${sql.ref(`${model.table}.id`)} IN (${ids})`;
     return {
-      page: new Template(sql`WITH ${page}(id) AS (${ids}) SELECT ${select} FROM ${table} ${joins}
-        WHERE ${sql.ref(`${model.table}.id`)} IN (SELECT id FROM ${page}) ORDER BY ${order}`),
+      page: new Template(sql`${rows} ORDER BY ${order}`),
       count: new Template(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`),
     };
   });
