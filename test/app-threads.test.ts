@@ -143,6 +143,37 @@ describe("the Node server's app threads (WORKERS)", () => {
     expect((await Promise.all(writes)).map((w) => w.status)).toEqual(writes.map(() => 201));
   });
 
+  it("serves light reads on the HTTP thread once an app thread has measured them, the same answers; heavy reads and writes on app threads", async () => {
+    const { service, call } = await start({ WORKERS: "2" });
+    const sites = Array.from({ length: 1000 }, (_, i) => ({ name: `Site ${i}`, slug: `site-${i}`, description: "é".repeat(i % 7) }));
+    expect((await call("POST", "/api/dcim/sites/", sites)).status).toBe(201);
+    expect(service.served).toEqual({ threads: 1, light: 0 });
+
+    const detail = await Promise.all([1, 2, 3].map((i) => call("GET", `/api/dcim/sites/${i}/`)));
+    const answers = new Set<string>();
+    for (let i = 0; i < 120; i++) {
+      const read = await call("GET", `/api/dcim/sites/${1 + (i % 3)}/`);
+      expect(read).toEqual(detail[i % 3]);
+      answers.add(JSON.stringify(read));
+    }
+    expect(answers.size).toBe(3);
+    // The first reads of the shape are measured on app threads; once light, most are served here.
+    expect(service.served.light).toBeGreaterThan(60);
+    const { light, threads } = service.served;
+
+    // A page of 1,000 sites costs far more than the threshold: every one goes to an app thread.
+    for (let i = 0; i < 4; i++) expect((await call("GET", "/api/dcim/sites/?limit=1000")).body.results).toHaveLength(1000);
+    expect(service.served).toEqual({ threads: threads + 4, light });
+    // So does every write, whatever its path's reads cost.
+    expect((await call("PATCH", "/api/dcim/sites/1/", { description: "patched" })).status).toBe(200);
+    expect(service.served).toEqual({ threads: threads + 5, light });
+    // What a write on an app thread committed is what the next read here sees.
+    let seen = "";
+    for (let i = 0; i < 3; i++) seen += (await call("GET", "/api/dcim/sites/1/")).body.description;
+    expect(seen).toBe("patched".repeat(3));
+    expect(service.served.light).toBeGreaterThan(light);
+  });
+
   it("serves on the HTTP thread with WORKERS=0, and always for :memory:", async () => {
     const none = await start({ WORKERS: "0" });
     expect(none.service.workers).toBe(0);

@@ -31,8 +31,11 @@ export type AppThreadRequest =
   | readonly [id: number, method: string, url: string, rawHeaders: readonly string[], clientAddress: string | null, body: Uint8Array | null]
   | "close";
 
-/** What the thread sends back: "ready", an answer, or delivery ids to enqueue. */
-export type AppThreadMessage = "ready" | readonly ["answer", id: number, answer: Answer] | readonly ["enqueue", ids: readonly number[]];
+/** What the thread sends back: "ready", an answer with the milliseconds of work it took, or delivery ids to enqueue. */
+export type AppThreadMessage =
+  | "ready"
+  | readonly ["answer", id: number, answer: Answer, ms: number]
+  | readonly ["enqueue", ids: readonly number[]];
 
 const { env, secretKey, runtime, path, writer } = workerData as AppThreadData;
 
@@ -82,6 +85,21 @@ const utf8 = new TextEncoder();
 const crossing = (answer: Answer): Answer =>
   typeof answer.body === "string" && answer.body.length > MOVED_TEXT ? { ...answer, body: utf8.encode(answer.body), owned: true } : answer;
 
+/**
+ * Milliseconds of CPU this thread has used (Node 22.19 and later), else of the clock: what a
+ * request costs, for the HTTP thread's choice of where reads of its shape run (request-costs.ts).
+ * The clock would count the turns the thread waited for a core, which grow with the load. A read
+ * that waits for nothing runs from start to answer without yielding; one that yields may have other
+ * requests' work counted, which errs towards serving it here.
+ */
+const workTime: () => number =
+  typeof process.threadCpuUsage === "function"
+    ? () => {
+        const { user, system } = process.threadCpuUsage();
+        return (user + system) / 1000;
+      }
+    : () => performance.now();
+
 const SERVER_ERROR = Response.json({ detail: "Server error." }, { status: 500 });
 
 parent.on("message", async (message: AppThreadRequest) => {
@@ -92,6 +110,7 @@ parent.on("message", async (message: AppThreadRequest) => {
     return;
   }
   const [id, method, url, rawHeaders, clientAddress, body] = message;
+  const started = workTime();
   let response: Response;
   try {
     const request = webRequest(method, url, rawHeaders, body as Uint8Array<ArrayBuffer> | null);
@@ -101,6 +120,9 @@ parent.on("message", async (message: AppThreadRequest) => {
     response = SERVER_ERROR.clone();
   }
   const answer = crossing(await toAnswer(response));
-  parent.postMessage(["answer", id, answer], answer.body instanceof Uint8Array ? [answer.body.buffer as ArrayBuffer] : []);
+  parent.postMessage(
+    ["answer", id, answer, workTime() - started],
+    answer.body instanceof Uint8Array ? [answer.body.buffer as ArrayBuffer] : [],
+  );
 });
 parent.postMessage("ready");

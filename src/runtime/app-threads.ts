@@ -31,7 +31,7 @@ export interface AppThreadsOptions {
 interface AppThread {
   worker: Worker;
   readonly ready: Promise<void>;
-  readonly waiting: Map<number, (answer: Answer) => void>;
+  readonly waiting: Map<number, (answer: Answer, ms?: number) => void>;
   /** It has built its app and answers. */
   serving: boolean;
   /** It exited; a replacement is on its way. */
@@ -93,10 +93,10 @@ export function appThreads(options: AppThreadsOptions) {
         return;
       }
       if (message[0] === "enqueue") return void options.enqueue(message[1]);
-      const [, id, answer] = message;
+      const [, id, answer, ms] = message;
       const resolve = thread.waiting.get(id);
       thread.waiting.delete(id);
-      resolve?.(answer);
+      resolve?.(answer, ms);
     });
     worker.on("error", (error) => {
       failed(error);
@@ -133,7 +133,8 @@ export function appThreads(options: AppThreadsOptions) {
     /** Resolves once every thread has built its app (or rejects with the first that could not). */
     ready: (): Promise<unknown> => Promise.all(threads.map((t) => t.ready)),
 
-    async serve(req: IncomingMessage, url: string): Promise<Answer> {
+    /** Serves a request on the thread with the fewest in hand; `took` learns how long the thread worked on it. */
+    async serve(req: IncomingMessage, url: string, took?: (ms: number) => void): Promise<Answer> {
       let body: Uint8Array | null;
       try {
         body = await readBody(req, options.maxBodySize);
@@ -149,7 +150,12 @@ export function appThreads(options: AppThreadsOptions) {
       }
       const id = nextId++;
       const target = thread;
-      const answered = new Promise<Answer>((resolve) => target.waiting.set(id, resolve));
+      const answered = new Promise<Answer>((resolve) =>
+        target.waiting.set(id, (answer, ms) => {
+          if (ms !== undefined) took?.(ms);
+          resolve(answer);
+        }),
+      );
       const request: AppThreadRequest = [id, req.method ?? "GET", url, req.rawHeaders, req.socket.remoteAddress ?? null, body];
       target.worker.postMessage(request, body ? [body.buffer as ArrayBuffer] : []);
       try {

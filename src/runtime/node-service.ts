@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import type { IncomingMessage, Server } from "node:http";
+import type { Server } from "node:http";
 import { createApp, type App } from "../app.ts";
 import { parseConfig, type Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
@@ -14,6 +14,7 @@ import { appThreads } from "./app-threads.ts";
 import { nodeHmac } from "./node-hmac.ts";
 import { folderFiles, mediaRoot } from "./folder-files.ts";
 import { ADMITTED, admission, isPriority, PER_THREAD } from "./admission.ts";
+import { costBook, readShape } from "./request-costs.ts";
 import type { NativeDatabase } from "./native-database.ts";
 
 /** A running service on Node: its address, what the first start created, and how to stop it. */
@@ -29,6 +30,8 @@ export interface NodeService {
   readonly deliveries: LocalQueue;
   /** App threads serving requests (WORKERS); 0 when the HTTP thread serves them itself. */
   readonly workers: number;
+  /** With app threads: requests handed to them, and reads the HTTP thread served itself as light. */
+  readonly served: { readonly threads: number; readonly light: number };
   close(): Promise<void>;
 }
 
@@ -42,7 +45,8 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const { key, generated } = resolveSecretKey(config);
   const path = localPath(config.LIBSQL_URL);
   const workers = path === null || path === ":memory:" ? 0 : (config.WORKERS ?? availableParallelism());
-  // With app threads, this side reads only for the webhook consumer and the status check.
+  // With app threads, this side reads for the webhook consumer, the status check and light reads
+  // (request-costs.ts): one reader thread keeps up (a second served no more site reads at 8 clients).
   const db = openDatabase(config, workers > 0 ? { readers: 1 } : {});
   const runtime = `node ${process.versions.node}`;
   const app = await createApp({ config, secretKey: key, runtime, hmac: nodeHmac });
@@ -79,17 +83,29 @@ export async function startNodeService(env: Record<string, string | undefined>):
           enqueue,
         })
       : null;
-  let handler: NodeHandler;
+  // The HTTP thread serves the status check and the API root at once, and the rest through the
+  // gate: every request without app threads, and with them the reads of shapes light enough.
+  const admit = admission(ADMITTED);
+  const served = { threads: 0, light: 0 };
+  const local: NodeHandler = (req, url) => admit(() => here(req, url));
+  let handler: NodeHandler = (req, url) => (isPriority(req.method, req.url) ? here(req, url) : local(req, url));
   if (pool) {
     await pool.ready().catch(async (error) => {
       await pool.close();
       db.close();
       throw error;
     });
-    handler = (req, url) => (isPriority(req.method, req.url) ? here(req, url) : pool.serve(req, url));
-  } else {
-    const admit = admission(ADMITTED);
-    handler = (req: IncomingMessage, url) => (isPriority(req.method, req.url) ? here(req, url) : admit(() => here(req, url)));
+    const costs = costBook();
+    handler = (req, url) => {
+      if (isPriority(req.method, req.url)) return here(req, url);
+      const shape = readShape(req.method, req.url);
+      if (shape !== null && costs.light(shape)) {
+        served.light++;
+        return local(req, url);
+      }
+      served.threads++;
+      return pool.serve(req, url, shape === null ? undefined : (ms) => costs.record(shape, ms));
+    };
   }
   const { server, url } = await listen(handler, config.HOST, config.PORT);
   return {
@@ -101,6 +117,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
     secretKeyFile: generated,
     deliveries,
     workers,
+    served,
     async close() {
       await new Promise<void>((resolve) => (server as Server).close(() => resolve()));
       await pool?.close();

@@ -1,0 +1,65 @@
+/**
+ * Which reads the HTTP thread serves itself, by what requests of their shape have cost.
+ *
+ * Handing a request to an app thread and its answer back costs CPU on both sides, and while the app
+ * threads and the HTTP thread are all busy they share the cores by preempting each other, which
+ * costs more. For a read that takes a fraction of a millisecond that is most of its cost: on two
+ * cores at 8 clients, site detail took 0.37-0.56 ms of CPU per request through two app threads
+ * (0.09 of it the app's work) and 0.25-0.26 served on the HTTP thread, its reads on a database
+ * thread, at 5,300-5,600 req/s against 4,400. A read of several milliseconds is
+ * better off on an app thread, where it runs beside the others instead of delaying the HTTP thread.
+ * So the HTTP thread serves a read itself when reads of its shape have taken under `LIGHT_MS` on an
+ * app thread, a few at a time; everything else, and every shape not yet measured, goes to the app
+ * threads, which report each request's time. One light read in `RESAMPLE` still goes there, so a
+ * shape that grew heavy (its table grew) is noticed.
+ */
+
+/** App-thread milliseconds under which a shape of read is served on the HTTP thread. */
+export const LIGHT_MS = 1;
+
+/** Of a light shape's reads, one in this many is measured again on an app thread. */
+export const RESAMPLE = 32;
+
+/** Shapes remembered; the book starts over beyond this (shapes are few, but the client chooses them). */
+const SHAPES_KEPT = 2000;
+
+/** A query parameter whose value changes a read's cost as much as its name does. */
+const SIZING = new Set(["limit", "brief", "fields", "omit", "exclude"]);
+
+/**
+ * What a read's cost depends on, without what varies between otherwise equal reads: the path with
+ * its numbers as `#` (one object as another), its query's parameter names, and the value of those
+ * that size the answer (a page of 1,000 costs what 20 pages of 50 do). Null for a write, which
+ * always goes to an app thread.
+ */
+export function readShape(method = "GET", target = "/"): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
+  const at = target.indexOf("?");
+  const path = (at < 0 ? target : target.slice(0, at)).replace(/\/\d+(?=\/|$)/g, "/#");
+  if (at < 0) return `${method} ${path}`;
+  const parts: string[] = [];
+  for (const [name, value] of new URLSearchParams(target.slice(at + 1))) parts.push(SIZING.has(name) ? `${name}=${value}` : name);
+  return `${method} ${path}?${parts.sort().join("&")}`;
+}
+
+/** The app-thread time of each shape of read, as a moving average of its latest measurements. */
+export function costBook() {
+  const costs = new Map<string, { ms: number; served: number }>();
+  return {
+    /** Whether a read of this shape is light enough for the HTTP thread (false: measure it on an app thread). */
+    light(shape: string): boolean {
+      const cost = costs.get(shape);
+      if (!cost || cost.ms >= LIGHT_MS) return false;
+      return ++cost.served % RESAMPLE !== 0;
+    },
+    /** What a read of this shape took on an app thread. */
+    record(shape: string, ms: number): void {
+      const cost = costs.get(shape);
+      if (cost) cost.ms += (ms - cost.ms) / 4;
+      else {
+        if (costs.size >= SHAPES_KEPT) costs.clear();
+        costs.set(shape, { ms, served: 0 });
+      }
+    },
+  };
+}
