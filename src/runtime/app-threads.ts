@@ -41,11 +41,12 @@ interface AppThread {
 const THREAD_FILE = new URL("./app-thread.ts", import.meta.url);
 
 /**
- * The application on `count` threads, fed by the thread that answers HTTP, which then does
- * nothing but read requests and write answers (and serve the few requests that read nothing):
- * a request's work, its reads included, never delays another thread's, nor the HTTP thread. A
- * request goes to the thread with the fewest requests in hand, at most `perThread` each; beyond
- * that it waits here. A thread that dies answers its requests 500 and is replaced.
+ * The application on `count` threads, fed by the thread that answers HTTP, which then reads
+ * requests and writes answers, and serves itself only the status check, the API root and reads
+ * measured light (request-costs.ts): a request's work, its reads included, never delays another
+ * thread's, and a heavy one never the HTTP thread. A request goes to the thread with the fewest
+ * requests in hand, at most `perThread` each; beyond that it waits here. A thread that dies
+ * answers its requests 500 and is replaced.
  */
 export function appThreads(options: AppThreadsOptions) {
   const threads: AppThread[] = [];

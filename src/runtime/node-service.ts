@@ -37,8 +37,9 @@ export interface NodeService {
 
 /**
  * Starts the service from environment variables: database, migrations, superuser, then the app
- * on WORKERS threads (default: one per core) behind one HTTP thread. With WORKERS=0, or a
- * `:memory:` database (which one connection alone can hold), the HTTP thread serves requests itself.
+ * on WORKERS threads (default: one per core) behind one HTTP thread, which serves reads measured
+ * light itself (request-costs.ts). With WORKERS=0, or a `:memory:` database (which one connection
+ * alone can hold), the HTTP thread serves every request itself.
  */
 export async function startNodeService(env: Record<string, string | undefined>): Promise<NodeService> {
   const config = parseConfig(env);
