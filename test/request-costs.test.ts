@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costBook, LIGHT_MS, readShape, RESAMPLE } from "../src/runtime/request-costs.ts";
+import { costBook, LIGHT_MS, readShape, RESAMPLE, SLOW_HERE_MS } from "../src/runtime/request-costs.ts";
 
 describe("the shape of a read, for where the Node server serves it", () => {
   it("is one for reads that differ only in ids and filter values, another when the page's size differs", () => {
@@ -49,5 +49,21 @@ describe("the book of what reads cost", () => {
     book.record("a", LIGHT_MS / 2);
     const choices = Array.from({ length: 4 * RESAMPLE }, () => book.light("a"));
     expect(choices.filter((light) => !light)).toHaveLength(4);
+  });
+
+  it("sends a light shape back to app threads when a read of it ran long on the HTTP thread, until measured light again", () => {
+    const book = costBook();
+    book.record("a", LIGHT_MS / 4);
+    book.servedHere("a", SLOW_HERE_MS / 2);
+    expect(book.light("a")).toBe(true);
+    book.servedHere("a", SLOW_HERE_MS * 2);
+    expect(book.light("a")).toBe(false);
+    let measured = 0;
+    while (!book.light("a")) {
+      book.record("a", LIGHT_MS / 4);
+      measured++;
+    }
+    expect(measured).toBeGreaterThan(3);
+    expect(measured).toBeLessThan(20);
   });
 });

@@ -102,7 +102,14 @@ export async function startNodeService(env: Record<string, string | undefined>):
       const shape = readShape(req.method, req.url);
       if (shape !== null && costs.light(shape)) {
         served.light++;
-        return local(req, url);
+        return admit(async () => {
+          const started = performance.now();
+          try {
+            return await here(req, url);
+          } finally {
+            costs.servedHere(shape, performance.now() - started);
+          }
+        });
       }
       served.threads++;
       return pool.serve(req, url, shape === null ? undefined : (ms) => costs.record(shape, ms));

@@ -20,6 +20,14 @@ export const LIGHT_MS = 1;
 /** Of a light shape's reads, one in this many is measured again on an app thread. */
 export const RESAMPLE = 32;
 
+/**
+ * Milliseconds a read served on the HTTP thread may take, from admission to answer, before its
+ * shape counts as heavy. Reads of one shape can differ in cost (a count under a /8 or a /30, a
+ * far offset): one that runs long there holds the HTTP thread's one database reader, and the
+ * status check's reads queue behind it. Light reads at 50 clients finish far under this.
+ */
+export const SLOW_HERE_MS = 20;
+
 /** Shapes remembered; the book starts over beyond this (shapes are few, but the client chooses them). */
 const SHAPES_KEPT = 2000;
 
@@ -45,6 +53,15 @@ export function readShape(method = "GET", target = "/"): string | null {
 /** The app-thread time of each shape of read, as a moving average of its latest measurements. */
 export function costBook() {
   const costs = new Map<string, { ms: number; served: number }>();
+  /** What a read of this shape took on an app thread. */
+  const record = (shape: string, ms: number): void => {
+    const cost = costs.get(shape);
+    if (cost) cost.ms += (ms - cost.ms) / 4;
+    else {
+      if (costs.size >= SHAPES_KEPT) costs.clear();
+      costs.set(shape, { ms, served: 0 });
+    }
+  };
   return {
     /** Whether a read of this shape is light enough for the HTTP thread (false: measure it on an app thread). */
     light(shape: string): boolean {
@@ -52,14 +69,13 @@ export function costBook() {
       if (!cost || cost.ms >= LIGHT_MS) return false;
       return ++cost.served % RESAMPLE !== 0;
     },
-    /** What a read of this shape took on an app thread. */
-    record(shape: string, ms: number): void {
-      const cost = costs.get(shape);
-      if (cost) cost.ms += (ms - cost.ms) / 4;
-      else {
-        if (costs.size >= SHAPES_KEPT) costs.clear();
-        costs.set(shape, { ms, served: 0 });
-      }
+    record,
+    /**
+     * What a read served on the HTTP thread took, waits included: past `SLOW_HERE_MS` its shape is
+     * measured on app threads again until its average is back under `LIGHT_MS`.
+     */
+    servedHere(shape: string, ms: number): void {
+      if (ms > SLOW_HERE_MS) record(shape, ms);
     },
   };
 }
