@@ -8,10 +8,10 @@
  * (0.09 of it the app's work) and 0.25-0.26 served on the HTTP thread, its reads on a database
  * thread, at 5,300-5,600 req/s against 4,400. A read of several milliseconds is
  * better off on an app thread, where it runs beside the others instead of delaying the HTTP thread.
- * So the HTTP thread serves a read itself when reads of its shape have taken under `LIGHT_MS` on an
- * app thread, a few at a time; everything else, and every shape not yet measured, goes to the app
- * threads, which report each request's time. One light read in `RESAMPLE` still goes there, so a
- * shape that grew heavy (its table grew) is noticed.
+ * So the HTTP thread serves a read itself when reads of its shape have taken under `LIGHT_MS` of an
+ * app thread's CPU, a few at a time (the admission gate); everything else, and every shape not yet
+ * measured, goes to the app threads, which report each request's time. One light read in
+ * `RESAMPLE` still goes there, so a shape that grew heavy (its table grew) is noticed.
  */
 
 /** App-thread milliseconds under which a shape of read is served on the HTTP thread. */
@@ -71,8 +71,9 @@ export function costBook() {
     },
     record,
     /**
-     * What a read served on the HTTP thread took, waits included: past `SLOW_HERE_MS` its shape is
-     * measured on app threads again until its average is back under `LIGHT_MS`.
+     * What a read served on the HTTP thread took from admission to answer, its waits for the
+     * database reader included: past `SLOW_HERE_MS` its shape is measured on app threads again
+     * until its average is back under `LIGHT_MS`.
      */
     servedHere(shape: string, ms: number): void {
       if (ms > SLOW_HERE_MS) record(shape, ms);
