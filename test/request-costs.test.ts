@@ -20,6 +20,16 @@ describe("the shape of a read, for where the Node server serves it", () => {
   });
 });
 
+/** How many app-thread measurements of `ms` it takes before shape "a" is served as light again. */
+function measuredUntilLight(book: ReturnType<typeof costBook>, ms: number): number {
+  let measured = 0;
+  while (!book.light("a")) {
+    book.record("a", ms);
+    measured++;
+  }
+  return measured;
+}
+
 describe("the book of what reads cost", () => {
   it("sends a shape never measured to an app thread, and one measured light to the HTTP thread", () => {
     const book = costBook();
@@ -33,11 +43,7 @@ describe("the book of what reads cost", () => {
   it("follows a shape's latest measurements: a cold first read is outgrown, a shape grown heavy leaves", () => {
     const book = costBook();
     book.record("a", 40 * LIGHT_MS);
-    let measured = 1;
-    while (!book.light("a")) {
-      book.record("a", LIGHT_MS / 10);
-      measured++;
-    }
+    const measured = 1 + measuredUntilLight(book, LIGHT_MS / 10);
     expect(measured).toBeGreaterThan(2);
     expect(measured).toBeLessThan(20);
     book.record("a", 10 * LIGHT_MS);
@@ -58,11 +64,7 @@ describe("the book of what reads cost", () => {
     expect(book.light("a")).toBe(true);
     book.servedHere("a", SLOW_HERE_MS * 2);
     expect(book.light("a")).toBe(false);
-    let measured = 0;
-    while (!book.light("a")) {
-      book.record("a", LIGHT_MS / 4);
-      measured++;
-    }
+    const measured = measuredUntilLight(book, LIGHT_MS / 4);
     expect(measured).toBeGreaterThan(3);
     expect(measured).toBeLessThan(20);
   });
