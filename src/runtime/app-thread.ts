@@ -90,7 +90,7 @@ const crossing = (answer: Answer): Answer =>
  * request costs, for the HTTP thread's choice of where reads of its shape run (request-costs.ts).
  * The clock would count the turns the thread waited for a core, which grow with the load. A read
  * that waits for nothing runs from start to answer without yielding; one that yields may have other
- * requests' work counted, which errs towards serving it here.
+ * requests' work counted, which errs towards keeping its shape on the app threads.
  */
 const workTime: () => number =
   typeof process.threadCpuUsage === "function"

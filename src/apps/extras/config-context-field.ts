@@ -204,10 +204,7 @@ function contextKeySql(owner: Model, paths: ContextPaths, table: string): Sql {
     if (source) bySource.set(source, [...(bySource.get(source) ?? []), dimension]);
   }
   const parts = [...bySource].map(([source, dimensions], n) => {
-    const assigned = sql.join(
-      dimensions.map((d) => sql`EXISTS (SELECT 1 FROM ${sql.table(contextThrough(d).table)})`),
-      sql` OR `,
-    );
+    const assigned = sql`EXISTS (${assignedAlong(dimensions)})`;
     const field = owner.field[source];
     // A foreign key is its column; a set (tags) its ids, under aliases of their own (100 + n).
     const ids = field.column
