@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { textOf } from "../lib/responses.ts";
+import { bodyOf } from "../lib/responses.ts";
 
 /** A response as node:http writes it: what an app thread sends back, or a web Response converted. */
 export interface Answer {
@@ -94,13 +94,13 @@ function send(res: ServerResponse, answer: Answer): void {
 
 /** A web Response as node:http writes it. */
 export async function toAnswer(response: Response): Promise<Answer> {
-  const text = textOf(response);
-  const body = text ?? (response.body ? new Uint8Array(await response.arrayBuffer()) : null);
+  const made = bodyOf(response);
+  const body = made ?? (response.body ? new Uint8Array(await response.arrayBuffer()) : null);
   const headers: Record<string, string | string[]> = Object.fromEntries(response.headers);
   // Each cookie is its own Set-Cookie line (a session and its CSRF token); fromEntries would keep only the last.
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
-  return { status: response.status, headers, body };
+  return { status: response.status, headers, body, owned: body instanceof Uint8Array };
 }
 
 /** Whether a request of this method carries no body for the app (Fetch cannot give it one). */

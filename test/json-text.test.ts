@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { jsonParts, utf8Bytes } from "../src/lib/json-text.ts";
+
+const text = (value: unknown) => new TextDecoder().decode(utf8Bytes(jsonParts(value)));
+
+/** A row as a page holds it: nested objects, nulls, text beyond ASCII. */
+const row = (i: number) => ({
+  id: i,
+  url: `http://127.0.0.1/api/dcim/interfaces/${i}/`,
+  device: { id: i % 7, name: `device-${i % 7}`, description: i % 3 ? "" : "côté «baie» 🚀" },
+  type: { value: "1000base-t", label: "1000BASE-T (1GE)" },
+  tags: i % 5 ? [] : [{ id: 1, name: "edge" }],
+  mtu: null,
+  enabled: i % 2 === 0,
+  custom_fields: {},
+  skipped: undefined,
+  padding: "x".repeat(i % 400),
+});
+
+describe("JSON text in parts", () => {
+  it("joins to JSON.stringify's text for pages, bulk answers, GraphQL answers and small objects", () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => row(i));
+    const values: unknown[] = [
+      { count: 2500, next: "http://127.0.0.1/api/dcim/interfaces/?limit=1000&offset=1000", previous: null, results: rows },
+      rows,
+      { data: { device_list: rows.slice(0, 300), other: { nested: rows.slice(0, 40) } } },
+      row(3),
+      { count: 0, next: null, previous: null, results: [] },
+      [],
+      "text",
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? undefined : () => i)),
+      { a: undefined, b: () => 1, c: Array.from({ length: 33 }, () => new Date(0)) },
+    ];
+    for (const value of values) expect(text(value)).toBe(JSON.stringify(value));
+  });
+
+  it("splits a long page into many parts, none far beyond the size it aims at, and leaves a small answer whole", () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => row(i));
+    const parts = jsonParts({ count: 2500, next: null, previous: null, results: rows });
+    expect(parts.length).toBeGreaterThan(20);
+    expect(Math.max(...parts.map((p) => p.length))).toBeLessThan(128 * 1024);
+    expect(jsonParts(row(1))).toHaveLength(1);
+    expect(jsonParts({ count: 3, next: null, previous: null, results: rows.slice(0, 3) })).toHaveLength(1);
+  });
+
+  it("encodes text beyond ASCII in any part, growing its buffer as it needs", () => {
+    const wide = Array.from({ length: 64 }, (_, i) => ({ i, s: "€".repeat(3000) + "𝄞".repeat(i) }));
+    const ascii = Array.from({ length: 64 }, (_, i) => ({ i, s: "a".repeat(3000) }));
+    for (const value of [wide, [...ascii, ...wide], [...wide, ...ascii]]) {
+      const bytes = utf8Bytes(jsonParts(value));
+      expect(bytes).toEqual(new TextEncoder().encode(JSON.stringify(value)));
+    }
+  });
+});
