@@ -23,9 +23,9 @@ export function jsonParts(value: unknown): string[] {
 }
 
 function write(value: unknown, parts: string[], depth: number): void {
-  if (Array.isArray(value) && value.length >= MIN_SPLIT) return writeArray(value, parts);
-  if (depth < MAX_DEPTH && isPlainObject(value) && holdsLongArray(value, depth)) return writeObject(value, parts, depth);
-  parts.push(JSON.stringify(value) ?? "null");
+  if (Array.isArray(value) && value.length >= MIN_SPLIT) writeArray(value, parts);
+  else if (depth < MAX_DEPTH && isPlainObject(value) && holdsLongArray(value, depth)) writeObject(value, parts, depth);
+  else parts.push(JSON.stringify(value) ?? "null");
 }
 
 /** The items in runs sized to PART_CHARS, guessed from the run before. */
