@@ -29,6 +29,7 @@ import { backgroundTasks, localDeliveryQueue } from "./runtime/background.ts";
 import { packageAssets } from "./runtime/package-assets.ts";
 import { nodeHmac } from "./runtime/node-hmac.ts";
 import { folderFiles, mediaRoot } from "./runtime/folder-files.ts";
+import { withLength } from "./lib/responses.ts";
 
 // deno-lint-ignore no-explicit-any
 // biome-ignore lint/suspicious/noExplicitAny: Deno's own types are not installed; the entry uses a few of its members
@@ -110,7 +111,7 @@ export default {
   },
   async fetch(request: Request, info?: ServeInfo): Promise<Response> {
     try {
-      return await app.fetch(withParsableUrl(request), {
+      const response = await app.fetch(withParsableUrl(request), {
         db,
         files,
         clientAddress: info?.remoteAddr?.hostname ?? null,
@@ -118,6 +119,7 @@ export default {
         enqueue,
         assets: packageAssets,
       });
+      return withLength(response);
     } catch (error) {
       console.error("unhandled error serving a request:", error);
       return new Response(JSON.stringify({ detail: "Server error." }), {

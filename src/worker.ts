@@ -8,7 +8,7 @@ import { createApp, type App } from "./app.ts";
 import { ConfigError, parseConfig } from "./config.ts";
 import { MIGRATIONS } from "./db/migration-files.ts";
 import { libsqlClientDatabase } from "./db/libsql-client.ts";
-import { json } from "./lib/responses.ts";
+import { json, withLength } from "./lib/responses.ts";
 import { deadLetterRuns } from "./events/runs.ts";
 import { r2Files, type R2BucketLike } from "./runtime/r2-files.ts";
 
@@ -178,7 +178,7 @@ export default {
     const db = openDatabase(env);
     const background: Promise<unknown>[] = [];
     try {
-      return await app.fetch(request, {
+      const response = await app.fetch(request, {
         db,
         files: env.MEDIA ? r2Files(env.MEDIA) : undefined,
         clientAddress: request.headers.get("CF-Connecting-IP"),
@@ -186,6 +186,7 @@ export default {
         enqueue: env.WEBHOOK_QUEUE ? (ids) => enqueueDeliveries(env.WEBHOOK_QUEUE!, ids) : undefined,
         assets: env.ASSETS ? (file) => env.ASSETS!.fetch(new Request(`https://assets.invalid/${file}`)) : undefined,
       });
+      return withLength(response);
     } finally {
       ctx.waitUntil(Promise.allSettled(background).then(() => db.close()));
     }

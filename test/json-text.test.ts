@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonParts, utf8Bytes } from "../src/lib/json-text.ts";
+import { bodyOf, json, withLength } from "../src/lib/responses.ts";
 
 const text = (value: unknown) => new TextDecoder().decode(utf8Bytes(jsonParts(value)));
 
@@ -50,5 +51,29 @@ describe("JSON text in parts", () => {
       const bytes = utf8Bytes(jsonParts(value));
       expect(bytes).toEqual(new TextEncoder().encode(JSON.stringify(value)));
     }
+  });
+});
+
+describe("a JSON response of a long answer", () => {
+  it("reads back as the answer through the web API and through its bytes, and as bytes again for Workers and Deno", async () => {
+    const page = { count: 300, next: null, previous: null, results: Array.from({ length: 300 }, (_, i) => row(i)) };
+    const expected = JSON.parse(JSON.stringify(page));
+    const viaStream = json(page, 200, { Allow: "GET" });
+    expect(viaStream.headers.get("content-type")).toBe("application/json");
+    expect(await viaStream.json()).toEqual(expected);
+    expect(bodyOf(viaStream)).toBeUndefined();
+
+    const viaBytes = json(page);
+    const bytes = bodyOf(viaBytes);
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(JSON.parse(new TextDecoder().decode(bytes as Uint8Array))).toEqual(expected);
+
+    const sent = withLength(json(page, 201));
+    expect(sent.status).toBe(201);
+    expect(await sent.json()).toEqual(expected);
+    // A short answer is text, and goes out as it is.
+    const short = json({ detail: "Not found." }, 404);
+    expect(bodyOf(short)).toBe('{"detail":"Not found."}');
+    expect(withLength(short)).toBe(short);
   });
 });

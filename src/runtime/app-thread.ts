@@ -16,6 +16,7 @@ import { packageAssets } from "./package-assets.ts";
 import { toAnswer, webRequest, type Answer } from "./node-http.ts";
 import { nodeHmac } from "./node-hmac.ts";
 import { folderFiles, mediaRoot } from "./folder-files.ts";
+import { utf8Bytes } from "../lib/json-text.ts";
 
 export interface AppThreadData {
   readonly env: Record<string, string | undefined>;
@@ -80,10 +81,9 @@ const files = folderFiles(mediaRoot(config));
  * string: a copy costs less than encoding and moving it.
  */
 const MOVED_TEXT = 16 * 1024;
-const utf8 = new TextEncoder();
 
 const crossing = (answer: Answer): Answer =>
-  typeof answer.body === "string" && answer.body.length > MOVED_TEXT ? { ...answer, body: utf8.encode(answer.body), owned: true } : answer;
+  typeof answer.body === "string" && answer.body.length > MOVED_TEXT ? { ...answer, body: utf8Bytes([answer.body]), owned: true } : answer;
 
 /**
  * Milliseconds of CPU this thread has used (Node 22.19 and later), else of the clock: what a
