@@ -533,6 +533,8 @@ describe("cost", () => {
   it("a write with custom fields stays two round trips, a filtered list one, whatever the size", async () => {
     await field({ name: "cost_ref", type: "object", object_types: ["dcim.region"], related_object_type: "tenancy.tenant" });
     await field({ name: "cost_key", type: "text", object_types: ["dcim.region"], unique: true });
+    // A definition's change moves the auth version: the next request reads the token again.
+    await api.get("/api/dcim/regions/?limit=1");
     const one = await api.cost(() =>
       api.post("/api/dcim/regions/", { name: "R0", slug: "r0", custom_fields: { cost_ref: ids.acme, cost_key: "k0" } }),
     );
@@ -581,5 +583,30 @@ describe("the object custom fields a read resolves", () => {
     expect(site === null || site.url.includes("/api/dcim/sites/")).toBe(true);
     expect((await api.delete(`${CF}${def}/`)).status).toBe(204);
     expect(await read()).not.toHaveProperty("catalog_ref");
+  });
+
+  it("appear on a type that had none, and leave it, while the token's data and the type's statements are cached", async () => {
+    const platform = await make(api, "/api/dcim/platforms/", { name: "Catalog OS", slug: "catalog-os" });
+    const read = async () => [
+      (await api.get(`/api/dcim/platforms/${platform}/`)).body.custom_fields,
+      (await api.get(`/api/dcim/platforms/?id=${platform}`)).body.results[0].custom_fields,
+    ];
+    // Read twice: the statements of a type without custom fields are compiled and cached.
+    expect(await read()).toEqual([{}, {}]);
+    expect(await read()).toEqual([{}, {}]);
+    const def = await field({ name: "catalog_note", type: "text", object_types: ["dcim.platform"] });
+    expect(await read()).toEqual([{ catalog_note: null }, { catalog_note: null }]);
+    expect((await api.patch(`/api/dcim/platforms/${platform}/`, { custom_fields: { catalog_note: "kept" } })).body.custom_fields).toEqual({
+      catalog_note: "kept",
+    });
+    expect(await read()).toEqual([{ catalog_note: "kept" }, { catalog_note: "kept" }]);
+    // Moved to another type, then removed: the platform's reads show none again.
+    expect((await api.patch(`${CF}${def}/`, { object_types: ["dcim.manufacturer"] })).status).toBe(200);
+    expect(await read()).toEqual([{}, {}]);
+    // As NetBox, taking a type from a field clears its objects' values.
+    expect((await api.patch(`${CF}${def}/`, { object_types: ["dcim.platform"] })).status).toBe(200);
+    expect(await read()).toEqual([{ catalog_note: null }, { catalog_note: null }]);
+    expect((await api.delete(`${CF}${def}/`)).status).toBe(204);
+    expect(await read()).toEqual([{}, {}]);
   });
 });

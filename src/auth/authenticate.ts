@@ -75,8 +75,8 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
       sql`SELECT t.id, t.key_digest, t.write_enabled, t.expires, t.last_used, t.allowed_ips,
            u.id AS user_id, u.username, u.is_superuser, u.is_active, (SELECT version FROM auth_state) AS version,
            ${grantsSql(sql.ref("u.id"))} AS grants,
-           (SELECT json_group_array(json_array(object_types, related_object_type)) FROM extras_customfield
-             WHERE type IN ('object', 'multiobject')) AS object_fields
+           (SELECT json_group_array(json_array(object_types,
+             CASE WHEN type IN ('object', 'multiobject') THEN related_object_type END)) FROM extras_customfield) AS object_fields
          FROM users_token t JOIN users_user u ON u.id = t.user_id WHERE t.key_digest = ${digest}`.compile(qb),
     ],
     "read",
@@ -118,14 +118,16 @@ function checkAllowedIps(ctx: RequestContext, allowed: readonly string[]): void 
   if (!permitted) throw ApiError.forbidden(`Source IP ${client.toString()} is not permitted to authenticate using this token.`);
 }
 
-/** The object custom fields' related types by the object type they are defined on, from `[[object_types, related type], ...]`. */
+/**
+ * Every object type with custom fields, and the related types its object fields name, from
+ * `[[object_types, related type or null], ...]`, one per custom field.
+ */
 function objectFieldsOf(raw: unknown): ObjectFields {
   const out = new Map<string, string[]>();
   for (const [owners, related] of JSON.parse(String(raw ?? "[]")) as [string, string | null][]) {
-    if (!related) continue;
     for (const owner of JSON.parse(owners) as string[]) {
       const types = out.get(owner) ?? [];
-      if (!types.includes(related)) out.set(owner, [...types, related].sort());
+      out.set(owner, related && !types.includes(related) ? [...types, related].sort() : types);
     }
   }
   return out;

@@ -17,7 +17,7 @@ import type { WriteItem, Probe, AllocationPlan } from "../schema/hooks.ts";
 import { isRef } from "../schema/kinds/descriptor.ts";
 import { KINDS, mirrorOf } from "../schema/kinds/index.ts";
 import { relationErrors } from "./filters.ts";
-import { customFieldTypes, detailStatement, listStatements, plannedFilters } from "./read-statements.ts";
+import { customFieldsRead, detailStatement, listStatements, plannedFilters } from "./read-statements.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes } from "./probes.ts";
 import { customFieldWrite } from "./custom-fields.ts";
@@ -280,7 +280,7 @@ export async function writeObjects(ctx: Actor, model: Model, request: WriteReque
   }
   // The response's rows, read inside the transaction: every object this request wrote.
   statements.push(
-    sql`SELECT ${selectSql(model, model.readableFields, { customFieldTypes: customFieldTypes(ctx, model) })} FROM ${sql.table(model.table)}
+    sql`SELECT ${selectSql(model, model.readableFields, customFieldsRead(ctx, model))} FROM ${sql.table(model.table)}
       WHERE id IN ${written} ORDER BY id`.compile(qb),
   );
   const results = await executeWrite(ctx, model, statements, { bulk });

@@ -7,7 +7,7 @@ import { remembered } from "../lib/memo.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import { planFilters, planOrdering, type RelationCheck } from "./filters.ts";
 import { scopeKey, scopeSql } from "./scope.ts";
-import { joinedSelectSql, PAGE_IDS, selectSql } from "./select.ts";
+import { joinedSelectSql, PAGE_IDS, selectSql, type SelectOptions } from "./select.ts";
 
 /*
  * The statements of a list or detail read, built once per request shape and bound per request.
@@ -38,15 +38,21 @@ function fieldsKey(fields: readonly Field[]): string {
   return key;
 }
 
-/** The related types the model's object custom fields name, when the requester's auth data says (`ObjectFields`). */
-export function customFieldTypes(ctx: Actor, model: Model): readonly string[] | null {
+/**
+ * What a read of the model needs of its custom fields, when the requester's auth data says
+ * (`ObjectFields`): whether the type has any, and the related types its object fields name.
+ */
+export function customFieldsRead(ctx: Actor, model: Model): SelectOptions {
   const known = ctx.auth?.objectFields;
-  return known ? (known.get(model.objectType) ?? []) : null;
+  if (!known) return { customFieldTypes: null };
+  const types = known.get(model.objectType);
+  return { customFieldTypes: types ?? [], customFields: types !== undefined };
 }
 
 /** A shape's key: the model, the fields read, what its custom fields resolve, and the requester's scope. */
 function shapeKey(ctx: Actor, model: Model, fields: readonly Field[]): string {
-  return `${model.objectType}\n${fieldsKey(fields)}\n${customFieldTypes(ctx, model)?.join(",") ?? "*"}\n${scopeKey(ctx)}`;
+  const { customFieldTypes, customFields } = customFieldsRead(ctx, model);
+  return `${model.objectType}\n${fieldsKey(fields)}\n${customFields ?? true} ${customFieldTypes?.join(",") ?? "*"}\n${scopeKey(ctx)}`;
 }
 
 const details = new Map<string, Template>();
@@ -58,7 +64,7 @@ export function detailStatement(ctx: Actor, model: Model, id: number, fields: re
     shapeKey(ctx, model, fields),
     () =>
       new Template(
-        sql`SELECT ${selectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) })} FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "view")}`,
+        sql`SELECT ${selectSql(model, fields, customFieldsRead(ctx, model))} FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "view")}`,
       ),
   );
   return template.bind({ id });
@@ -118,7 +124,7 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
       ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
     // Its WHERE names the page's ids alone, so the select may read related objects by joins, and
     // a field may compute what the whole page shares from them (config contexts).
-    const { select, joins, paged } = joinedSelectSql(model, fields, { customFieldTypes: customFieldTypes(ctx, model) });
+    const { select, joins, paged } = joinedSelectSql(model, fields, customFieldsRead(ctx, model));
     const page = sql.raw(PAGE_IDS);
     const rows = paged
       ? sql`WITH ${page}(id) AS (${ids}) SELECT ${select} FROM ${table} ${joins}

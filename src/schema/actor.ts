@@ -34,9 +34,10 @@ export interface AuthToken {
 }
 
 /**
- * Which related object types the custom fields of type object or multiobject name, by the object
- * type they are defined on: as of the auth version, which their changes bump (migration 0020), so
- * a read's SQL resolves those types' objects only and is proven current by the same check.
+ * Every object type that has custom fields, with the related object types its fields of type
+ * object or multiobject name: as of the auth version, which their changes bump (migrations 0020
+ * and 0033), so a read's SQL asks for custom fields only where some are defined, resolves those
+ * types' objects only, and is proven current by the same check.
  */
 export type ObjectFields = ReadonlyMap<string, readonly string[]>;
 

@@ -36,6 +36,8 @@ export interface SelectContext {
    * requester's data says; null: any registered type.
    */
   readonly customFieldTypes: readonly string[] | null;
+  /** Whether the read model may have custom fields defined (`SelectOptions.customFields`). */
+  readonly customFields: boolean;
   /** A registered model by `app.model`, for SQL that reaches models a field set cannot import. */
   byType(objectType: string): Model | undefined;
   /**

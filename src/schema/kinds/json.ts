@@ -33,6 +33,7 @@ export function jsonStored(
  * nested JSON of their objects, built in the same statement, and `t` says how to shape them.
  */
 function customFieldsSql(field: Field, table: string, sc: SelectContext): Sql {
+  if (!sc.customFields) return sql`json_object('v', json_object(), 't', json_object())`;
   const data = ref(table, field.column!);
   const path = sql`('$."' || cf.name || '"')`;
   // Related objects come one level short of the nesting cap: their own relations are nested once
