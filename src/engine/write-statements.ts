@@ -121,42 +121,51 @@ export function insertRowsStatements(model: Model, rows: readonly InsertedRow[])
     model,
     () => new Set(model.fields.filter((f) => f.nullable && KINDS[f.kind].storage?.columns).flatMap((f) => columnsOf(f).map(([c]) => c))),
   );
-  const out: Statement[] = [];
-  let run = null as { names: string[]; key: string; values: unknown[][] } | null;
-  const flush = () => {
-    if (run)
-      out.push(
-        run.values.length === 1
-          ? insertStatement(model, new Map(run.names.map((c, i) => [c, run!.values[0][i]])))
-          : insertRowsStatement(model, run.names, run.values),
-      );
-    run = null;
-  };
-  // The columns a row's own columns make, with those left NULL added: worked out once per shape.
-  const shapes = new Map<string, { names: string[]; key: string }>();
-  for (const { columns, after } of rows) {
-    let plain = columns.size > 0 && !after.length;
-    for (const value of columns.values()) plain &&= jsonExact(value);
-    if (!plain) {
-      flush();
-      out.push(insertStatement(model, columns), ...after);
-      continue;
-    }
+  // The columns a row's own columns make, with those left NULL added: worked out once per shape,
+  // one array for the same columns however the row gave them.
+  const shapes = new Map<string, readonly string[]>();
+  const namesOf = ({ columns, after }: InsertedRow): readonly string[] | null => {
+    if (!columns.size || after.length || ![...columns.values()].every(jsonExact)) return null;
     const own = [...columns.keys()].join(",");
-    let shape = shapes.get(own);
-    if (!shape) {
-      const names = [...new Set([...columns.keys(), ...fillable])].sort();
-      shapes.set(own, (shape = { names, key: names.join(",") }));
+    let names = shapes.get(own);
+    if (!names) {
+      const all = [...new Set([...columns.keys(), ...fillable])].sort();
+      names = shapes.get(all.join(",")) ?? all;
+      shapes.set(own, names).set(all.join(","), names);
     }
-    const { names, key } = shape;
-    if (run?.key !== key) {
-      flush();
-      run = { names, key, values: [] };
-    }
-    run!.values.push(names.map((c) => columns.get(c) ?? null));
+    return names;
+  };
+  return runsOf(rows, namesOf).flatMap(({ names, rows: run }) => {
+    if (!names) return [insertStatement(model, run[0].columns), ...run[0].after];
+    if (run.length === 1) return [insertStatement(model, new Map(names.map((c) => [c, run[0].columns.get(c) ?? null])))];
+    return [
+      insertRowsStatement(
+        model,
+        names,
+        run.map(({ columns }) => names.map((c) => columns.get(c) ?? null)),
+      ),
+    ];
+  });
+}
+
+/**
+ * Rows in runs, in order: consecutive rows of the same columns (`namesOf`, the same array for the
+ * same columns) go in one run, unless `joins` refuses a row to the run so far; a row of no columns
+ * to share (null: values that are SQL, statements to follow) is a run of its own.
+ */
+function runsOf<R>(
+  rows: readonly R[],
+  namesOf: (row: R) => readonly string[] | null,
+  joins: (run: readonly R[], row: R) => boolean = () => true,
+): { names: readonly string[] | null; rows: R[] }[] {
+  const runs: { names: readonly string[] | null; rows: R[] }[] = [];
+  for (const row of rows) {
+    const names = namesOf(row);
+    const last = runs[runs.length - 1];
+    if (names && last?.names === names && joins(last.rows, row)) last.rows.push(row);
+    else runs.push({ names, rows: [row] });
   }
-  flush();
-  return out;
+  return runs;
 }
 
 /** One INSERT of many rows with the same columns, in the order given, from one JSON parameter. */
@@ -188,36 +197,36 @@ export interface UpdatedRow extends InsertedRow {
  * its own UPDATE would write it, triggers included.
  */
 export function updateRowsStatements(model: Model, rows: readonly UpdatedRow[]): Statement[] {
-  const out: Statement[] = [];
-  let run = null as { names: string[]; key: string; values: unknown[][]; after: Statement[]; ids: Set<number> } | null;
-  const flush = () => {
-    if (run?.values.length === 1) {
-      const [[id, ...values]] = run.values;
-      out.push(updateStatement(model, id as number, new Map(run.names.map((c, i) => [c, values[i]])))!, ...run.after);
-    } else if (run) out.push(updateRowsStatement(model, run.names, run.values), ...run.after);
-    run = null;
+  const shapes = new Map<string, readonly string[]>();
+  const namesOf = ({ columns }: UpdatedRow): readonly string[] | null => {
+    if (!columns.size || (model.tree && columns.has("parent_id")) || ![...columns.values()].every(jsonExact)) return null;
+    const key = [...columns.keys()].join(",");
+    let names = shapes.get(key);
+    if (!names) shapes.set(key, (names = [...columns.keys()]));
+    return names;
   };
-  for (const { id, columns, after } of rows) {
-    const plain = columns.size > 0 && !(model.tree && columns.has("parent_id")) && [...columns.values()].every(jsonExact);
-    if (!plain) {
-      flush();
-      const update = updateStatement(model, id, columns);
-      out.push(...(update ? [update] : []), ...after);
-      continue;
+  // A row listed twice is updated twice, in order, as its own UPDATEs would (one UPDATE ... FROM would pick one).
+  const ids = new WeakMap<readonly UpdatedRow[], Set<number>>();
+  const joins = (run: readonly UpdatedRow[], row: UpdatedRow) => {
+    let seen = ids.get(run);
+    if (!seen) ids.set(run, (seen = new Set(run.map((r) => r.id))));
+    return !seen.has(row.id) && Boolean(seen.add(row.id));
+  };
+  return runsOf(rows, namesOf, joins).flatMap(({ names, rows: run }) => {
+    const after = run.flatMap((row) => row.after);
+    if (!names || run.length === 1) {
+      const update = updateStatement(model, run[0].id, run[0].columns);
+      return [...(update ? [update] : []), ...after];
     }
-    const names = [...columns.keys()];
-    const key = names.join(",");
-    // A row listed twice is updated twice, in order, as its own UPDATEs would (one UPDATE ... FROM would pick one).
-    if (run?.key !== key || run.ids.has(id)) {
-      flush();
-      run = { names, key, values: [], after: [], ids: new Set() };
-    }
-    run!.ids.add(id);
-    run!.values.push([id, ...names.map((c) => columns.get(c))]);
-    run!.after.push(...after);
-  }
-  flush();
-  return out;
+    return [
+      updateRowsStatement(
+        model,
+        names,
+        run.map(({ id, columns }) => [id, ...names.map((c) => columns.get(c))]),
+      ),
+      ...after,
+    ];
+  });
 }
 
 /** One UPDATE of many rows setting the same columns, from one JSON parameter of `[id, values...]` rows. */
