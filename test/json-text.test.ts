@@ -71,7 +71,10 @@ describe("a JSON response of a long answer", () => {
     const sent = withLength(json(page, 201));
     expect(sent.status).toBe(201);
     expect(await sent.json()).toEqual(expected);
-    // A short answer is text, and goes out as it is.
+    // A page under 64 K characters, though written in parts, is text, as is a short answer: they go out as they are.
+    const mid = { count: 40, next: null, previous: null, results: Array.from({ length: 40 }, (_, i) => row(i)) };
+    expect(jsonParts(mid).length).toBeGreaterThan(1);
+    expect(bodyOf(json(mid))).toBe(JSON.stringify(mid));
     const short = json({ detail: "Not found." }, 404);
     expect(bodyOf(short)).toBe('{"detail":"Not found."}');
     expect(withLength(short)).toBe(short);
