@@ -188,10 +188,15 @@ describe("request pipeline", () => {
     broken.close();
   });
 
-  it("supports HEAD like GET without a body", async () => {
-    const reply = await api.request("HEAD", "/api/dcim/sites/");
-    expect(reply.status).toBe(200);
-    expect(reply.text).toBe("");
+  it("supports HEAD like GET without a body, giving the GET's length", async () => {
+    await api.post("/api/dcim/sites/", { name: "Zürich HEAD", slug: "zurich-head" });
+    for (const path of ["/api/dcim/sites/", "/api/dcim/sites/?limit=1000", "/api/"]) {
+      const reply = await api.request("HEAD", path);
+      expect(reply.status).toBe(200);
+      expect(reply.text).toBe("");
+      const get = await api.request("GET", path);
+      expect(reply.headers.get("Content-Length")).toBe(String(new TextEncoder().encode(get.text).byteLength));
+    }
   });
 });
 

@@ -13,7 +13,7 @@ import { readJson } from "./body.ts";
 import { listQueryOf, selectionOf } from "./list-query.ts";
 import { paginated } from "../lib/pagination.ts";
 import { checkHost } from "./host.ts";
-import { DETAIL_METHODS, json, LIST_METHODS, noContent } from "../lib/responses.ts";
+import { bodyOf, DETAIL_METHODS, json, LIST_METHODS, noContent } from "../lib/responses.ts";
 import { apiRoot, apiStatus, appRoot, userConfig } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
 import { graphiqlPage, wantsGraphiql } from "../ui/graphiql-page.ts";
@@ -385,6 +385,14 @@ async function finish(response: Response | undefined, req: IRequest, ctx: Reques
   // The same URL answers JSON or a page by Accept: caches must keep them apart.
   out.headers.append("Vary", "Accept");
   if (wantsBrowsable(ctx, out)) out = await browsable(ctx, registry, out);
-  if (req.method === "HEAD") return new Response(null, { status: out.status, headers: out.headers });
+  if (req.method === "HEAD") {
+    // The length the GET would have, as NetBox gives it.
+    const made = bodyOf(out);
+    if (made !== undefined && !out.headers.has("Content-Length"))
+      out.headers.set("Content-Length", String(typeof made === "string" ? utf8.encode(made).byteLength : made.byteLength));
+    return new Response(null, { status: out.status, headers: out.headers });
+  }
   return out;
 }
+
+const utf8 = new TextEncoder();
