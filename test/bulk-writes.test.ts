@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "./support/harness.ts";
 import { make, webhookRule } from "./contract/fixtures.ts";
+import { registry } from "../src/apps/index.ts";
+import { updateRowsStatements } from "../src/engine/write-statements.ts";
 
 /**
  * A bulk write costs the same statements whatever its size (its probes, rows and change records
@@ -129,5 +131,26 @@ describe("bulk writes", () => {
     expect(twice.body[1]).toEqual({ address: ["Duplicate IP address found in global table: 10.1.0.1/24"] });
     expect((await api.get("/api/dcim/interfaces/?limit=1")).body.count).toBe(before);
     expect((await api.get("/api/ipam/ip-addresses/?address=10.5.0.1/24")).body.count).toBe(0);
+  });
+});
+
+describe("the UPDATEs of a bulk update's rows", () => {
+  it("share one statement for consecutive rows of the same columns, and start another when a row comes again", () => {
+    const sites = registry.byObjectType("dcim.site")!;
+    const row = (id: number, description: string) => ({ id, columns: new Map<string, unknown>([["description", description]]), after: [] });
+    const shared = updateRowsStatements(sites, [row(1, "a"), row(2, "b"), row(3, "c")]);
+    expect(shared).toHaveLength(1);
+    const again = updateRowsStatements(sites, [row(1, "a"), row(2, "b"), row(1, "c"), row(3, "d")]);
+    expect(again).toHaveLength(2);
+    expect(again.map((s) => JSON.parse(String(s.parameters.at(-1))))).toEqual([
+      [
+        [1, "a"],
+        [2, "b"],
+      ],
+      [
+        [1, "c"],
+        [3, "d"],
+      ],
+    ]);
   });
 });

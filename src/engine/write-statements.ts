@@ -130,8 +130,9 @@ export function insertRowsStatements(model: Model, rows: readonly InsertedRow[])
     let names = shapes.get(own);
     if (!names) {
       const all = [...new Set([...columns.keys(), ...fillable])].sort();
-      names = shapes.get(all.join(",")) ?? all;
-      shapes.set(own, names).set(all.join(","), names);
+      const key = all.join(",");
+      names = shapes.get(key) ?? all;
+      shapes.set(own, names).set(key, names);
     }
     return names;
   };
@@ -150,20 +151,27 @@ export function insertRowsStatements(model: Model, rows: readonly InsertedRow[])
 
 /**
  * Rows in runs, in order: consecutive rows of the same columns (`namesOf`, the same array for the
- * same columns) go in one run, unless `joins` refuses a row to the run so far; a row of no columns
- * to share (null: values that are SQL, statements to follow) is a run of its own.
+ * same columns) go in one run, which holds each `idOf` once; a row of no columns to share (null:
+ * values that are SQL, statements to follow) is a run of its own.
  */
 function runsOf<R>(
   rows: readonly R[],
   namesOf: (row: R) => readonly string[] | null,
-  joins: (run: readonly R[], row: R) => boolean = () => true,
+  idOf?: (row: R) => unknown,
 ): { names: readonly string[] | null; rows: R[] }[] {
   const runs: { names: readonly string[] | null; rows: R[] }[] = [];
+  // The ids in the last run, the only one rows join.
+  let ids = new Set<unknown>();
   for (const row of rows) {
     const names = namesOf(row);
+    const id = idOf?.(row);
     const last = runs[runs.length - 1];
-    if (names && last?.names === names && joins(last.rows, row)) last.rows.push(row);
-    else runs.push({ names, rows: [row] });
+    if (names && last?.names === names && !(idOf && ids.has(id))) last.rows.push(row);
+    else {
+      runs.push({ names, rows: [row] });
+      ids = new Set();
+    }
+    if (idOf) ids.add(id);
   }
   return runs;
 }
@@ -206,13 +214,7 @@ export function updateRowsStatements(model: Model, rows: readonly UpdatedRow[]):
     return names;
   };
   // A row listed twice is updated twice, in order, as its own UPDATEs would (one UPDATE ... FROM would pick one).
-  const ids = new WeakMap<readonly UpdatedRow[], Set<number>>();
-  const joins = (run: readonly UpdatedRow[], row: UpdatedRow) => {
-    let seen = ids.get(run);
-    if (!seen) ids.set(run, (seen = new Set(run.map((r) => r.id))));
-    return !seen.has(row.id) && Boolean(seen.add(row.id));
-  };
-  return runsOf(rows, namesOf, joins).flatMap(({ names, rows: run }) => {
+  return runsOf(rows, namesOf, (row) => row.id).flatMap(({ names, rows: run }) => {
     const after = run.flatMap((row) => row.after);
     if (!names || run.length === 1) {
       const update = updateStatement(model, run[0].id, run[0].columns);

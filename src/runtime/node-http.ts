@@ -83,7 +83,7 @@ function written({ body, owned }: Answer): ((error?: Error | null) => void) | un
 
 function send(res: ServerResponse, answer: Answer): void {
   try {
-    res.writeHead(answer.status, withLength(answer));
+    res.writeHead(answer.status, headersWithLength(answer));
     res.end(answer.body, written(answer));
   } catch (error) {
     console.error("unhandled error writing a response:", error);
@@ -96,7 +96,7 @@ function send(res: ServerResponse, answer: Answer): void {
  * The answer's headers with its body's length: node:http sends a body written after `writeHead`
  * chunked, where NetBox (and a client showing progress) gives Content-Length.
  */
-function withLength({ headers, body }: Answer): Record<string, string | string[]> {
+function headersWithLength({ headers, body }: Answer): Record<string, string | string[]> {
   if (body === null || "content-length" in headers) return headers;
   return { ...headers, "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength) };
 }
