@@ -33,6 +33,7 @@ import m0030 from "../../migrations/0030_vm_without_oob_ip.sql";
 import m0031 from "../../migrations/0031_nulls_last_ordering.sql";
 import m0032 from "../../migrations/0032_change_records_by_request.sql";
 import m0033 from "../../migrations/0033_custom_field_owners.sql";
+import m0034 from "../../migrations/0034_counter_caches.sql";
 
 /** Every migration file, in order, as text (wrangler.toml `rules` bundle `.sql` files as text). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -69,4 +70,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0031_nulls_last_ordering.sql", sql: m0031 },
   { name: "0032_change_records_by_request.sql", sql: m0032 },
   { name: "0033_custom_field_owners.sql", sql: m0033 },
+  { name: "0034_counter_caches.sql", sql: m0034 },
 ];

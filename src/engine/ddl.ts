@@ -92,12 +92,14 @@ export function modelDdl(model: Model): string[] {
 
 /**
  * The DDL adding one field to an existing table (`ALTER TABLE ... ADD COLUMN` and its index), for
- * a field declared on a model that has already landed. SQLite cannot add a UNIQUE column: such a
- * field gets a unique index instead.
+ * a field declared on a model that has already landed, and what its kind keeps beside it (an
+ * m2m's through table, a counter's triggers). SQLite cannot add a UNIQUE column: such a field gets
+ * a unique index instead.
  */
 export function fieldDdl(model: Model, field: Field): string[] {
   const out = columnSql(field).map((c) => `ALTER TABLE ${model.table} ADD COLUMN ${c.replace(/ UNIQUE\b/, "")}`);
   if (field.unique && field.column) out.push(`CREATE UNIQUE INDEX ${model.table}_${field.column} ON ${model.table}(${field.column})`);
   out.push(...indexSql(model, field));
+  out.push(...(KINDS[field.kind].storage?.tables?.(field, model) ?? []));
   return out;
 }

@@ -241,6 +241,7 @@ function scalarOf(field: Field, registry: Registry): { type: GraphQLOutputType; 
       return value(nn(numeric ? GraphQLInt : GraphQLString), (o) => sql`nullif(${ref(o, col)}, '')`);
     }
     case "integer":
+    case "counter":
       return col ? value(nn(GraphQLInt), (o) => ref(o, col)) : null;
     case "float":
       if (!col) return null;

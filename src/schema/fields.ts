@@ -82,6 +82,17 @@ export const f = {
     countOf: { model, field, cumulative: o.cumulative },
     ...o,
   }),
+  /**
+   * A read-only count of `model` rows whose `field` points here, kept in a column of its own by
+   * triggers: NetBox's counter caches (a device's component counts), which it stores too.
+   */
+  counter: (model: ModelName, field: string, o: Opts = {}): FieldOptions => ({
+    kind: "counter",
+    readOnly: true,
+    default: 0,
+    countOf: { model, field },
+    ...o,
+  }),
   /** A read-only count of through-table rows whose `column` points here. */
   countRows: (table: string, column: string, o: Opts = {}): FieldOptions => ({
     kind: "count",

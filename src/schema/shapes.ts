@@ -83,6 +83,7 @@ export type FieldKind =
   | "m2m"
   | "generic"
   | "count"
+  | "counter"
   | "computed"
   | "alias"
   | "password"

@@ -149,7 +149,7 @@ export const virtualChassis = defineModel({
     master: f.fk("dcim.device", { nullable: true, unique: true, onDelete: "setNull", nestedDisplayUrl: true }),
     description,
     comments,
-    member_count: { ...f.count("dcim.device", "virtual_chassis"), notNested: false },
+    member_count: { ...f.counter("dcim.device", "virtual_chassis"), notNested: false },
     members: f.reverseList("dcim.device", "dcim_device", "virtual_chassis_id", { nestedDisplayUrl: true }),
   },
   brief: ["name", "master", "description", "member_count"],

@@ -148,8 +148,8 @@ export const virtualMachine = defineModel({
     }),
     config_context: configContextField(() => virtualMachine, VM_CONTEXT_PATHS),
     ...primaryIpFields({ oob: false }),
-    interface_count: f.count("virtualization.vminterface", "virtual_machine"),
-    virtual_disk_count: f.count("virtualization.virtualdisk", "virtual_machine"),
+    interface_count: f.counter("virtualization.vminterface", "virtual_machine"),
+    virtual_disk_count: f.counter("virtualization.virtualdisk", "virtual_machine"),
   },
   uniqueTogether: [
     // NetBox: Lower('name') with cluster and tenant; a VM without a cluster never collides.

@@ -4,7 +4,7 @@ import type { KindDescriptor, KindOf, SqlType } from "./descriptor.ts";
 import { genericKind } from "./generic.ts";
 import { customFieldsKind, jsonKind } from "./json.ts";
 import { networkKind } from "./network.ts";
-import { countKind, fkKind, m2mKind, reverseKind } from "./relations.ts";
+import { countKind, counterKind, fkKind, m2mKind, reverseKind } from "./relations.ts";
 import {
   booleanKind,
   choiceKind,
@@ -49,6 +49,7 @@ export const KINDS: Record<FieldKind, KindDescriptor> = {
   m2m: m2mKind(kindOf),
   generic: genericKind,
   count: countKind,
+  counter: counterKind,
   computed: computedKind,
   reverse: reverseKind(kindOf),
   alias: aliasKind(kindOf),

@@ -301,3 +301,37 @@ export const countKind: KindDescriptor = {
   openapi: { output: (field) => ({ [field.name]: described(field, { type: "integer" }) }) },
   snapshot: none,
 };
+
+/**
+ * A count NetBox keeps in a column of the counting row, as its counter caches (a device's
+ * `interface_count`): triggers on the counted table keep it, in the transaction of the write that
+ * changes it, so a read takes the column instead of counting (a page of 50 devices spent 16 % of
+ * its statement's instructions on its ten counts) and change records hold it, as NetBox's do.
+ */
+export const counterKind: KindDescriptor = {
+  storage: { sqlType: "INTEGER", tables: (field, model) => counterTriggers(field, model) },
+  read: { select: () => null, notNested: true },
+  render: (field, row, out) => void (out[field.name] = Number(row[field.column!] ?? 0)),
+  filter: { lookups: "number", numberSchema: { type: "integer" } },
+  options: countKind.options,
+  openapi: countKind.openapi,
+  snapshot: scalarSnapshot,
+};
+
+/**
+ * The triggers keeping a counter: a row of the counted model added, deleted, or moved from one
+ * row to another (its fk changed), by SQL of any path, the engine's, a cascade or a migration's.
+ */
+function counterTriggers(field: Field, model: Model): string[] {
+  const of = field.countOf as { readonly model: () => Model; readonly field: string };
+  const counted = of.model();
+  const fk = counted.field[of.field].column!;
+  const name = `${model.table}_${field.column}`;
+  const bump = (row: "NEW" | "OLD", by: "+ 1" | "- 1") =>
+    `UPDATE ${model.table} SET ${field.column} = ${field.column} ${by} WHERE id = ${row}.${fk};`;
+  return [
+    `CREATE TRIGGER ${name}_added AFTER INSERT ON ${counted.table} WHEN NEW.${fk} IS NOT NULL\nBEGIN ${bump("NEW", "+ 1")} END`,
+    `CREATE TRIGGER ${name}_removed AFTER DELETE ON ${counted.table} WHEN OLD.${fk} IS NOT NULL\nBEGIN ${bump("OLD", "- 1")} END`,
+    `CREATE TRIGGER ${name}_moved AFTER UPDATE OF ${fk} ON ${counted.table} WHEN OLD.${fk} IS NOT NEW.${fk}\nBEGIN ${bump("OLD", "- 1")} ${bump("NEW", "+ 1")} END`,
+  ];
+}

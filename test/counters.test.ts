@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { createHarness, type Harness } from "./support/harness.ts";
+import { make } from "./contract/fixtures.ts";
+
+/*
+ * The counts NetBox stores in the counting row (a device's component counts, a virtual chassis'
+ * members, a virtual machine's interfaces and disks): kept by triggers, whatever path adds,
+ * removes or moves a counted row, and read as columns.
+ */
+
+let api: Harness;
+const ids: Record<string, number> = {};
+const DEVICES = "/api/dcim/devices/";
+const IFACES = "/api/dcim/interfaces/";
+
+const counts = async (id: number) => {
+  const { body } = await api.get(`${DEVICES}${id}/`);
+  return { interfaces: body.interface_count, consoles: body.console_port_count, bays: body.module_bay_count };
+};
+
+beforeAll(async () => {
+  api = await createHarness();
+  ids.site = await make(api, "/api/dcim/sites/", { name: "S", slug: "s" });
+  const manufacturer = await make(api, "/api/dcim/manufacturers/", { name: "M", slug: "m" });
+  ids.type = await make(api, "/api/dcim/device-types/", { manufacturer, model: "T", slug: "t" });
+  ids.role = await make(api, "/api/dcim/device-roles/", { name: "R", slug: "r" });
+  await make(api, "/api/dcim/interface-templates/", { device_type: ids.type, name: "eth0", type: "1000base-t" });
+  await make(api, "/api/dcim/interface-templates/", { device_type: ids.type, name: "eth1", type: "1000base-t" });
+  await make(api, "/api/dcim/console-port-templates/", { device_type: ids.type, name: "con" });
+  const device = (name: string) => ({ name, device_type: ids.type, role: ids.role, site: ids.site });
+  ids.a = await make(api, DEVICES, device("a"));
+  ids.b = await make(api, DEVICES, device("b"));
+  ids.c = await make(api, DEVICES, device("c"));
+});
+afterAll(() => api.close());
+
+describe("stored counts", () => {
+  it("count the components a device type's templates gave a new device", async () => {
+    expect(await counts(ids.a)).toEqual({ interfaces: 2, consoles: 1, bays: 0 });
+    const created = await api.post(DEVICES, { name: "d", device_type: ids.type, role: ids.role, site: ids.site });
+    expect(created.body).toMatchObject({ interface_count: 2, console_port_count: 1, power_port_count: 0 });
+    expect((await api.delete(`${DEVICES}${created.body.id}/`)).status).toBe(204);
+  });
+
+  it("follow bulk creates, moves to another device, and deletes, one or in bulk", async () => {
+    const made = await api.post(
+      IFACES,
+      ["x0", "x1", "x2"].map((name) => ({ device: ids.b, name, type: "virtual" })),
+    );
+    expect(made.status, made.text).toBe(201);
+    expect((await counts(ids.b)).interfaces).toBe(5);
+    const [x0, x1, x2] = made.body.map((i: { id: number }) => i.id);
+    expect((await api.patch(`${IFACES}${x0}/`, { device: ids.c })).status).toBe(200);
+    expect([(await counts(ids.b)).interfaces, (await counts(ids.c)).interfaces]).toEqual([4, 3]);
+    expect(
+      (
+        await api.patch(IFACES, [
+          { id: x1, device: ids.c },
+          { id: x2, description: "same device" },
+        ])
+      ).status,
+    ).toBe(200);
+    expect([(await counts(ids.b)).interfaces, (await counts(ids.c)).interfaces]).toEqual([3, 4]);
+    expect((await api.delete(`${IFACES}${x0}/`)).status).toBe(204);
+    expect((await api.delete(IFACES, [{ id: x1 }, { id: x2 }])).status).toBe(204);
+    expect([(await counts(ids.b)).interfaces, (await counts(ids.c)).interfaces]).toEqual([2, 2]);
+  });
+
+  it("are left as they were by a write that fails", async () => {
+    const bad = await api.post(IFACES, [
+      { device: ids.b, name: "ok", type: "virtual" },
+      { device: ids.b, name: "bad", type: "no-such-type" },
+    ]);
+    expect(bad.status).toBe(400);
+    expect((await counts(ids.b)).interfaces).toBe(2);
+  });
+
+  it("filter and order lists as the columns they are", async () => {
+    await make(api, IFACES, { device: ids.c, name: "extra", type: "virtual" });
+    const names = async (q: string) => (await api.get(`${DEVICES}?${q}`)).body.results.map((d: { name: string }) => d.name);
+    expect(await names("interface_count__gte=3")).toEqual(["c"]);
+    expect(await names("interface_count=2&ordering=name")).toEqual(["a", "b"]);
+    expect(await names("ordering=-interface_count,name")).toEqual(["c", "a", "b"]);
+    const { body } = await api.post("/graphql/", { query: `{ device_list(filters: {name: {exact: "c"}}) { interface_count } }` });
+    expect(body).toEqual({ data: { device_list: [{ interface_count: 3 }] } });
+  });
+
+  it("are part of a device's change records, as NetBox's are", async () => {
+    await api.patch(`${DEVICES}${ids.c}/`, { serial: "S-1" });
+    const { body } = await api.get(`/api/core/object-changes/?changed_object_type=dcim.device&changed_object_id=${ids.c}&action=update`);
+    expect(body.results[0].postchange_data).toMatchObject({ interface_count: 3, console_port_count: 1, serial: "S-1" });
+  });
+
+  it("count a virtual chassis' members and a virtual machine's interfaces and disks", async () => {
+    const vc = await make(api, "/api/dcim/virtual-chassis/", { name: "stack" });
+    await api.patch(DEVICES, [
+      { id: ids.a, virtual_chassis: vc, vc_position: 1 },
+      { id: ids.b, virtual_chassis: vc, vc_position: 2 },
+    ]);
+    expect((await api.get(`/api/dcim/virtual-chassis/${vc}/`)).body.member_count).toBe(2);
+    await api.patch(`${DEVICES}${ids.b}/`, { virtual_chassis: null, vc_position: null });
+    expect((await api.get(`/api/dcim/virtual-chassis/${vc}/`)).body.member_count).toBe(1);
+
+    const vm = await make(api, "/api/virtualization/virtual-machines/", { name: "vm", site: ids.site });
+    await api.post("/api/virtualization/interfaces/", [
+      { virtual_machine: vm, name: "v0" },
+      { virtual_machine: vm, name: "v1" },
+    ]);
+    await make(api, "/api/virtualization/virtual-disks/", { virtual_machine: vm, name: "root", size: 10 });
+    expect((await api.get(`/api/virtualization/virtual-machines/${vm}/`)).body).toMatchObject({
+      interface_count: 2,
+      virtual_disk_count: 1,
+    });
+  });
+
+  it("are filled in for the rows already there by the migration that adds them", async () => {
+    const before = await counts(ids.c);
+    const statements = readFileSync("migrations/0034_counter_caches.sql", "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("UPDATE") && line.includes("count(*)"));
+    expect(statements).toHaveLength(13);
+    await api.db.batch(
+      [
+        { sql: "UPDATE dcim_device SET interface_count = 0, console_port_count = 0", parameters: [] },
+        ...statements.map((sql) => ({ sql, parameters: [] })),
+      ],
+      "write",
+    );
+    expect(await counts(ids.c)).toEqual(before);
+    expect(before).toEqual({ interfaces: 3, consoles: 1, bays: 0 });
+  });
+});
