@@ -78,20 +78,23 @@ describe("`node src/node.ts` (what npm start runs)", () => {
     await stop(second.child);
   });
 
-  it.runIf(process.platform === "linux")("serves from the process it was started as, restarted in place with two malloc arenas", async () => {
-    const dir = tempDir();
-    const started = await startProcess({ LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", MALLOC_ARENA_MAX: "" });
-    const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-    expect(environ(started.child.pid!)).toContain("MALLOC_ARENA_MAX=2");
-    const answer = await fetch(`${started.url}/api/status/`);
-    expect([answer.status, (await answer.json()).detail]).toEqual([403, "Authentication credentials were not provided."]);
-    await stop(started.child);
-    expect(started.child.exitCode).toBe(0);
-    // Set by whoever starts it (here, glibc's own limit), it is left as it is.
-    const kept = await startProcess({ LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", MALLOC_ARENA_MAX: "8" });
-    expect(environ(kept.child.pid!)).toContain("MALLOC_ARENA_MAX=8");
-    await stop(kept.child);
-  });
+  it.runIf(process.platform === "linux")(
+    "serves from the process it was started as, restarted in place with two malloc arenas",
+    async () => {
+      const dir = tempDir();
+      const started = await startProcess({ LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", MALLOC_ARENA_MAX: "" });
+      const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+      expect(environ(started.child.pid!)).toContain("MALLOC_ARENA_MAX=2");
+      const answer = await fetch(`${started.url}/api/status/`);
+      expect([answer.status, (await answer.json()).detail]).toEqual([403, "Authentication credentials were not provided."]);
+      await stop(started.child);
+      expect(started.child.exitCode).toBe(0);
+      // Set by whoever starts it (here, glibc's own limit), it is left as it is.
+      const kept = await startProcess({ LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", MALLOC_ARENA_MAX: "8" });
+      expect(environ(kept.child.pid!)).toContain("MALLOC_ARENA_MAX=8");
+      await stop(kept.child);
+    },
+  );
 
   it("refuses to start on a bad setting, naming it", async () => {
     await expect(startProcess({ PORT: "not-a-port", LIBSQL_URL: ":memory:" })).rejects.toThrow(
