@@ -50,10 +50,14 @@ const checkedDocuments = new Map<string, Checked>();
 /** Operations are compiled once per document, operation, variables and requester's scope. */
 const compiled = new Map<string, CompiledQuery | { readonly errors: readonly GraphQLError[] }>();
 
-const errorBody = (errors: readonly GraphQLError[]): string => JSON.stringify({ data: null, errors: errors.map((e) => e.toJSON()) });
+const errorBody = (errors: readonly GraphQLError[]): string[] => [JSON.stringify({ data: null, errors: errors.map((e) => e.toJSON()) })];
 
-/** Answers a GraphQL request as the JSON text of `{data, errors}`. */
-export async function executeGraphql(registry: Registry, ctx: Actor, request: GraphRequest): Promise<string> {
+/**
+ * Answers a GraphQL request as the JSON text of `{data, errors}`, in parts that joined are that
+ * text: the root fields' JSON as SQLite wrote it, never copied into one string (1.3 MB for a
+ * tenant's 1,000 devices with their interfaces).
+ */
+export async function executeGraphql(registry: Registry, ctx: Actor, request: GraphRequest): Promise<string[]> {
   const gs = graphSchema(registry);
   const limits = ctx.config;
   const checked = remembered(
@@ -130,7 +134,8 @@ export async function executeGraphql(registry: Registry, ctx: Actor, request: Gr
     ]);
   }
   const texts = plan.roots.map((root, i) => (root.post ? JSON.stringify(root.post(JSON.parse(values[i]!))) : values[i]));
-  if (!plan.introspection) return `{"data":{${plan.roots.map((root, i) => `${JSON.stringify(root.key)}:${texts[i]}`).join(",")}}}`;
+  if (!plan.introspection)
+    return ['{"data":{', ...plan.roots.flatMap((root, i) => [`${i ? "," : ""}${JSON.stringify(root.key)}:`, texts[i] ?? "null"]), "}}"];
 
   // Introspection is graphql-js's to answer; the fields beside it are the ones just read.
   const rootValue = Object.fromEntries(plan.roots.map((root, i) => [root.key, JSON.parse(texts[i]!)]));
@@ -142,7 +147,7 @@ export async function executeGraphql(registry: Registry, ctx: Actor, request: Gr
     ...(operation.name ? { operationName: operation.name.value } : {}),
     fieldResolver: (source, _args, _context, info) => (source as Record<string, unknown> | null)?.[info.path.key],
   });
-  return JSON.stringify(answer);
+  return [JSON.stringify(answer)];
 }
 
 /**

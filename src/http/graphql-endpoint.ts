@@ -3,6 +3,7 @@ import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { executeGraphql, type GraphRequest } from "../graphql/execute.ts";
 import { requireLogin } from "../engine/permissions.ts";
+import { jsonText } from "../lib/responses.ts";
 
 /**
  * `/graphql/`, GraphQL over HTTP: POST a JSON body `{query, variables, operationName}`, or GET
@@ -13,8 +14,8 @@ import { requireLogin } from "../engine/permissions.ts";
 export async function graphqlEndpoint(ctx: RequestContext, registry: Registry): Promise<Response> {
   requireLogin(ctx);
   const request = ctx.method === "POST" ? requestOfBody(await ctx.json()) : requestOfQuery(ctx.url.searchParams);
-  const text = await executeGraphql(registry, ctx, request);
-  return new Response(ctx.method === "HEAD" ? null : text, { status: 200, headers: { "Content-Type": "application/json" } });
+  const parts = await executeGraphql(registry, ctx, request);
+  return ctx.method === "HEAD" ? new Response(null, { status: 200, headers: { "Content-Type": "application/json" } }) : jsonText(parts);
 }
 
 const refused = (message: string) => ApiError.invalid({ non_field_errors: [message] });
