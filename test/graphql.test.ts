@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "./support/harness.ts";
+import { ADMIN_TOKEN, createHarness, type Harness } from "./support/harness.ts";
+import { bodyOf } from "../src/lib/responses.ts";
+import { packageAssets } from "../src/runtime/package-assets.ts";
 import { expectBaseline } from "./support/contract.ts";
 
 /*
@@ -334,5 +336,30 @@ describe("GraphQL cost", () => {
       "device_detail_interfaces",
       await api.work(() => gql(`{ device(id: ${ids.leaf1}) { name interfaces { name } } }`)),
     );
+  });
+});
+
+describe("GraphQL answers", () => {
+  it("hand a long answer over as the bytes it was made of, its text the same through the web Response", async () => {
+    await make(
+      "/api/extras/tags/",
+      Array.from({ length: 800 }, (_, i) => ({ name: `bulk-tag-${i}`, slug: `bulk-tag-${i}`, description: "é".repeat(40) })),
+    );
+    const query = "{ tag_list { id name slug color description } }";
+    const response = await api.app.fetch(
+      new Request("http://inventory.test/graphql/", {
+        method: "POST",
+        headers: { Authorization: `Token ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ query }),
+      }),
+      { db: api.db, clientAddress: "127.0.0.1", waitUntil: () => {}, assets: packageAssets },
+    );
+    const made = bodyOf(response);
+    expect(made).toBeInstanceOf(Uint8Array);
+    const text = await response.text();
+    expect(new TextDecoder().decode(made as Uint8Array)).toBe(text);
+    const tags = JSON.parse(text).data.tag_list;
+    expect(tags.filter((t: { name: string }) => t.name.startsWith("bulk-tag-"))).toHaveLength(800);
+    expect(tags.find((t: { name: string }) => t.name === "bulk-tag-799").description).toBe("é".repeat(40));
   });
 });
