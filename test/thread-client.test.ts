@@ -6,7 +6,7 @@ import type { ThreadData } from "../src/runtime/database-thread.ts";
 
 /*
  * The sending side of a database thread against a real one (database-thread.ts over :memory:):
- * the batches of one turn of the event loop travel in one message, each answered as if
+ * the batches of one turn of the event loop travel in one message each way, each answered as if
  * sent alone, and one that cannot be sent fails alone.
  */
 
