@@ -25,7 +25,7 @@ export type ThreadRequest =
   | readonly [id: number, kind: "read" | "write", statements: readonly SentStatement[], deadline: number, forget: boolean]
   | readonly [id: number, kind: "script", sql: string, deadline: number, forget: boolean];
 
-/** Several requests in one message, each answered in order as soon as it is done. */
+/** Several requests in one message, answered in order in one message: `["answers", [response, ...]]`. */
 export type Batches = readonly ["batches", readonly ThreadRequest[]];
 
 /** What the thread answers: [id, results] or [id, null, error]. */
@@ -78,10 +78,8 @@ function serve(port: MessagePort | typeof parent, onClose?: () => void) {
       served.push(other);
       return serve(other);
     }
-    // Each batch is answered as soon as it is done: its sender works on the answer while this
-    // thread runs the next (answered together, a page of 50 sites waited for the pages after it).
-    if (request[0] === "batches") for (const one of (request as Batches)[1]) port.postMessage(answer(one));
-    else port.postMessage(answer(request as ThreadRequest));
+    if (request[0] === "batches") return port.postMessage(["answers", (request as Batches)[1].map(answer)]);
+    port.postMessage(answer(request as ThreadRequest));
   });
 }
 

@@ -1,7 +1,7 @@
 import { setImmediate } from "node:timers";
 import type { Statement } from "../db/database.ts";
 import type { WireResult } from "./native-connection.ts";
-import type { SentStatement, ThreadRequest } from "./database-thread.ts";
+import type { SentStatement, ThreadRequest, ThreadResponse } from "./database-thread.ts";
 
 /** What a database thread is reached through: its Worker, or a MessagePort its parent handed over. */
 export interface ThreadPort {
@@ -30,9 +30,9 @@ interface Queued {
 
 /**
  * The sending side of one database thread (database-thread.ts): batches go out with each SQL text
- * only once (then its number), answers come back matched by id, each as soon as it is done. The
- * batches sent in one turn of the event loop (the requests of every socket it read) go in one
- * message: a message costs a wake-up, and the HTTP thread spent 12 % of its time serving site
+ * only once (then its number), answers come back matched by id. The batches sent in one turn of
+ * the event loop (the requests of every socket it read) go in one message, answered in one:
+ * a message costs each side a wake-up, and the HTTP thread spent 12 % of its time serving site
  * details in `postMessage` with one message a batch. While any answer is awaited the port keeps
  * the process alive; an idle one never does.
  */
@@ -47,15 +47,21 @@ export function threadClient(port: ThreadPort, busyTimeoutMs: number) {
   port.unref();
   port.on("message", (message: unknown) => {
     if (message === "ready") return;
-    const [id, results, error] = message as [number | "open", WireResult[] | null, ErrorShape?];
+    const [id, results, error] = message as [number | "open" | "answers", WireResult[] | null, ErrorShape?];
     if (id === "open") return client.fail(toError(error!));
+    if (id === "answers") {
+      for (const answer of results as unknown as ThreadResponse[]) answered(answer);
+    } else answered(message as ThreadResponse);
+    if (waiters.size === 0) port.unref();
+  });
+
+  const answered = ([id, results, error]: ThreadResponse) => {
     const waiter = waiters.get(id);
     if (!waiter) return;
     waiters.delete(id);
-    if (waiters.size === 0) port.unref();
     if (error) waiter.reject(toError(error));
     else waiter.resolve(results);
-  });
+  };
 
   /** The request of a queued batch, its SQL numbered now (in the order the thread will read them). */
   const request = ({ id, kind, payload, deadline }: Queued): ThreadRequest => {
