@@ -25,9 +25,6 @@ export type ThreadRequest =
   | readonly [id: number, kind: "read" | "write", statements: readonly SentStatement[], deadline: number, forget: boolean]
   | readonly [id: number, kind: "script", sql: string, deadline: number, forget: boolean];
 
-/** Several requests in one message, answered in order in one message: `["answers", [response, ...]]`. */
-export type Batches = readonly ["batches", readonly ThreadRequest[]];
-
 /** What the thread answers: [id, results] or [id, null, error]. */
 export type ThreadResponse =
   | readonly [id: number, results: WireResult[] | null]
@@ -60,26 +57,24 @@ function serve(port: MessagePort | typeof parent, onClose?: () => void) {
     if (sql !== null) texts.set(ref, sql);
     return [sql ?? texts.get(ref)!, parameters];
   };
-  const answer = (request: ThreadRequest): ThreadResponse => {
-    const [id, kind, payload, deadline, forget] = request;
-    if (forget) texts.clear();
-    try {
-      if (kind === "script") return [id, (connection.script(payload, deadline), null)];
-      const statements = payload.map(resolve);
-      return [id, kind === "read" ? connection.read(statements) : connection.write(statements, deadline)];
-    } catch (error) {
-      return [id, null, describe(error)];
-    }
-  };
-  port.on("message", (request: ThreadRequest | Batches | "close" | readonly ["port", MessagePort]) => {
+  port.on("message", (request: ThreadRequest | "close" | readonly ["port", MessagePort]) => {
     if (request === "close") return onClose?.();
     if (request[0] === "port") {
       const other = request[1] as MessagePort;
       served.push(other);
       return serve(other);
     }
-    if (request[0] === "batches") return port.postMessage(["answers", (request as Batches)[1].map(answer)]);
-    port.postMessage(answer(request as ThreadRequest));
+    const [id, kind, payload, deadline, forget] = request as ThreadRequest;
+    if (forget) texts.clear();
+    try {
+      if (kind === "script") port.postMessage([id, (connection.script(payload, deadline), null)]);
+      else {
+        const statements = payload.map(resolve);
+        port.postMessage([id, kind === "read" ? connection.read(statements) : connection.write(statements, deadline)]);
+      }
+    } catch (error) {
+      port.postMessage([id, null, describe(error)]);
+    }
   });
 }
 

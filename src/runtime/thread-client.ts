@@ -1,7 +1,6 @@
-import { setImmediate } from "node:timers";
 import type { Statement } from "../db/database.ts";
 import type { WireResult } from "./native-connection.ts";
-import type { SentStatement, ThreadRequest, ThreadResponse } from "./database-thread.ts";
+import type { SentStatement, ThreadRequest } from "./database-thread.ts";
 
 /** What a database thread is reached through: its Worker, or a MessagePort its parent handed over. */
 export interface ThreadPort {
@@ -20,21 +19,10 @@ interface ErrorShape {
 /** SQL texts a thread keeps by number before both sides start afresh (shapes from `?fields=` are many). */
 const SQL_REFS = 2000;
 
-/** A batch waiting for this turn of the event loop to end, not yet numbered. */
-interface Queued {
-  readonly id: number;
-  readonly kind: ThreadRequest[1];
-  readonly payload: readonly Statement[] | string;
-  readonly deadline: number;
-}
-
 /**
  * The sending side of one database thread (database-thread.ts): batches go out with each SQL text
- * only once (then its number), answers come back matched by id. The batches sent in one turn of
- * the event loop (the requests of every socket it read) go in one message, answered in one:
- * a message costs each side a wake-up, and the HTTP thread spent 12 % of its time serving site
- * details in `postMessage` with one message a batch. While any answer is awaited the port keeps
- * the process alive; an idle one never does.
+ * only once (then its number), answers come back matched by id. While any answer is awaited the
+ * port keeps the process alive; an idle one never does.
  */
 export function threadClient(port: ThreadPort, busyTimeoutMs: number) {
   const waiters = new Map<number, { resolve(results: WireResult[] | null): void; reject(error: Error): void }>();
@@ -42,61 +30,19 @@ export function threadClient(port: ThreadPort, busyTimeoutMs: number) {
   let forget = false;
   let nextId = 1;
   let failed: Error | null = null;
-  let queued: Queued[] = [];
 
   port.unref();
   port.on("message", (message: unknown) => {
     if (message === "ready") return;
-    const [id, results, error] = message as [number | "open" | "answers", WireResult[] | null, ErrorShape?];
+    const [id, results, error] = message as [number | "open", WireResult[] | null, ErrorShape?];
     if (id === "open") return client.fail(toError(error!));
-    if (id === "answers") {
-      for (const answer of results as unknown as ThreadResponse[]) answered(answer);
-    } else answered(message as ThreadResponse);
-    if (waiters.size === 0) port.unref();
-  });
-
-  const answered = ([id, results, error]: ThreadResponse) => {
     const waiter = waiters.get(id);
     if (!waiter) return;
     waiters.delete(id);
+    if (waiters.size === 0) port.unref();
     if (error) waiter.reject(toError(error));
     else waiter.resolve(results);
-  };
-
-  /** The request of a queued batch, its SQL numbered now (in the order the thread will read them). */
-  const request = ({ id, kind, payload, deadline }: Queued): ThreadRequest => {
-    const body = typeof payload === "string" ? payload : encode(payload);
-    const sent = [id, kind, body, deadline, forget] as ThreadRequest;
-    forget = false;
-    return sent;
-  };
-
-  /** Sends what this turn queued, in one message; on one that cannot be copied, each batch alone. */
-  const flush = () => {
-    const batches = queued;
-    queued = [];
-    try {
-      port.postMessage(batches.length === 1 ? request(batches[0]) : ["batches", batches.map(request)]);
-      return;
-    } catch {
-      // Not sent: the texts numbered for it never arrived.
-      sqlRefs.clear();
-      forget = true;
-    }
-    for (const batch of batches) {
-      try {
-        port.postMessage(request(batch));
-      } catch (error) {
-        // Not sent (a parameter that cannot be copied): the texts numbered for it never arrived.
-        sqlRefs.clear();
-        forget = true;
-        const waiter = waiters.get(batch.id);
-        waiters.delete(batch.id);
-        waiter?.reject(error as Error);
-      }
-    }
-    if (waiters.size === 0) port.unref();
-  };
+  });
 
   /** Statements as the thread is sent them: each SQL text once, then its number. */
   const encode = (statements: readonly Statement[]): SentStatement[] => {
@@ -122,9 +68,19 @@ export function threadClient(port: ThreadPort, busyTimeoutMs: number) {
     send(kind: ThreadRequest[1], payload: readonly Statement[] | string): Promise<WireResult[] | null> {
       if (failed) return Promise.reject(failed);
       const id = nextId++;
+      const body = typeof payload === "string" ? payload : encode(payload);
       // The lock wait is bounded from now, so a write queued behind a waiting one gives up in time too.
-      if (queued.push({ id, kind, payload, deadline: Date.now() + busyTimeoutMs }) === 1) setImmediate(flush);
+      const request = [id, kind, body, Date.now() + busyTimeoutMs, forget] as ThreadRequest;
+      forget = false;
       return new Promise((resolve, reject) => {
+        try {
+          port.postMessage(request);
+        } catch (error) {
+          // Not sent (a parameter that cannot be copied): the texts numbered for it never arrived.
+          sqlRefs.clear();
+          forget = true;
+          return reject(error);
+        }
         if (waiters.size === 0) port.ref();
         waiters.set(id, { resolve, reject });
       });
