@@ -1,15 +1,15 @@
 /**
- * glibc's malloc gives each thread that allocates an arena of its own, up to eight per core, and
- * what one thread frees stays in its arena for that thread: with app threads, database threads and
- * V8's helpers each holding freed memory of their own, the service's RSS grew under 1,000-interface
+ * glibc's malloc gives threads that allocate at once arenas of their own, up to eight per core,
+ * and memory freed stays in the arena it came from: with app threads, database threads and V8's
+ * helpers each keeping freed memory in arenas of their own, the service's RSS grew under 1,000-interface
  * pages and GraphQL's 1.3 MB answers on the large set to a peak of 409-432 MB, against 379-403 MB
  * with two arenas (alternating runs, the same rate within the noise). Node has no `mallopt`, and
  * glibc reads MALLOC_ARENA_MAX only at the start of a process: so the process starts itself once
  * more with it set, in place (`execve`: the same pid, arguments, standard streams and signals).
- * Nothing is done where it is set already (`MALLOC_ARENA_MAX=8` is glibc's own limit per core), off
- * Linux, or where `process.execve` is missing (before Node 22.15); other C libraries ignore it.
+ * Nothing is done where it is set already (eight times the cores is glibc's own limit), off Linux,
+ * or where `process.execve` is missing (before Node 22.15); other C libraries ignore it.
  */
-export const ARENAS = "2";
+const ARENAS = "2";
 
 export function limitMallocArenas(): void {
   if (process.platform !== "linux" || process.env.MALLOC_ARENA_MAX) return;

@@ -305,8 +305,8 @@ export const countKind: KindDescriptor = {
 /**
  * A count NetBox keeps in a column of the counting row, as its counter caches (a device's
  * `interface_count`): triggers on the counted table keep it, in the transaction of the write that
- * changes it, so a read takes the column instead of counting (a page of 50 devices spent 16 % of
- * its statement's instructions on its ten counts) and change records hold it, as NetBox's do.
+ * changes it, so a read takes the column instead of counting (a page of 50 devices' statement:
+ * 8.56 against 7.52 M instructions under callgrind) and change records hold it, as NetBox's do.
  */
 export const counterKind: KindDescriptor = {
   storage: { sqlType: "INTEGER", tables: (field, model) => counterTriggers(field, model) },
