@@ -14,6 +14,7 @@ import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
 import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
+import { quickRoot, type QuickAnswer, type QuickRequest } from "./http/quick-root.ts";
 import { createDeliverer, recover, sweep, type Deliverer } from "./events/deliver.ts";
 import { plannerStatistics, STATISTICS_KEPT } from "./db/planner-statistics.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
@@ -48,6 +49,11 @@ export type DeliveryOptions = Pick<DeliveryDependencies, "fetch" | "insecureFetc
 /** The portable application: a fetch handler over web-standard APIs, and its set-up. */
 export interface App {
   fetch(request: Request, env: RequestEnvironment): Promise<Response>;
+  /**
+   * The answer to a request that needs no pipeline (the plain `GET /api/`: http/quick-root.ts),
+   * from what an entry has before it makes a Request; null: serve it with `fetch`.
+   */
+  quick(request: QuickRequest): Promise<QuickAnswer | null>;
   /**
    * Applies pending migrations and ensures the superuser; returns what must be shown once.
    * `generateAdmin: false` skips creating `admin` with random secrets on an empty database.
@@ -95,6 +101,7 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
   return {
     config,
     secrets,
+    quick: quickRoot(config, secrets, authCache),
     deliverer: (db, options = {}) => createDeliverer({ db, config, secrets, ...options }),
     deliver: (db, id, options = {}) => createDeliverer({ db, config, secrets, ...options }).deliver(id),
     async sweep(db, now, files) {

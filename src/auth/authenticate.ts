@@ -2,7 +2,7 @@ import ipaddr from "ipaddr.js";
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
-import type { CachedToken, ObjectFields } from "../schema/actor.ts";
+import type { AuthCache, CachedToken, ObjectFields } from "../schema/actor.ts";
 import { ApiError } from "../schema/errors.ts";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import { grantsSql, parseGrants } from "../engine/permissions.ts";
@@ -21,12 +21,8 @@ const CACHE_LIMIT = 10_000;
 export async function authenticate(ctx: RequestContext, { useCache = true }: { readonly useCache?: boolean } = {}): Promise<void> {
   const header = ctx.request.headers.get("Authorization");
   if (!header) return authenticateSession(ctx);
-  const [scheme, ...rest] = header.trim().split(/\s+/);
-  if (!["token", "bearer"].includes(scheme.toLowerCase())) return;
-  if (rest.length === 0) throw ApiError.forbidden("Invalid token header. No credentials provided.");
-  if (rest.length > 1) throw ApiError.forbidden("Invalid token header. Token string should not contain spaces.");
-  const key = rest[0].toLowerCase();
-  if (!/^[0-9a-f]{40}$/.test(key)) throw ApiError.forbidden("Invalid token");
+  const key = tokenKeyOf(header);
+  if (key === null) return;
 
   const digest = await ctx.secrets.tokenDigest(key);
   const cache = ctx.authCache;
@@ -40,13 +36,13 @@ export async function authenticate(ctx: RequestContext, { useCache = true }: { r
     }
   }
   try {
-    checkToken(ctx, entry);
+    checkToken(entry, ctx.clientAddress, ctx.now.getTime());
   } catch (error) {
     // A refusal is never decided on cached data alone: the token or user may have changed since.
     if (!cached) throw error;
     return authenticate(ctx, { useCache: false });
   }
-  if (!ctx.config.MAINTENANCE_MODE && ctx.now.getTime() - entry.lastUsed > LAST_USED_INTERVAL_MS) {
+  if (!ctx.config.MAINTENANCE_MODE && usedLongAgo(entry, ctx.now.getTime())) {
     entry.lastUsed = ctx.now.getTime();
     // Recorded after the response, so authentication costs the request no write.
     ctx.waitUntil(
@@ -62,10 +58,43 @@ export async function authenticate(ctx: RequestContext, { useCache = true }: { r
   ctx.auth = { version: entry.version, cached, objectFields: entry.objectFields };
 }
 
+/**
+ * The key of an `Authorization: Token <key>` (or `Bearer`) header, lowercased; null for another
+ * scheme, which leaves the request anonymous. A malformed token header is a 403.
+ */
+export function tokenKeyOf(header: string): string | null {
+  const [scheme, ...rest] = header.trim().split(/\s+/);
+  if (!["token", "bearer"].includes(scheme.toLowerCase())) return null;
+  if (rest.length === 0) throw ApiError.forbidden("Invalid token header. No credentials provided.");
+  if (rest.length > 1) throw ApiError.forbidden("Invalid token header. Token string should not contain spaces.");
+  const key = rest[0].toLowerCase();
+  if (!/^[0-9a-f]{40}$/.test(key)) throw ApiError.forbidden("Invalid token");
+  return key;
+}
+
+/**
+ * The cached token of `digest` when it would be accepted as it is, from `clientAddress` at `now`,
+ * with no `last_used` to record: what a request that reads nothing needs to know to be answered
+ * without the pipeline. Null for anything else (unknown, refused, due a write), which the
+ * pipeline then decides from the database.
+ */
+export function acceptedFromCache(cache: AuthCache, digest: string, clientAddress: string | null, now: number): CachedToken | null {
+  const entry = cache.tokens.get(digest);
+  if (!entry || usedLongAgo(entry, now)) return null;
+  try {
+    checkToken(entry, clientAddress, now);
+    return entry;
+  } catch {
+    return null;
+  }
+}
+
+const usedLongAgo = (entry: CachedToken, now: number): boolean => now - entry.lastUsed > LAST_USED_INTERVAL_MS;
+
 /** Refuses a token outside its allowed addresses, expired, or of an inactive user. */
-function checkToken(ctx: RequestContext, entry: CachedToken): void {
-  checkAllowedIps(ctx, entry.allowedIps);
-  if (entry.expires !== null && entry.expires <= ctx.now.getTime()) throw ApiError.forbidden("Token expired");
+function checkToken(entry: CachedToken, clientAddress: string | null, now: number): void {
+  checkAllowedIps(clientAddress, entry.allowedIps);
+  if (entry.expires !== null && entry.expires <= now) throw ApiError.forbidden("Token expired");
   if (!entry.user.is_active) throw ApiError.forbidden("User inactive");
 }
 
@@ -102,15 +131,15 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
 }
 
 /** Refuses a client outside the token's `allowed_ips` (empty: any address). */
-function checkAllowedIps(ctx: RequestContext, allowed: readonly string[]): void {
+function checkAllowedIps(clientAddress: string | null, allowed: readonly string[]): void {
   if (allowed.length === 0) return;
-  if (!ctx.clientAddress || !ipaddr.isValid(ctx.clientAddress)) {
+  if (!clientAddress || !ipaddr.isValid(clientAddress)) {
     throw ApiError.forbidden(
       "Client IP address could not be determined for validation. Check that the HTTP server is correctly configured to pass the required header(s).",
     );
   }
   // An IPv4 client seen through an IPv6 socket (::ffff:10.0.0.1) is matched as IPv4.
-  const client = ipaddr.process(ctx.clientAddress);
+  const client = ipaddr.process(clientAddress);
   const permitted = allowed.some((network) => {
     const [addr, bits] = ipaddr.parseCIDR(network);
     return addr.kind() === client.kind() && client.match(addr, bits);

@@ -18,7 +18,7 @@ function requestedHost(request: Request): string {
  * and allowed. The name is matched without port and trailing dot, case-insensitively: `*`, the
  * exact name, or `.example.com` for example.com and its subdomains.
  */
-function hostProblem(host: string, allowed: readonly string[]): string | null {
+export function hostProblem(host: string, allowed: readonly string[]): string | null {
   const match = HOST_SHAPE.exec(host);
   // The URL check catches names WHATWG URL refuses, such as 1.2.3.4.5 (read as a bad IPv4).
   if (!match || Number(match[2] ?? 0) > 65535 || !URL.canParse(`http://${host}/`)) {

@@ -9,8 +9,8 @@ import { requireLogin, requireUser } from "../engine/permissions.ts";
  * anyone, as the app roots do: it holds no data, and pynetbox before 7.3 (Debian's) and the
  * Ansible collection read `API-Version` from it without sending their token.
  */
-export function apiRoot(ctx: RequestContext) {
-  return Object.fromEntries(ROOT_NAMES.map((name) => [name, `${ctx.origin}/api/${name}/`]));
+export function apiRoot({ origin }: { readonly origin: string }) {
+  return Object.fromEntries(ROOT_NAMES.map((name) => [name, `${origin}/api/${name}/`]));
 }
 
 /** What the API root lists, sorted once: it is the one answer every client asks for first. */

@@ -56,9 +56,11 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export function wantsHtml(request: Request, url: URL): boolean {
   const format = url.searchParams.get("format");
   if (format) return format === "api";
-  const accept = request.headers.get("Accept") ?? "";
-  return accept.includes("text/html") && !/^application\/json\b/.test(accept);
+  return acceptsHtml(request.headers.get("Accept") ?? "");
 }
+
+/** Whether an Accept header asks for a page: HTML named, and JSON not first. */
+export const acceptsHtml = (accept: string): boolean => accept.includes("text/html") && !/^application\/json\b/.test(accept);
 
 export interface PageOptions {
   readonly title: string;
