@@ -122,7 +122,13 @@ export async function listObjects(ctx: Actor, model: Model, query: ListQuery): P
   const filters = model.hooks?.prepareFilters ? await model.hooks.prepareFilters(ctx, query.filters) : query.filters;
   const plan = plannedFilters(ctx, model, filters, query.strict);
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
-  const statements = listStatements(ctx, model, { fields: rendering.fields, ordering: query.ordering, where: plan.where, ...page });
+  const statements = listStatements(ctx, model, {
+    fields: rendering.fields,
+    ordering: query.ordering,
+    where: plan.where,
+    tally: plan.tally,
+    ...page,
+  });
   const [rows, count, ...checks] = await readBatch(ctx, [...statements, ...plan.checks.map((c) => c.statement)]);
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);

@@ -35,6 +35,8 @@ export interface FilterPlan {
    * exist: "not one of the available choices" either way, never an empty 200 that tells it exists.
    */
   readonly visible?: (related: Model) => Cond;
+  /** The count of the rows the conditions match, from a stored tally: set when the one condition is a filter's that has one. */
+  tally?: Cond | null;
 }
 
 /**
@@ -50,6 +52,7 @@ type Resolved =
       readonly integer?: boolean;
       readonly negatable?: boolean;
       readonly boolean?: boolean;
+      readonly tally?: (values: readonly string[]) => Cond | null;
     }
   | ValuesFilter;
 
@@ -446,6 +449,7 @@ export function planFilters(
 ): FilterPlan {
   const plan: FilterPlan = { conditions: [], checks: [], errors: {}, visible };
   const filters = filtersOf(model);
+  let tally: Cond | null = null;
   for (const key of new Set(params.keys())) {
     if (RESERVED.has(key)) continue;
     const split = splitParam(filters, key);
@@ -470,9 +474,13 @@ export function planFilters(
       }
       continue;
     }
-    const cond = compile({ target: filters.get(split[0])!, lookup: split[1], values, param: key }, table, plan);
-    if (cond) plan.conditions.push(cond);
+    const target = filters.get(split[0])!;
+    const cond = compile({ target, lookup: split[1], values, param: key }, table, plan);
+    if (!cond) continue;
+    plan.conditions.push(cond);
+    if ("sql" in target && split[1] === "" && target.tally) tally = target.tally(values);
   }
+  plan.tally = plan.conditions.length === 1 ? tally : null;
   return plan;
 }
 

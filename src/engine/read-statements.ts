@@ -6,7 +6,7 @@ import { fragment, qb, Slot, Template } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import { planFilters, planOrdering, type RelationCheck } from "./filters.ts";
-import { scopeKey, scopeSql } from "./scope.ts";
+import { scopeKey, scopeSql, unrestricted } from "./scope.ts";
 import { joinedSelectSql, PAGE_IDS, selectSql, type SelectOptions } from "./select.ts";
 
 /*
@@ -82,6 +82,8 @@ interface PlannedFilters {
   readonly where: Statement;
   readonly checks: readonly RelationCheck[];
   readonly errors: FieldErrors;
+  /** The count of the rows `where` matches from a stored tally (`FilterPlan.tally`), valid for a requester who sees every row. */
+  readonly tally: Statement | null;
 }
 
 const filterPlans = new Map<string, PlannedFilters>();
@@ -92,12 +94,13 @@ const NO_FILTER: Statement = { sql: "1", parameters: [] };
  * `strict`: an unknown filter name or lookup is an error rather than ignored (STRICT_FILTERING).
  */
 export function plannedFilters(ctx: Actor, model: Model, filters: readonly (readonly [string, string])[], strict = false): PlannedFilters {
-  if (!filters.length) return { where: NO_FILTER, checks: [], errors: {} };
+  if (!filters.length) return { where: NO_FILTER, checks: [], errors: {}, tally: null };
   return cached(filterPlans, `${model.objectType}\n${scopeKey(ctx)}\n${strict}\n${JSON.stringify(filters)}`, () => {
     const params = new URLSearchParams(filters.map(([name, value]) => [name, value]));
     const plan = planFilters(model, params, { visible: (related) => scopeSql(ctx, related, "view"), strict });
     const where = plan.conditions.length ? sql.join(plan.conditions, sql` AND `).compile(qb) : NO_FILTER;
-    return { where, checks: plan.checks, errors: plan.errors };
+    const tally = plan.tally ? sql`SELECT ${plan.tally} AS n`.compile(qb) : null;
+    return { where, checks: plan.checks, errors: plan.errors, tally };
   });
 }
 
@@ -106,6 +109,8 @@ export interface ListWindow {
   readonly fields: readonly Field[];
   readonly ordering: string | null;
   readonly where: Statement;
+  /** `PlannedFilters.tally`: the count, when the requester sees every row. */
+  readonly tally?: Statement | null;
   readonly limit: number | null;
   readonly offset: number;
 }
@@ -137,5 +142,6 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
     };
   });
   const filters = { filters: window.where };
-  return [templates.page.bind({ limit: window.limit ?? -1, offset: window.offset }, filters), templates.count.bind({}, filters)];
+  const count = window.tally && unrestricted(ctx, model, "view") ? window.tally : templates.count.bind({}, filters);
+  return [templates.page.bind({ limit: window.limit ?? -1, offset: window.offset }, filters), count];
 }

@@ -336,6 +336,12 @@ export type FilterDeclaration<Target = ModelName> =
       readonly negatable?: boolean;
       /** A yes/no filter (`has_primary_ip`): GraphQL types it Boolean. */
       readonly boolean?: boolean;
+      /**
+       * How many rows the filter alone matches, as SQL reading a stored tally rather than counting
+       * the rows (IP addresses by `parent`); null for values it has none for. A list counts with it
+       * when it is the only filter and the requester sees every row.
+       */
+      readonly tally?: (values: readonly string[]) => RawBuilder<unknown> | null;
     }
   | ValuesFilter
   | RelatedFilter<Target>;

@@ -2,6 +2,7 @@ import type { FilterDeclaration } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { scopePlaceFilters } from "../virtualization/cluster-scope.ts";
 import { interfaceOwnerFilters } from "../dcim/interface-owners.ts";
+import { addressesWithin } from "./address-tallies.ts";
 import { ancestorCandidates, firstOf, keyOf, lastOf, parseNetwork, type Network } from "../../lib/network.ts";
 
 type Cond = RawBuilder<unknown>;
@@ -148,14 +149,20 @@ const boolean = (values: readonly string[]) => ["true", "1", "True"].includes(va
 
 export const ipAddressFilters = {
   address: sqlFilter(exactAddress),
-  parent: sqlFilter((values, t) =>
-    or(
-      networks(values).map((n) => {
-        const [s, e] = range(n);
-        return sql`${col(t, "address_start")} BETWEEN ${s} AND ${e}`;
-      }),
-    ),
-  ),
+  parent: {
+    sql: (values, t) =>
+      or(
+        networks(values).map((n) => {
+          const [s, e] = range(n);
+          return sql`${col(t, "address_start")} BETWEEN ${s} AND ${e}`;
+        }),
+      ),
+    // One network's addresses, counted by their blocks' tallies (several may overlap: counted as rows).
+    tally: (values) => {
+      const found = networks(values);
+      return found.length === 1 ? addressesWithin(...range(found[0])) : null;
+    },
+  },
   mask_length: numberFilter(maskLength("address", "=")),
   mask_length__gte: numberFilter(maskLength("address", ">=")),
   mask_length__lte: numberFilter(maskLength("address", "<=")),
