@@ -17,7 +17,7 @@ import type { WriteItem, Probe, AllocationPlan } from "../schema/hooks.ts";
 import { isRef } from "../schema/kinds/descriptor.ts";
 import { KINDS, mirrorOf } from "../schema/kinds/index.ts";
 import { relationErrors } from "./filters.ts";
-import { customFieldsRead, detailStatement, listStatements, plannedFilters } from "./read-statements.ts";
+import { customFieldsRead, detailStatement, finalRead, listStatements, plannedFilters } from "./read-statements.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes } from "./probes.ts";
 import { customFieldWrite } from "./custom-fields.ts";
@@ -81,6 +81,12 @@ export interface ListResult {
   readonly results: Out[];
 }
 
+/** A page of a list whose objects SQLite wrote as their final JSON text (src/engine/final-json.ts). */
+export interface ListText {
+  readonly count: number;
+  readonly texts: readonly string[];
+}
+
 /** A selection resolved against a model: the form, the fields read, and the output keys kept. */
 interface Rendering {
   readonly form: "full" | "brief";
@@ -116,9 +122,22 @@ async function render(ctx: Actor, model: Model, rows: readonly Row[], rendering:
  * caller wraps the page in its envelope (the REST API's next/previous links: `paginated`).
  */
 export async function listObjects(ctx: Actor, model: Model, query: ListQuery): Promise<ListResult> {
+  return (await listRead(ctx, model, query, false)) as ListResult;
+}
+
+/**
+ * `listObjects`, its objects written as their final JSON text by SQLite where the shape allows
+ * (`finalRead`): what an answer made of text takes, with nothing parsed or shaped here.
+ */
+export function listTexts(ctx: Actor, model: Model, query: ListQuery): Promise<ListResult | ListText> {
+  return listRead(ctx, model, query, true);
+}
+
+async function listRead(ctx: Actor, model: Model, query: ListQuery, asText: boolean): Promise<ListResult | ListText> {
   authorize(ctx, model, "view");
   const { page } = query;
   const rendering = renderingOf(model, query.selection);
+  const final = asText && !rendering.keys ? finalRead(ctx, model, rendering.fields, rendering.form, true) : null;
   const filters = model.hooks?.prepareFilters ? await model.hooks.prepareFilters(ctx, query.filters) : query.filters;
   const plan = plannedFilters(ctx, model, filters, query.strict);
   if (Object.keys(plan.errors).length) throw ApiError.invalid(plan.errors);
@@ -127,20 +146,34 @@ export async function listObjects(ctx: Actor, model: Model, query: ListQuery): P
     ordering: query.ordering,
     where: plan.where,
     tally: plan.tally,
+    final,
     ...page,
   });
   const [rows, count, ...checks] = await readBatch(ctx, [...statements, ...plan.checks.map((c) => c.statement)]);
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
-  return { count: Number(count.rows[0].n), results: await render(ctx, model, rowsOf(rows.rows), rendering) };
+  const total = Number(count.rows[0].n);
+  if (final) return { count: total, texts: rows.rows.map((row) => String(row.__json)) };
+  return { count: total, results: await render(ctx, model, rowsOf(rows.rows), rendering) };
 }
 
 /** A detail read: one statement, in one round trip. */
 export async function retrieveObject(ctx: Actor, model: Model, id: number, selection: Selection): Promise<Out> {
+  return (await retrieveRead(ctx, model, id, selection, false)) as Out;
+}
+
+/** `retrieveObject`, as the JSON text SQLite wrote where the shape allows (`finalRead`). */
+export function retrieveText(ctx: Actor, model: Model, id: number, selection: Selection): Promise<Out | string> {
+  return retrieveRead(ctx, model, id, selection, true);
+}
+
+async function retrieveRead(ctx: Actor, model: Model, id: number, selection: Selection, asText: boolean): Promise<Out | string> {
   authorize(ctx, model, "view");
   const rendering = renderingOf(model, selection);
-  const [result] = await readBatch(ctx, [detailStatement(ctx, model, id, rendering.fields)]);
+  const final = asText && !rendering.keys ? finalRead(ctx, model, rendering.fields, rendering.form, false) : null;
+  const [result] = await readBatch(ctx, [detailStatement(ctx, model, id, rendering.fields, final)]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
+  if (final) return String(result.rows[0].__json);
   return (await render(ctx, model, rowsOf(result.rows), rendering))[0];
 }
 

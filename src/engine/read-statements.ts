@@ -1,4 +1,4 @@
-import type { Field, Model } from "../schema/shapes.ts";
+import type { Field, Form, Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql } from "kysely";
 import type { Statement } from "../db/database.ts";
@@ -8,6 +8,7 @@ import type { FieldErrors } from "../schema/errors.ts";
 import { planFilters, planOrdering, type RelationCheck } from "./filters.ts";
 import { scopeKey, scopeSql, unrestricted } from "./scope.ts";
 import { joinedSelectSql, PAGE_IDS, selectSql, type SelectOptions } from "./select.ts";
+import { finalSelect, type FinalSelect } from "./final-json.ts";
 
 /*
  * The statements of a list or detail read, built once per request shape and bound per request.
@@ -58,16 +59,31 @@ function shapeKey(ctx: Actor, model: Model, fields: readonly Field[]): string {
 const details = new Map<string, Template>();
 
 /** The detail read of object `id`: its selected fields, within the requester's view scope. */
-export function detailStatement(ctx: Actor, model: Model, id: number, fields: readonly Field[]): Statement {
+export function detailStatement(
+  ctx: Actor,
+  model: Model,
+  id: number,
+  fields: readonly Field[],
+  final: FinalSelect | null = null,
+): Statement {
   const template = cached(
     details,
-    shapeKey(ctx, model, fields),
+    `${shapeKey(ctx, model, fields)}\n${final?.key ?? ""}`,
     () =>
       new Template(
-        sql`SELECT ${selectSql(model, fields, customFieldsRead(ctx, model))} FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "view")}`,
+        sql`SELECT ${final ? final.select : selectSql(model, fields, customFieldsRead(ctx, model))} FROM ${sql.table(model.table)} WHERE id = ${new Slot("id")} AND ${scopeSql(ctx, model, "view")}`,
       ),
   );
-  return template.bind({ id });
+  return template.bind({ id, origin: ctx.origin });
+}
+
+/**
+ * The final JSON select (final-json.ts) of a read of `fields` in `form`, or null when its objects
+ * are shaped in JavaScript. Its custom fields must be known absent (`customFieldsRead`).
+ */
+export function finalRead(ctx: Actor, model: Model, fields: readonly Field[], form: Form, joined: boolean): FinalSelect | null {
+  const { customFields = true } = customFieldsRead(ctx, model);
+  return finalSelect(model, fields, form, { customFields, joined });
 }
 
 interface ListTemplates {
@@ -109,6 +125,8 @@ export interface ListWindow {
   readonly fields: readonly Field[];
   readonly ordering: string | null;
   readonly where: Statement;
+  /** Objects written as their final JSON (`finalRead`, joined), column `__json`, instead of raw rows. */
+  readonly final?: FinalSelect | null;
   /** `PlannedFilters.tally`: the count, when the requester sees every row. */
   readonly tally?: Statement | null;
   readonly limit: number | null;
@@ -118,7 +136,8 @@ export interface ListWindow {
 /** A list's page and count statements. */
 export function listStatements(ctx: Actor, model: Model, window: ListWindow): [page: Statement, count: Statement] {
   const { fields, ordering } = window;
-  const templates = cached(lists, `${shapeKey(ctx, model, fields)}\n${ordering ?? ""}`, () => {
+  const final = window.final ?? null;
+  const templates = cached(lists, `${shapeKey(ctx, model, fields)}\n${ordering ?? ""}\n${final?.key ?? ""}`, () => {
     const table = sql.table(model.table);
     const where = sql`${scopeSql(ctx, model, "view")} AND (${fragment("filters")})`;
     const order = sql.join(planOrdering(model, ordering));
@@ -129,7 +148,7 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
       ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
     // Its WHERE names the page's ids alone, so the select may read related objects by joins, and
     // a field may compute what the whole page shares from them (config contexts).
-    const { select, joins, paged } = joinedSelectSql(model, fields, customFieldsRead(ctx, model));
+    const { select, joins, paged } = final ? { ...final, paged: false } : joinedSelectSql(model, fields, customFieldsRead(ctx, model));
     const page = sql.raw(PAGE_IDS);
     const rows = paged
       ? sql`WITH ${page}(id) AS (${ids}) SELECT ${select} FROM ${table} ${joins}
@@ -143,5 +162,5 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
   });
   const filters = { filters: window.where };
   const count = window.tally && unrestricted(ctx, model, "view") ? window.tally : templates.count.bind({}, filters);
-  return [templates.page.bind({ limit: window.limit ?? -1, offset: window.offset }, filters), count];
+  return [templates.page.bind({ limit: window.limit ?? -1, offset: window.offset, origin: ctx.origin }, filters), count];
 }

@@ -176,17 +176,17 @@ function builtSelect(model: Model, fields: readonly Field[], options: SelectOpti
 }
 
 /** The LEFT JOINs a select reads related objects through, each under an alias of its own. */
-class Joins {
+export class Joins {
   readonly clauses: Sql[] = [];
   /** A field read the page's ids (`SelectContext.page`). */
   paged = false;
 
-  /** The nested JSONB of the object `id` names, or NULL, read through a new join. */
-  join(model: Model, id: Sql): Sql {
+  /** The nested JSONB of the object `id` names (`object` of its alias; default its raw nested form), or NULL, read through a new join. */
+  join(model: Model, id: Sql, object: (alias: string) => Sql = (alias) => nestedObjectSql(model, alias, 1)): Sql {
     const alias = `j${this.clauses.length}`;
     const ref = sql.ref(`${alias}.id`);
     this.clauses.push(sql`LEFT JOIN ${sql.table(model.table)} ${sql.raw(alias)} ON ${ref} = ${id}`);
-    return sql`CASE WHEN ${ref} IS NULL THEN NULL ELSE ${nestedObjectSql(model, alias, 1)} END`;
+    return sql`CASE WHEN ${ref} IS NULL THEN NULL ELSE ${object(alias)} END`;
   }
 }
 

@@ -5,15 +5,15 @@ import { Router, type IRequest } from "itty-router";
 import { authenticate } from "../auth/authenticate.ts";
 import { logout } from "../auth/sessions.ts";
 import { authorize } from "../engine/permissions.ts";
-import { asList, bulkIds, deleteObjects, listObjects, retrieveObject, writeObjects } from "../engine/crud.ts";
+import { asList, bulkIds, deleteObjects, listTexts, retrieveText, writeObjects } from "../engine/crud.ts";
 import { describeEndpoint } from "../rest/options.ts";
 import type { RequestContext } from "./context.ts";
 import { ApiError, fromDatabaseError } from "../schema/errors.ts";
 import { readJson } from "./body.ts";
 import { listQueryOf, selectionOf } from "./list-query.ts";
-import { paginated } from "../lib/pagination.ts";
+import { paginated, paginatedParts } from "../lib/pagination.ts";
 import { checkHost } from "./host.ts";
-import { bodyOf, DETAIL_METHODS, json, LIST_METHODS, noContent } from "../lib/responses.ts";
+import { bodyOf, DETAIL_METHODS, json, jsonText, LIST_METHODS, noContent } from "../lib/responses.ts";
 import { apiRoot, apiStatus, appRoot, userConfig } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
 import { graphiqlPage, wantsGraphiql } from "../ui/graphiql-page.ts";
@@ -276,8 +276,10 @@ async function listEndpoint(req: IRequest, ctx: RequestContext, model: Model): P
         return exportList(ctx, model, exported, listQueryOf(ctx.config, params));
       }
       const query = listQueryOf(ctx.config, ctx.url.searchParams);
-      const { count, results } = await listObjects(ctx, model, query);
-      return json(paginated(ctx.url, query.page, count, results), 200, allow);
+      const listed = await listTexts(ctx, model, query);
+      return "texts" in listed
+        ? jsonText(paginatedParts(ctx.url, query.page, listed.count, listed.texts), 200, allow)
+        : json(paginated(ctx.url, query.page, listed.count, listed.results), 200, allow);
     }
     case "OPTIONS":
       return json(describeEndpoint(ctx, model, { detail: false }), 200, allow);
@@ -310,8 +312,10 @@ async function detailEndpoint(req: IRequest, ctx: RequestContext, model: Model, 
   const allow = { Allow: (model.readOnly ? READ_METHODS : DETAIL_METHODS).join(", ") };
   switch (req.method) {
     case "GET":
-    case "HEAD":
-      return json(await retrieveObject(ctx, model, id, selectionOf(ctx.url.searchParams)), 200, allow);
+    case "HEAD": {
+      const object = await retrieveText(ctx, model, id, selectionOf(ctx.url.searchParams));
+      return typeof object === "string" ? jsonText([object], 200, allow) : json(object, 200, allow);
+    }
     case "OPTIONS":
       return json(describeEndpoint(ctx, model, { detail: true }), 200, allow);
     case "PUT":

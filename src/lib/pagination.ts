@@ -57,3 +57,15 @@ export function paginated(url: URL, page: Page, count: number, results: unknown[
     results,
   };
 }
+
+/**
+ * `paginated` as the parts of its JSON text, the results given as the JSON text of each object
+ * (written by SQLite: src/engine/final-json.ts); joined, the parts are `JSON.stringify` of the envelope.
+ */
+export function paginatedParts(url: URL, page: Page, count: number, results: readonly string[]): string[] {
+  const head = JSON.stringify(paginated(url, page, count, []));
+  const parts = [head.slice(0, -2)];
+  results.forEach((text, i) => parts.push(i ? `,${text}` : text));
+  parts.push("]}");
+  return parts;
+}

@@ -48,6 +48,31 @@ export interface SelectContext {
   readonly page: string | null;
 }
 
+/**
+ * What a field's `final` may ask while SQLite writes an object's final JSON (src/engine/final-json.ts):
+ * the form, this request's URLs, and related objects in their nested forms. Values it gives are
+ * SQL scalars or JSONB, which every enclosing JSON function takes as it is (JSON text from a
+ * subquery would lose its subtype and read as a string).
+ */
+export interface FinalContext {
+  readonly form: Form;
+  /** How deep the object being written is nested (0: the object read). */
+  readonly depth: number;
+  /** Whether its relations are nested objects; past the nesting limit they are their ids. */
+  readonly nests: boolean;
+  /** `origin` followed by `path`: an absolute URL of this request's host. */
+  url(path: RawBuilder<unknown>): RawBuilder<unknown>;
+  /**
+   * The nested form of the `target` object whose id is `id`, NULL when there is none; the id itself
+   * past the nesting limit; null when its fields cannot be written so.
+   */
+  related(target: Model, id: RawBuilder<unknown>, shown: NestedShown): RawBuilder<unknown> | null;
+  /** The nested form of the row of `target` under `alias`, already in scope; null when its fields cannot be written so. */
+  nestedObject(target: Model, alias: string, shown: NestedShown): RawBuilder<unknown> | null;
+  /** Whether the read model may have custom fields defined (`SelectOptions.customFields`). */
+  readonly customFields: boolean;
+}
+
 /** What a nested object shows: the fields named (default: its nested form's), and `display_url` when `page`. */
 export interface NestedShown {
   readonly fields?: readonly Field[];

@@ -1,4 +1,4 @@
-import type { Field, FieldKind, Form, JsonSchema, Model, NestedShown, SelectContext } from "../shapes.ts";
+import type { Field, FieldKind, FinalContext, Form, JsonSchema, Model, NestedShown, SelectContext } from "../shapes.ts";
 import type * as v from "valibot";
 import type { RawBuilder } from "kysely";
 import type { OpenApiFacet } from "../json-schema.ts";
@@ -190,6 +190,12 @@ export interface KindDescriptor {
   mirrors?(field: Field): string;
   /** Writes the field's output keys from a row (or a nested JSON object). */
   render(field: Field, row: Out, out: Out, rc: RenderContext): void;
+  /**
+   * The field's output keys as SQL writes them, each the final JSON value `render` would give
+   * (src/engine/final-json.ts), over the row under `table`; none for a field it leaves out; null
+   * when the kind, or this field, has no such form, and the object is shaped by `render`.
+   */
+  final?(field: Field, table: string, fc: FinalContext): [string, Sql][] | null;
   /** OPTIONS entries (DRF metadata) by key. */
   options(field: Field): Record<string, Out>;
   /** OpenAPI schemas of its output keys (per form) and input keys. */

@@ -21,6 +21,14 @@ export function jsonStored(
     input: { inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }), store: jsonStore },
     ...(lookups && { filter: { lookups } }),
     render: (field, row, out) => void (out[field.name] = parsed(readValue(field, row)) ?? field.default ?? null),
+    final: (field, table) => {
+      if (!field.column) return null;
+      const value = ref(table, field.column);
+      // Stored as JSON text; `null` stored reads as the default, as `parsed(...) ?? default` does.
+      const fallback =
+        field.default === undefined || field.default === null ? sql`NULL` : sql`jsonb(${sql.lit(JSON.stringify(field.default))})`;
+      return [[field.name, sql`CASE WHEN ${value} IS NULL OR ${value} = 'null' THEN ${fallback} ELSE jsonb(${value}) END`]];
+    },
     options: (field) => ({ [field.name]: info(field, optionsType) }),
     openapi: scalarApi(() => openapi),
     snapshot: jsonSnapshot,
@@ -75,4 +83,6 @@ export const customFieldsKind: KindDescriptor = {
   ...jsonStored(() => customFieldsSchema, "field", null, { type: "object" }),
   read: { select: (field, table, sc) => (sc.depth === 0 ? customFieldsSql(field, table, sc) : null) },
   render: renderCustomFields,
+  // With no custom field defined for the model, every object's are `{}`; defined ones are shaped in JavaScript.
+  final: (field, _table, fc) => (fc.customFields || fc.depth > 0 ? null : [[field.name, sql`jsonb_object()`]]),
 };

@@ -37,6 +37,7 @@ export const networkKind: KindDescriptor = {
   },
   order: (field, table) => [ref(table, networkColumns(field.name).start), ref(table, networkColumns(field.name).length)],
   render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
+  final: (field, table) => (field.column ? [[field.name, ref(table, field.column)]] : null),
   options: (field) => ({ [field.name]: info(field, "string") }),
   openapi: scalarApi(
     () => ({ type: "string" }),

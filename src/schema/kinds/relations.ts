@@ -52,12 +52,18 @@ function countSql(field: Field, table: string): Sql {
 
 /** The m2m targets of the row `table` as a JSON array of nested objects, in the target's order. */
 function m2mSql(field: Field, table: string, sc: SelectContext): Sql {
+  const alias = `m${sc.depth}`;
+  return m2mArraySql(field, table, sc.depth, sc.nestedObject(field.target!(), alias, sc.depth));
+}
+
+/** The JSONB array of `object` (over the target's row under `m<depth>`) for each target of the row `table`, in the target's order. */
+function m2mArraySql(field: Field, table: string, depth: number, object: Sql): Sql {
   const t = field.through!;
   const target = field.target!();
-  const alias = `m${sc.depth}`;
+  const alias = `m${depth}`;
   const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
   const order = target.field[target.ordering[0].replace(/^-/, "")]?.column ?? "id";
-  return sql`(SELECT jsonb_group_array(${sc.nestedObject(target, alias, sc.depth)} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
+  return sql`(SELECT jsonb_group_array(${object} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
     FROM ${sql.table(t.table)} th JOIN ${sql.table(target.table)} ${sql.raw(alias)} ON ${ref(alias, "id")} = th.${sql.ref(t.target)}
     WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed})`;
 }
@@ -120,6 +126,13 @@ export const fkKind = (kindOf: KindOf): KindDescriptor => ({
         ? rc.nested(field.target!(), raw as Out, { page: field.nestedDisplayUrl })
         : (row[field.column!] ?? null);
   },
+  final: (field, table, fc) => {
+    // Without a nested object (flat, past the nesting limit, none found) the value is the stored id, as `render` gives it.
+    const stored = field.column ? ref(table, field.column) : sql`NULL`;
+    if (field.flat || !fc.nests) return [[field.name, stored]];
+    const nested = fc.related(field.target!(), field.sql ? field.sql(table) : stored, { page: field.nestedDisplayUrl });
+    return nested ? [[field.name, sql`coalesce(${nested}, ${stored})`]] : null;
+  },
   options: (field) => ({
     [field.name]: field.flat
       ? info(field, "field")
@@ -181,6 +194,11 @@ export const m2mKind = (kindOf: KindOf): KindDescriptor => ({
     params: (field) => (field.filterName ? relationParams(field.filterName, field, { tree: false }) : []),
   },
   read: { select: (field, table, sc) => m2mSql(field, table, sc), notNested: true },
+  final: (field, table, fc) => {
+    if (field.listedBy) return null;
+    const object = fc.nestedObject(field.target!(), `m${fc.depth}`, { page: field.nestedDisplayUrl });
+    return object ? [[field.name, m2mArraySql(field, table, fc.depth, object)]] : null;
+  },
   render: (field, row, out, rc) => {
     const list = (parsed(row[field.name]) ?? []) as Out[];
     out[field.name] = field.listedBy
@@ -292,6 +310,7 @@ export const reverseKind = (kindOf: KindOf): KindDescriptor => ({
 export const countKind: KindDescriptor = {
   read: { select: (field, table) => countSql(field, table), notNested: true },
   render: (field, row, out) => void (out[field.name] = Number(row[field.name] ?? 0)),
+  final: (field, table) => [[field.name, sql`coalesce(${countSql(field, table)}, 0)`]],
   // NetBox's counts are stored counters, filterable like any number (`interface_count__gte=2`).
   filter: { lookups: "number", sql: countSql, numberSchema: { type: "integer" } },
   // Sorted by the count itself: the read's row is one JSON value, with no column to name.
@@ -312,6 +331,7 @@ export const counterKind: KindDescriptor = {
   storage: { sqlType: "INTEGER", tables: (field, model) => counterTriggers(field, model) },
   read: { select: () => null, notNested: true },
   render: (field, row, out) => void (out[field.name] = Number(row[field.column!] ?? 0)),
+  final: (field, table) => (field.column ? [[field.name, sql`coalesce(${ref(table, field.column)}, 0)`]] : null),
   filter: { lookups: "number", numberSchema: { type: "integer" } },
   options: countKind.options,
   openapi: countKind.openapi,

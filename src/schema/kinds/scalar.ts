@@ -1,4 +1,5 @@
 import type { JsonSchema, Form, Field } from "../shapes.ts";
+import type { Sql } from "./descriptor.ts";
 import type * as v from "valibot";
 
 import { sql } from "kysely";
@@ -35,6 +36,27 @@ function choiceOutput(field: Field, raw: unknown, form: Form): unknown {
     : { value: choice.value, label: choice.label, id: choice.id };
 }
 
+/** `choiceOutput` as SQL: the stored value, or in the full form the choice as `{value, label[, id]}` (JSONB). */
+function choiceFinal(field: Field, value: Sql, form: Form): Sql {
+  const blank = sql`${value} IS NULL OR ${value} = ''`;
+  if (form !== "full" || field.bare) return sql`CASE WHEN ${blank} THEN NULL ELSE ${value} END`;
+  const branches = field.choices!.map((c) => {
+    const members = [
+      sql.lit("value"),
+      sql.lit(c.value),
+      sql.lit("label"),
+      sql.lit(c.label),
+      ...(c.id === undefined ? [] : [sql.lit("id"), sql.lit(c.id)]),
+    ];
+    return sql`WHEN ${value} = ${sql.lit(c.value)} THEN jsonb_object(${sql.join(members)})`;
+  });
+  return sql`CASE WHEN ${blank} THEN NULL ${sql.join(branches, sql` `)} ELSE jsonb_object('value', ${value}, 'label', CAST(${value} AS TEXT)) END`;
+}
+
+/** A value as stored in the field's column (NULL for none): the final form of most scalar kinds. */
+const columnFinal = (field: Field, table: string): [string, Sql][] | null =>
+  field.column ? [[field.name, ref(table, field.column)]] : null;
+
 /** What distinguishes one scalar kind from another. */
 interface ScalarKind {
   readonly sqlType: "TEXT" | "INTEGER" | "REAL";
@@ -56,6 +78,7 @@ function scalar({ sqlType, schema, filter, store = plainStore, optionsType, open
     input: { inputs: (field) => ({ [field.name]: nullable(field, schema(field)) }), store },
     ...(filter && { filter }),
     render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
+    final: columnFinal,
     options: (field) => ({ [field.name]: info(field, optionsType) }),
     openapi,
     snapshot: scalarSnapshot,
@@ -125,6 +148,13 @@ export const datetimeKind: KindDescriptor = {
     const value = readValue(field, row);
     out[field.name] = typeof value === "string" && value.endsWith(".000Z") ? `${value.slice(0, -5)}Z` : (value ?? null);
   },
+  final: (field, table) => {
+    if (!field.column) return null;
+    const value = ref(table, field.column);
+    return [
+      [field.name, sql`CASE WHEN substr(${value}, -5) = '.000Z' THEN substr(${value}, 1, length(${value}) - 5) || 'Z' ELSE ${value} END`],
+    ];
+  },
 };
 export const passwordKind: KindDescriptor = {
   ...scalar({
@@ -135,6 +165,7 @@ export const passwordKind: KindDescriptor = {
     openapi: { output: () => ({}), input: (f) => ({ [f.name]: described(f, stringInput(f, { blankable: true })) }) },
   }),
   render: () => undefined,
+  final: () => [],
   snapshot: none,
 };
 export const booleanKind: KindDescriptor = {
@@ -150,6 +181,11 @@ export const booleanKind: KindDescriptor = {
     const raw = readValue(field, row);
     out[field.name] = raw == null ? null : Boolean(raw);
   },
+  final: (field, table) => {
+    if (!field.column) return null;
+    const value = ref(table, field.column);
+    return [[field.name, sql`CASE WHEN ${value} IS NULL THEN NULL WHEN ${value} THEN jsonb('true') ELSE jsonb('false') END`]];
+  },
   snapshot: (field, table) => [
     [
       field.name,
@@ -162,6 +198,7 @@ export const choiceKind: KindDescriptor = {
   input: { inputs: (field) => ({ [field.name]: choiceSchema(field) }), store: plainStore },
   filter: { lookups: "choice" },
   render: (field, row, out, rc) => void (out[field.name] = choiceOutput(field, readValue(field, row), rc.form)),
+  final: (field, table, fc) => (field.column ? [[field.name, choiceFinal(field, ref(table, field.column), fc.form)]] : null),
   options: (field) => ({
     // Read-only choices (an address's family) list theirs too, so clients can label them.
     [field.name]: { ...info(field, "field"), choices: field.choices!.map((c) => ({ value: c.value, display_name: c.label })) },
