@@ -83,12 +83,7 @@ describe("objects written whole by SQLite", () => {
       }
     }
     // Most of the registry's simpler models qualify, with rows to compare.
-    for (const expected of [
-      "dcim.site full",
-      "dcim.site brief",
-      "dcim.region full",
-      "tenancy.tenant full",
-    ])
+    for (const expected of ["dcim.site full", "dcim.site brief", "dcim.region full", "tenancy.tenant full"])
       expect(compared).toContain(expected);
     expect(compared.length).toBeGreaterThan(30);
   }, 120_000);

@@ -1,10 +1,10 @@
-import type { FinalContext, Field, Form, Model, NestedShown } from "../schema/shapes.ts";
+import type { FinalContext, Field, Form, Model, NestedShown, Registry } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { KINDS } from "../schema/kinds/index.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
 import { frozen, Slot } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
-import { Joins, jsonObjectSql } from "./select.ts";
+import { Joins, jsonObjectSql, selectContext } from "./select.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -55,7 +55,7 @@ function objectSql(model: Model, fields: readonly Field[], alias: string, level:
     pairs.push(["display_url", url(sql`${sql.lit(model.page)} || ${id} || '/'`)]);
   // `display` is text even where the object's display is its id.
   pairs.push(["display", sql`CAST(coalesce(${model.displaySql(alias)}, ${id}) AS TEXT)`]);
-  const fc = context(level);
+  const fc = context(level, model.registry);
   for (const field of fields) {
     const written = KINDS[field.kind].final?.(field, alias, fc);
     if (!written) return null;
@@ -66,7 +66,7 @@ function objectSql(model: Model, fields: readonly Field[], alias: string, level:
   return jsonObjectSql(pairs, level.depth === 0 ? "json" : "jsonb");
 }
 
-function context(level: Level): FinalContext {
+function context(level: Level, registry: Registry): FinalContext {
   const nested = (target: Model, alias: string, shown: NestedShown): Sql | null => {
     // As serialize.ts: inside an object nested with its page, relations nest with theirs unless they say not.
     const page = level.pages ? shown.page !== false : Boolean(shown.page);
@@ -80,6 +80,7 @@ function context(level: Level): FinalContext {
     nests: level.depth === 0 || level.depth < MAX_NESTING,
     url,
     customFields: level.customFields,
+    select: selectContext(registry, level.depth, { customFields: level.customFields }),
     nestedObject: nested,
     related(target, id, shown) {
       const alias = `f${level.depth + 1}`;

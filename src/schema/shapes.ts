@@ -71,6 +71,8 @@ export interface FinalContext {
   nestedObject(target: Model, alias: string, shown: NestedShown): RawBuilder<unknown> | null;
   /** Whether the read model may have custom fields defined (`SelectOptions.customFields`). */
   readonly customFields: boolean;
+  /** The raw rows' select context at this depth, for SQL a field computes its value with. */
+  readonly select: SelectContext;
 }
 
 /** What a nested object shows: the fields named (default: its nested form's), and `display_url` when `page`. */

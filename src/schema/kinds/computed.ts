@@ -1,7 +1,8 @@
 import type { JsonSchema, Field } from "../shapes.ts";
 import * as v from "valibot";
+import { sql } from "kysely";
 import { described, orNull } from "../json-schema.ts";
-import type { KindDescriptor, KindOf, Out, RenderContext } from "./descriptor.ts";
+import type { KindDescriptor, KindOf, Out, RenderContext, Sql } from "./descriptor.ts";
 import { info, none, parsed } from "./outputs.ts";
 import { relationParams } from "./relations.ts";
 
@@ -41,6 +42,15 @@ export const computedKind: KindDescriptor = {
     else out[field.name] = raw;
     if (field.finish) out[field.name] = field.finish(out[field.name]);
   },
+  // As `render` gives it, where that takes no JavaScript: not a value shared with other fields, finished, or holding nested objects.
+  final: (field, table, fc) => {
+    if (field.sharedAs || field.finish || field.returns === "nested") return null;
+    const raw = field.sql!(table, { ownerType: field.ownerType, sc: fc.select });
+    if (field.returns === "boolean")
+      return [[field.name, sql`CASE WHEN (${raw}) IS NULL THEN NULL WHEN (${raw}) THEN jsonb('true') ELSE jsonb('false') END`]];
+    if (field.returns === "json") return [[field.name, sql`CASE WHEN (${raw}) IS NULL THEN NULL ELSE jsonb(${raw}) END`]];
+    return [[field.name, raw]];
+  },
   options: (field) => ({ [field.name]: info(field, "field") }),
   openapi: {
     output: (field) => ({ [field.name]: described(field, orNull(COMPUTED_SCHEMAS[field.returns ?? "scalar"])) }),
@@ -64,6 +74,11 @@ export const aliasKind = (kindOf: KindOf): KindDescriptor => ({
   },
   // Written like its target: `parseInput` moves an alias's value to the field it mirrors.
   render: (field, _row, out) => void (out[field.name] = out[field.aliasOf!]),
+  final: (field, table, fc) => {
+    const target = fc.select.byType(field.ownerType)?.field[field.aliasOf!];
+    const written = target && kindOf(target.kind).final?.(target, table, fc);
+    return written ? written.map(([key, value]) => [key === target.name ? field.name : key, value] as [string, Sql]) : null;
+  },
   options: (field) => ({ [field.name]: info(field, "nested object") }),
   openapi: {
     output: (field, sc) => {
