@@ -18,7 +18,6 @@ import { isRef } from "../schema/kinds/descriptor.ts";
 import { KINDS, mirrorOf } from "../schema/kinds/index.ts";
 import { relationErrors } from "./filters.ts";
 import { customFieldsRead, detailStatement, finalRead, listStatements, plannedFilters } from "./read-statements.ts";
-import { finalTexts } from "./final-json.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes } from "./probes.ts";
 import { customFieldWrite } from "./custom-fields.ts";
@@ -154,7 +153,7 @@ async function listRead(ctx: Actor, model: Model, query: ListQuery, asText: bool
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
   const total = Number(count.rows[0].n);
-  if (final) return { count: total, texts: finalTexts(rows.rows, final) };
+  if (final) return { count: total, texts: rows.rows.map((row) => String(row.__json)) };
   return { count: total, results: await render(ctx, model, rowsOf(rows.rows), rendering) };
 }
 
@@ -174,7 +173,7 @@ async function retrieveRead(ctx: Actor, model: Model, id: number, selection: Sel
   const final = asText && !rendering.keys ? finalRead(ctx, model, rendering.fields, rendering.form, false) : null;
   const [result] = await readBatch(ctx, [detailStatement(ctx, model, id, rendering.fields, final)]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
-  if (final) return finalTexts(result.rows, final)[0];
+  if (final) return String(result.rows[0].__json);
   return (await render(ctx, model, rowsOf(result.rows), rendering))[0];
 }
 

@@ -148,7 +148,7 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
       ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
     // Its WHERE names the page's ids alone, so the select may read related objects by joins, and
     // a field may compute what the whole page shares from them (config contexts).
-    const { select, joins, paged } = final ?? joinedSelectSql(model, fields, customFieldsRead(ctx, model));
+    const { select, joins, paged } = final ? { ...final, paged: false } : joinedSelectSql(model, fields, customFieldsRead(ctx, model));
     const page = sql.raw(PAGE_IDS);
     const rows = paged
       ? sql`WITH ${page}(id) AS (${ids}) SELECT ${select} FROM ${table} ${joins}

@@ -86,13 +86,6 @@ export interface ModelHooks<State = unknown> {
    */
   readonly representShape?: RepresentShape;
   /**
-   * What `represent` adds, as SQL writing each object's final JSON (src/engine/final-json.ts):
-   * keys appended after the fields, given the object's keys written so far and their SQL
-   * (`written`); null when it cannot be written so. Without it, a model with `represent` is shaped
-   * in JavaScript.
-   */
-  representFinal?(written: ReadonlyMap<string, RawBuilder<unknown>>): [string, RawBuilder<unknown>][] | null;
-  /**
    * True when the requester may `action` every object of the model whatever their permissions'
    * constraints say (holders of `users.grant_token` create tokens for anyone).
    */
@@ -126,7 +119,6 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks<readonly
   const widens = having("widenScope");
   const referables = having("referable");
   const shapes = having("representShape");
-  const finals = having("representFinal");
   return {
     ...(has("initial") && { initial: (write) => all.map((h) => h.initial?.(write)) }),
     ...(has("writeProbes") && {
@@ -156,19 +148,6 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks<readonly
     ...(referables.length && {
       referable: (ctx, field, table) => referables.map((r) => r(ctx, field, table)).find((x) => x !== null) ?? null,
     }),
-    // Written in SQL only when every part that represents can be.
-    ...(represents.length &&
-      finals.length === represents.length && {
-        representFinal: (written) => {
-          const out: [string, RawBuilder<unknown>][] = [];
-          for (const f of finals) {
-            const adds = f(new Map([...written, ...out]));
-            if (!adds) return null;
-            out.push(...adds);
-          }
-          return out;
-        },
-      }),
     ...(shapes.length && {
       representShape: { adds: Object.assign({}, ...shapes.map((x) => x.adds)), mayOmit: shapes.flatMap((x) => x.mayOmit ?? []) },
     }),

@@ -100,10 +100,4 @@ export const primaryIpHooks = (home: InterfaceHome): StatefulHooks<Found> => ({
     for (const out of outs) if ("primary_ip4" in out) out.primary_ip = out.primary_ip6 ?? out.primary_ip4 ?? null;
   },
   representShape: { adds: { primary_ip: "primary_ip4" } },
-  // The same in SQL: the IPv6 address's nested object where set, else the IPv4 one's.
-  representFinal: (written) => {
-    const [v4, v6] = [written.get("primary_ip4"), written.get("primary_ip6")];
-    if (!v4) return [];
-    return [["primary_ip", v6 ? sql`coalesce(${v6}, ${v4})` : v4]];
-  },
 });
