@@ -12,8 +12,10 @@ type Sql = RawBuilder<unknown>;
  * Objects written whole by SQLite: the JSON text of each object of a page exactly as the
  * serializer (serialize.ts) would shape it from the row, with this request's URLs, so that the
  * answer is joined from the rows' text and nothing is parsed, shaped and serialized again. On a
- * page of 50 sites, parsing the rows, shaping them and serializing the page took 275 of its 630 us
- * (measured), and SQLite writing the final text costs what writing the raw rows did.
+ * page of 50 sites, parsing the rows, shaping them and serializing the page took 275 of its 630 us,
+ * and SQLite writing the final text cost 1.26x what writing the raw rows did (497 against 393 us;
+ * measured). For a device, whose 17 nested objects each get their URL and forms, it cost 2.2x, more
+ * than it saved: a model's form that qualifies is written so whatever its weight.
  *
  * A model qualifies for a form when each of its fields' kinds can write its value (`final`), its
  * representation has no hook (`represent`) and no field is finished over the page in JavaScript:
@@ -22,10 +24,7 @@ type Sql = RawBuilder<unknown>;
  */
 
 /** This request's origin, a parameter each statement is bound with (`Template.bind({ origin })`). */
-export const ORIGIN = new Slot("origin");
-
-/** Where a related object the read row names by a foreign key is read from: a join of the statement, or a subquery. */
-export type RelatedJoin = (target: Model, id: Sql, object: (alias: string) => Sql) => Sql;
+const ORIGIN = new Slot("origin");
 
 /** What writing one object needs besides the row: its nesting and how its `display_url`s go. */
 interface Level {
@@ -35,7 +34,7 @@ interface Level {
   readonly pages: boolean;
   readonly customFields: boolean;
   /** Top-level foreign keys read through the statement's joins (a list page's), else null. */
-  readonly join: RelatedJoin | null;
+  readonly joins: Joins | null;
 }
 
 const url = (path: Sql): Sql => sql`${ORIGIN} || ${path}`;
@@ -71,14 +70,13 @@ function context(level: Level, registry: Registry): FinalContext {
     // As serialize.ts: inside an object nested with its page, relations nest with theirs unless they say not.
     const page = level.pages ? shown.page !== false : Boolean(shown.page);
     const fields = shown.fields ?? (page ? target.pageNestedFields : target.nestedFields);
-    return objectSql(target, fields, alias, { form: "nested", depth: level.depth + 1, pages: page, customFields: true, join: null });
+    return objectSql(target, fields, alias, { form: "nested", depth: level.depth + 1, pages: page, customFields: true, joins: null });
   };
   return {
     form: level.form,
     depth: level.depth,
     // The row's own relations nest; a nested object's, to MAX_NESTING (the raw rows' rule, select.ts).
     nests: level.depth === 0 || level.depth < MAX_NESTING,
-    url,
     customFields: level.customFields,
     select: selectContext(registry, level.depth, { customFields: level.customFields }),
     nestedObject: nested,
@@ -86,23 +84,10 @@ function context(level: Level, registry: Registry): FinalContext {
       const alias = `f${level.depth + 1}`;
       const object = nested(target, alias, shown);
       if (!object) return null;
-      if (level.join) return level.join(target, id, (joined) => nested(target, joined, shown)!);
+      if (level.joins) return level.joins.join(target, id, (joined) => nested(target, joined, shown)!);
       return sql`(SELECT ${object} FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id})`;
     },
   };
-}
-
-/**
- * The final JSON text of the read row of `model` under `table`, in `form` with `fields`, as one
- * column; null when the serializer must shape it. `join` reads the row's related objects through
- * the statement's joins (a list page's).
- */
-export function finalObjectSql(
-  model: Model,
-  fields: readonly Field[],
-  { form, table, customFields, join }: { form: Form; table: string; customFields: boolean; join: RelatedJoin | null },
-): Sql | null {
-  return objectSql(model, fields, table, { form, depth: 0, pages: false, customFields, join });
 }
 
 /** A final select, with the joins to follow its FROM (empty for a detail read). */
@@ -133,8 +118,7 @@ export function finalSelect(
     key,
     () => {
       const joins = joined ? new Joins() : null;
-      const join: RelatedJoin | null = joins && ((target, id, object) => joins.join(target, id, object));
-      const object = finalObjectSql(model, fields, { form, table: model.table, customFields, join });
+      const object = objectSql(model, fields, model.table, { form, depth: 0, pages: false, customFields, joins });
       if (!object) return null;
       return { key, select: frozen(sql`${object} AS __json`), joins: joins ? frozen(sql.join(joins.clauses, sql` `)) : sql`` };
     },

@@ -5,6 +5,7 @@ import { acceptedFromCache, tokenKeyOf } from "../auth/authenticate.ts";
 import { acceptsHtml } from "../ui/html.ts";
 import { hostProblem } from "./host.ts";
 import { apiRoot } from "./roots.ts";
+import { remembered } from "../lib/memo.ts";
 
 /** A request as an entry has it before any web Request is made: enough to tell whether it can be answered at once. */
 export interface QuickRequest {
@@ -23,7 +24,7 @@ export interface QuickAnswer {
   readonly body: string;
 }
 
-/** Hosts whose API root is kept made; past this the set starts over (the client names the host). */
+/** Hosts whose API root (or refusal) is kept; past this the set starts over (the client names the host). */
 const HOSTS_KEPT = 64;
 
 /**
@@ -36,17 +37,15 @@ const HOSTS_KEPT = 64;
  * same answer.
  */
 export function quickRoot(config: Config, secrets: Secrets, authCache: AuthCache) {
-  const bodies = new Map<string, string>();
-  const bodyFor = (origin: string, host: string): string | null => {
-    let body = bodies.get(origin);
-    if (body === undefined) {
-      if (hostProblem(host, config.ALLOWED_HOSTS) !== null) return null;
-      if (bodies.size >= HOSTS_KEPT) bodies.clear();
-      body = JSON.stringify(apiRoot({ origin }));
-      bodies.set(origin, body);
-    }
-    return body;
-  };
+  // By origin, null for a host ALLOWED_HOSTS refuses (the pipeline then answers its 400).
+  const bodies = new Map<string, string | null>();
+  const bodyFor = (origin: string, host: string): string | null =>
+    remembered(
+      bodies,
+      origin,
+      () => (hostProblem(host, config.ALLOWED_HOSTS) === null ? JSON.stringify(apiRoot({ origin })) : null),
+      HOSTS_KEPT,
+    );
   return async (request: QuickRequest): Promise<QuickAnswer | null> => {
     if (request.method !== "GET") return null;
     const { url } = request;

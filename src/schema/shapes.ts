@@ -50,7 +50,7 @@ export interface SelectContext {
 
 /**
  * What a field's `final` may ask while SQLite writes an object's final JSON (src/engine/final-json.ts):
- * the form, this request's URLs, and related objects in their nested forms. Values it gives are
+ * the form and nesting, and related objects in their nested forms (their URLs this request's). Values it gives are
  * SQL scalars or JSONB, which every enclosing JSON function takes as it is (JSON text from a
  * subquery would lose its subtype and read as a string).
  */
@@ -60,8 +60,6 @@ export interface FinalContext {
   readonly depth: number;
   /** Whether its relations are nested objects; past the nesting limit they are their ids. */
   readonly nests: boolean;
-  /** `origin` followed by `path`: an absolute URL of this request's host. */
-  url(path: RawBuilder<unknown>): RawBuilder<unknown>;
   /**
    * The nested form of the `target` object whose id is `id`, NULL when there is none; the id itself
    * past the nesting limit; null when its fields cannot be written so.

@@ -1,7 +1,7 @@
 import { formatNetwork, firstOf, keyOf, lastOf, type Network } from "../../lib/network.ts";
 import type { KindDescriptor } from "./descriptor.ts";
 import { networkSchema, nullable } from "./inputs.ts";
-import { info, readValue, ref, scalarApi, scalarSnapshot } from "./outputs.ts";
+import { columnFinal, info, readValue, ref, scalarApi, scalarSnapshot } from "./outputs.ts";
 
 /** The network kind: an IP address or prefix (parsed and keyed by src/lib/network.ts). */
 
@@ -37,7 +37,7 @@ export const networkKind: KindDescriptor = {
   },
   order: (field, table) => [ref(table, networkColumns(field.name).start), ref(table, networkColumns(field.name).length)],
   render: (field, row, out) => void (out[field.name] = readValue(field, row) ?? null),
-  final: (field, table) => (field.column ? [[field.name, ref(table, field.column)]] : null),
+  final: columnFinal,
   options: (field) => ({ [field.name]: info(field, "string") }),
   openapi: scalarApi(
     () => ({ type: "string" }),

@@ -8,6 +8,9 @@ import type { Out, Sql } from "./descriptor.ts";
 export const ref = (table: string, column: string) => sql.ref(`${table}.${column}`);
 export const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON.parse(raw) : raw);
 export const readValue = (field: Field, row: Out) => row[field.column ?? field.name];
+/** A value as stored in the field's column (NULL for none): the final JSON of most one-column kinds (`final`). */
+export const columnFinal = (field: Field, table: string): [string, Sql][] | null =>
+  field.column ? [[field.name, ref(table, field.column)]] : null;
 
 export const info = (field: Field, type: string, writable = !field.readOnly): Out => {
   const out: Out = { type, required: Boolean(field.required) && writable, read_only: !writable, label: field.label };

@@ -18,7 +18,7 @@ import {
   stringSchema,
 } from "./inputs.ts";
 import { jsonStored } from "./json.ts";
-import { info, none, plainStore, readValue, ref, scalarApi, scalarSnapshot } from "./outputs.ts";
+import { columnFinal, info, none, plainStore, readValue, ref, scalarApi, scalarSnapshot } from "./outputs.ts";
 
 /** The scalar kinds (one column each, rendered as stored or nearly) and the list kinds (JSON-stored lists). */
 
@@ -52,10 +52,6 @@ function choiceFinal(field: Field, value: Sql, form: Form): Sql {
   });
   return sql`CASE WHEN ${blank} THEN NULL ${sql.join(branches, sql` `)} ELSE jsonb_object('value', ${value}, 'label', CAST(${value} AS TEXT)) END`;
 }
-
-/** A value as stored in the field's column (NULL for none): the final form of most scalar kinds. */
-const columnFinal = (field: Field, table: string): [string, Sql][] | null =>
-  field.column ? [[field.name, ref(table, field.column)]] : null;
 
 /** What distinguishes one scalar kind from another. */
 interface ScalarKind {
