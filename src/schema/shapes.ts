@@ -50,9 +50,9 @@ export interface SelectContext {
 
 /**
  * What a field's `final` may ask while SQLite writes an object's final JSON (src/engine/final-json.ts):
- * the form and nesting, and related objects in their nested forms (their URLs this request's). Values it gives are
- * SQL scalars or JSONB, which every enclosing JSON function takes as it is (JSON text from a
- * subquery would lose its subtype and read as a string).
+ * the form and nesting, and related objects in their nested forms (their URLs this request's).
+ * Values it gives are SQL scalars or JSONB, which every enclosing JSON function takes as it is
+ * (JSON text from a subquery would lose its subtype and read as a string).
  */
 export interface FinalContext {
   readonly form: Form;
@@ -61,8 +61,8 @@ export interface FinalContext {
   /** Whether its relations are nested objects; past the nesting limit they are their ids. */
   readonly nests: boolean;
   /**
-   * The nested form of the `target` object whose id is `id`, NULL when there is none; the id itself
-   * past the nesting limit; null when its fields cannot be written so.
+   * The nested form of the `target` object whose id is `id`, NULL when there is none; null when
+   * its fields cannot be written so (past the nesting limit a relation writes its id: `nests`).
    */
   related(target: Model, id: RawBuilder<unknown>, shown: NestedShown): RawBuilder<unknown> | null;
   /** The nested form of the row of `target` under `alias`, already in scope; null when its fields cannot be written so. */
