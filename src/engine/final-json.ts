@@ -4,7 +4,7 @@ import { KINDS } from "../schema/kinds/index.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
 import { frozen, Slot } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
-import { Joins, jsonObjectSql, selectContext } from "./select.ts";
+import { fieldsKey, Joins, jsonObjectSql, selectContext } from "./select.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -112,7 +112,7 @@ export function finalSelect(
   form: Form,
   { customFields, joined }: { readonly customFields: boolean; readonly joined: boolean },
 ): FinalSelect | null {
-  const key = `${model.objectType} ${form} ${joined} ${customFields} ${fields.map((field) => `${field.ownerType}.${field.name}`).join(",")}`;
+  const key = `${model.objectType} ${form} ${joined} ${customFields} ${fieldsKey(fields)}`;
   return remembered(
     finalSelects,
     key,

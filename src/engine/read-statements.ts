@@ -7,7 +7,7 @@ import { remembered } from "../lib/memo.ts";
 import type { FieldErrors } from "../schema/errors.ts";
 import { planFilters, planOrdering, type RelationCheck } from "./filters.ts";
 import { scopeKey, scopeSql, unrestricted } from "./scope.ts";
-import { joinedSelectSql, PAGE_IDS, selectSql, type SelectOptions } from "./select.ts";
+import { fieldsKey, joinedSelectSql, PAGE_IDS, selectSql, type SelectOptions } from "./select.ts";
 import { finalSelect, type FinalSelect } from "./final-json.ts";
 
 /*
@@ -26,18 +26,6 @@ import { finalSelect, type FinalSelect } from "./final-json.ts";
 const LIMIT = 256;
 
 const cached = <T>(cache: Map<string, T>, key: string, build: () => T): T => remembered(cache, key, build, LIMIT);
-
-const fieldKeys = new WeakMap<readonly Field[], string>();
-
-/** The fields read, as part of a shape's key (the full and brief forms' lists are the model's own arrays, keyed once). */
-function fieldsKey(fields: readonly Field[]): string {
-  let key = fieldKeys.get(fields);
-  if (key === undefined) {
-    key = fields.map((field) => `${field.ownerType}.${field.name}`).join(",");
-    fieldKeys.set(fields, key);
-  }
-  return key;
-}
 
 /**
  * What a read of the model needs of its custom fields, when the requester's auth data says

@@ -161,7 +161,7 @@ function builtSelect(model: Model, fields: readonly Field[], options: SelectOpti
   // Built and compiled once per shape, then reused as text: compiling this select (nested JSON of
   // every related model) was most of the CPU a detail or list read cost on the thread answering
   // HTTP. It depends only on the frozen registry and its arguments (its parameters are constants).
-  const key = `${model.objectType} ${table} ${joined} ${customFields} ${customFieldTypes?.join(",") ?? "*"} ${fields.map((field) => `${field.ownerType}.${field.name}`).join(",")}`;
+  const key = `${model.objectType} ${table} ${joined} ${customFields} ${customFieldTypes?.join(",") ?? "*"} ${fieldsKey(fields)}`;
   // `?fields=` makes shapes from the query string: a bound on them bounds the memory.
   return remembered(
     selectCache,
@@ -209,6 +209,21 @@ export interface SelectOptions {
 }
 
 const selectCache = new Map<string, JoinedSelect>();
+
+const fieldKeys = new WeakMap<readonly Field[], string>();
+
+/**
+ * The fields read, as part of a shape's cache key: each field's owner and name. The full and
+ * brief forms' lists are the model's own arrays, so theirs is joined once, not per request.
+ */
+export function fieldsKey(fields: readonly Field[]): string {
+  let key = fieldKeys.get(fields);
+  if (key === undefined) {
+    key = fields.map((field) => `${field.ownerType}.${field.name}`).join(",");
+    fieldKeys.set(fields, key);
+  }
+  return key;
+}
 
 /** The rows of a statement that selected `selectSql`: its object's members, and any other columns beside it. */
 export function rowsOf(rows: readonly Row[]): Row[] {
