@@ -79,20 +79,32 @@ describe("`node src/node.ts` (what npm start runs)", () => {
   });
 
   it.runIf(process.platform === "linux")(
-    "serves from the process it was started as, restarted in place with two malloc arenas",
+    "serves from the process it was started as, restarted in place with two malloc arenas and V8's heap bounds",
     async () => {
       const dir = tempDir();
       const started = await startProcess({ LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", MALLOC_ARENA_MAX: "" });
       const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+      const args = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
       expect(environ(started.child.pid!)).toContain("MALLOC_ARENA_MAX=2");
+      expect(args(started.child.pid!)).toEqual(expect.arrayContaining(["--max-semi-space-size=8", "--max-old-space-size=512"]));
       const answer = await fetch(`${started.url}/api/status/`);
       expect([answer.status, (await answer.json()).detail]).toEqual([403, "Authentication credentials were not provided."]);
       await stop(started.child);
       expect(started.child.exitCode).toBe(0);
       // Set by whoever starts it (here, glibc's own limit), it is left as it is.
-      const kept = await startProcess({ LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", MALLOC_ARENA_MAX: "8" });
+      const kept = await startProcess({
+        LIBSQL_URL: `file:${dir}/inventory.db`,
+        PORT: "0",
+        MALLOC_ARENA_MAX: "8",
+        NODE_OPTIONS: "--max_semi_space_size=4",
+      });
       expect(environ(kept.child.pid!)).toContain("MALLOC_ARENA_MAX=8");
+      expect(args(kept.child.pid!).filter((arg) => arg.startsWith("--max"))).toEqual(["--max-old-space-size=512"]);
       await stop(kept.child);
+      // Without app threads the HTTP thread serves every request: its old generation is V8's to size.
+      const alone = await startProcess({ LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", WORKERS: "0" });
+      expect(args(alone.child.pid!).filter((arg) => arg.startsWith("--max"))).toEqual(["--max-semi-space-size=8"]);
+      await stop(alone.child);
     },
   );
 

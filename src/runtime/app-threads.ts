@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Worker } from "node:worker_threads";
 import { startThread } from "./threads.ts";
+import { SEMI_SPACE_MB } from "./start-settings.ts";
 import type { AppThreadData, AppThreadMessage, AppThreadRequest } from "./app-thread.ts";
 import { detailAnswer, readBody, SERVER_ERROR, type Answer } from "./node-http.ts";
 import type { NativeDatabase } from "./native-database.ts";
@@ -70,7 +71,8 @@ export function appThreads(options: AppThreadsOptions) {
       workerData,
       transferList: [writer],
       name: `app ${index + 1}`,
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+      // V8's young generation is its two semi-spaces and a large-object space of the same size.
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb, maxYoungGenerationSizeMb: 3 * SEMI_SPACE_MB },
     });
     let ready!: () => void;
     let failed!: (error: Error) => void;

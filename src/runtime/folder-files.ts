@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Config } from "../config.ts";
 import { contentTypeOf, isSafeFileName, type FileStore } from "../lib/file-store.ts";
 import { randomHex } from "../lib/crypto.ts";
-import { localPath } from "./node-database.ts";
+import { localPath } from "./local-path.ts";
 
 /**
  * The folder uploaded files are kept in on Node and Deno: MEDIA_ROOT, else `media/` beside the

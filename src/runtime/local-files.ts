@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
 import type { Migration } from "../db/migrate.ts";
 import { randomHex } from "../lib/crypto.ts";
-import { localPath } from "./node-database.ts";
+import { localPath } from "./local-path.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations/", import.meta.url));
 

@@ -5,13 +5,7 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import { libsqlClientDatabase } from "../db/libsql-client.ts";
 import { nativeDatabase, type NativeDatabaseOptions } from "./native-database.ts";
-
-/** The local file path of a `file:` URL (or `:memory:`), or null for a remote database. */
-export function localPath(url: string): string | null {
-  if (url === ":memory:" || url === "file::memory:") return ":memory:";
-  if (!url.startsWith("file:")) return null;
-  return decodeURIComponent(url.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
-}
+import { localPath } from "./local-path.ts";
 
 /**
  * Opens LIBSQL_URL: a local file through the native driver (the fast path for the embedded

@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import type { Server } from "node:http";
 import { createApp, type App } from "../app.ts";
 import { parseConfig, type Config } from "../config.ts";
@@ -6,7 +5,8 @@ import type { Database } from "../db/database.ts";
 import type { Bootstrap } from "../auth/bootstrap.ts";
 import { backgroundTasks, localDeliveryQueue } from "./background.ts";
 import { listen, toAnswer, toRequest, type NodeHandler } from "./node-http.ts";
-import { localPath, openDatabase } from "./node-database.ts";
+import { openDatabase } from "./node-database.ts";
+import { appThreadCount, localPath } from "./local-path.ts";
 import { loadMigrations, resolveSecretKey } from "./local-files.ts";
 import type { LocalQueue } from "../events/local-queue.ts";
 import { packageAssets } from "./package-assets.ts";
@@ -58,7 +58,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const config = parseConfig(env);
   const { key, generated } = resolveSecretKey(config);
   const path = localPath(config.LIBSQL_URL);
-  const workers = path === null || path === ":memory:" ? 0 : (config.WORKERS ?? availableParallelism());
+  const workers = appThreadCount(config.LIBSQL_URL, config.WORKERS);
   // With app threads, this side reads for the webhook consumer, the status check and light reads
   // (request-costs.ts): one reader thread keeps up (a second served no more site reads at 8 clients).
   const db = openDatabase(config, workers > 0 ? { readers: 1 } : {});

@@ -1,0 +1,81 @@
+/**
+ * Settings a Node process reads only as it starts, given to the service's own process by
+ * restarting it once, in place (`execve`: the same pid, arguments, standard streams and signals),
+ * with those not given already. Nothing is done off Linux or where `process.execve` is missing
+ * (before Node 22.15): the service then runs with Node's and glibc's defaults.
+ *
+ * - MALLOC_ARENA_MAX=2. glibc's malloc gives threads that allocate at once arenas of their own, up
+ *   to eight per core, and memory freed stays in the arena it came from: with app threads,
+ *   database threads and V8's helpers each keeping freed memory in arenas of their own, the
+ *   service's RSS grew under 1,000-interface pages and GraphQL's 1.3 MB answers on the large set
+ *   to a peak of 409-432 MB, against 379-403 MB with two arenas (alternating runs, the same rate
+ *   within the noise). Node has no `mallopt`. A value given is kept (eight times the cores is
+ *   glibc's own limit); other C libraries ignore it.
+ * - `--max-semi-space-size` (V8's nursery, for the HTTP thread's isolate; app threads set theirs as
+ *   they start, app-threads.ts). Left to V8, a semi-space grows to 16 MB as soon as start-up's
+ *   allocations fill it, and stays: see SEMI_SPACE_MB.
+ * - `--max-old-space-size` for the HTTP thread where app threads serve: see HTTP_THREAD_HEAP_MB.
+ *
+ * A V8 flag given in NODE_OPTIONS or Node's own arguments is kept as given.
+ */
+import { DEFAULT_LIBSQL_URL } from "../config.ts";
+import { appThreadCount } from "./local-path.ts";
+
+const ARENAS = "2";
+
+/**
+ * Megabytes of each of an isolate's two semi-spaces. With 16 (V8's most), the HTTP thread's and
+ * app threads' young generations came to 32 MB each under load; on the large set under 8 clients
+ * reading its four heaviest scenarios, the service peaked at 368 MB against 308 MB with 8 and
+ * 292 MB with 4. Rotated runs at 4 clients
+ * on the small set: 1,000-interface pages 51-67 req/s with 16, 49-65 with 8 and 39-53 with 4 (a
+ * page's 1.3 MB no longer fits while it is built, so it is promoted and collected again as old);
+ * the devices-by-tenant page and site detail moved within the noise.
+ */
+export const SEMI_SPACE_MB = 8;
+
+const SEMI_SPACE_FLAG = "--max-semi-space-size";
+
+/**
+ * Megabytes of old generation the HTTP thread may grow to, where app threads serve the heavy
+ * requests (it serves reads measured light, the status check and the webhook consumer). V8 grows
+ * a heap whose bound is 2 GB or more by up to 4x after each collection, one bounded at 512 MB by
+ * about 1.4x: on the large set under 8 clients, unbounded, the HTTP thread's heap came to 66 MB
+ * and the service peaked at 393-411 MB; bounded, at 305-329 MB, at the same rates within the
+ * noise. App threads are bounded by WORKER_HEAP_MB (the same 512 by default). Without app threads
+ * (WORKERS=0, `:memory:`, a remote database) the HTTP thread serves every request, bulk writes
+ * included, and its heap is left to V8: there, a heap past its bound would end the process, not a
+ * thread that is replaced.
+ */
+const HTTP_THREAD_HEAP_MB = 512;
+
+const OLD_SPACE_FLAG = "--max-old-space-size";
+
+/** WORKERS as the configuration reads it: a whole number, or unset. */
+const workersOf = (value: string | undefined): number | undefined =>
+  value !== undefined && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined;
+
+export function applyStartSettings(): void {
+  if (process.platform !== "linux") return;
+  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+  if (typeof execve !== "function") return;
+  const env = { ...process.env };
+  const execArgv = [...process.execArgv];
+  // V8 takes its flags with dashes or underscores.
+  const given = (flag: string) =>
+    [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((arg) => arg.replaceAll("_", "-").startsWith(flag));
+  let missing = false;
+  if (!env.MALLOC_ARENA_MAX) {
+    env.MALLOC_ARENA_MAX = ARENAS;
+    missing = true;
+  }
+  if (!given(SEMI_SPACE_FLAG)) {
+    execArgv.push(`${SEMI_SPACE_FLAG}=${SEMI_SPACE_MB}`);
+    missing = true;
+  }
+  if (appThreadCount(env.LIBSQL_URL ?? DEFAULT_LIBSQL_URL, workersOf(env.WORKERS)) > 0 && !given(OLD_SPACE_FLAG)) {
+    execArgv.push(`${OLD_SPACE_FLAG}=${HTTP_THREAD_HEAP_MB}`);
+    missing = true;
+  }
+  if (missing) execve(process.execPath, [process.execPath, ...execArgv, ...process.argv.slice(1)], env);
+}
