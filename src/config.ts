@@ -1,9 +1,6 @@
 import ipaddr from "ipaddr.js";
 import * as v from "valibot";
 
-/** The embedded default database (Node and Deno). */
-export const DEFAULT_LIBSQL_URL = "file:data/inventory.db";
-
 const bool = (fallback: boolean) =>
   v.pipe(
     v.optional(v.string(), String(fallback)),
@@ -116,7 +113,7 @@ const networkList = v.pipe(
 );
 
 const ConfigSchema = v.object({
-  LIBSQL_URL: v.optional(v.string(), DEFAULT_LIBSQL_URL),
+  LIBSQL_URL: v.optional(v.string(), "file:data/inventory.db"),
   LIBSQL_AUTH_TOKEN: optionalText,
   HOST: v.optional(v.string(), "127.0.0.1"),
   PORT: v.pipe(int(8787, 0), v.maxValue(65535, "must be at most 65535")),

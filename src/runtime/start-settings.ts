@@ -18,7 +18,7 @@
  *
  * A V8 flag given in NODE_OPTIONS or Node's own arguments is kept as given.
  */
-import { DEFAULT_LIBSQL_URL } from "../config.ts";
+import { parseConfig } from "../config.ts";
 import { appThreadCount } from "./local-path.ts";
 
 const ARENAS = "2";
@@ -27,10 +27,10 @@ const ARENAS = "2";
  * Megabytes of each of an isolate's two semi-spaces. With 16 (V8's most), the HTTP thread's and
  * app threads' young generations came to 32 MB each under load; on the large set under 8 clients
  * reading its four heaviest scenarios, the service peaked at 368 MB against 308 MB with 8 and
- * 292 MB with 4. Rotated runs at 4 clients
- * on the small set: 1,000-interface pages 51-67 req/s with 16, 49-65 with 8 and 39-53 with 4 (a
- * page's 1.3 MB no longer fits while it is built, so it is promoted and collected again as old);
- * the devices-by-tenant page and site detail moved within the noise.
+ * 292 MB with 4. Rotated runs at 4 clients on the small set: 1,000-interface pages 51-67 req/s
+ * with 16, 49-65 with 8 and 39-53 with 4 (a page's 1.3 MB no longer fits while it is built, so it
+ * is promoted and collected again as old); the devices-by-tenant page and site detail moved within
+ * the noise.
  */
 export const SEMI_SPACE_MB = 8;
 
@@ -51,9 +51,15 @@ const HTTP_THREAD_HEAP_MB = 512;
 
 const OLD_SPACE_FLAG = "--max-old-space-size";
 
-/** WORKERS as the configuration reads it: a whole number, or unset. */
-const workersOf = (value: string | undefined): number | undefined =>
-  value !== undefined && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined;
+/** Whether the service will run app threads, read from its settings as it will read them. */
+function servesOnAppThreads(env: NodeJS.ProcessEnv): boolean {
+  try {
+    const config = parseConfig(env);
+    return appThreadCount(config.LIBSQL_URL, config.WORKERS) > 0;
+  } catch {
+    return false; // a bad setting: the service refuses to start, naming it (node-main.ts)
+  }
+}
 
 export function applyStartSettings(): void {
   if (process.platform !== "linux") return;
@@ -73,7 +79,7 @@ export function applyStartSettings(): void {
     execArgv.push(`${SEMI_SPACE_FLAG}=${SEMI_SPACE_MB}`);
     missing = true;
   }
-  if (appThreadCount(env.LIBSQL_URL ?? DEFAULT_LIBSQL_URL, workersOf(env.WORKERS)) > 0 && !given(OLD_SPACE_FLAG)) {
+  if (!given(OLD_SPACE_FLAG) && servesOnAppThreads(env)) {
     execArgv.push(`${OLD_SPACE_FLAG}=${HTTP_THREAD_HEAP_MB}`);
     missing = true;
   }
