@@ -167,6 +167,12 @@ const ConfigSchema = v.object({
    * POSTs at once on one thread fit in the default; bounded, V8 also collects sooner (lower RSS).
    */
   WORKER_HEAP_MB: int(512, 16),
+  /**
+   * Megabytes of rows each reader connection of a local database file keeps while the file does
+   * not change (src/runtime/read-cache.ts): a read repeated before the next commit, by this
+   * service or any other program, is answered without running its SQL. 0 keeps none.
+   */
+  READ_CACHE_MB: int(4, 0),
   /** Bytes (10 MiB): a larger body is refused with 413 before it is parsed. */
   MAX_BODY_SIZE: int(10 * 1024 * 1024, 1),
   /** GraphQL: how deep selections may nest (a device's interfaces' addresses is 3). */

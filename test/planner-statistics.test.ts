@@ -25,8 +25,16 @@ async function analyzedRows(table: string): Promise<number | null> {
   return rows.length ? Math.max(...rows.map((r) => Number.parseInt(String(r.stat), 10))) : null;
 }
 
+let plans = 0;
+
+/**
+ * The plan SQLite chooses for `sql`. Each text is new, so prepared now: a prepared EXPLAIN keeps
+ * the plan of when it was prepared (it runs no statement that would notice new statistics), and
+ * over a file (TEST_DATABASE=file) the reader that prepares it is another connection than the
+ * writer that gathered them.
+ */
 async function plan(sql: string, parameters: unknown[]): Promise<string> {
-  const [result] = await api.db.batch([{ sql: `EXPLAIN QUERY PLAN ${sql}`, parameters }], "read");
+  const [result] = await api.db.batch([{ sql: `EXPLAIN QUERY PLAN ${sql} -- ${++plans}`, parameters }], "read");
   return result.rows.map((r) => String(r.detail)).join("; ");
 }
 

@@ -10,6 +10,7 @@ import { createApp } from "../app.ts";
 import { parseConfig } from "../config.ts";
 import { portDatabase } from "./native-database.ts";
 import { nativeConnection } from "./native-connection.ts";
+import { megabytesOfText } from "./read-cache.ts";
 import { threadClient } from "./thread-client.ts";
 import { backgroundTasks } from "./background.ts";
 import { packageAssets } from "./package-assets.ts";
@@ -54,7 +55,10 @@ if (process.platform === "linux") {
 }
 const parent = parentPort!;
 const config = parseConfig(env);
-const reader = nativeConnection(path, "reader", config.DATABASE_BUSY_TIMEOUT);
+const reader = nativeConnection(path, "reader", config.DATABASE_BUSY_TIMEOUT, {
+  chars: megabytesOfText(config.READ_CACHE_MB),
+  shared: true,
+});
 const writes = threadClient(writer, config.DATABASE_BUSY_TIMEOUT);
 const db = portDatabase({
   send: (kind, payload) =>

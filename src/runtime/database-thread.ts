@@ -34,13 +34,15 @@ export interface ThreadData {
   readonly path: string;
   readonly role: ConnectionRole;
   readonly busyTimeoutMs: number;
+  /** Characters of rows a reader keeps (READ_CACHE_MB); its rows are copied to the asking thread anyway. */
+  readonly readCacheChars: number;
 }
 
-const { path, role, busyTimeoutMs } = workerData as ThreadData;
+const { path, role, busyTimeoutMs, readCacheChars } = workerData as ThreadData;
 const parent = parentPort!;
 let connection: ReturnType<typeof nativeConnection>;
 try {
-  connection = nativeConnection(path, role, busyTimeoutMs);
+  connection = nativeConnection(path, role, busyTimeoutMs, { chars: readCacheChars, shared: false });
   parent.postMessage("ready");
 } catch (error) {
   // Opening failed (a bad path, a locked file while switching to WAL): the port reports it.

@@ -1,11 +1,13 @@
 import NativeDatabase from "libsql";
 import type { Row } from "../db/database.ts";
+import { readCache, type ReadCache } from "./read-cache.ts";
 
 /** The part of a native prepared statement a connection uses (the addon's own types are generic). */
 interface Prepared {
   readonly reader: boolean;
   all(...params: unknown[]): unknown[];
   run(...params: unknown[]): { changes: number | bigint };
+  get(...params: unknown[]): unknown;
 }
 
 /** One statement as it travels between threads: SQL text and positional parameters. */
@@ -17,13 +19,22 @@ export type WireResult = readonly [rows: Row[], rowsAffected: number];
 /** What a connection is for: "writer" takes write batches, "reader" only reads, "both" (`:memory:`) everything. */
 export type ConnectionRole = "writer" | "reader" | "both";
 
+/** How a connection keeps what it read (read-cache.ts): characters of rows (READ_CACHE_MB), and whether its caller gets the rows themselves. */
+export interface ReadCacheOptions {
+  readonly chars: number;
+  /** The rows go to the caller on this thread (an app thread's reader), not copied to another. */
+  readonly shared: boolean;
+}
+
 /**
  * One synchronous SQLite connection through the native `libsql` addon, with its own cache of
  * prepared statements. It runs on a database thread (database-thread.ts), never on the thread
  * that answers HTTP, so its blocking calls, a wait for the write lock included, stall no request
- * but those queued behind it on this connection.
+ * but those queued behind it on this connection. A reader keeps the rows it read while the
+ * database does not change (`keep`, read-cache.ts); a writer, or `:memory:`'s one connection,
+ * whose own commits SQLite does not count as changes it sees, keeps none.
  */
-export function nativeConnection(path: string, role: ConnectionRole, busyTimeoutMs: number) {
+export function nativeConnection(path: string, role: ConnectionRole, busyTimeoutMs: number, keep?: ReadCacheOptions) {
   const db = new NativeDatabase(path);
   // Opening waits for the lock like any statement: the threads of one database open at once.
   db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
@@ -52,8 +63,41 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
   const run = ([sql, parameters]: WireStatement): WireResult => {
     const stmt = prepare(sql);
     const args = parameters.map(toArg);
-    if (stmt.reader) return [stmt.all(...args) as Row[], 0];
+    if (stmt.reader) {
+      const rows = stmt.all(...args) as Row[];
+      // An exhausted EXPLAIN still counts as running until reset, which the addon does only in
+      // `get`: until then the connection kept its read transaction, and every later read on it
+      // saw the database as it was then (a reader missed every commit after a query plan).
+      if (EXPLAIN.test(sql)) stmt.get(...args);
+      return [rows, 0];
+    }
     return [[], Number(stmt.run(...args).changes)];
+  };
+
+  const kept: ReadCache | null = role === "reader" && keep && keep.chars > 0 ? readCache(keep.chars, { copy: keep.shared }) : null;
+  const version = kept ? (db.prepare("PRAGMA data_version") as unknown as { get(): { data_version: number } }) : null;
+  const keptRun = (statement: WireStatement): WireResult => {
+    const [sql, parameters] = statement;
+    return [kept!.rows(sql, parameters, () => run(statement)[0]), 0];
+  };
+  /**
+   * A reader's batch of several statements in one read transaction, whose snapshot `PRAGMA
+   * data_version` names (it is the statement that starts it), so rows kept under that number are
+   * that snapshot's. One statement reads on its own after the number: a commit in between gives
+   * it newer rows under an older number, which the next batch's number empties away unused.
+   */
+  const readKept = (statements: readonly WireStatement[]): WireResult[] => {
+    if (statements.length === 1) {
+      kept!.at(version!.get().data_version);
+      return [keptRun(statements[0])];
+    }
+    db.exec("BEGIN");
+    try {
+      kept!.at(version!.get().data_version);
+      return statements.map(keptRun);
+    } finally {
+      if (db.inTransaction) db.exec("COMMIT");
+    }
   };
 
   /**
@@ -92,6 +136,7 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
   return {
     /** A read batch sees one snapshot (a deferred transaction) when it has several statements. */
     read(statements: readonly WireStatement[]): WireResult[] {
+      if (kept) return readKept(statements);
       // A `:memory:` connection serves writes on the same thread, so nothing can commit in between.
       if (statements.length === 1 || role === "both") return statements.map(run);
       db.exec("BEGIN");
@@ -109,11 +154,15 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     script(sql: string, deadline: number): void {
       inTransaction(deadline, () => db.exec(sql));
     },
+    /** What the read cache answered and ran (null without one). */
+    cacheStats: () => (kept ? { ...kept.stats } : null),
     close: () => db.close(),
   };
 }
 
 export type NativeConnection = ReturnType<typeof nativeConnection>;
+
+const EXPLAIN = /^\s*EXPLAIN\b/i;
 
 /** SQLITE_BUSY from the addon ("database is locked"). */
 function isBusy(error: unknown): boolean {

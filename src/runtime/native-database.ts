@@ -12,6 +12,7 @@ import {
   type StatementResult,
 } from "../db/database.ts";
 import type { ConnectionRole, WireResult } from "./native-connection.ts";
+import { megabytesOfText } from "./read-cache.ts";
 import type { ThreadData } from "./database-thread.ts";
 import { threadClient, type ThreadClient } from "./thread-client.ts";
 
@@ -20,6 +21,8 @@ export interface NativeDatabaseOptions {
   readonly busyTimeoutMs?: number;
   /** Reader threads for a file (default: one per core). `:memory:` always has one thread. */
   readonly readers?: number;
+  /** Megabytes of rows each reader keeps while the file does not change (READ_CACHE_MB; default none). */
+  readonly readCacheMb?: number;
 }
 
 /** A local database as the app sees it, plus handing its writer to another thread. */
@@ -63,7 +66,7 @@ export function nativeDatabase(path: string, options: NativeDatabaseOptions = {}
   const workers: Worker[] = [];
 
   const start = (role: ConnectionRole): ThreadClient => {
-    const workerData: ThreadData = { path, role, busyTimeoutMs };
+    const workerData: ThreadData = { path, role, busyTimeoutMs, readCacheChars: megabytesOfText(options.readCacheMb ?? 0) };
     const worker = startThread(THREAD_FILE, {
       workerData,
       name: `database ${role}`,

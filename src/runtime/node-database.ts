@@ -18,5 +18,5 @@ export function openDatabase(config: Config, options: Pick<NativeDatabaseOptions
     return libsqlClientDatabase(createClient({ url: config.LIBSQL_URL, authToken: config.LIBSQL_AUTH_TOKEN, intMode: "number" }));
   }
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  return nativeDatabase(path, { ...options, busyTimeoutMs: config.DATABASE_BUSY_TIMEOUT });
+  return nativeDatabase(path, { ...options, busyTimeoutMs: config.DATABASE_BUSY_TIMEOUT, readCacheMb: config.READ_CACHE_MB });
 }

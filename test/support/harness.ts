@@ -77,7 +77,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
     SUPERUSER_API_TOKEN: ADMIN_TOKEN,
     ...env,
   });
-  const db = driver === "native" ? nativeDatabase(":memory:") : libsqlClientDatabase(createClient({ url: ":memory:", intMode: "number" }));
+  const db = driver === "native" ? nativeHarnessDatabase() : libsqlClientDatabase(createClient({ url: ":memory:", intMode: "number" }));
   const app = await createApp({ config, secretKey: "test-secret-key-0123456789abcdef0123456789", runtime: "test" });
   await app.prepare(db, loadMigrations());
   const pending: Promise<unknown>[] = [];
@@ -167,6 +167,16 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
     },
   };
   return harness;
+}
+
+/**
+ * The native driver's database: `:memory:`, or with TEST_DATABASE=file a file of its own read
+ * through a reader thread that keeps its reads (READ_CACHE_MB's cache), as a served file is:
+ * `TEST_DATABASE=file npx vitest run` holds every test's writes and reads to that path too.
+ */
+function nativeHarnessDatabase(): Database {
+  if (process.env.TEST_DATABASE !== "file") return nativeDatabase(":memory:");
+  return nativeDatabase(join(mkdtempSync(join(tmpdir(), "inventory-test-")), "test.db"), { readers: 1, readCacheMb: Number(process.env.TEST_READ_CACHE_MB ?? 4) });
 }
 
 /** Deletes every event rule, then every webhook: what a webhook test set up for itself. */
