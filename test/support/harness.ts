@@ -172,11 +172,15 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
 /**
  * The native driver's database: `:memory:`, or with TEST_DATABASE=file a file of its own read
  * through a reader thread that keeps its reads (READ_CACHE_MB's cache), as a served file is:
- * `TEST_DATABASE=file npx vitest run` holds every test's writes and reads to that path too.
+ * `TEST_DATABASE=file npx vitest run` holds every test's writes and reads to that path too
+ * (TEST_READ_CACHE_MB sizes its cache, default 4; 0 tries the file without one).
  */
 function nativeHarnessDatabase(): Database {
   if (process.env.TEST_DATABASE !== "file") return nativeDatabase(":memory:");
-  return nativeDatabase(join(mkdtempSync(join(tmpdir(), "inventory-test-")), "test.db"), { readers: 1, readCacheMb: Number(process.env.TEST_READ_CACHE_MB ?? 4) });
+  return nativeDatabase(join(mkdtempSync(join(tmpdir(), "inventory-test-")), "test.db"), {
+    readers: 1,
+    readCacheMb: Number(process.env.TEST_READ_CACHE_MB ?? 4),
+  });
 }
 
 /** Deletes every event rule, then every webhook: what a webhook test set up for itself. */
