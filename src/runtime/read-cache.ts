@@ -64,6 +64,14 @@ export function readCache(budget: number, { copy }: { readonly copy: boolean }) 
     seen = 0;
   };
 
+  /** Starts over from `text` alone, emptied, so that what the budget counts is all that is kept. */
+  const restart = (sql: string, text: TextEntry) => {
+    clear();
+    text.results.clear();
+    text.seen.clear();
+    texts.set(sql, text);
+  };
+
   return {
     stats,
     /** The database's state for the batch about to be read (its `data_version`): a new one empties the cache. */
@@ -92,8 +100,7 @@ export function readCache(budget: number, { copy }: { readonly copy: boolean }) 
         // Kept from the second read on: reads that never repeat (paging through a large table)
         // would only fill and empty the cache, their rows outliving their requests as garbage
         // for the old generation.
-        if (seen >= SEEN_KEPT) clear();
-        texts.set(sql, text);
+        if (seen >= SEEN_KEPT) restart(sql, text);
         text.seen.add(hash);
         seen++;
         return rows;
@@ -102,8 +109,7 @@ export function readCache(budget: number, { copy }: { readonly copy: boolean }) 
       // The key is kept too: a site's detail holds as many characters of parameters as of rows.
       const chars = rowChars === null ? null : rowChars + key.length;
       if (chars === null || chars > budget / LARGEST_SHARE) return rows;
-      if (size + chars > budget) clear();
-      texts.set(sql, text);
+      if (size + chars > budget) restart(sql, text);
       text.results.set(key, copy ? rows.map(copyRow) : rows);
       size += chars;
       return rows;
