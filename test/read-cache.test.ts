@@ -93,6 +93,16 @@ describe("a reader's cache of what it read (READ_CACHE_MB)", () => {
     for (let i = 0; i < 3; i++) small.rows("SELECT 1 AS one");
     expect(small.reader.cacheStats()).toEqual({ hits: 1, misses: 5 });
 
+    // Past its budget it starts over: what it kept first is read again, then kept again.
+    const tight = database(2000);
+    const read = (i: number) => tight.rows("SELECT ? AS i, hex(zeroblob(100)) AS s", [i]);
+    for (let i = 0; i < 3; i++) read(0);
+    expect(tight.reader.cacheStats()).toEqual({ hits: 1, misses: 2 });
+    for (let i = 1; i <= 12; i++) for (let n = 0; n < 2; n++) read(i);
+    const before = tight.reader.cacheStats()!;
+    read(0);
+    expect(tight.reader.cacheStats()).toEqual({ hits: before.hits, misses: before.misses + 1 });
+
     const none = database(0);
     expect(none.rows("SELECT 1 AS one")).toEqual([{ one: 1 }]);
     expect(none.reader.cacheStats()).toBeNull();
