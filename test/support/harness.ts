@@ -171,7 +171,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
 
 /**
  * The native driver's database: `:memory:`, or with TEST_DATABASE=file a file of its own read
- * through a reader thread that keeps its reads (READ_CACHE_MB's cache), as a served file is:
+ * through a reader thread that keeps its reads (READ_CACHE_MB's cache), as a served file is with it set:
  * `TEST_DATABASE=file npx vitest run` holds every test's writes and reads to that path too
  * (TEST_READ_CACHE_MB sizes its cache, default 4; 0 tries the file without one).
  */
