@@ -4,7 +4,7 @@ import { PER_THREAD } from "../src/runtime/admission.ts";
 import { startThread } from "../src/runtime/threads.ts";
 import { listen, type Answer } from "../src/runtime/node-http.ts";
 import { Worker } from "node:worker_threads";
-import { holdWriteLock, tempDirs } from "./support/processes.ts";
+import { holdWriteLock, tempDirs, tokenCall } from "./support/processes.ts";
 import { startReceiver } from "./support/receiver.ts";
 
 const dirs = tempDirs();
@@ -25,15 +25,7 @@ async function start(env: Record<string, string> = {}) {
     ...env,
   });
   services.push(service);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const reply = await fetch(`${service.url}${path}`, {
-      method,
-      headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: reply.status, body: reply.status === 204 ? null : await reply.json() };
-  };
-  return { service, call };
+  return { service, call: tokenCall(service.url, TOKEN) };
 }
 
 describe("the Node server's app threads (WORKERS)", () => {

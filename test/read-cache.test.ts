@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import Database from "libsql";
 import { nativeConnection } from "../src/runtime/native-connection.ts";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
-import { tempDirs } from "./support/processes.ts";
+import { tempDirs, tokenCall } from "./support/processes.ts";
 
 const dirs = tempDirs();
 const services: NodeService[] = [];
@@ -138,15 +138,7 @@ describe("the served API over a kept read", () => {
       SUPERUSER_API_TOKEN: TOKEN,
     });
     services.push(service);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const reply = await fetch(`${service.url}${path}`, {
-        method,
-        headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: reply.status, body: await reply.json() };
-    };
-    return { file, service, call };
+    return { file, service, call: tokenCall(service.url, TOKEN) };
   };
 
   it("answers every read after a change with the change, whether the API or another program made it, on every thread", async () => {

@@ -9,9 +9,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startReceiver, type Received } from "./support/receiver.ts";
-import { startProcess, stop, type ServiceProcess } from "./support/processes.ts";
+import { startProcess, stop, tokenCall, type ServiceProcess } from "./support/processes.ts";
 
 const TOKEN = "ef".repeat(20);
+/** A JSON call to one of the processes with the superuser token. */
+const call = (url: string, method: string, path: string, body?: unknown) => tokenCall(url, TOKEN)(method, path, body);
 const WRITES = 40;
 /** How long the queue may take to drain after the restart. */
 const DRAIN_LIMIT_MS = 20_000;
@@ -45,14 +47,6 @@ describe("webhook deliveries after a crash (kill -9 during delivery, restart on 
     rx.state.delayMs = 1000;
     const first = await startProcess(env);
     services.push(first);
-    const call = async (url: string, method: string, path: string, body?: unknown) => {
-      const reply = await fetch(`${url}${path}`, {
-        method,
-        headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: reply.status, body: await reply.json() };
-    };
     const webhook = await call(first.url, "POST", "/api/extras/webhooks/", {
       name: "slow",
       payload_url: `${rx.url}/hook`,
@@ -122,14 +116,6 @@ describe("webhook deliveries after a crash (kill -9 during delivery, restart on 
       live.state.delayMs = 1500;
       const a = await startProcess(shared);
       services.push(a);
-      const call = async (url: string, method: string, path: string, body?: unknown) => {
-        const reply = await fetch(`${url}${path}`, {
-          method,
-          headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: reply.status, body: await reply.json() };
-      };
       const webhook = await call(a.url, "POST", "/api/extras/webhooks/", { name: "live", payload_url: `${live.url}/hook` });
       await call(a.url, "POST", "/api/extras/event-rules/", {
         name: "live",

@@ -68,6 +68,18 @@ export async function holdWriteLock(file: string): Promise<{ release(): Promise<
   };
 }
 
+/** A JSON call to the service at `url` with `token`: its status and its parsed body (null for 204). */
+export const tokenCall =
+  (url: string, token: string) =>
+  async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const reply = await fetch(`${url}${path}`, {
+      method,
+      headers: { Authorization: `Token ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: reply.status, body: reply.status === 204 ? null : await reply.json() };
+  };
+
 /** Temporary folders, removed by `cleanup()` (call it in afterAll). */
 export function tempDirs() {
   const dirs: string[] = [];
