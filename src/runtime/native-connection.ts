@@ -75,30 +75,12 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
   };
 
   const kept: ReadCache | null = role === "reader" && keep && keep.chars > 0 ? readCache(keep.chars, { copy: keep.shared }) : null;
-  const version = kept ? (db.prepare("PRAGMA data_version") as unknown as { get(): { data_version: number } }) : null;
-  const keptRun = (statement: WireStatement): WireResult => {
-    const [sql, parameters] = statement;
-    return [kept!.rows(sql, parameters, () => run(statement)[0]), 0];
-  };
-  /**
-   * A reader's batch of several statements in one read transaction, whose snapshot `PRAGMA
-   * data_version` names (it is the statement that starts it), so rows kept under that number are
-   * that snapshot's. One statement reads on its own after the number: a commit in between gives
-   * it newer rows under an older number, which the next batch's number empties away unused.
-   */
-  const readKept = (statements: readonly WireStatement[]): WireResult[] => {
-    if (statements.length === 1) {
-      kept!.at(version!.get().data_version);
-      return [keptRun(statements[0])];
-    }
-    db.exec("BEGIN");
-    try {
-      kept!.at(version!.get().data_version);
-      return statements.map(keptRun);
-    } finally {
-      if (db.inTransaction) db.exec("COMMIT");
-    }
-  };
+  const version = kept && (db.prepare("PRAGMA data_version") as unknown as { get(): { data_version: number } });
+  /** Tells the cache which state of the file the batch reads: the first statement of its read transaction. */
+  const mark = kept && version ? () => kept.at(version.get().data_version) : () => {};
+  const readOne: (statement: WireStatement) => WireResult = kept
+    ? (statement) => [kept.rows(statement[0], statement[1], () => run(statement)[0]), 0]
+    : run;
 
   /**
    * BEGIN IMMEDIATE, waiting for the write lock at most until `deadline` (ms since the epoch, set
@@ -134,14 +116,22 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
   };
 
   return {
-    /** A read batch sees one snapshot (a deferred transaction) when it has several statements. */
+    /**
+     * A read batch sees one snapshot (a deferred transaction) when it has several statements, and
+     * the cache's number names that snapshot. One statement reads on its own after the number: a
+     * commit in between gives it newer rows under an older number, which the next batch's number
+     * empties away unused.
+     */
     read(statements: readonly WireStatement[]): WireResult[] {
-      if (kept) return readKept(statements);
       // A `:memory:` connection serves writes on the same thread, so nothing can commit in between.
-      if (statements.length === 1 || role === "both") return statements.map(run);
+      if (statements.length === 1 || role === "both") {
+        mark();
+        return statements.map(readOne);
+      }
       db.exec("BEGIN");
       try {
-        return statements.map(run);
+        mark();
+        return statements.map(readOne);
       } finally {
         if (db.inTransaction) db.exec("COMMIT");
       }

@@ -45,7 +45,8 @@ const SEMI_SPACE_FLAG = "--max-semi-space-size";
  * thread runs more often: in rotated runs of 50-site pages at 16 clients (mostly light reads it
  * serves itself) a request cost 601-704 us of CPU unbounded against 665-859 us bounded at 512
  * (743-1,051 at 1,024), 10-20 % fewer pages a second at saturation; site detail moved within the
- * noise. The semi-space bound cost nothing measurable there. App threads are bounded by WORKER_HEAP_MB (the same 512 by default). Without app threads
+ * noise. The semi-space bound cost nothing measurable there. App threads are bounded by
+ * WORKER_HEAP_MB (the same 512 by default). Without app threads
  * (WORKERS=0, `:memory:`, a remote database) the HTTP thread serves every request, bulk writes
  * included, and its heap is left to V8: there, a heap past its bound would end the process, not a
  * thread that is replaced.
