@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHarness, type Harness } from "./support/harness.ts";
 import { startReceiver } from "./support/receiver.ts";
-import { startProcess, stop, type ServiceProcess } from "./support/processes.ts";
+import { startProcess, stop, tokenCall, type ServiceProcess } from "./support/processes.ts";
 import { renderThread } from "../src/runtime/render-thread.ts";
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -133,10 +133,7 @@ describe("rendering off the thread that answers HTTP (node src/node.ts)", () => 
       WEBHOOK_RENDER_MAX_SIZE: String(64 * 1024 * 1024),
     });
     const headers = { Authorization: `Token ${token}`, "Content-Type": "application/json" };
-    const call = async (method: string, path: string, body?: unknown) => {
-      const reply = await fetch(`${service.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: reply.status, body: await reply.json() };
-    };
+    const call = tokenCall(service.url, token);
     const webhook = await hostileHook(call, `${rx.url}/hook`, { body_template: nested("x") });
     const created = await call("POST", "/api/dcim/sites/", { name: "Hostile", slug: "hostile", custom_fields: { items: items(200) } });
     expect(created.status).toBe(201);
