@@ -234,3 +234,45 @@ describe("site fields", () => {
     expect((await api.patch(`/api/dcim/sites/${ok.body.id}/`, { time_zone: null })).body.time_zone).toBeNull();
   });
 });
+
+describe("related objects on a list page", () => {
+  it("gives each row the related objects its detail gives, whether rows share them or not, in one statement", async () => {
+    const maker = await api.post("/api/dcim/manufacturers/", { name: "Shared maker", slug: "shared-maker" });
+    const type = await api.post("/api/dcim/device-types/", { manufacturer: maker.body.id, model: "Shared type", slug: "shared-type" });
+    const role = await api.post("/api/dcim/device-roles/", { name: "Shared role", slug: "shared-role" });
+    const sites = await api.post("/api/dcim/sites/", [
+      { name: "Shared A", slug: "shared-a" },
+      { name: "Shared B", slug: "shared-b" },
+    ]);
+    const tenant = await api.post("/api/tenancy/tenants/", { name: "Sharing", slug: "sharing" });
+    // Rows naming one site, another, and a tenant on some rows only.
+    const devices = await api.post(
+      "/api/dcim/devices/",
+      Array.from({ length: 7 }, (_, i) => ({
+        name: `shared-${i}`,
+        device_type: type.body.id,
+        role: role.body.id,
+        site: sites.body[i % 3 === 0 ? 1 : 0].id,
+        tenant: i % 2 ? tenant.body.id : null,
+      })),
+    );
+    expect(devices.status, devices.text).toBe(201);
+    const list = await api.get(`/api/dcim/devices/?role=shared-role&limit=5&offset=1&ordering=-name`);
+    expect(list.body.results.map((d: { name: string }) => d.name)).toEqual(["shared-5", "shared-4", "shared-3", "shared-2", "shared-1"]);
+    for (const row of list.body.results) {
+      const detail = (await api.get(`/api/dcim/devices/${row.id}/`)).body;
+      for (const key of ["site", "tenant", "device_type", "role", "rack", "platform", "primary_ip4"])
+        expect(row[key], key).toEqual(detail[key]);
+    }
+    expect(list.body.results.filter((d: { tenant: unknown }) => d.tenant === null)).toHaveLength(2);
+    expect(new Set(list.body.results.map((d: { site: { id: number } }) => d.site.id))).toEqual(
+      new Set(sites.body.map((s: { id: number }) => s.id)),
+    );
+    const sharing = list.body.results.filter((d: { site: { id: number } }) => d.site.id === sites.body[0].id);
+    expect(sharing.length).toBeGreaterThan(1);
+    for (const d of sharing) expect(d.site).toEqual(sharing[0].site);
+    // The page, its count and the filter's check: no statement per related object.
+    const { statements } = await api.cost(() => api.get(`/api/dcim/devices/?role=shared-role&limit=5`));
+    expect(statements).toBeLessThanOrEqual(4);
+  });
+});

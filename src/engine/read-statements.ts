@@ -132,14 +132,16 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
     // The page's ids first, on the bare rows; then the representation of those rows only. Built in
     // one SELECT, SQLite made the whole representation of every row it sorted or skipped (a temp
     // B-tree sorts whole result rows): an offset of 1,000 cost 1,000 representations.
-    const ids = sql`SELECT ${sql.ref(`${model.table}.id`)} FROM ${table} WHERE ${where}
-      ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
     // Its WHERE names the page's ids alone, so the select may read related objects by joins, and
-    // a field may compute what the whole page shares from them (config contexts).
-    const { select, joins, paged } = final ? { ...final, paged: false } : joinedSelectSql(model, fields, customFieldsRead(ctx, model));
+    // a field may compute what the whole page shares from them (config contexts, related objects).
+    const { select, joins, paged, pageColumns } = final
+      ? { ...final, paged: false, pageColumns: [] }
+      : joinedSelectSql(model, fields, customFieldsRead(ctx, model));
+    const ids = sql`SELECT ${sql.join([sql.ref(`${model.table}.id`), ...pageColumns])} FROM ${table} WHERE ${where}
+      ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
     const page = sql.raw(PAGE_IDS);
     const rows = paged
-      ? sql`WITH ${page}(id) AS (${ids}) SELECT ${select} FROM ${table} ${joins}
+      ? sql`WITH ${page} AS (${ids}) SELECT ${select} FROM ${table} ${joins}
         WHERE ${sql.ref(`${model.table}.id`)} IN (SELECT id FROM ${page})`
       : sql`SELECT ${select} FROM ${table} ${joins}
         WHERE ${sql.ref(`${model.table}.id`)} IN (${ids})`;

@@ -41,10 +41,12 @@ export const selectContext = (
   depth: number,
   { customFieldTypes = null, customFields = true }: SelectOptions = {},
   joins: Joins | null = null,
+  key: string | null = null,
 ): SelectContext => ({
   depth,
   nestedJson: nestedSubquery,
-  relatedJson: (model, id, depth) => (joins && depth === 1 ? joins.join(model, id) : nestedSubquery(model, id, depth)),
+  relatedJson: (model, id, depth) =>
+    joins && depth === 1 ? (key !== null && joins.share(key, model, id)) || joins.join(model, id) : nestedSubquery(model, id, depth),
   nestedObject: nestedObjectSql,
   anyNestedJson: (type, id, depth, among) => anyNestedJsonSql(registry, type, id, { depth, among }),
   byType: registry.byObjectType,
@@ -149,12 +151,17 @@ export function joinedSelectSql(model: Model, fields: readonly Field[], options:
   return builtSelect(model, fields, options, true);
 }
 
-/** A select with the joins to follow its FROM, and whether it reads the page's ids (`PAGE_IDS`). */
+/** A select with the joins to follow its FROM, whether it reads the page's ids (`PAGE_IDS`) and what else that CTE must hold. */
 export interface JoinedSelect {
   readonly select: Sql;
   readonly joins: Sql;
   readonly paged: boolean;
+  /** Columns of each page row the CTE names after `id` (`Joins.pageColumns`). */
+  readonly pageColumns: readonly Sql[];
 }
+
+/** SQL naming one column of a table, `"table"."column"`. */
+const PLAIN_COLUMN = /^"[^"]+"\."[^"]+"$/;
 
 function builtSelect(model: Model, fields: readonly Field[], options: SelectOptions, joined: boolean): JoinedSelect {
   const { table = model.table, customFieldTypes = null, customFields = true } = options;
@@ -169,17 +176,68 @@ function builtSelect(model: Model, fields: readonly Field[], options: SelectOpti
     () => {
       const joins = joined ? new Joins() : null;
       const select = frozen(buildSelectSql(model, fields, { table, customFieldTypes, customFields }, joins));
-      return { select, joins: joins ? frozen(sql.join(joins.clauses, sql` `)) : sql``, paged: joins?.paged ?? false };
+      return {
+        select,
+        joins: joins ? frozen(sql.join(joins.clauses, sql` `)) : sql``,
+        paged: joins?.paged ?? false,
+        pageColumns: joins?.pageColumns.map(frozen) ?? [],
+      };
     },
     256,
   );
 }
 
-/** The LEFT JOINs a select reads related objects through, each under an alias of its own. */
+/**
+ * The LEFT JOINs a select reads related objects through, each under an alias of its own, and the
+ * related objects a list page reads once for all its rows (`share`).
+ */
 export class Joins {
   readonly clauses: Sql[] = [];
   /** A field read the page's ids (`SelectContext.page`). */
   paged = false;
+  /** The relations read once per page, by the row member that holds their id. */
+  readonly shared = new Map<string, { readonly model: Model; readonly id: Sql }>();
+
+  /**
+   * The id of the object `id` names, as member `key` of the row, its object read once for the
+   * whole page into the first row's `__related` (`relatedSql`; `rowsOf` puts it back in place):
+   * the rows of a page name few distinct objects (50 devices, one tenant, a few sites and types),
+   * and SQLite built, and JavaScript parsed and shaped, each of them once per row. Null when the
+   * member already holds a relation (a field naming two).
+   */
+  share(key: string, model: Model, id: Sql): Sql | null {
+    // Only a column of the row: the page's CTE reads it (`pageColumns`) for every row it sorts.
+    if (this.shared.has(key) || !PLAIN_COLUMN.test(id.compile(qb).sql)) return null;
+    this.shared.set(key, { model, id });
+    return id;
+  }
+
+  /** What the page's CTE reads beside each row's id: the ids of its shared related objects, as `k0`, `k1`, ... */
+  get pageColumns(): Sql[] {
+    return [...this.shared.values()].map(({ id }, i) => sql`${id} AS ${sql.raw(`k${i}`)}`);
+  }
+
+  /**
+   * The related objects of the page's rows (`share`), as a JSONB object of the row members' keys,
+   * each an object of the related objects' nested forms by id; only on the row of the page's
+   * lowest id, NULL on the others. `owner`'s rows are read under `table` in the statement.
+   */
+  relatedSql(table: string): Sql {
+    this.paged = true;
+    const page = sql.raw(PAGE_IDS);
+    // The page's CTE holds the ids (`pageColumns`): one pass over each of its few rows per relation
+    // (an IN over the page's rows themselves cost 20 us a relation, 14 of them on a device).
+    const maps = [...this.shared].map(([key, { model }], i): [string, Sql] => {
+      const alias = `s${i}`;
+      const ref = sql.ref(`${alias}.id`);
+      return [
+        key,
+        sql`(SELECT jsonb_group_object(${ref}, ${nestedObjectSql(model, alias, 1)}) FROM ${sql.table(model.table)} ${sql.raw(alias)}
+          WHERE ${ref} IN (SELECT ${sql.raw(`k${i}`)} FROM ${page}))`,
+      ];
+    });
+    return sql`CASE WHEN ${sql.ref(`${table}.id`)} = (SELECT min(id) FROM ${page}) THEN ${jsonObjectSql(maps, "jsonb")} END`;
+  }
 
   /** The nested JSONB of the object `id` names (`object` of its alias; default its raw nested form), or NULL, read through a new join. */
   join(model: Model, id: Sql, object: (alias: string) => Sql = (alias) => nestedObjectSql(model, alias, 1)): Sql {
@@ -225,9 +283,42 @@ export function fieldsKey(fields: readonly Field[]): string {
   return key;
 }
 
-/** The rows of a statement that selected `selectSql`: its object's members, and any other columns beside it. */
+/**
+ * Marks a related object that rows of a page share (`rowsOf`), for its shape to be made once
+ * (serialize.ts keeps it there).
+ */
+export const SHARED = Symbol("shared");
+
+/** The member of a list page's first row that holds the objects its rows share (`Joins.relatedSql`). */
+const RELATED = "__related";
+
+/**
+ * The rows of a statement that selected `selectSql`: its object's members, and any other columns
+ * beside it. The related objects a page read once (`Joins.share`) go in place of their ids, the
+ * same object in each row that names it.
+ */
 export function rowsOf(rows: readonly Row[]): Row[] {
-  return rows.map(({ __row, ...rest }) => Object.assign(JSON.parse(String(__row)) as Row, rest));
+  let related: Record<string, Record<string, Row>> | null = null;
+  const out = rows.map(({ __row, ...rest }) => {
+    const row = Object.assign(JSON.parse(String(__row)) as Row, rest);
+    if (row[RELATED] !== undefined) {
+      related ??= row[RELATED] as typeof related;
+      // Not deleted: a deleted member turns the row into a dictionary, which shaping then read 3x slower.
+      row[RELATED] = undefined;
+    }
+    return row;
+  });
+  if (related) {
+    for (const [key, objects] of Object.entries(related as Record<string, Record<string, Row> | null>)) {
+      if (!objects) continue;
+      for (const object of Object.values(objects)) (object as Record<symbol, unknown>)[SHARED] = null;
+      for (const row of out) {
+        const id = row[key];
+        if (id !== null && id !== undefined) row[key] = objects[id as string] ?? id;
+      }
+    }
+  }
+  return out;
 }
 
 /** Every column of a model's table: `id`, its fields' columns, and those it stores besides (`storage`). */
@@ -256,9 +347,10 @@ function buildSelectSql(model: Model, fields: readonly Field[], options: Require
   for (const field of fields) {
     const key = selectKey(field);
     if (pairs.has(key) && !columns.includes(key)) continue;
-    const expr = KINDS[field.kind].read?.select(field, table, selectContext(model.registry, 0, options, joins));
+    const expr = KINDS[field.kind].read?.select(field, table, selectContext(model.registry, 0, options, joins, key));
     if (expr) pairs.set(key, expr);
   }
+  if (joins?.shared.size) pairs.set(RELATED, joins.relatedSql(table));
   return sql`${jsonObjectSql([...pairs])} AS __row`;
 }
 

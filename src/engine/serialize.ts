@@ -3,6 +3,7 @@ import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
 import type { RenderContext } from "../schema/kinds/descriptor.ts";
 import { KINDS } from "../schema/kinds/index.ts";
+import { SHARED } from "./select.ts";
 
 type Out = Record<string, unknown>;
 
@@ -53,13 +54,23 @@ interface Shaping extends RenderContext {
 }
 
 function renderContext(ctx: Actor, registry: Registry, form: Form): Shaping {
+  // A list page's rows share the related objects it read once (select.ts, `Joins.share`): each is
+  // shaped once, kept on the raw object, and its rows share the shape. A raw object is only ever
+  // one relation's, so it is always shaped alike.
+  const once = (raw: Out, make: () => Out): Out => {
+    if (!(SHARED in raw)) return make();
+    const kept = raw as Record<symbol, Out | null>;
+    return (kept[SHARED] ??= make());
+  };
   const nestedContext: Shaping = {
     ctx,
     form: "nested",
     nested: (target, raw, shown = {}) =>
-      shown.page
-        ? shape(target, raw, shown.fields ?? target.pageNestedFields, paged)
-        : shape(target, raw, shown.fields ?? target.nestedFields, nestedContext),
+      once(raw, () =>
+        shown.page
+          ? shape(target, raw, shown.fields ?? target.pageNestedFields, paged)
+          : shape(target, raw, shown.fields ?? target.nestedFields, nestedContext),
+      ),
     nestedOf: (objectType, raw) => {
       const target = registry.byObjectType(objectType);
       return target ? shape(target, raw, target.nestedFields, nestedContext) : null;
@@ -72,9 +83,11 @@ function renderContext(ctx: Actor, registry: Registry, form: Form): Shaping {
     ...nestedContext,
     pages: true,
     nested: (target, raw, shown = {}) =>
-      shown.page === false
-        ? shape(target, raw, shown.fields ?? target.nestedFields, nestedContext)
-        : shape(target, raw, shown.fields ?? target.pageNestedFields, paged),
+      once(raw, () =>
+        shown.page === false
+          ? shape(target, raw, shown.fields ?? target.nestedFields, nestedContext)
+          : shape(target, raw, shown.fields ?? target.pageNestedFields, paged),
+      ),
   };
   return form === "nested" ? nestedContext : { ...nestedContext, form };
 }
