@@ -28,6 +28,37 @@ beforeAll(async () => {
     const first = (await h.get(`/api/${path}/?limit=1`)).body.results?.[0];
     if (first) expect((await h.patch(`/api/${path}/${first.id}/`, { tags: [tag.id, other.id] })).status).toBe(200);
   }
+  // Objects that nest a device or a device type (models with a `represent` hook, which shapes only
+  // their own pages): their nested forms are written by SQLite too.
+  const device = (await h.get("/api/dcim/devices/?limit=1")).body.results[0];
+  const made = async (path: string, body: unknown) => {
+    const reply = await h.post(path, body);
+    expect(reply.status, `${path} ${reply.text}`).toBe(201);
+    return reply.body;
+  };
+  const typeId = device.device_type.id;
+  expect((await h.patch(`/api/dcim/device-types/${typeId}/`, { subdevice_role: "parent" })).status).toBe(200);
+  for (const [path, name] of [
+    ["dcim/interface-templates", "eth9"],
+    ["dcim/console-port-templates", "con9"],
+    ["dcim/console-server-port-templates", "cs9"],
+    ["dcim/power-port-templates", "psu9"],
+    ["dcim/power-outlet-templates", "out9"],
+    ["dcim/device-bay-templates", "bay9"],
+    ["dcim/module-bay-templates", "mbay9"],
+  ])
+    await made(`/api/${path}/`, { device_type: typeId, name, ...(path.includes("interface") ? { type: "1000base-t" } : {}) });
+  const rear = await made("/api/dcim/rear-port-templates/", { device_type: typeId, name: "rear9", type: "8p8c", positions: 1 });
+  await made("/api/dcim/front-port-templates/", { device_type: typeId, name: "front9", type: "8p8c", rear_port: rear.id });
+  await made("/api/dcim/device-bays/", { device: device.id, name: "bay-a" });
+  const bay = await made("/api/dcim/module-bays/", { device: device.id, name: "slot-a" });
+  const moduleType = await made("/api/dcim/module-types/", { manufacturer: device.device_type.manufacturer.id, model: "LC-9" });
+  await made("/api/dcim/modules/", { device: device.id, module_bay: bay.id, module_type: moduleType.id });
+  await made("/api/dcim/inventory-items/", { device: device.id, name: "optic-a" });
+  await made("/api/dcim/virtual-chassis/", { name: "vc-a", master: device.id });
+  await made("/api/ipam/services/", { device: device.id, name: "ssh", protocol: "tcp", ports: [22] });
+  const vm = (await h.get("/api/virtualization/virtual-machines/?limit=1")).body.results[0];
+  await made("/api/virtualization/virtual-disks/", { virtual_machine: vm.id, name: "disk-a", size: 10 });
   const [version] = await h.db.batch([{ sql: "SELECT version FROM auth_state", parameters: [] }], "read");
   // The superuser as a token request sees it, custom fields known (none count: their objects' are `{}`).
   actor = {
@@ -83,7 +114,22 @@ describe("objects written whole by SQLite", () => {
       }
     }
     // Most of the registry's simpler models qualify, with rows to compare.
-    for (const expected of ["dcim.site full", "dcim.site brief", "dcim.region full", "tenancy.tenant full"])
+    for (const expected of [
+      "dcim.site full",
+      "dcim.site brief",
+      "dcim.region full",
+      "tenancy.tenant full",
+      // Nesting a model with a `represent` hook (a device, a device type).
+      "dcim.module full",
+      "dcim.modulebay full",
+      "dcim.devicebay full",
+      "dcim.inventoryitem brief",
+      "dcim.virtualchassis full",
+      "dcim.interfacetemplate full",
+      "dcim.frontporttemplate full",
+      "ipam.service full",
+      "virtualization.virtualdisk full",
+    ])
       expect(compared).toContain(expected);
     expect(compared.length).toBeGreaterThan(30);
   }, 120_000);

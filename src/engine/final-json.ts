@@ -44,7 +44,8 @@ const url = (path: Sql): Sql => sql`${ORIGIN} || ${path}`;
  * nested), or null when one of them cannot be written so.
  */
 function objectSql(model: Model, fields: readonly Field[], alias: string, level: Level): Sql | null {
-  if (model.hooks?.represent || fields.some((field) => field.finishPage)) return null;
+  // A `represent` hook sees the page's own objects only (serialize.ts): a nested object of its model is shaped without it.
+  if ((level.depth === 0 && model.hooks?.represent) || fields.some((field) => field.finishPage)) return null;
   const id = sql.ref(`${alias}.id`);
   const pairs: [string, Sql][] = [
     ["id", id],
