@@ -1,4 +1,4 @@
-import type { FinalContext, Field, Form, Model, NestedShown, Registry, SelectContext } from "../schema/shapes.ts";
+import type { FinalContext, Field, Form, Model, NestedShown, Registry } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { KINDS } from "../schema/kinds/index.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
@@ -80,7 +80,6 @@ function context(level: Level, registry: Registry): FinalContext {
     nests: level.depth === 0 || level.depth < MAX_NESTING,
     customFields: level.customFields,
     select: selectContext(registry, level.depth, { customFields: level.customFields }),
-    writing: () => writingContext(registry, level),
     nestedObject: nested,
     related(target, id, shown) {
       const alias = `f${level.depth + 1}`;
@@ -90,36 +89,6 @@ function context(level: Level, registry: Registry): FinalContext {
       return sql`(SELECT ${object} FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id})`;
     },
   };
-}
-
-/**
- * A select context whose nested objects are their final JSON (`FinalContext.writing`), as
- * serialize.ts shapes the objects a computed field tags (`__type`): each model's nested form,
- * without `display_url`, at the depth the raw select nests it.
- */
-function writingContext(registry: Registry, level: Level): { select: SelectContext; written(): boolean } {
-  let written = true;
-  const object = (target: Model, alias: string, depth: number, fields: readonly Field[] = target.nestedFields): Sql => {
-    const final = objectSql(target, fields, alias, { form: "nested", depth, pages: false, customFields: true, joins: null });
-    if (!final) written = false;
-    return final ?? sql`NULL`;
-  };
-  const byId = (target: Model, id: Sql, depth: number): Sql => {
-    const alias = `w${depth}`;
-    return sql`(SELECT ${object(target, alias, depth)} FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id})`;
-  };
-  const select: SelectContext = {
-    ...selectContext(registry, level.depth, { customFields: level.customFields }),
-    nestedJson: byId,
-    relatedJson: byId,
-    nestedObject: object,
-    anyNestedJson: () => {
-      written = false;
-      return sql`NULL`;
-    },
-    typed: (nested) => nested,
-  };
-  return { select, written: () => written };
 }
 
 /** A final select, with the joins to follow its FROM (empty for a detail read). */

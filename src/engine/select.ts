@@ -49,7 +49,6 @@ export const selectContext = (
     joins && depth === 1 ? (key !== null && joins.share(key, model, id)) || joins.join(model, id) : nestedSubquery(model, id, depth),
   nestedObject: nestedObjectSql,
   anyNestedJson: (type, id, depth, among) => anyNestedJsonSql(registry, type, id, { depth, among }),
-  typed: (object, objectType) => sql`json_set(${object}, '$.__type', ${objectType})`,
   byType: registry.byObjectType,
   customFieldTypes,
   customFields,

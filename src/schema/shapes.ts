@@ -32,12 +32,6 @@ export interface SelectContext {
    */
   anyNestedJson(type: Sql, id: Sql, depth: number, among?: readonly string[]): Sql;
   /**
-   * `object`, a nested object of the registered model `objectType`, marked so (`__type`) for a
-   * computed field that `returns: "nested"` to be shaped as that model's; as it is where the
-   * object is written in its final form (`FinalContext.writing`).
-   */
-  typed(object: Sql, objectType: string): Sql;
-  /**
    * The related types the read model's object custom fields name (`ObjectFields`), when the
    * requester's data says; null: any registered type.
    */
@@ -77,12 +71,6 @@ export interface FinalContext {
   readonly customFields: boolean;
   /** The raw rows' select context at this depth, for SQL a field computes its value with. */
   readonly select: SelectContext;
-  /**
-   * A select context at this depth whose nested objects are written in their final forms, for
-   * SQL that `returns: "nested"`, and whether it could write all the SQL built with it asked
-   * (an object of any model, or one whose fields cannot be written so, leaves it to JavaScript).
-   */
-  writing(): { readonly select: SelectContext; written(): boolean };
 }
 
 /** What a nested object shows: the fields named (default: its nested form's), and `display_url` when `page`. */

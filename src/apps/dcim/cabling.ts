@@ -54,7 +54,9 @@ export function endpointModels(byType: (t: string) => Model | undefined): Model[
 
 /** The nested form's raw JSON of the endpoint `(type, id)`, tagged with its type for rendering. */
 export function nestedEndpointSql(sc: SelectContext, type: Sql, id: Sql, depth: number): Sql {
-  const cases = endpointModels(sc.byType).map((m) => sql`WHEN ${m.objectType} THEN ${sc.typed(sc.nestedJson(m, id, depth), m.objectType)}`);
+  const cases = endpointModels(sc.byType).map(
+    (m) => sql`WHEN ${m.objectType} THEN json_set(${sc.nestedJson(m, id, depth)}, '$.__type', ${m.objectType})`,
+  );
   return cases.length ? sql`json(CASE ${type} ${sql.join(cases, sql` `)} END)` : sql`NULL`;
 }
 
@@ -147,7 +149,7 @@ function cableSql(table: string, { ownerType, sc }: SqlScope): Sql {
   const cable = sc.byType("dcim.cable");
   if (!cable) return sql`NULL`;
   const alias = `cbl${sc.depth}`;
-  return sql`json((SELECT ${sc.typed(sc.nestedObject(cable, alias, sc.depth + 1), "dcim.cable")}
+  return sql`json((SELECT json_set(${sc.nestedObject(cable, alias, sc.depth + 1)}, '$.__type', 'dcim.cable')
     FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id WHERE ${ownEnd("ce", ownerType, table)}))`;
 }
 

@@ -42,22 +42,10 @@ export const computedKind: KindDescriptor = {
     else out[field.name] = raw;
     if (field.finish) out[field.name] = field.finish(out[field.name]);
   },
-  // As `render` gives it, where that takes no JavaScript: not a finished value, and nested objects
-  // only where each is written in its final form. A value shared with other fields is computed
-  // for each of them (the row holds only the fields' keys).
+  // As `render` gives it, where that takes no JavaScript: not a value shared with other fields, finished, or holding nested objects.
   final: (field, table, fc) => {
-    if (field.finish) return null;
-    const writing = field.returns === "nested" ? fc.writing() : null;
-    const computed = field.sql!(table, { ownerType: field.ownerType, sc: writing?.select ?? fc.select });
-    if (writing && !writing.written()) return null;
-    const member = `$.${field.name}`;
-    const raw = !field.sharedAs
-      ? computed
-      : field.returns === "nested" || field.returns === "json"
-        ? sql`(${computed}) -> ${member}`
-        : sql`(${computed}) ->> ${member}`;
-    // jsonb(NULL) is NULL; the SQL once, not twice (in a CASE), keeps SQLite's parser under its depth.
-    if (field.returns === "nested") return [[field.name, sql`jsonb(${raw})`]];
+    if (field.sharedAs || field.finish || field.returns === "nested") return null;
+    const raw = field.sql!(table, { ownerType: field.ownerType, sc: fc.select });
     if (field.returns === "boolean")
       return [[field.name, sql`CASE WHEN (${raw}) IS NULL THEN NULL WHEN (${raw}) THEN jsonb('true') ELSE jsonb('false') END`]];
     if (field.returns === "json") return [[field.name, sql`CASE WHEN (${raw}) IS NULL THEN NULL ELSE jsonb(${raw}) END`]];
