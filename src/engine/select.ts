@@ -65,6 +65,13 @@ export const selectContext = (
 /** The CTE of a list page's statement that holds the page's ids (`listStatements`). */
 export const PAGE_IDS = "__page";
 
+/**
+ * `value` on one row of the page the CTE `page` names (its lowest id), NULL on the others: what
+ * the whole page shares, computed once and carried once (config contexts, related objects).
+ */
+export const onFirstRowOfPage = (table: string, page: string, value: Sql): Sql =>
+  sql`CASE WHEN ${sql.ref(`${table}.id`)} = (SELECT min(id) FROM ${sql.raw(page)}) THEN ${value} END`;
+
 /** Models whose objects may be named at run time (custom fields' related objects): not per-user ones (tokens). */
 export const nameableModels = (registry: Registry): readonly Model[] => registry.models.filter((m) => !m.sensitive);
 
@@ -236,7 +243,7 @@ export class Joins {
           WHERE ${ref} IN (SELECT ${sql.raw(`k${i}`)} FROM ${page}))`,
       ];
     });
-    return sql`CASE WHEN ${sql.ref(`${table}.id`)} = (SELECT min(id) FROM ${page}) THEN ${jsonObjectSql(maps, "jsonb")} END`;
+    return onFirstRowOfPage(table, PAGE_IDS, jsonObjectSql(maps, "jsonb"));
   }
 
   /** The nested JSONB of the object `id` names (`object` of its alias; default its raw nested form), or NULL, read through a new join. */
@@ -292,24 +299,28 @@ export const SHARED = Symbol("shared");
 /** The member of a list page's first row that holds the objects its rows share (`Joins.relatedSql`). */
 const RELATED = "__related";
 
+/** That member: by row member, the related objects by id (null where the page names none). */
+type Related = Record<string, Record<string, Row> | null>;
+
 /**
  * The rows of a statement that selected `selectSql`: its object's members, and any other columns
  * beside it. The related objects a page read once (`Joins.share`) go in place of their ids, the
  * same object in each row that names it.
  */
 export function rowsOf(rows: readonly Row[]): Row[] {
-  let related: Record<string, Record<string, Row>> | null = null;
-  const out = rows.map(({ __row, ...rest }) => {
+  let related: Related | null = null;
+  const out: Row[] = [];
+  for (const { __row, ...rest } of rows) {
     const row = Object.assign(JSON.parse(String(__row)) as Row, rest);
     if (row[RELATED] !== undefined) {
-      related ??= row[RELATED] as typeof related;
+      related ??= row[RELATED] as Related | null;
       // Not deleted: a deleted member turns the row into a dictionary, which shaping then read 3x slower.
       row[RELATED] = undefined;
     }
-    return row;
-  });
+    out.push(row);
+  }
   if (related) {
-    for (const [key, objects] of Object.entries(related as Record<string, Record<string, Row> | null>)) {
+    for (const [key, objects] of Object.entries(related)) {
       if (!objects) continue;
       for (const object of Object.values(objects)) (object as Record<symbol, unknown>)[SHARED] = null;
       for (const row of out) {

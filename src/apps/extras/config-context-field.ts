@@ -3,6 +3,7 @@ import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 import { KINDS } from "../../schema/kinds/index.ts";
 import { parsed } from "../../schema/kinds/outputs.ts";
+import { onFirstRowOfPage } from "../../engine/select.ts";
 
 /**
  * The rendered `config_context` of the objects config contexts apply to (devices, virtual
@@ -232,7 +233,7 @@ function pageContextSql(owner: Model, paths: ContextPaths, local: string, table:
       SELECT ${contextKeySql(owner, paths, "d2")} AS key, min(d2.id) AS rid FROM ${own} d2 WHERE d2.id IN (${ids}) GROUP BY 1
     ) g JOIN ${own} r ON r.id = g.rid)`;
   return sql`json_object('key', ${contextKeySql(owner, paths, table)},
-    'map', CASE WHEN ${sql.ref(`${table}.id`)} = (SELECT min(id) FROM ${sql.raw(page)}) THEN ${map} END,
+    'map', ${onFirstRowOfPage(table, page, map)},
     'local', ${sql.ref(`${table}.${owner.field[local].column}`)})`;
 }
 
