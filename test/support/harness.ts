@@ -69,6 +69,9 @@ export interface Cost {
   readonly newTexts: number;
 }
 
+/** Where harnesses keep files: the test run's scratch folder (scratch.ts), removed when the run ends. */
+const scratchRoot = (): string => process.env.INVENTORY_TEST_SCRATCH ?? tmpdir();
+
 export async function createHarness(env: Record<string, string> = {}, driver: Driver = "native"): Promise<Harness> {
   const config = parseConfig({
     LIBSQL_URL: ":memory:",
@@ -81,8 +84,8 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
   const app = await createApp({ config, secretKey: "test-secret-key-0123456789abcdef0123456789", runtime: "test" });
   await app.prepare(db, loadMigrations());
   const pending: Promise<unknown>[] = [];
-  // Uploaded files go where Node keeps them: a folder (here a fresh temporary one per harness).
-  const files = folderFiles(mkdtempSync(join(tmpdir(), "inventory-media-")));
+  // Uploaded files go where Node keeps them: a folder (here a fresh one per harness).
+  const files = folderFiles(mkdtempSync(join(scratchRoot(), "media-")));
   const queue = createLocalQueue({
     deliver: app.deliverer(db).deliver,
     sweep: () => app.sweep(db, undefined, files),
@@ -177,7 +180,7 @@ export async function createHarness(env: Record<string, string> = {}, driver: Dr
  */
 function nativeHarnessDatabase(): Database {
   if (process.env.TEST_DATABASE !== "file") return nativeDatabase(":memory:");
-  return nativeDatabase(join(mkdtempSync(join(tmpdir(), "inventory-test-")), "test.db"), {
+  return nativeDatabase(join(mkdtempSync(join(scratchRoot(), "database-")), "test.db"), {
     readers: 1,
     readCacheMb: Number(process.env.TEST_READ_CACHE_MB ?? 4),
   });
