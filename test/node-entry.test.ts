@@ -86,7 +86,7 @@ describe("`node src/node.ts` (what npm start runs)", () => {
       const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
       const args = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
       expect(environ(started.child.pid!)).toContain("MALLOC_ARENA_MAX=2");
-      expect(args(started.child.pid!)).toEqual(expect.arrayContaining(["--max-semi-space-size=8", "--max-old-space-size=512"]));
+      expect(args(started.child.pid!)).toEqual(expect.arrayContaining(["--max-semi-space-size=2", "--max-old-space-size=512"]));
       const answer = await fetch(`${started.url}/api/status/`);
       expect([answer.status, (await answer.json()).detail]).toEqual([403, "Authentication credentials were not provided."]);
       await stop(started.child);
