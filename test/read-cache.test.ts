@@ -83,7 +83,7 @@ describe("a reader's cache of what it read (READ_CACHE_MB)", () => {
     expect(reader.cacheStats()).toEqual({ hits: 0, misses: 3 });
   });
 
-  it("keeps no result larger than an eighth of its budget, and none at all with a budget of 0", () => {
+  it("keeps no result larger than an eighth of its budget, and only small results with a budget of 0", () => {
     const small = database(8000);
     const long = "SELECT hex(zeroblob(1000)) AS s";
     expect(small.rows(long)[0].s).toHaveLength(2000);
@@ -103,11 +103,25 @@ describe("a reader's cache of what it read (READ_CACHE_MB)", () => {
     read(0);
     expect(tight.reader.cacheStats()).toEqual({ hits: before.hits, misses: before.misses + 1 });
 
+    // With no budget a reader still keeps results of at most 512 characters (a count, a lookup).
     const none = database(0);
-    expect(none.rows("SELECT 1 AS one")).toEqual([{ one: 1 }]);
-    expect(none.reader.cacheStats()).toBeNull();
+    for (let i = 0; i < 3; i++) expect(none.rows("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+    expect(none.reader.cacheStats()).toEqual({ hits: 1, misses: 2 });
+    const page = "SELECT hex(zeroblob(300)) AS s";
+    for (let i = 0; i < 3; i++) none.rows(page);
+    expect(none.reader.cacheStats()).toEqual({ hits: 1, misses: 5 });
     // Writers keep nothing: their own commits are not changes SQLite shows them.
     expect(none.writer.cacheStats()).toBeNull();
+  });
+
+  it("with no budget, answers a repeated count from what it kept until a commit changes it", () => {
+    const { reader, write, rows } = database(0);
+    const count = "SELECT count(*) AS n FROM t WHERE x > ?";
+    for (let i = 0; i < 3; i++) expect(rows(count, [0])).toEqual([{ n: 1 }]);
+    expect(reader.cacheStats()).toEqual({ hits: 1, misses: 2 });
+    write("INSERT INTO t VALUES (2, 'two')");
+    expect(rows(count, [0])).toEqual([{ n: 2 }]);
+    expect(reader.cacheStats()).toEqual({ hits: 1, misses: 3 });
   });
 });
 

@@ -16,7 +16,7 @@ import type { Row } from "../db/database.ts";
  * data (the clock, randomness) are never kept. A page of 50 sites cost the reader 350-600 us of
  * SQLite to write and costs a lookup read again.
  *
- * Off by default (READ_CACHE_MB=0): at 4 MB the large benchmark's peak RSS was 349-376 MB against
+ * By default (READ_CACHE_MB=0) a reader keeps only small results (native-connection.ts): at 4 MB the large benchmark's peak RSS was 349-376 MB against
  * 317 MB without it (at 2 MB, 376); 326 MB with it on the HTTP thread's reader alone, 336 MB on
  * the app threads' alone. A kept megabyte costs more than one: its keys (counted since), its row
  * objects, and the old generation V8 grows around what stays alive.
@@ -48,10 +48,11 @@ export interface ReadCacheStats {
 }
 
 /**
- * A cache of at most about `budget` characters of row values (0: none). `copy`: rows are handed
- * to the caller itself, not copied across threads, so each side gets rows of its own.
+ * A cache of at most about `budget` characters of row values. `copy`: rows are handed to the
+ * caller itself, not copied across threads, so each side gets rows of its own. `largest`: the
+ * characters of the largest result kept (an eighth of the budget unless given).
  */
-export function readCache(budget: number, { copy }: { readonly copy: boolean }) {
+export function readCache(budget: number, { copy, largest = budget / LARGEST_SHARE }: { readonly copy: boolean; readonly largest?: number }) {
   const texts = new Map<string, TextEntry>();
   const stats: ReadCacheStats = { hits: 0, misses: 0 };
   let version: number | null = null;
@@ -108,7 +109,7 @@ export function readCache(budget: number, { copy }: { readonly copy: boolean }) 
       const rowChars = sizeOf(rows);
       // The key is kept too: a site's detail holds as many characters of parameters as of rows.
       const chars = rowChars === null ? null : rowChars + key.length;
-      if (chars === null || chars > budget / LARGEST_SHARE) return rows;
+      if (chars === null || chars > largest) return rows;
       if (size + chars > budget) restart(sql, text);
       text.results.set(key, copy ? rows.map(copyRow) : rows);
       size += chars;
