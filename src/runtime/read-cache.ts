@@ -52,7 +52,10 @@ export interface ReadCacheStats {
  * caller itself, not copied across threads, so each side gets rows of its own. `largest`: the
  * characters of the largest result kept (an eighth of the budget unless given).
  */
-export function readCache(budget: number, { copy, largest = budget / LARGEST_SHARE }: { readonly copy: boolean; readonly largest?: number }) {
+export function readCache(
+  budget: number,
+  { copy, largest = budget / LARGEST_SHARE }: { readonly copy: boolean; readonly largest?: number },
+) {
   const texts = new Map<string, TextEntry>();
   const stats: ReadCacheStats = { hits: 0, misses: 0 };
   let version: number | null = null;
