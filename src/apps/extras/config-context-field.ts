@@ -153,6 +153,17 @@ function pathIdsSql(owner: Model, path: string, table: string, n: number): Sql {
 }
 
 /**
+ * How an assignment's target matches the ids `path` reaches from the row under `table`: a foreign
+ * key of the row itself (a device's role) is compared as it is, where `IN (SELECT ...)` would
+ * build a set of one id for each context tested.
+ */
+function pathMatchSql(owner: Model, path: string, table: string, n: number): Sql {
+  const field = owner.field[path];
+  if (field?.column && field.target && !field.target().tree) return sql`= ${sql.ref(`${table}.${field.column}`)}`;
+  return sql`IN (${pathIdsSql(owner, path, table, n)})`;
+}
+
+/**
  * The condition under which the context `cc` applies to the row under `table`: along each
  * dimension it has assignments along, one of them must be the object's (or its ancestor's).
  */
@@ -161,13 +172,16 @@ function contextMatchSql(owner: Model, paths: ContextPaths, table: string): Sql 
   // What a context is assigned along does not depend on the row, so SQLite builds each such set
   // once per statement (a non-correlated subquery): a context without assignments along a
   // dimension costs one lookup per row there, and one without any assignment one lookup in all.
+  // A dimension no context is assigned along is a constant SQLite tests once, not a lookup per
+  // context: with 100 contexts a device's detail statement took 336 us of SQLite before this and
+  // the foreign-key comparison below, 235 after (400 and 261 at the median).
   const conditions = dimensions.map((dimension, n) => {
     const t = contextThrough(dimension);
-    const unassigned = sql`cc.id NOT IN (${assignedAlong([dimension])})`;
+    const unassigned = sql`(NOT EXISTS (${assignedAlong([dimension])}) OR cc.id NOT IN (${assignedAlong([dimension])}))`;
     const path = paths[dimension];
     if (!path) return unassigned;
     return sql`(${unassigned} OR EXISTS (SELECT 1 FROM ${sql.table(t.table)} th WHERE th.configcontext_id = cc.id
-      AND th.${sql.ref(t.target)} IN (${pathIdsSql(owner, path, table, n)})))`;
+      AND th.${sql.ref(t.target)} ${pathMatchSql(owner, path, table, n)}))`;
   });
   return sql`cc.is_active = 1 AND (cc.id NOT IN (${assignedAlong(dimensions)}) OR (${sql.join(conditions, sql` AND `)}))`;
 }
@@ -182,14 +196,17 @@ const assignedAlong = (ds: readonly ContextDimension[]) =>
 /**
  * The layers of the rendered context of the row under `table`, as one JSON array: the data of
  * every active context that applies, ordered by weight then name, then the object's local data.
+ * The data are stored as JSON text, so the array is their text joined and checked once by `json`,
+ * rather than each parsed by `json()` and the array built by `json_group_array` (with 100
+ * contexts, 64 against 84 us).
  * One subquery of the page statement: no statement per row, none at all when the field is excluded.
  */
 function contextLayersSql(owner: Model, paths: ContextPaths, local: string, table: string): Sql {
   const localColumn = sql.ref(`${table}.${owner.field[local].column}`);
-  return sql`(SELECT json_group_array(json(l.data) ORDER BY l.k, l.weight, l.name, l.id) FROM (
+  return sql`json((SELECT '[' || coalesce(group_concat(l.data, ',' ORDER BY l.k, l.weight, l.name, l.id), '') || ']' FROM (
       SELECT 0 AS k, cc.data, cc.weight, cc.name, cc.id FROM ${sql.table(CONFIG_CONTEXT_TABLE)} cc
       WHERE ${contextMatchSql(owner, paths, table)}
-      UNION ALL SELECT 1, ${localColumn}, 0, '', 0 WHERE ${localColumn} IS NOT NULL) l)`;
+      UNION ALL SELECT 1, ${localColumn}, 0, '', 0 WHERE ${localColumn} IS NOT NULL) l))`;
 }
 
 /**
@@ -227,7 +244,7 @@ function contextKeySql(owner: Model, paths: ContextPaths, table: string): Sql {
 function pageContextSql(owner: Model, paths: ContextPaths, local: string, table: string, page: string): Sql {
   const own = sql.table(owner.table);
   const ids = sql`SELECT id FROM ${sql.raw(page)}`;
-  const layers = sql`(SELECT json_group_array(json(cc.data) ORDER BY cc.weight, cc.name, cc.id)
+  const layers = sql`(SELECT '[' || coalesce(group_concat(cc.data, ',' ORDER BY cc.weight, cc.name, cc.id), '') || ']'
     FROM ${sql.table(CONFIG_CONTEXT_TABLE)} cc WHERE ${contextMatchSql(owner, paths, "r")})`;
   const map = sql`(SELECT json_group_object(g.key, json(${layers})) FROM (
       SELECT ${contextKeySql(owner, paths, "d2")} AS key, min(d2.id) AS rid FROM ${own} d2 WHERE d2.id IN (${ids}) GROUP BY 1
