@@ -5,6 +5,8 @@ import { MAX_NESTING } from "../schema/kinds/limits.ts";
 import { frozen, Slot } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
 import { fieldsKey, Joins, jsonObjectSql, selectContext } from "./select.ts";
+import { computedValue } from "../schema/kinds/computed.ts";
+import type { Row } from "../db/database.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -14,12 +16,13 @@ type Sql = RawBuilder<unknown>;
  * answer is joined from the rows' text and nothing is parsed, shaped and serialized again. On a
  * page of 50 sites, parsing the rows, shaping them and serializing the page took 275 of its 630 us,
  * and SQLite writing the final text cost 1.26x what writing the raw rows did (497 against 393 us;
- * measured). For a device, whose 17 nested objects each get their URL and forms, it cost 2.2x, more
- * than it saved: a model's form that qualifies is written so whatever its weight.
+ * measured). For a page of 50 devices, whose 17 nested objects each get their URL and forms, the
+ * whole request went from 3.35 to 2.22 ms of CPU (in-process, interleaved rounds): a model's form
+ * that qualifies is written so whatever its weight.
  *
- * A model qualifies for a form when each of its fields' kinds can write its value (`final`), its
- * representation has no hook (`represent`) and no field is finished over the page in JavaScript:
- * the others are shaped by serialize.ts. test/final-json.test.ts holds the two to the same JSON
+ * A model qualifies for a form when each of its fields' kinds can write its value (`final`) or is
+ * a hole JavaScript fills (`isHole`), and its representation has no hook (`represent`) or one
+ * that says what it does as SQL (`representFinal`): the others are shaped by serialize.ts. test/final-json.test.ts holds the two to the same JSON
  * for every model that qualifies.
  */
 
@@ -44,26 +47,53 @@ const url = (path: Sql): Sql => sql`${ORIGIN} || ${path}`;
  * nested), or null when one of them cannot be written so.
  */
 function objectSql(model: Model, fields: readonly Field[], alias: string, level: Level): Sql | null {
+  const written = members(model, fields, alias, level, false);
+  return written && jsonObjectSql(written as [string, Sql][], level.depth === 0 ? "json" : "jsonb");
+}
+
+/** A member of a final object: its key and value, or a field left to JavaScript (`isHole`). */
+type Member = readonly [string, Sql] | Field;
+
+/**
+ * A field of the object read (depth 0) whose value JavaScript finishes (config contexts, merged
+ * over the page): its raw value is selected beside the text, which is written in two parts
+ * around it, and `finalTexts` puts the value in.
+ */
+const isHole = (field: Field) =>
+  field.kind === "computed" && Boolean(field.finish || field.finishPage) && !field.sharedAs && field.returns !== "nested";
+
+/** The members of the final JSON of the row under `alias`, in the serializer's order, or null when one cannot be written so. */
+function members(model: Model, fields: readonly Field[], alias: string, level: Level, holes: boolean): Member[] | null {
   // A `represent` hook sees the page's own objects only (serialize.ts): a nested object of its model is shaped without it.
-  if ((level.depth === 0 && model.hooks?.represent) || fields.some((field) => field.finishPage)) return null;
+  const hooks = level.depth === 0 ? model.hooks : undefined;
+  if (hooks?.represent && !hooks.representFinal) return null;
   const id = sql.ref(`${alias}.id`);
-  const pairs: [string, Sql][] = [
+  const out: Member[] = [
     ["id", id],
     ["url", url(sql`${sql.lit(`/api/${model.app}/${model.path}/`)} || ${id} || '/'`)],
   ];
   if ((level.form === "full" || level.pages) && !model.pageless)
-    pairs.push(["display_url", url(sql`${sql.lit(model.page)} || ${id} || '/'`)]);
+    out.push(["display_url", url(sql`${sql.lit(model.page)} || ${id} || '/'`)]);
   // `display` is text even where the object's display is its id.
-  pairs.push(["display", sql`CAST(coalesce(${model.displaySql(alias)}, ${id}) AS TEXT)`]);
+  out.push(["display", sql`CAST(coalesce(${model.displaySql(alias)}, ${id}) AS TEXT)`]);
   const fc = context(level, model.registry);
   for (const field of fields) {
-    const written = KINDS[field.kind].final?.(field, alias, fc);
+    if (holes && isHole(field)) {
+      out.push(field);
+      continue;
+    }
+    const written = field.finishPage ? null : KINDS[field.kind].final?.(field, alias, fc);
     if (!written) return null;
-    pairs.push(...written);
+    out.push(...written);
+  }
+  if (hooks?.representFinal) {
+    const pairs = out.filter((m): m is [string, Sql] => Array.isArray(m));
+    out.push(...hooks.representFinal(new Map(pairs)));
   }
   // A field writing a key the object already has is shaped in place by the serializer: not here.
-  if (new Set(pairs.map(([key]) => key)).size !== pairs.length) return null;
-  return jsonObjectSql(pairs, level.depth === 0 ? "json" : "jsonb");
+  const keys = out.map((m) => (Array.isArray(m) ? m[0] : (m as Field).name));
+  if (new Set(keys).size !== keys.length) return null;
+  return out;
 }
 
 function context(level: Level, registry: Registry): FinalContext {
@@ -95,8 +125,13 @@ function context(level: Level, registry: Registry): FinalContext {
 export interface FinalSelect {
   /** The shape it was built for (model, form, joins, custom fields, fields): part of a statement's cache key. */
   readonly key: string;
+  /** Column `__json`; with holes, the text up to the first as `__json`, each hole's raw value as `__h<i>` and the text after it as `__j<i>`. */
   readonly select: Sql;
   readonly joins: Sql;
+  /** The fields JavaScript finishes (`isHole`), in the object's order. */
+  readonly holes: readonly Field[];
+  /** Whether the select reads the page's ids (`PAGE_IDS`, a hole computed over the page). */
+  readonly paged: boolean;
 }
 
 const finalSelects = new Map<string, FinalSelect | null>();
@@ -119,10 +154,57 @@ export function finalSelect(
     key,
     () => {
       const joins = joined ? new Joins() : null;
-      const object = objectSql(model, fields, model.table, { form, depth: 0, pages: false, customFields, joins });
-      if (!object) return null;
-      return { key, select: frozen(sql`${object} AS __json`), joins: joins ? frozen(sql.join(joins.clauses, sql` `)) : sql`` };
+      const written = members(model, fields, model.table, { form, depth: 0, pages: false, customFields, joins }, true);
+      if (!written) return null;
+      const holes = written.filter((m): m is Field => !Array.isArray(m));
+      // What a hole computes over the page reads the page's ids through the statement's joins.
+      const sc = selectContext(model.registry, 0, { customFields }, joins);
+      const parts: [string, Sql][][] = [[]];
+      for (const m of written) {
+        if (Array.isArray(m)) parts[parts.length - 1].push(m as [string, Sql]);
+        else parts.push([]);
+      }
+      const columns = [
+        sql`${jsonObjectSql(parts[0])} AS __json`,
+        ...holes.flatMap((field, i) => [
+          sql`${field.sql!(model.table, { ownerType: field.ownerType, sc })} AS ${sql.raw(`__h${i}`)}`,
+          sql`${jsonObjectSql(parts[i + 1])} AS ${sql.raw(`__j${i}`)}`,
+        ]),
+      ];
+      return {
+        key,
+        select: frozen(sql.join(columns)),
+        joins: joins ? frozen(sql.join(joins.clauses, sql` `)) : sql``,
+        holes,
+        paged: joins?.paged ?? false,
+      };
     },
     256,
   );
+}
+
+/** The inside of a JSON object's text: its members, without the braces. */
+const inside = (object: string) => object.slice(1, -1);
+
+/**
+ * The final JSON text of each row read with `final`: `__json` whole, or, with holes, its parts
+ * joined around each hole's value, finished as the serializer finishes it (`computedValue`, then
+ * `finishPage` over the page).
+ */
+export function finalTexts(final: FinalSelect, rows: readonly Row[]): string[] {
+  if (!final.holes.length) return rows.map((row) => String(row.__json));
+  const values = final.holes.map((field, i) => {
+    const own = rows.map((row) => computedValue(field, row[`__h${i}`]));
+    return field.finishPage ? field.finishPage(own) : own;
+  });
+  return rows.map((row, r) => {
+    const members = [inside(String(row.__json))];
+    final.holes.forEach((field, i) => {
+      const value = JSON.stringify(values[i][r]);
+      // As JSON.stringify leaves out a member whose value it cannot write.
+      if (value !== undefined) members.push(`${JSON.stringify(field.name)}:${value}`);
+      members.push(inside(String(row[`__j${i}`])));
+    });
+    return `{${members.filter((m) => m.length).join(",")}}`;
+  });
 }

@@ -135,7 +135,7 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
     // Its WHERE names the page's ids alone, so the select may read related objects by joins, and
     // a field may compute what the whole page shares from them (config contexts, related objects).
     const { select, joins, paged, pageColumns } = final
-      ? { ...final, paged: false, pageColumns: [] }
+      ? { ...final, pageColumns: [] }
       : joinedSelectSql(model, fields, customFieldsRead(ctx, model));
     const ids = sql`SELECT ${sql.join([sql.ref(`${model.table}.id`), ...pageColumns])} FROM ${table} WHERE ${where}
       ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;

@@ -86,6 +86,12 @@ export interface ModelHooks<State = unknown> {
    */
   readonly representShape?: RepresentShape;
   /**
+   * What `represent` does, as SQL over the final JSON's members (final-json.ts): given the value of
+   * each key written, the members to add after them. Without it, a model with a `represent` hook
+   * is shaped in JavaScript.
+   */
+  representFinal?(written: ReadonlyMap<string, RawBuilder<unknown>>): readonly (readonly [string, RawBuilder<unknown>])[];
+  /**
    * True when the requester may `action` every object of the model whatever their permissions'
    * constraints say (holders of `users.grant_token` create tokens for anyone).
    */
@@ -119,6 +125,7 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks<readonly
   const widens = having("widenScope");
   const referables = having("referable");
   const shapes = having("representShape");
+  const finals = having("representFinal");
   return {
     ...(has("initial") && { initial: (write) => all.map((h) => h.initial?.(write)) }),
     ...(has("writeProbes") && {
@@ -144,6 +151,8 @@ export function combineHooks(...all: readonly ModelHooks[]): ModelHooks<readonly
         for (const r of represents) await r(ctx, rows, outs);
       },
     }),
+    // As SQL only when every hook that represents can say what it does so.
+    ...(represents.length && finals.length === represents.length && { representFinal: (written) => finals.flatMap((f) => f(written)) }),
     ...(widens.length && { widenScope: (ctx, action) => widens.some((w) => w(ctx, action)) }),
     ...(referables.length && {
       referable: (ctx, field, table) => referables.map((r) => r(ctx, field, table)).find((x) => x !== null) ?? null,

@@ -100,4 +100,8 @@ export const primaryIpHooks = (home: InterfaceHome): StatefulHooks<Found> => ({
     for (const out of outs) if ("primary_ip4" in out) out.primary_ip = out.primary_ip6 ?? out.primary_ip4 ?? null;
   },
   representShape: { adds: { primary_ip: "primary_ip4" } },
+  representFinal: (written) => {
+    const ip4 = written.get("primary_ip4");
+    return ip4 ? [["primary_ip", sql`coalesce(${written.get("primary_ip6") ?? sql`NULL`}, ${ip4})`]] : [];
+  },
 });
