@@ -55,6 +55,20 @@ beforeAll(async () => {
   const moduleType = await made("/api/dcim/module-types/", { manufacturer: device.device_type.manufacturer.id, model: "LC-9" });
   await made("/api/dcim/modules/", { device: device.id, module_bay: bay.id, module_type: moduleType.id });
   await made("/api/dcim/inventory-items/", { device: device.id, name: "optic-a" });
+  // Ports of other models, cabled: their cables, link peers and connections are written or filled too.
+  const rearPort = await made("/api/dcim/rear-ports/", { device: device.id, name: "rear-a", type: "8p8c", positions: 1 });
+  const frontPort = await made("/api/dcim/front-ports/", { device: device.id, name: "front-a", type: "8p8c", rear_port: rearPort.id });
+  const consolePort = await made("/api/dcim/console-ports/", { device: device.id, name: "con-a" });
+  const serverPort = await made("/api/dcim/console-server-ports/", { device: device.id, name: "cs-a" });
+  await made("/api/dcim/power-ports/", { device: device.id, name: "psu-a" });
+  await made("/api/dcim/cables/", {
+    a_terminations: [{ object_type: "dcim.consoleport", object_id: consolePort.id }],
+    b_terminations: [{ object_type: "dcim.frontport", object_id: frontPort.id }],
+  });
+  await made("/api/dcim/cables/", {
+    a_terminations: [{ object_type: "dcim.rearport", object_id: rearPort.id }],
+    b_terminations: [{ object_type: "dcim.consoleserverport", object_id: serverPort.id }],
+  });
   await made("/api/dcim/virtual-chassis/", { name: "vc-a", master: device.id });
   await made("/api/ipam/services/", { device: device.id, name: "ssh", protocol: "tcp", ports: [22] });
   const vm = (await h.get("/api/virtualization/virtual-machines/?limit=1")).body.results[0];
@@ -133,8 +147,18 @@ describe("objects written whole by SQLite", () => {
       "dcim.device full",
       "dcim.device brief",
       "virtualization.virtualmachine full",
+      // Cables, link peers and connections: nested objects of models named at run time.
+      "dcim.interface full",
+      "dcim.interface brief",
+      "dcim.cable full",
+      "dcim.frontport full",
+      "dcim.rearport full",
+      "dcim.consoleport full",
+      "dcim.consoleserverport full",
+      "dcim.powerport full",
     ])
-      expect(compared).toContain(expected);
+      expect(compared, expected).toContain(expected);
+    if (process.env.FINAL_JSON_LIST) console.log(compared.join("\n"));
     expect(compared.length).toBeGreaterThan(30);
   }, 120_000);
 

@@ -154,7 +154,7 @@ async function listRead(ctx: Actor, model: Model, query: ListQuery, asText: bool
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
   const total = Number(count.rows[0].n);
-  if (final) return { count: total, texts: finalTexts(final, rows.rows) };
+  if (final) return { count: total, texts: finalTexts(ctx, final, rows.rows) };
   return { count: total, results: await render(ctx, model, rowsOf(rows.rows), rendering) };
 }
 
@@ -174,7 +174,7 @@ async function retrieveRead(ctx: Actor, model: Model, id: number, selection: Sel
   const final = asText && !rendering.keys ? finalRead(ctx, model, rendering.fields, rendering.form, false) : null;
   const [result] = await readBatch(ctx, [detailStatement(ctx, model, id, rendering.fields, final)]);
   if (!result.rows.length) throw ApiError.notFound(model.className);
-  if (final) return finalTexts(final, result.rows)[0];
+  if (final) return finalTexts(ctx, final, result.rows)[0];
   return (await render(ctx, model, rowsOf(result.rows), rendering))[0];
 }
 

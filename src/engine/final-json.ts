@@ -1,11 +1,12 @@
 import type { FinalContext, Field, Form, Model, NestedShown, Registry } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
-import { KINDS } from "../schema/kinds/index.ts";
+import { KINDS, selectKey } from "../schema/kinds/index.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
 import { frozen, Slot } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
 import { fieldsKey, Joins, jsonObjectSql, selectContext } from "./select.ts";
-import { computedValue } from "../schema/kinds/computed.ts";
+import { renderedFields } from "./serialize.ts";
+import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
 
 type Sql = RawBuilder<unknown>;
@@ -55,12 +56,15 @@ function objectSql(model: Model, fields: readonly Field[], alias: string, level:
 type Member = readonly [string, Sql] | Field;
 
 /**
- * A field of the object read (depth 0) whose value JavaScript finishes (config contexts, merged
- * over the page): its raw value is selected beside the text, which is written in two parts
- * around it, and `finalTexts` puts the value in.
+ * A field of the object read (depth 0) whose value JavaScript makes from what its SQL gave: a
+ * config context (merged over the page), a port's cable, link peers and connection (nested forms
+ * of models named at run time, from a value several fields share). Its raw value is selected
+ * beside the text, which is written in parts around it, and `finalTexts` puts the value in.
  */
 const isHole = (field: Field) =>
-  field.kind === "computed" && Boolean(field.finish || field.finishPage) && !field.sharedAs && field.returns !== "nested";
+  field.kind === "computed" &&
+  !field.finalSql &&
+  Boolean(field.finish || field.finishPage || field.sharedAs || field.returns === "nested");
 
 /** The members of the final JSON of the row under `alias`, in the serializer's order, or null when one cannot be written so. */
 function members(model: Model, fields: readonly Field[], alias: string, level: Level, holes: boolean): Member[] | null {
@@ -125,11 +129,13 @@ function context(level: Level, registry: Registry): FinalContext {
 export interface FinalSelect {
   /** The shape it was built for (model, form, joins, custom fields, fields): part of a statement's cache key. */
   readonly key: string;
-  /** Column `__json`; with holes, the text up to the first as `__json`, each hole's raw value as `__h<i>` and the text after it as `__j<i>`. */
+  /** Column `__json`; with holes, the text up to the first as `__json`, each hole's raw value under its select key and the text after each run of holes as `__j<i>`. */
   readonly select: Sql;
   readonly joins: Sql;
-  /** The fields JavaScript finishes (`isHole`), in the object's order. */
-  readonly holes: readonly Field[];
+  readonly model: Model;
+  readonly form: Form;
+  /** The fields JavaScript makes (`isHole`), in runs between the parts of the text, in the object's order. */
+  readonly gaps: readonly (readonly Field[])[];
   /** Whether the select reads the page's ids (`PAGE_IDS`, a hole computed over the page). */
   readonly paged: boolean;
 }
@@ -156,26 +162,38 @@ export function finalSelect(
       const joins = joined ? new Joins() : null;
       const written = members(model, fields, model.table, { form, depth: 0, pages: false, customFields, joins }, true);
       if (!written) return null;
-      const holes = written.filter((m): m is Field => !Array.isArray(m));
-      // What a hole computes over the page reads the page's ids through the statement's joins.
-      const sc = selectContext(model.registry, 0, { customFields }, joins);
+      // The text in parts between runs of holes (a port's three connection fields are one run).
       const parts: [string, Sql][][] = [[]];
+      const gaps: Field[][] = [];
       for (const m of written) {
         if (Array.isArray(m)) parts[parts.length - 1].push(m as [string, Sql]);
-        else parts.push([]);
+        else if (parts[parts.length - 1].length || !gaps.length) {
+          gaps.push([m as Field]);
+          parts.push([]);
+        } else gaps[gaps.length - 1].push(m as Field);
+      }
+      const holes = gaps.flat();
+      // Each hole's raw value under its select key, once for fields sharing one; what a hole
+      // computes over the page reads the page's ids through the statement's joins.
+      const raw = new Map<string, Sql>();
+      for (const field of holes) {
+        const at = selectKey(field);
+        // No key: the related objects it reads are joined, not shared over the page (a final select has no `__related`).
+        const sc = selectContext(model.registry, 0, { customFields }, joins, null);
+        if (!raw.has(at)) raw.set(at, sql`${KINDS[field.kind].read!.select(field, model.table, sc)} AS ${sql.ref(at)}`);
       }
       const columns = [
         sql`${jsonObjectSql(parts[0])} AS __json`,
-        ...holes.flatMap((field, i) => [
-          sql`${field.sql!(model.table, { ownerType: field.ownerType, sc })} AS ${sql.raw(`__h${i}`)}`,
-          sql`${jsonObjectSql(parts[i + 1])} AS ${sql.raw(`__j${i}`)}`,
-        ]),
+        ...raw.values(),
+        ...gaps.map((_, i) => sql`${jsonObjectSql(parts[i + 1])} AS ${sql.raw(`__j${i}`)}`),
       ];
       return {
         key,
+        model,
+        form,
         select: frozen(sql.join(columns)),
         joins: joins ? frozen(sql.join(joins.clauses, sql` `)) : sql``,
-        holes,
+        gaps,
         paged: joins?.paged ?? false,
       };
     },
@@ -188,21 +206,21 @@ const inside = (object: string) => object.slice(1, -1);
 
 /**
  * The final JSON text of each row read with `final`: `__json` whole, or, with holes, its parts
- * joined around each hole's value, finished as the serializer finishes it (`computedValue`, then
- * `finishPage` over the page).
+ * joined around the holes' values, made as the serializer makes them (`renderedFields`).
  */
-export function finalTexts(final: FinalSelect, rows: readonly Row[]): string[] {
-  if (!final.holes.length) return rows.map((row) => String(row.__json));
-  const values = final.holes.map((field, i) => {
-    const own = rows.map((row) => computedValue(field, row[`__h${i}`]));
-    return field.finishPage ? field.finishPage(own) : own;
-  });
+export function finalTexts(ctx: Actor, final: FinalSelect, rows: readonly Row[]): string[] {
+  if (!final.gaps.length) return rows.map((row) => String(row.__json));
+  const holes = final.gaps.flat();
+  const values = renderedFields(ctx, final.model, final.form, holes, rows);
   return rows.map((row, r) => {
     const members = [inside(String(row.__json))];
-    final.holes.forEach((field, i) => {
-      const value = JSON.stringify(values[i][r]);
-      // As JSON.stringify leaves out a member whose value it cannot write.
-      if (value !== undefined) members.push(`${JSON.stringify(field.name)}:${value}`);
+    let h = 0;
+    final.gaps.forEach((gap, i) => {
+      for (const field of gap) {
+        const value = JSON.stringify(values[h++][r]);
+        // As JSON.stringify leaves out a member whose value it cannot write.
+        if (value !== undefined) members.push(`${JSON.stringify(field.name)}:${value}`);
+      }
       members.push(inside(String(row[`__j${i}`])));
     });
     return `{${members.filter((m) => m.length).join(",")}}`;

@@ -46,6 +46,28 @@ export async function represent(ctx: Actor, model: Model, rows: readonly Row[], 
   return outs;
 }
 
+/**
+ * The values of `fields` (computed fields final-json.ts leaves to JavaScript) for each raw row of
+ * `model`, as `represent` gives them: rendered by their kind, then finished over the page. `rows`
+ * hold each field's value under its select key (`selectKey`).
+ */
+export function renderedFields(ctx: Actor, model: Model, form: Form, fields: readonly Field[], rows: readonly Row[]): unknown[][] {
+  const rc = renderContext(ctx, model.registry, form);
+  // A value several fields share (a port's connection) is parsed once for all of them.
+  const shared = [...new Set(fields.flatMap((field) => (field.sharedAs ? [field.sharedAs] : [])))];
+  const outs = rows.map((row) => {
+    const read: Row = shared.length ? { ...row } : row;
+    for (const key of shared) read[key] = typeof read[key] === "string" ? JSON.parse(read[key] as string) : read[key];
+    const out: Out = {};
+    for (const field of fields) KINDS[field.kind].render(field, read, out, rc);
+    return out;
+  });
+  return fields.map((field) => {
+    const values = outs.map((out) => out[field.name]);
+    return field.finishPage && values.length ? field.finishPage(values) : values;
+  });
+}
+
 /** A render context that also carries the request, whose origin every object's `url` starts with. */
 interface Shaping extends RenderContext {
   readonly ctx: Actor;

@@ -260,6 +260,12 @@ export interface FieldOptions {
    * each object again by its id (GraphQL), cheaper than the nested forms.
    */
   readonly refs?: RowSql;
+  /**
+   * For a `computed` field returning nested objects: SQL giving its value's final JSON (its nested
+   * objects in the forms the serializer gives them, final-json.ts), or null where it cannot be
+   * written so. Without it, JavaScript makes the value from `sql`'s.
+   */
+  readonly finalSql?: (table: string, scope: { readonly ownerType: string; readonly fc: FinalContext }) => RawBuilder<unknown> | null;
   /** For `computed`: a pure function from that value to the output (a config context's merge of its layers). */
   readonly finish?: (value: unknown) => unknown;
   /**

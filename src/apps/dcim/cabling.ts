@@ -1,4 +1,4 @@
-import type { SelectContext, Field, FieldFilter, FieldOptions, SqlScope, Model } from "../../schema/shapes.ts";
+import type { SelectContext, Field, FieldFilter, FieldOptions, FinalContext, SqlScope, Model } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
 
@@ -98,6 +98,7 @@ export const cabled = (): Record<string, FieldOptions> => ({
     returns: "nested",
     // The cable nested, read again by GraphQL as a CableType.
     target: "dcim.cable",
+    finalSql: (t, { ownerType, fc }) => cableFinalSql(t, ownerType, fc),
     refs: (t, s) => sql`(SELECT json_object('id', ce.cable_id) FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)})`,
     filters: {
       cabled: booleanFilter((t, field) => isCabled(t, field.ownerType)),
@@ -151,6 +152,19 @@ function cableSql(table: string, { ownerType, sc }: SqlScope): Sql {
   const alias = `cbl${sc.depth}`;
   return sql`json((SELECT json_set(${sc.nestedObject(cable, alias, sc.depth + 1)}, '$.__type', 'dcim.cable')
     FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id WHERE ${ownEnd("ce", ownerType, table)}))`;
+}
+
+/**
+ * The endpoint's cable in the nested form the serializer gives it (`nestedOf`: the brief nested
+ * form, without `display_url`), as final JSON; null where that form cannot be written so.
+ */
+function cableFinalSql(table: string, ownerType: string, fc: FinalContext): Sql | null {
+  const cable = fc.select.byType("dcim.cable");
+  const alias = `cblf${fc.depth}`;
+  const object = cable && fc.nestedObject(cable, alias, { page: false });
+  if (!object) return null;
+  return sql`(SELECT ${object} FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id
+    WHERE ${ownEnd("ce", ownerType, table)})`;
 }
 
 /** The terminations at the far end of the endpoint's cable, nested, as a JSON array (empty if none). */

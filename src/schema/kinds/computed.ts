@@ -28,19 +28,6 @@ function embeddedNested(raw: unknown, rc: RenderContext): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, embeddedNested(x, rc)]));
 }
 
-const finished = (field: Field, value: unknown) => (field.finish ? field.finish(value) : value);
-
-/**
- * The value of a computed field that holds no nested objects, from what its SQL gave (`raw`):
- * as `render` gives it, and as final-json.ts fills a field it leaves to JavaScript.
- */
-export function computedValue(field: Field, raw: unknown): unknown {
-  if (raw === null || raw === undefined) return finished(field, null);
-  if (field.returns === "boolean") return finished(field, Boolean(raw));
-  if (field.returns === "json") return finished(field, parsed(raw));
-  return finished(field, raw);
-}
-
 /** A value computed by the field's SQL, written only through a declared `input` schema. */
 export const computedKind: KindDescriptor = {
   // Only a computed field declared with an `input` schema (and not read-only) is writable.
@@ -48,11 +35,19 @@ export const computedKind: KindDescriptor = {
   read: { select: (field, table, sc) => field.sql!(table, { ownerType: field.ownerType, sc }) },
   render: (field, row, out, rc) => {
     const raw = (field.sharedAs ? (parsed(row[field.sharedAs]) as Out | null)?.[field.name] : row[field.name]) ?? null;
-    out[field.name] =
-      field.returns === "nested" ? finished(field, raw === null ? null : embeddedNested(parsed(raw), rc)) : computedValue(field, raw);
+    if (raw === null) out[field.name] = null;
+    else if (field.returns === "boolean") out[field.name] = Boolean(raw);
+    else if (field.returns === "json") out[field.name] = parsed(raw);
+    else if (field.returns === "nested") out[field.name] = embeddedNested(parsed(raw), rc);
+    else out[field.name] = raw;
+    if (field.finish) out[field.name] = field.finish(out[field.name]);
   },
   // As `render` gives it, where that takes no JavaScript: not a value shared with other fields, finished, or holding nested objects.
   final: (field, table, fc) => {
+    if (field.finalSql) {
+      const written = field.finalSql(table, { ownerType: field.ownerType, fc });
+      return written && [[field.name, written]];
+    }
     if (field.sharedAs || field.finish || field.returns === "nested") return null;
     const raw = field.sql!(table, { ownerType: field.ownerType, sc: fc.select });
     if (field.returns === "boolean")
