@@ -62,9 +62,7 @@ type Member = readonly [string, Sql] | Field;
  * beside the text, which is written in parts around it, and `finalTexts` puts the value in.
  */
 const isHole = (field: Field) =>
-  field.kind === "computed" &&
-  !field.finalSql &&
-  Boolean(field.finish || field.finishPage || field.sharedAs || field.returns === "nested");
+  field.kind === "computed" && !field.finalSql && Boolean(field.finish || field.finishPage || field.sharedAs || field.returns === "nested");
 
 /** The members of the final JSON of the row under `alias`, in the serializer's order, or null when one cannot be written so. */
 function members(model: Model, fields: readonly Field[], alias: string, level: Level, holes: boolean): Member[] | null {
