@@ -2,9 +2,9 @@ import type { FinalContext, Field, Form, Model, NestedShown, Registry } from "..
 import { sql, type RawBuilder } from "kysely";
 import { KINDS, selectKey } from "../schema/kinds/index.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
-import { frozen, Slot } from "../db/query-builder.ts";
+import { frozen, qb, Slot } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
-import { fieldsKey, Joins, jsonObjectSql, selectContext } from "./select.ts";
+import { fieldsKey, Joins, jsonObjectSql, PAGE_IDS, selectContext } from "./select.ts";
 import { renderedFields } from "./serialize.ts";
 import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
@@ -39,6 +39,11 @@ interface Level {
   readonly customFields: boolean;
   /** Top-level foreign keys read through the statement's joins (a list page's), else null. */
   readonly joins: Joins | null;
+  /**
+   * A list page's related objects written once each (`sharedObject`): the CTEs that hold them,
+   * added to as the object's relations are written; null elsewhere.
+   */
+  readonly shared?: Sql[] | null;
 }
 
 const url = (path: Sql): Sql => sql`${ORIGIN} || ${path}`;
@@ -98,6 +103,35 @@ function members(model: Model, fields: readonly Field[], alias: string, level: L
   return out;
 }
 
+/**
+ * The nested form of the object a list page's row names by the column `id`, written once for the
+ * page: the page's CTE holds each row's id there (`Joins.share`, `pageColumns`), a CTE of its own
+ * the final JSON of each distinct object the page names, and each row looks its object up there.
+ * Written per row through a join, a page of 50 devices' 14 relations cost its statement 1.81-1.85
+ * ms against 1.04-1.19 for the raw rows. Null when `id` is not a plain column.
+ */
+function sharedObject(
+  joins: Joins,
+  ctes: Sql[],
+  target: Model,
+  id: Sql,
+  shown: NestedShown,
+  nested: (target: Model, alias: string, shown: NestedShown) => Sql | null,
+): Sql | null {
+  const key = `final ${id.compile(qb).sql} ${target.objectType} ${shown.page ?? ""} ${shown.fields ? fieldsKey(shown.fields) : ""}`;
+  const lookup = (i: number) => sql`(SELECT j FROM ${sql.raw(`__f${i}`)} WHERE id = ${id})`;
+  const known = [...joins.shared.keys()].indexOf(key);
+  if (known >= 0) return lookup(known);
+  const i = joins.shared.size;
+  const alias = `s${i}`;
+  const object = nested(target, alias, shown);
+  if (!object || !joins.share(key, target, id)) return null;
+  const ref = sql.ref(`${alias}.id`);
+  ctes.push(sql`${sql.raw(`__f${i}`)} AS MATERIALIZED (SELECT ${ref} AS id, ${object} AS j FROM ${sql.table(target.table)} ${sql.raw(alias)}
+    WHERE ${ref} IN (SELECT ${sql.raw(`k${i}`)} FROM ${sql.raw(PAGE_IDS)}))`);
+  return lookup(i);
+}
+
 function context(level: Level, registry: Registry): FinalContext {
   const nested = (target: Model, alias: string, shown: NestedShown): Sql | null => {
     // As serialize.ts: inside an object nested with its page, relations nest with theirs unless they say not.
@@ -117,6 +151,10 @@ function context(level: Level, registry: Registry): FinalContext {
       const alias = `f${level.depth + 1}`;
       const object = nested(target, alias, shown);
       if (!object) return null;
+      if (level.joins && level.shared) {
+        const shared = sharedObject(level.joins, level.shared, target, id, shown, nested);
+        if (shared) return shared;
+      }
       if (level.joins) return level.joins.join(target, id, (joined) => nested(target, joined, shown)!);
       return sql`(SELECT ${object} FROM ${sql.table(target.table)} ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id})`;
     },
@@ -134,8 +172,12 @@ export interface FinalSelect {
   readonly form: Form;
   /** The fields JavaScript makes (`isHole`), in runs between the parts of the text, in the object's order. */
   readonly gaps: readonly (readonly Field[])[];
-  /** Whether the select reads the page's ids (`PAGE_IDS`, a hole computed over the page). */
+  /** Whether the select reads the page's ids (`PAGE_IDS`: a hole computed over the page, objects written once for it). */
   readonly paged: boolean;
+  /** What the page's CTE holds beside each id (`Joins.pageColumns`). */
+  readonly pageColumns: readonly Sql[];
+  /** The CTEs of the related objects written once for the page (`sharedObject`), after the page's; null for none. */
+  readonly ctes: Sql | null;
 }
 
 const finalSelects = new Map<string, FinalSelect | null>();
@@ -158,7 +200,8 @@ export function finalSelect(
     key,
     () => {
       const joins = joined ? new Joins() : null;
-      const written = members(model, fields, model.table, { form, depth: 0, pages: false, customFields, joins }, true);
+      const shared: Sql[] | null = joins ? [] : null;
+      const written = members(model, fields, model.table, { form, depth: 0, pages: false, customFields, joins, shared }, true);
       if (!written) return null;
       // The text in parts between runs of holes (a port's three connection fields are one run).
       const parts: [string, Sql][][] = [[]];
@@ -192,7 +235,9 @@ export function finalSelect(
         select: frozen(sql.join(columns)),
         joins: joins ? frozen(sql.join(joins.clauses, sql` `)) : sql``,
         gaps,
-        paged: joins?.paged ?? false,
+        paged: Boolean(joins?.paged || shared?.length),
+        pageColumns: joins?.pageColumns.map(frozen) ?? [],
+        ctes: shared?.length ? frozen(sql.join(shared, sql`, `)) : null,
       };
     },
     256,

@@ -134,14 +134,15 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
     // B-tree sorts whole result rows): an offset of 1,000 cost 1,000 representations.
     // Its WHERE names the page's ids alone, so the select may read related objects by joins, and
     // a field may compute what the whole page shares from them (config contexts, related objects).
-    const { select, joins, paged, pageColumns } = final
-      ? { ...final, pageColumns: [] }
-      : joinedSelectSql(model, fields, customFieldsRead(ctx, model));
+    const { select, joins, paged, pageColumns, ctes } = final ?? {
+      ...joinedSelectSql(model, fields, customFieldsRead(ctx, model)),
+      ctes: null,
+    };
     const ids = sql`SELECT ${sql.join([sql.ref(`${model.table}.id`), ...pageColumns])} FROM ${table} WHERE ${where}
       ORDER BY ${order} LIMIT ${new Slot("limit")} OFFSET ${new Slot("offset")}`;
     const page = sql.raw(PAGE_IDS);
     const rows = paged
-      ? sql`WITH ${page} AS (${ids}) SELECT ${select} FROM ${table} ${joins}
+      ? sql`WITH ${page} AS (${ids})${ctes ? sql`, ${ctes}` : sql``} SELECT ${select} FROM ${table} ${joins}
         WHERE ${sql.ref(`${model.table}.id`)} IN (SELECT id FROM ${page})`
       : sql`SELECT ${select} FROM ${table} ${joins}
         WHERE ${sql.ref(`${model.table}.id`)} IN (${ids})`;
