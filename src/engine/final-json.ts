@@ -1,6 +1,7 @@
 import type { FinalContext, Field, Form, Model, NestedShown, Registry } from "../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { KINDS, selectKey } from "../schema/kinds/index.ts";
+import { madeInJavaScript } from "../schema/kinds/computed.ts";
 import { MAX_NESTING } from "../schema/kinds/limits.ts";
 import { frozen, qb, Slot } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
@@ -66,8 +67,7 @@ type Member = readonly [string, Sql] | Field;
  * of models named at run time, from a value several fields share). Its raw value is selected
  * beside the text, which is written in parts around it, and `finalTexts` puts the value in.
  */
-const isHole = (field: Field) =>
-  field.kind === "computed" && !field.finalSql && Boolean(field.finish || field.finishPage || field.sharedAs || field.returns === "nested");
+const isHole = (field: Field) => field.kind === "computed" && madeInJavaScript(field);
 
 /** The members of the final JSON of the row under `alias`, in the serializer's order, or null when one cannot be written so. */
 function members(model: Model, fields: readonly Field[], alias: string, level: Level, holes: boolean): Member[] | null {
@@ -89,7 +89,7 @@ function members(model: Model, fields: readonly Field[], alias: string, level: L
       out.push(field);
       continue;
     }
-    const written = field.finishPage ? null : KINDS[field.kind].final?.(field, alias, fc);
+    const written = KINDS[field.kind].final?.(field, alias, fc);
     if (!written) return null;
     out.push(...written);
   }
@@ -217,10 +217,10 @@ export function finalSelect(
       // Each hole's raw value under its select key, once for fields sharing one; what a hole
       // computes over the page reads the page's ids through the statement's joins.
       const raw = new Map<string, Sql>();
+      // No key: the related objects a hole reads are joined, not shared over the page (a final select has no `__related`).
+      const sc = selectContext(model.registry, 0, { customFields }, joins, null);
       for (const field of holes) {
         const at = selectKey(field);
-        // No key: the related objects it reads are joined, not shared over the page (a final select has no `__related`).
-        const sc = selectContext(model.registry, 0, { customFields }, joins, null);
         if (!raw.has(at)) raw.set(at, sql`${KINDS[field.kind].read!.select(field, model.table, sc)} AS ${sql.ref(at)}`);
       }
       const columns = [

@@ -3,6 +3,7 @@ import type { Actor } from "../schema/actor.ts";
 import type { Row } from "../db/database.ts";
 import type { RenderContext } from "../schema/kinds/descriptor.ts";
 import { KINDS } from "../schema/kinds/index.ts";
+import { parsed } from "../schema/kinds/outputs.ts";
 import { SHARED } from "./select.ts";
 
 type Out = Record<string, unknown>;
@@ -57,7 +58,7 @@ export function renderedFields(ctx: Actor, model: Model, form: Form, fields: rea
   const shared = [...new Set(fields.flatMap((field) => (field.sharedAs ? [field.sharedAs] : [])))];
   const outs = rows.map((row) => {
     const read: Row = shared.length ? { ...row } : row;
-    for (const key of shared) read[key] = typeof read[key] === "string" ? JSON.parse(read[key] as string) : read[key];
+    for (const key of shared) read[key] = parsed(read[key]);
     const out: Out = {};
     for (const field of fields) KINDS[field.kind].render(field, read, out, rc);
     return out;

@@ -28,6 +28,14 @@ function embeddedNested(raw: unknown, rc: RenderContext): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, embeddedNested(x, rc)]));
 }
 
+/**
+ * Whether JavaScript makes a computed field's value from what its SQL gives (a value shared with
+ * other fields, finished alone or over the page, or holding nested objects) rather than SQL writing
+ * it final: final-json.ts leaves such a field a hole.
+ */
+export const madeInJavaScript = (field: Field): boolean =>
+  !field.finalSql && Boolean(field.sharedAs || field.finish || field.finishPage || field.returns === "nested");
+
 /** A value computed by the field's SQL, written only through a declared `input` schema. */
 export const computedKind: KindDescriptor = {
   // Only a computed field declared with an `input` schema (and not read-only) is writable.
@@ -42,13 +50,13 @@ export const computedKind: KindDescriptor = {
     else out[field.name] = raw;
     if (field.finish) out[field.name] = field.finish(out[field.name]);
   },
-  // As `render` gives it, where that takes no JavaScript: not a value shared with other fields, finished, or holding nested objects.
+  // As `render` gives it, where that takes no JavaScript (`madeInJavaScript`), or as the field's own `finalSql` writes it.
   final: (field, table, fc) => {
     if (field.finalSql) {
       const written = field.finalSql(table, { ownerType: field.ownerType, fc });
       return written && [[field.name, written]];
     }
-    if (field.sharedAs || field.finish || field.returns === "nested") return null;
+    if (madeInJavaScript(field)) return null;
     const raw = field.sql!(table, { ownerType: field.ownerType, sc: fc.select });
     if (field.returns === "boolean")
       return [[field.name, sql`CASE WHEN (${raw}) IS NULL THEN NULL WHEN (${raw}) THEN jsonb('true') ELSE jsonb('false') END`]];
