@@ -1,6 +1,7 @@
 import type { SelectContext, Field, FieldFilter, FieldOptions, FinalContext, SqlScope, Model } from "../../schema/shapes.ts";
 import { sql, type RawBuilder } from "kysely";
 import { f } from "../../schema/fields.ts";
+import { orderedArraySql } from "../../schema/kinds/outputs.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -79,6 +80,11 @@ const booleanFilter = (
 const ownEnd = (alias: string, ownerType: string, table: string) =>
   sql`${sql.ref(`${alias}.termination_type`)} = ${ownerType} AND ${sql.ref(`${alias}.termination_id`)} = ${sql.ref(`${table}.id`)}`;
 
+/** The terminations at the far end of the endpoint's cable (under `p`), as FROM and WHERE. */
+const farEnds = (table: string, ownerType: string) =>
+  sql`FROM ${sql.table(TERMINATIONS)} me JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end
+    WHERE ${ownEnd("me", ownerType, table)}`;
+
 const isCabled = (table: string, ownerType: string) =>
   sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", ownerType, table)})`;
 const isOccupied = (table: string, ownerType: string) => sql`(${sql.ref(`${table}.mark_connected`)} OR ${isCabled(table, ownerType)})`;
@@ -131,13 +137,15 @@ export const cabled = (): Record<string, FieldOptions> => ({
   }),
   link_peers: f.computed((t, s) => linkPeersSql(t, s!), {
     returns: "nested",
-    refs: (t, s) => sql`coalesce((SELECT json_group_array(json_object('__type', p.termination_type, 'id', p.termination_id) ORDER BY p.id)
-      FROM ${sql.table(TERMINATIONS)} me JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end
-      WHERE ${ownEnd("me", s!.ownerType, t)}), '[]')`,
+    refs: (t, s) =>
+      orderedArraySql(
+        sql`json_group_array(json_object('__type', p.termination_type, 'id', p.termination_id) ORDER BY p.id)`,
+        farEnds(t, s!.ownerType),
+        sql`'[]'`,
+      ),
   }),
   link_peers_type: f.computed(
-    (t, s) => sql`(SELECT p.termination_type FROM ${sql.table(TERMINATIONS)} me
-    JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end WHERE ${ownEnd("me", s!.ownerType, t)} LIMIT 1)`,
+    (t, s) => sql`(SELECT p.termination_type ${farEnds(t, s!.ownerType)} LIMIT 1)`,
   ),
   _occupied: f.computed((t, s) => isOccupied(t, s!.ownerType), {
     returns: "boolean",
@@ -170,8 +178,7 @@ function cableFinalSql(table: string, ownerType: string, fc: FinalContext): Sql 
 /** The terminations at the far end of the endpoint's cable, nested, as a JSON array (empty if none). */
 function linkPeersSql(table: string, { ownerType, sc }: SqlScope): Sql {
   const peer = nestedEndpointSql(sc, sql`p.termination_type`, sql`p.termination_id`, sc.depth + 1);
-  return sql`json(coalesce((SELECT json_group_array(${peer} ORDER BY p.id) FROM ${sql.table(TERMINATIONS)} me
-    JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end WHERE ${ownEnd("me", ownerType, table)}), '[]'))`;
+  return sql`json(${orderedArraySql(sql`json_group_array(${peer} ORDER BY p.id)`, farEnds(table, ownerType), sql`'[]'`)})`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { described, nullableFor, orNull, ref as schemaRef, RELATED_REFERENCE } from "../json-schema.ts";
 import { isRef, type FilterParam, type KindDescriptor, type KindOf, type Out, type Sql } from "./descriptor.ts";
 import { fkSchema, keyedSchema, m2mSchema } from "./inputs.ts";
-import { info, none, parsed, plainStore, ref, scalarSnapshot } from "./outputs.ts";
+import { info, none, orderedArraySql, parsed, plainStore, ref, scalarSnapshot } from "./outputs.ts";
 
 /** The relation kinds: fk, m2m, reverse, and count (a count of related rows); generic relations are in generic.ts. */
 
@@ -63,9 +63,12 @@ function m2mArraySql(field: Field, table: string, depth: number, object: Sql): S
   const alias = `m${depth}`;
   const typed = t.objectTypeColumn ? sql` AND th.${sql.ref(t.objectTypeColumn)} = ${field.ownerType}` : sql``;
   const order = target.field[target.ordering[0].replace(/^-/, "")]?.column ?? "id";
-  return sql`(SELECT jsonb_group_array(${object} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})
-    FROM ${sql.table(t.table)} th JOIN ${sql.table(target.table)} ${sql.raw(alias)} ON ${ref(alias, "id")} = th.${sql.ref(t.target)}
-    WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed})`;
+  return orderedArraySql(
+    sql`jsonb_group_array(${object} ORDER BY ${ref(alias, order)}, ${ref(alias, "id")})`,
+    sql`FROM ${sql.table(t.table)} th JOIN ${sql.table(target.table)} ${sql.raw(alias)} ON ${ref(alias, "id")} = th.${sql.ref(t.target)}
+    WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed}`,
+    sql`jsonb_array()`,
+  );
 }
 
 /** A reference to one row of the target, stored as `<name>_id`; `kindOf` gives its target's nested fields' OPTIONS. */
