@@ -144,9 +144,7 @@ export const cabled = (): Record<string, FieldOptions> => ({
         sql`'[]'`,
       ),
   }),
-  link_peers_type: f.computed(
-    (t, s) => sql`(SELECT p.termination_type ${farEnds(t, s!.ownerType)} LIMIT 1)`,
-  ),
+  link_peers_type: f.computed((t, s) => sql`(SELECT p.termination_type ${farEnds(t, s!.ownerType)} LIMIT 1)`),
   _occupied: f.computed((t, s) => isOccupied(t, s!.ownerType), {
     returns: "boolean",
     filters: { occupied: booleanFilter((t, field) => isOccupied(t, field.ownerType)) },
