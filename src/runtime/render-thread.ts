@@ -62,7 +62,9 @@ export function renderThread(options: { readonly timeLimitMs: number; readonly h
 
   const start = (): Worker => {
     const w = startThread(new URL("./render-worker.ts", import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? 256 },
+      // Two 2 MB semi-spaces and their large-object space: what it had while the HTTP thread's
+      // flag sized every isolate's (start-settings.ts); a page's render lives no longer than its job.
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? 256, maxYoungGenerationSizeMb: 6 },
     });
     w.unref();
     w.on("message", (answer: Answer | "ready") => {
