@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
 import { startProcess, stop, tempDirs } from "./support/processes.ts";
 
@@ -107,6 +109,38 @@ describe("`node src/node.ts` (what npm start runs)", () => {
       await stop(alone.child);
     },
   );
+
+  it("gives the HTTP thread's semi-space flag to it alone: a thread started later gets the young generation it asks for", () => {
+    // A thread asking for 24 MB of young generation: two 8 MB semi-spaces where its limit holds,
+    // two 2 MB ones where the process's flag overrides it.
+    const script = `
+      const { applyStartSettings } = await import(process.argv[1]);
+      const { Worker } = await import("node:worker_threads");
+      applyStartSettings();
+      const code = 'const v8 = process.getBuiltinModule("node:v8"); const a = []; for (let i = 0; i < 1e6; i++) a.push({ i });' +
+        'process.getBuiltinModule("node:worker_threads").parentPort.postMessage(v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size);';
+      new Worker(code, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 24 } }).on("message", (bytes) => (console.log(bytes / 1048576), process.exit(0)));`;
+    const newSpaceMb = (env: Record<string, string>) => {
+      const run = spawnSync(
+        process.execPath,
+        [
+          "--max-semi-space-size=2",
+          "--max-old-space-size=512",
+          "--input-type=module",
+          "-e",
+          script,
+          fileURLToPath(new URL("../src/runtime/start-settings.ts", import.meta.url)),
+        ],
+        { env: { ...process.env, MALLOC_ARENA_MAX: "2", NODE_OPTIONS: "", ...env }, encoding: "utf8" },
+      );
+      expect(run.stderr).toBe("");
+      return Number(run.stdout.trim());
+    };
+    // The flag as the restart gave it (start-settings.ts marks it so): the HTTP thread's only.
+    expect(newSpaceMb({ INVENTORY_OWN_SEMI_SPACE: "1" })).toBe(16);
+    // The flag as a user gave it: kept for every thread, as Node applies it.
+    expect(newSpaceMb({})).toBe(4);
+  });
 
   it("refuses to start on a bad setting, naming it", async () => {
     await expect(startProcess({ PORT: "not-a-port", LIBSQL_URL: ":memory:" })).rejects.toThrow(
