@@ -105,7 +105,7 @@ describe("`node src/node.ts` (what npm start runs)", () => {
       await stop(kept.child);
       // Without app threads the HTTP thread serves every request: its old generation is V8's to size.
       const alone = await startProcess({ LIBSQL_URL: `file:${dir}/inventory.db`, PORT: "0", WORKERS: "0" });
-      expect(args(alone.child.pid!).filter((arg) => arg.startsWith("--max"))).toEqual(["--max-semi-space-size=8"]);
+      expect(args(alone.child.pid!).filter((arg) => arg.startsWith("--max"))).toEqual(["--max-semi-space-size=4"]);
       await stop(alone.child);
     },
   );

@@ -25,15 +25,15 @@ import { appThreadCount } from "./local-path.ts";
 const ARENAS = "2";
 
 /**
- * Megabytes of each of an isolate's two semi-spaces. With 16 (V8's most), the HTTP thread's and
- * app threads' young generations came to 32 MB each under load; on the large set under 8 clients
- * reading its four heaviest scenarios, the service peaked at 368 MB against 308 MB with 8 and
- * 292 MB with 4. Rotated runs at 4 clients on the small set: 1,000-interface pages 51-67 req/s
- * with 16, 49-65 with 8 and 39-53 with 4 (a page's 1.3 MB no longer fits while it is built, so it
- * is promoted and collected again as old); the devices-by-tenant page and site detail moved within
- * the noise.
+ * Megabytes of each of an app thread's two semi-spaces (and the HTTP thread's where it serves
+ * alone). Until the flag was left to each thread (leaveNurseriesToThreads), every app thread ran
+ * on the HTTP thread's 2 MB whatever this said. The large benchmark's peak RSS under the read load
+ * (`npm run bench -- --large`) was 289 MB with 2, 305-308 with 4 and 325 with 8; its
+ * 1,000-interface pages at 8 clients had a p50 of 346 ms with 2, 288-292 with 4 and 204 with 8.
+ * Service set, 4 clients: 1,000-interface pages 19.7 req/s with 2 against 30.7 with 4 (the same
+ * run), 25.7-26.2 against 37.9-46.8 with 8 (alternating runs); devices by tenant within the noise.
  */
-export const SEMI_SPACE_MB = 8;
+export const SEMI_SPACE_MB = 4;
 
 /**
  * The HTTP thread's semi-spaces where app threads serve the heavy requests: its answers arrive from
