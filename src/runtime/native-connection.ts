@@ -1,5 +1,6 @@
 import NativeDatabase from "libsql";
 import type { Row } from "../db/database.ts";
+import { ONE_ROW_SQL_CHARS, oneRowSql, rowsOfOneRow } from "./one-row-read.ts";
 import { readCache, type ReadCache } from "./read-cache.ts";
 
 /** The part of a native prepared statement a connection uses (the addon's own types are generic). */
@@ -8,6 +9,13 @@ interface Prepared {
   all(...params: unknown[]): unknown[];
   run(...params: unknown[]): { changes: number | bigint };
   get(...params: unknown[]): unknown;
+  columns(): readonly { readonly name: string }[];
+}
+
+/** A long read's one-row form (one-row-read.ts): its statement and the columns it splits into. */
+interface OneRow {
+  readonly stmt: Prepared;
+  readonly names: readonly string[];
 }
 
 /** One statement as it travels between threads: SQL text and positional parameters. */
@@ -70,9 +78,32 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     return stmt;
   };
 
+  /** Long reads' one-row forms by their SQL; null for one that has none (a write's RETURNING). */
+  const oneRows = new Map<string, OneRow | null>();
+  const oneRowOf = (sql: string, stmt: Prepared): OneRow | null => {
+    let one = oneRows.get(sql);
+    if (one === undefined) {
+      const names = stmt.columns().map((c) => c.name);
+      const wrapped = oneRowSql(sql, names);
+      one = null;
+      if (wrapped) {
+        try {
+          one = { stmt: db.prepare(wrapped) as unknown as Prepared, names };
+        } catch {
+          // Not a query a SELECT can read from (INSERT ... RETURNING): it keeps `all()`.
+        }
+      }
+      if (oneRows.size > 500) oneRows.clear();
+      oneRows.set(sql, one);
+    }
+    return one;
+  };
+
   const run = ([sql, parameters]: WireStatement): WireResult => {
     const stmt = prepare(sql);
     const args = parameters.map(toArg);
+    const one = stmt.reader && sql.length >= ONE_ROW_SQL_CHARS ? oneRowOf(sql, stmt) : null;
+    if (one) return [rowsOfOneRow((one.stmt.get(...args) as { r: string }).r, one.names), 0];
     if (stmt.reader) {
       const rows = stmt.all(...args) as Row[];
       // An exhausted EXPLAIN still counts as running until reset, which the addon does only in

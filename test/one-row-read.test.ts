@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from "vitest";
+import Database from "libsql";
+import { nativeConnection } from "../src/runtime/native-connection.ts";
+import { ONE_ROW_SQL_CHARS } from "../src/runtime/one-row-read.ts";
+import { tempDirs } from "./support/processes.ts";
+
+const dirs = tempDirs();
+afterAll(() => dirs.cleanup());
+
+/** `sql` made long enough to be read as one row, by a comment SQLite skips. */
+const long = (sql: string) => `${sql} /* ${"x".repeat(ONE_ROW_SQL_CHARS)} */`;
+
+function database() {
+  const file = `${dirs.make()}/one-row.db`;
+  const writer = nativeConnection(file, "writer", 1000);
+  writer.script(
+    `CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, f REAL, label TEXT, doc TEXT, bin BLOB);
+     INSERT INTO t VALUES (1, 7, 0.30000000000000004, 'one', '{"a":[1,2]}', x'00ff10');
+     INSERT INTO t VALUES (2, NULL, 40.712776123456789, 'two' || char(30) || char(31) || '"é"', NULL, NULL);
+     INSERT INTO t VALUES (3, -9007199254740991, -1.5e300, '', '[]', x'')`,
+    Date.now() + 1000,
+  );
+  const reader = nativeConnection(file, "reader", 1000, { chars: 0, shared: true });
+  return { file, writer, reader, read: (sql: string, p: unknown[] = []) => reader.read([[sql, p]])[0][0] };
+}
+
+describe("long reads, asked for as one row (one-row-read.ts)", () => {
+  it("give the rows `all()` gives: every type, JSON text as text, in the statement's order", () => {
+    const { file, read } = database();
+    const sql =
+      "SELECT id, n, f, label, doc, json(doc) AS parsed, json_object('id', id, 'label', label) AS obj, bin FROM t WHERE id >= ? ORDER BY id DESC";
+    const direct = new Database(file, { readonly: true });
+    const expected = direct.prepare(sql).all(1);
+    direct.close();
+    const rows = read(long(sql), [1]);
+    expect(rows).toEqual(expected);
+    expect(rows.map((r) => r.id)).toEqual([3, 2, 1]);
+    expect(rows[2].f).toBe(0.30000000000000004);
+    expect(rows[1].label).toBe('two\x1e\x1f"é"');
+    expect(rows[2].obj).toBe('{"id":1,"label":"one"}');
+    expect(new Uint8Array(rows[2].bin as ArrayBuffer)).toEqual(new Uint8Array([0, 255, 16]));
+    expect(read(long("SELECT id FROM t WHERE id > 10"))).toEqual([]);
+  });
+
+  it("keep all() where two columns share a name, which a SELECT over them cannot tell apart", () => {
+    const { read } = database();
+    expect(read(long("SELECT id, label AS x, n AS x FROM t WHERE id = 1"))).toEqual([{ id: 1, x: 7 }]);
+  });
+
+  it("leave a write with RETURNING, which no SELECT can read from, to all()", () => {
+    const { writer } = database();
+    const [[rows]] = writer.write([[long("INSERT INTO t (id, label) VALUES (?, ?) RETURNING id, label"), [9, "nine"]]], Date.now() + 1000);
+    expect(rows).toEqual([{ id: 9, label: "nine" }]);
+  });
+});
