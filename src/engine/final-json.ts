@@ -119,7 +119,10 @@ function sharedObject(
   nested: (target: Model, alias: string, shown: NestedShown) => Sql | null,
 ): Sql | null {
   const key = `final ${id.compile(qb).sql} ${target.objectType} ${shown.page ?? ""} ${shown.fields ? fieldsKey(shown.fields) : ""}`;
-  const lookup = (i: number) => sql`(SELECT j FROM ${sql.raw(`__f${i}`)} WHERE id = ${id})`;
+  // A row without the relation skips the lookup: most of a page's relations are often empty (a
+  // device's platform, cluster, rack, chassis, IPs; a port's module, parent, LAG, VLANs), and the
+  // guard took a page of 50 devices' statement from 1.40 to 1.21 ms (medians, interleaved).
+  const lookup = (i: number) => sql`CASE WHEN ${id} IS NULL THEN NULL ELSE (SELECT j FROM ${sql.raw(`__f${i}`)} WHERE id = ${id}) END`;
   const known = [...joins.shared.keys()].indexOf(key);
   if (known >= 0) return lookup(known);
   const i = joins.shared.size;
