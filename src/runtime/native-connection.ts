@@ -78,32 +78,43 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     return stmt;
   };
 
-  /** Long reads' one-row forms by their SQL; null for one that has none (a write's RETURNING). */
-  const oneRows = new Map<string, OneRow | null>();
-  const oneRowOf = (sql: string, stmt: Prepared): OneRow | null => {
-    let one = oneRows.get(sql);
-    if (one === undefined) {
-      const names = stmt.columns().map((c) => c.name);
-      const wrapped = oneRowSql(sql, names);
-      one = null;
-      if (wrapped) {
-        try {
-          one = { stmt: db.prepare(wrapped) as unknown as Prepared, names };
-        } catch {
-          // Not a query a SELECT can read from (INSERT ... RETURNING): it keeps `all()`.
-        }
-      }
-      if (oneRows.size > 500) oneRows.clear();
+  /**
+   * Long reads' one-row forms by their SQL. A read's own statement leaves the cache once its form
+   * is made (a prepared 100 KB statement holds about 1 MB), so a text found here is never prepared
+   * again; `plain` holds the long reads that have no form (a write's RETURNING) and keep theirs.
+   */
+  const oneRows = new Map<string, OneRow>();
+  const plain = new Set<string>();
+  const oneRowOf = (sql: string): OneRow | null => {
+    const known = oneRows.get(sql);
+    if (known || sql.length < ONE_ROW_SQL_CHARS || !QUERY.test(sql) || plain.has(sql)) return known ?? null;
+    const stmt = prepare(sql);
+    if (!stmt.reader) return null;
+    const names = stmt.columns().map((c) => c.name);
+    const wrapped = oneRowSql(sql, names);
+    let one: OneRow | null = null;
+    try {
+      if (wrapped) one = { stmt: db.prepare(wrapped) as unknown as Prepared, names };
+    } catch {
+      // Not a query a SELECT can read from (INSERT ... RETURNING): it keeps `all()`.
+    }
+    if (oneRows.size + plain.size > 500) {
+      oneRows.clear();
+      plain.clear();
+    }
+    if (!one) plain.add(sql);
+    else {
       oneRows.set(sql, one);
+      cache.delete(sql);
     }
     return one;
   };
 
   const run = ([sql, parameters]: WireStatement): WireResult => {
-    const stmt = prepare(sql);
     const args = parameters.map(toArg);
-    const one = stmt.reader && sql.length >= ONE_ROW_SQL_CHARS ? oneRowOf(sql, stmt) : null;
+    const one = oneRowOf(sql);
     if (one) return [rowsOfOneRow((one.stmt.get(...args) as { r: string }).r, one.names), 0];
+    const stmt = prepare(sql);
     if (stmt.reader) {
       const rows = stmt.all(...args) as Row[];
       // An exhausted EXPLAIN still counts as running until reset, which the addon does only in
@@ -199,6 +210,9 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
 export type NativeConnection = ReturnType<typeof nativeConnection>;
 
 const EXPLAIN = /^\s*EXPLAIN\b/i;
+
+/** What may be a query: a write (a bulk INSERT's long text among them) is never looked at for a one-row form. */
+const QUERY = /^\s*(?:SELECT|WITH)\b/i;
 
 /** SQLITE_BUSY from the addon ("database is locked"). */
 function isBusy(error: unknown): boolean {
