@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { sql } from "kysely";
 import { described, orNull } from "../json-schema.ts";
 import type { KindDescriptor, KindOf, Out, RenderContext, Sql } from "./descriptor.ts";
-import { info, none, parsed } from "./outputs.ts";
+import { booleanFinal, info, none, parsed } from "./outputs.ts";
 import { relationParams } from "./relations.ts";
 
 /** The kinds read by SQL or through another field: computed and alias. */
@@ -58,9 +58,9 @@ export const computedKind: KindDescriptor = {
     }
     if (madeInJavaScript(field)) return null;
     const raw = field.sql!(table, { ownerType: field.ownerType, sc: fc.select });
-    if (field.returns === "boolean")
-      return [[field.name, sql`CASE WHEN (${raw}) IS NULL THEN NULL WHEN (${raw}) THEN jsonb('true') ELSE jsonb('false') END`]];
-    if (field.returns === "json") return [[field.name, sql`CASE WHEN (${raw}) IS NULL THEN NULL ELSE jsonb(${raw}) END`]];
+    if (field.returns === "boolean") return [[field.name, booleanFinal(raw)]];
+    // jsonb(NULL) is NULL: the value is read once.
+    if (field.returns === "json") return [[field.name, sql`jsonb(${raw})`]];
     return [[field.name, raw]];
   },
   options: (field) => ({ [field.name]: info(field, "field") }),

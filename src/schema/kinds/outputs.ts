@@ -17,6 +17,12 @@ export const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON
 export const orderedArraySql = (aggregate: Sql, from: Sql, empty: Sql): Sql =>
   sql`CASE WHEN EXISTS (SELECT 1 ${from}) THEN (SELECT ${aggregate} ${from}) ELSE ${empty} END`;
 export const readValue = (field: Field, row: Out) => row[field.column ?? field.name];
+/**
+ * A boolean's final JSON (true, false or NULL), its value read once: a computed one is often a
+ * probe (a port's `_occupied` is an EXISTS), which `CASE WHEN v IS NULL ... WHEN v` ran twice per row.
+ * As JavaScript's `Boolean(raw)` reads it: any number but 0 is true.
+ */
+export const booleanFinal = (value: Sql): Sql => sql`CASE (${value}) <> 0 WHEN 1 THEN jsonb('true') WHEN 0 THEN jsonb('false') END`;
 /** A value as stored in the field's column (NULL for none): the final JSON of most one-column kinds (`final`). */
 export const columnFinal = (field: Field, table: string): [string, Sql][] | null =>
   field.column ? [[field.name, ref(table, field.column)]] : null;

@@ -18,7 +18,7 @@ import {
   stringSchema,
 } from "./inputs.ts";
 import { jsonStored } from "./json.ts";
-import { columnFinal, info, none, plainStore, readValue, ref, scalarApi, scalarSnapshot } from "./outputs.ts";
+import { booleanFinal, columnFinal, info, none, plainStore, readValue, ref, scalarApi, scalarSnapshot } from "./outputs.ts";
 
 /** The scalar kinds (one column each, rendered as stored or nearly) and the list kinds (JSON-stored lists). */
 
@@ -179,8 +179,7 @@ export const booleanKind: KindDescriptor = {
   },
   final: (field, table) => {
     if (!field.column) return null;
-    const value = ref(table, field.column);
-    return [[field.name, sql`CASE WHEN ${value} IS NULL THEN NULL WHEN ${value} THEN jsonb('true') ELSE jsonb('false') END`]];
+    return [[field.name, booleanFinal(ref(table, field.column))]];
   },
   snapshot: (field, table) => [
     [
