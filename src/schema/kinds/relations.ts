@@ -68,6 +68,8 @@ function m2mArraySql(field: Field, table: string, depth: number, object: Sql): S
     sql`FROM ${sql.table(t.table)} th JOIN ${sql.table(target.table)} ${sql.raw(alias)} ON ${ref(alias, "id")} = th.${sql.ref(t.target)}
     WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed}`,
     sql`jsonb_array()`,
+    // A table shared by several models (tags) may hold rows of other types only: its rows are not looked at.
+    t.objectTypeColumn ? undefined : sql.table(t.table),
   );
 }
 
