@@ -85,8 +85,18 @@ const farEnds = (table: string, ownerType: string) =>
   sql`FROM ${sql.table(TERMINATIONS)} me JOIN ${sql.table(TERMINATIONS)} p ON p.cable_id = me.cable_id AND p.cable_end <> me.cable_end
     WHERE ${ownEnd("me", ownerType, table)}`;
 
+/**
+ * Whether any endpoint of the type has a cable end: an uncorrelated EXISTS, which SQLite runs once
+ * per statement (by the index on type and id), so that where a type has no cables at all (console
+ * ports on a network of interfaces, a site not yet cabled) its rows skip every per-row probe. Where
+ * it has, the guard costs the statement one lookup.
+ */
+const anyEnds = (ownerType: Sql | string) => sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} WHERE termination_type = ${ownerType})`;
+/** `value` where the type has cable ends, else NULL. */
+const ifAnyEnds = (ownerType: string, value: Sql) => sql`CASE WHEN ${anyEnds(ownerType)} THEN ${value} END`;
+
 const isCabled = (table: string, ownerType: string) =>
-  sql`EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", ownerType, table)})`;
+  sql`(${anyEnds(ownerType)} AND EXISTS (SELECT 1 FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", ownerType, table)}))`;
 const isOccupied = (table: string, ownerType: string) => sql`(${sql.ref(`${table}.mark_connected`)} OR ${isCabled(table, ownerType)})`;
 const ints = (values: readonly string[]) => values.filter((v) => /^\d{1,15}$/.test(v)).map(Number);
 
@@ -131,10 +141,13 @@ export const cabled = (): Record<string, FieldOptions> => ({
     },
   }),
   // Null on a port no cable holds, as NetBox 4.2 answers.
-  cable_end: f.computed((t, s) => sql`(SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)})`, {
-    returns: "string",
-    nullable: true,
-  }),
+  cable_end: f.computed(
+    (t, s) => ifAnyEnds(s!.ownerType, sql`(SELECT ce.cable_end FROM ${sql.table(TERMINATIONS)} ce WHERE ${ownEnd("ce", s!.ownerType, t)})`),
+    {
+      returns: "string",
+      nullable: true,
+    },
+  ),
   link_peers: f.computed((t, s) => linkPeersSql(t, s!), {
     returns: "nested",
     refs: (t, s) =>
@@ -142,9 +155,10 @@ export const cabled = (): Record<string, FieldOptions> => ({
         sql`json_group_array(json_object('__type', p.termination_type, 'id', p.termination_id) ORDER BY p.id)`,
         farEnds(t, s!.ownerType),
         sql`'[]'`,
+        anyEnds(s!.ownerType),
       ),
   }),
-  link_peers_type: f.computed((t, s) => sql`(SELECT p.termination_type ${farEnds(t, s!.ownerType)} LIMIT 1)`),
+  link_peers_type: f.computed((t, s) => ifAnyEnds(s!.ownerType, sql`(SELECT p.termination_type ${farEnds(t, s!.ownerType)} LIMIT 1)`)),
   _occupied: f.computed((t, s) => isOccupied(t, s!.ownerType), {
     returns: "boolean",
     filters: { occupied: booleanFilter((t, field) => isOccupied(t, field.ownerType)) },
@@ -156,8 +170,11 @@ function cableSql(table: string, { ownerType, sc }: SqlScope): Sql {
   const cable = sc.byType("dcim.cable");
   if (!cable) return sql`NULL`;
   const alias = `cbl${sc.depth}`;
-  return sql`json((SELECT json_set(${sc.nestedObject(cable, alias, sc.depth + 1)}, '$.__type', 'dcim.cable')
-    FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id WHERE ${ownEnd("ce", ownerType, table)}))`;
+  return sql`json(${ifAnyEnds(
+    ownerType,
+    sql`(SELECT json_set(${sc.nestedObject(cable, alias, sc.depth + 1)}, '$.__type', 'dcim.cable')
+    FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id WHERE ${ownEnd("ce", ownerType, table)})`,
+  )})`;
 }
 
 /**
@@ -169,14 +186,17 @@ function cableFinalSql(table: string, ownerType: string, fc: FinalContext): Sql 
   const alias = `cblf${fc.depth}`;
   const object = cable && fc.nestedObject(cable, alias, { page: false });
   if (!object) return null;
-  return sql`(SELECT ${object} FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id
-    WHERE ${ownEnd("ce", ownerType, table)})`;
+  return ifAnyEnds(
+    ownerType,
+    sql`(SELECT ${object} FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id
+    WHERE ${ownEnd("ce", ownerType, table)})`,
+  );
 }
 
 /** The terminations at the far end of the endpoint's cable, nested, as a JSON array (empty if none). */
 function linkPeersSql(table: string, { ownerType, sc }: SqlScope): Sql {
   const peer = nestedEndpointSql(sc, sql`p.termination_type`, sql`p.termination_id`, sc.depth + 1);
-  return sql`json(${orderedArraySql(sql`json_group_array(${peer} ORDER BY p.id)`, farEnds(table, ownerType), sql`'[]'`)})`;
+  return sql`json(${orderedArraySql(sql`json_group_array(${peer} ORDER BY p.id)`, farEnds(table, ownerType), sql`'[]'`, anyEnds(ownerType))})`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,7 +252,7 @@ export function pathSql(byType: (t: string) => Model | undefined, type: Sql, id:
       LEFT JOIN ${T} t ON t.termination_type = 'circuits.circuittermination' AND t.termination_id = peer.id
       WHERE h.near = 0 AND h.type = 'circuits.circuittermination' AND h.seg < 64`);
   }
-  return sql`CASE WHEN EXISTS (SELECT 1 FROM ${T} o WHERE o.termination_type = ${type} AND o.termination_id = ${id}) THEN (
+  return sql`CASE WHEN ${anyEnds(type)} AND EXISTS (SELECT 1 FROM ${T} o WHERE o.termination_type = ${type} AND o.termination_id = ${id}) THEN (
     WITH RECURSIVE hop(seg, near, type, id, cable, cend, stack) AS (
       SELECT 1, 1, o.termination_type, o.termination_id, o.cable_id, o.cable_end, '[]' FROM ${T} o
         WHERE o.termination_type = ${type} AND o.termination_id = ${id}

@@ -13,13 +13,13 @@ export const parsed = (raw: unknown): unknown => (typeof raw === "string" ? JSON
  * ordered aggregate every time the subquery runs, rows or none, and most rows of a page have no
  * tags, VLANs or cable peers: on a page of 1,000 interfaces the guard took the statement from
  * 29.6-31.1 to 27.0-28.1 ms (median of 60 interleaved runs; 22.3-23.0 to 21.3-21.8 at best).
- * `table`: a table `from` reads whose emptiness means no row has any (a many-to-many's own table),
- * looked at once per statement (SQLite runs an uncorrelated EXISTS once), so a relation nobody uses
- * (an interface's VDCs, wireless LANs) costs a page no probe per row.
+ * `any`: an uncorrelated condition false where no row has any (a many-to-many's own table has a
+ * row), looked at once per statement (SQLite runs an uncorrelated EXISTS once), so a relation
+ * nobody uses (an interface's VDCs, wireless LANs) costs a page no probe per row.
  */
-export const orderedArraySql = (aggregate: Sql, from: Sql, empty: Sql, table?: Sql): Sql =>
-  table
-    ? sql`CASE WHEN EXISTS (SELECT 1 FROM ${table}) AND EXISTS (SELECT 1 ${from}) THEN (SELECT ${aggregate} ${from}) ELSE ${empty} END`
+export const orderedArraySql = (aggregate: Sql, from: Sql, empty: Sql, any?: Sql): Sql =>
+  any
+    ? sql`CASE WHEN ${any} AND EXISTS (SELECT 1 ${from}) THEN (SELECT ${aggregate} ${from}) ELSE ${empty} END`
     : sql`CASE WHEN EXISTS (SELECT 1 ${from}) THEN (SELECT ${aggregate} ${from}) ELSE ${empty} END`;
 export const readValue = (field: Field, row: Out) => row[field.column ?? field.name];
 /**

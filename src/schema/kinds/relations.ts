@@ -69,7 +69,7 @@ function m2mArraySql(field: Field, table: string, depth: number, object: Sql): S
     WHERE th.${sql.ref(t.source)} = ${ref(table, "id")}${typed}`,
     sql`jsonb_array()`,
     // A table shared by several models (tags) may hold rows of other types only: its rows are not looked at.
-    t.objectTypeColumn ? undefined : sql.table(t.table),
+    t.objectTypeColumn ? undefined : sql`EXISTS (SELECT 1 FROM ${sql.table(t.table)})`,
   );
 }
 
