@@ -28,7 +28,8 @@ const ARENAS = "2";
  * Megabytes of each of an app thread's two semi-spaces (and the HTTP thread's where it serves
  * alone). Until the flag was left to each thread (leaveNurseriesToThreads), every app thread ran
  * on the HTTP thread's 2 MB whatever this said. The large benchmark's peak RSS under the read load
- * (`npm run bench -- --large`) was 289 MB with 2, 305-317 with 4 and 325 with 8; its
+ * (`npm run bench -- --large`) was 289 MB with 2, 305-317 with 4 and 325 with 8 (290 with 4 once
+ * long reads went as one row, one-row-read.ts); its
  * 1,000-interface pages at 8 clients had a p50 of 346 ms with 2, 288-292 with 4 and 204 with 8.
  * Service set, 4 clients: 1,000-interface pages 19.7 req/s with 2 against 30.7 with 4 (the same
  * run), 25.7-26.2 against 37.9-46.8 with 8 (alternating runs); devices by tenant within the noise.
