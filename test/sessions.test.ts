@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registry } from "../src/apps/index.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
 
 let api: Harness;
@@ -122,6 +123,29 @@ describe("browser sessions", () => {
     expect((await post({ Origin: "http://inventory.test" })).status).toBe(403);
     expect((await post({ Origin: "https://inventory.test" })).status).toBe(201);
     expect((await post({ Referer: "https://inventory.test/api/tenancy/tenants/" })).status).toBe(201);
+  });
+
+  it("read every model's list as a token reads it, the same objects in the same shape", async () => {
+    // A site whose custom field names a site: its object is nested in the same statement.
+    const site = (await api.post("/api/dcim/sites/", { name: "S1", slug: "s1" })).body;
+    await api.post("/api/extras/custom-fields/", {
+      name: "peer",
+      type: "object",
+      object_types: ["dcim.site"],
+      related_object_type: "dcim.site",
+    });
+    await api.patch(`/api/dcim/sites/${site.id}/`, { custom_fields: { peer: site.id } });
+    const { session } = await login();
+    for (const model of registry.models) {
+      const path = `/api/${model.app}/${model.path}/`;
+      const browser = await api.get(path, withCookie(session));
+      expect(browser.status, path).toBe(200);
+      expect(browser.body, path).toEqual((await api.get(path)).body);
+    }
+    expect((await api.get(`/api/dcim/sites/${site.id}/`, withCookie(session))).body.custom_fields.peer).toMatchObject({
+      id: site.id,
+      name: "S1",
+    });
   });
 
   it("refuse a forged or tampered cookie", async () => {

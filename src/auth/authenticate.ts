@@ -2,11 +2,12 @@ import ipaddr from "ipaddr.js";
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
-import type { AuthCache, CachedToken, ObjectFields } from "../schema/actor.ts";
+import type { AuthCache, CachedToken } from "../schema/actor.ts";
 import { ApiError } from "../schema/errors.ts";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import { grantsSql, parseGrants } from "../engine/permissions.ts";
 import { authenticateSession } from "./sessions.ts";
+import { objectFieldsOf, objectFieldsSql } from "./object-fields.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -103,9 +104,7 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
     [
       sql`SELECT t.id, t.key_digest, t.write_enabled, t.expires, t.last_used, t.allowed_ips,
            u.id AS user_id, u.username, u.is_superuser, u.is_active, (SELECT version FROM auth_state) AS version,
-           ${grantsSql(sql.ref("u.id"))} AS grants,
-           (SELECT json_group_array(json_array(object_types,
-             CASE WHEN type IN ('object', 'multiobject') THEN related_object_type END)) FROM extras_customfield) AS object_fields
+           ${grantsSql(sql.ref("u.id"))} AS grants, ${objectFieldsSql} AS object_fields
          FROM users_token t JOIN users_user u ON u.id = t.user_id WHERE t.key_digest = ${digest}`.compile(qb),
     ],
     "read",
@@ -145,19 +144,4 @@ function checkAllowedIps(clientAddress: string | null, allowed: readonly string[
     return addr.kind() === client.kind() && client.match(addr, bits);
   });
   if (!permitted) throw ApiError.forbidden(`Source IP ${client.toString()} is not permitted to authenticate using this token.`);
-}
-
-/**
- * Every object type with custom fields, and the related types its object fields name, from
- * `[[object_types, related type or null], ...]`, one per custom field.
- */
-function objectFieldsOf(raw: unknown): ObjectFields {
-  const out = new Map<string, string[]>();
-  for (const [owners, related] of JSON.parse(String(raw ?? "[]")) as [string, string | null][]) {
-    for (const owner of JSON.parse(owners) as string[]) {
-      const types = out.get(owner) ?? [];
-      out.set(owner, related && !types.includes(related) ? [...types, related].sort() : types);
-    }
-  }
-  return out;
 }

@@ -170,11 +170,11 @@ function cableSql(table: string, { ownerType, sc }: SqlScope): Sql {
   const cable = sc.byType("dcim.cable");
   if (!cable) return sql`NULL`;
   const alias = `cbl${sc.depth}`;
-  return sql`json(${ifAnyEnds(
-    ownerType,
-    sql`(SELECT json_set(${sc.nestedObject(cable, alias, sc.depth + 1)}, '$.__type', 'dcim.cable')
-    FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id WHERE ${ownEnd("ce", ownerType, table)})`,
-  )})`;
+  // The guard sits in the WHERE, beside the object rather than around it: a CASE around it took a
+  // custom field's nested objects past SQLite's parser depth (a virtual circuit termination's interface).
+  return sql`json((SELECT json_set(${sc.nestedObject(cable, alias, sc.depth + 1)}, '$.__type', 'dcim.cable')
+    FROM ${sql.table(TERMINATIONS)} ce JOIN dcim_cable ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = ce.cable_id
+    WHERE ${anyEnds(ownerType)} AND ${ownEnd("ce", ownerType, table)}))`;
 }
 
 /**
