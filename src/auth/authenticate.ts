@@ -7,7 +7,7 @@ import { ApiError } from "../schema/errors.ts";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import { grantsSql, parseGrants } from "../engine/permissions.ts";
 import { authenticateSession } from "./sessions.ts";
-import { objectFieldsOf, objectFieldsSql } from "./object-fields.ts";
+import { authStateColumns, authStateOf } from "./auth-state.ts";
 
 /** How often `last_used` is written at most (SPEC.md 3, 8). */
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -103,8 +103,8 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
   const [result] = await ctx.db.batch(
     [
       sql`SELECT t.id, t.key_digest, t.write_enabled, t.expires, t.last_used, t.allowed_ips,
-           u.id AS user_id, u.username, u.is_superuser, u.is_active, (SELECT version FROM auth_state) AS version,
-           ${grantsSql(sql.ref("u.id"))} AS grants, ${objectFieldsSql} AS object_fields
+           u.id AS user_id, u.username, u.is_superuser, u.is_active, ${authStateColumns},
+           ${grantsSql(sql.ref("u.id"))} AS grants
          FROM users_token t JOIN users_user u ON u.id = t.user_id WHERE t.key_digest = ${digest}`.compile(qb),
     ],
     "read",
@@ -113,8 +113,7 @@ async function loadToken(ctx: RequestContext, digest: string): Promise<CachedTok
   if (!row || !constantTimeEqual(String(row.key_digest), digest)) throw ApiError.forbidden("Invalid token");
   return {
     digest,
-    version: Number(row.version),
-    objectFields: objectFieldsOf(row.object_fields),
+    ...authStateOf(row),
     user: {
       id: Number(row.user_id),
       username: String(row.username),

@@ -5,7 +5,7 @@ import { ApiError } from "../schema/errors.ts";
 import { checkCredentials } from "../engine/credentials.ts";
 import { constantTimeEqual, randomHex } from "../lib/crypto.ts";
 import { grantsSql, parseGrants } from "../engine/permissions.ts";
-import { objectFieldsOf, objectFieldsSql } from "./object-fields.ts";
+import { authStateColumns, authStateOf } from "./auth-state.ts";
 
 /** Django's cookie and header names, so the browsable API and its scripts work as they expect. */
 export const SESSION_COOKIE = "sessionid";
@@ -79,8 +79,7 @@ export async function authenticateSession(ctx: RequestContext): Promise<void> {
   if (!key || !sig || !/^[0-9a-f]{64}$/.test(key) || !constantTimeEqual(sig, await signature(ctx, key))) return;
   const [result] = await ctx.db.batch(
     [
-      sql`SELECT s.csrf, u.id, u.username, u.is_superuser, u.is_active, ${grantsSql(sql.ref("u.id"))} AS grants,
-        (SELECT version FROM auth_state) AS version, ${objectFieldsSql} AS object_fields
+      sql`SELECT s.csrf, u.id, u.username, u.is_superuser, u.is_active, ${grantsSql(sql.ref("u.id"))} AS grants, ${authStateColumns}
       FROM users_session s JOIN users_user u ON u.id = s.user_id
       WHERE s.digest = ${await digestOf(ctx, key)} AND s.expires > ${ctx.now.toISOString()} AND u.is_active`.compile(qb),
     ],
@@ -104,7 +103,7 @@ export async function authenticateSession(ctx: RequestContext): Promise<void> {
   };
   ctx.token = null;
   // As a token's: reads are shaped by the custom fields known at this version, and prove it current.
-  ctx.auth = { version: Number(row.version), cached: false, objectFields: objectFieldsOf(row.object_fields) };
+  ctx.auth = { ...authStateOf(row), cached: false };
 }
 
 /**
