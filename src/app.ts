@@ -14,7 +14,9 @@ import { ensureSuperuser, type Bootstrap } from "./auth/bootstrap.ts";
 import type { RequestContext } from "./http/context.ts";
 import { requestUrl } from "./http/host.ts";
 import { createRouter } from "./http/router.ts";
-import { quickRoot, type QuickAnswer, type QuickRequest } from "./http/quick-root.ts";
+import { quickRoot as quickRootOf } from "./http/quick-root.ts";
+import { plainRequests, type QuickAnswer, type QuickRequest } from "./http/quick-request.ts";
+import { quickRead } from "./http/quick-read.ts";
 import { createDeliverer, recover, sweep, type Deliverer } from "./events/deliver.ts";
 import { plannerStatistics, STATISTICS_KEPT } from "./db/planner-statistics.ts";
 import { serveStatic, type AssetSource } from "./ui/assets.ts";
@@ -50,10 +52,11 @@ export type DeliveryOptions = Pick<DeliveryDependencies, "fetch" | "insecureFetc
 export interface App {
   fetch(request: Request, env: RequestEnvironment): Promise<Response>;
   /**
-   * The answer to a request that needs no pipeline (the plain `GET /api/`: http/quick-root.ts),
-   * from what an entry has before it makes a Request; null: serve it with `fetch`.
+   * The answer to a request that needs no pipeline, from what an entry has before it makes a
+   * Request: the plain `GET /api/` (http/quick-root.ts) and, given the request's environment, a
+   * model's list or object read with a cached token (http/quick-read.ts); null: serve it with `fetch`.
    */
-  quick(request: QuickRequest): Promise<QuickAnswer | null>;
+  quick(request: QuickRequest, env?: RequestEnvironment): Promise<QuickAnswer | null>;
   /**
    * Applies pending migrations and ensures the superuser; returns what must be shown once.
    * `generateAdmin: false` skips creating `admin` with random secrets on an empty database.
@@ -87,6 +90,8 @@ export interface AppOptions {
   readonly hmac?: HmacSha256;
 }
 
+const nothingToEnqueue = async (): Promise<void> => {};
+
 /** Builds the application once per process or isolate; requests then share nothing mutable. */
 export async function createApp({ config, secretKey, runtime, hmac }: AppOptions): Promise<App> {
   const secrets = await deriveSecrets(secretKey, hmac);
@@ -97,11 +102,25 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
   const refreshStatistics = (db: Database) =>
     statistics.refresh(db).catch((e) => console.error("could not refresh the query planner's statistics:", (e as Error).message));
   const background = (promise: Promise<unknown>) => void promise.catch((e) => console.error("background task failed:", e));
+  const plain = plainRequests(config, secrets, authCache);
+  const quickRoot = quickRootOf(config);
+  const read = quickRead(config, secrets, authCache, registry);
 
   return {
     config,
     secrets,
-    quick: quickRoot(config, secrets, authCache),
+    async quick(request, env) {
+      const asked = await plain(request);
+      if (asked === null) return null;
+      const root = quickRoot(asked);
+      if (root !== null || !env) return root;
+      return read(asked, {
+        db: env.db,
+        files: env.files,
+        waitUntil: env.waitUntil ?? background,
+        enqueue: env.enqueue ?? nothingToEnqueue,
+      });
+    },
     deliverer: (db, options = {}) => createDeliverer({ db, config, secrets, ...options }),
     deliver: (db, id, options = {}) => createDeliverer({ db, config, secrets, ...options }).deliver(id),
     async sweep(db, now, files) {
@@ -143,9 +162,9 @@ export async function createApp({ config, secretKey, runtime, hmac }: AppOptions
         ...(env.files ? { files: env.files } : {}),
         secrets,
         // On Workers the entry passes CF-Connecting-IP, which only Cloudflare sets; elsewhere the peer.
-        clientAddress: clientAddressOf(request, env.clientAddress ?? null, config.TRUSTED_PROXIES),
+        clientAddress: clientAddressOf(request.headers.get("X-Forwarded-For"), env.clientAddress ?? null, config.TRUSTED_PROXIES),
         waitUntil: env.waitUntil ?? background,
-        enqueue: env.enqueue ?? (async () => {}),
+        enqueue: env.enqueue ?? nothingToEnqueue,
         user: null,
         token: null,
         revealedKeys: new Map(),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN, createHarness, ORIGIN, type Harness } from "./support/harness.ts";
-import type { QuickAnswer } from "../src/http/quick-root.ts";
+import type { QuickAnswer } from "../src/http/quick-request.ts";
 import { startNodeService, type NodeService } from "../src/runtime/node-service.ts";
 import { tempDirs } from "./support/processes.ts";
 
@@ -67,7 +67,7 @@ describe("the API root answered without the pipeline", () => {
       expect(withoutRequestId(fast!), c.name).toEqual(withoutRequestId(await pipeline(c)));
     }
     const other = (await quick({ name: "other host", headers: { Host: "api.example.com:8080" } }))!;
-    expect(JSON.parse(other.body).dcim).toBe("http://api.example.com:8080/api/dcim/");
+    expect(JSON.parse(other.body as string).dcim).toBe("http://api.example.com:8080/api/dcim/");
   });
 
   it("leaves everything else to the pipeline: refused or unknown tokens and hosts, pages, queries, sessions, other methods and paths", async () => {

@@ -20,11 +20,12 @@ const withoutPort = (hop: string): string => {
  * The client's address on Node and Deno: the socket peer, unless the peer is one of
  * TRUSTED_PROXIES; then X-Forwarded-For is read from the nearest hop back, and the first hop that
  * is not itself a trusted proxy is the client. A header from anyone else is ignored, so a client
- * cannot choose the address its token's `allowed_ips` is checked against.
+ * cannot choose the address its token's `allowed_ips` is checked against. `forwardedFor` is the
+ * request's X-Forwarded-For (repeated headers joined with ", ").
  */
-export function clientAddressOf(request: Request, peer: string | null, trusted: readonly string[]): string | null {
+export function clientAddressOf(forwardedFor: string | null | undefined, peer: string | null, trusted: readonly string[]): string | null {
   if (!peer || trusted.length === 0 || !ipaddr.isValid(peer) || !within(peer, trusted)) return peer;
-  const hops = (request.headers.get("X-Forwarded-For") ?? "")
+  const hops = (forwardedFor ?? "")
     .split(",")
     .map((h) => withoutPort(h.trim()))
     .filter(Boolean);

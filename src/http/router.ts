@@ -13,7 +13,7 @@ import { readJson } from "./body.ts";
 import { listQueryOf, selectionOf } from "./list-query.ts";
 import { paginated, paginatedParts } from "../lib/pagination.ts";
 import { checkHost } from "./host.ts";
-import { bodyOf, DETAIL_METHODS, json, jsonText, LIST_METHODS, noContent } from "../lib/responses.ts";
+import { bodyOf, DETAIL_METHODS, json, jsonText, LIST_METHODS, noContent, READ_METHODS } from "../lib/responses.ts";
 import { apiRoot, apiStatus, appRoot, userConfig } from "./roots.ts";
 import { swaggerPage } from "../ui/swagger-page.ts";
 import { graphiqlPage, wantsGraphiql } from "../ui/graphiql-page.ts";
@@ -251,9 +251,6 @@ async function only(req: IRequest, methods: string[], handler: () => Response | 
   if (!response.headers.has("Allow")) response.headers.set("Allow", methods.join(", "));
   return response;
 }
-
-/** The methods a read-only model (change records, deliveries) answers on its list and detail paths. */
-const READ_METHODS = ["GET", "HEAD", "OPTIONS"] as const;
 
 /** Refuses writes to a model only the engine writes, with 405 and what is allowed. */
 function refuseWriteToReadOnly(req: IRequest, model: Model): void {

@@ -21,9 +21,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
  * encoded by the Response and read back through its stream.
  */
 export function jsonText(parts: readonly string[], status = 200, headers: Record<string, string> = {}): Response {
-  let chars = 0;
-  for (const part of parts) chars += part.length;
-  const payload = parts.length === 1 ? parts[0] : chars < TEXT_CHARS ? parts.join("") : utf8Bytes(parts);
+  const payload = jsonPayload(parts);
   const init = { status, headers: { "Content-Type": "application/json", ...headers } };
   const response = new Response(typeof payload === "string" ? payload : oneChunk(payload), init);
   bodies.set(response, payload);
@@ -32,6 +30,14 @@ export function jsonText(parts: readonly string[], status = 200, headers: Record
 
 /** Answers shorter than this many characters stay text. */
 const TEXT_CHARS = 64 * 1024;
+
+/** JSON text in parts as an answer's body: one text when short, else its UTF-8 bytes (never joined). */
+export function jsonPayload(parts: readonly string[]): string | Uint8Array<ArrayBuffer> {
+  if (parts.length === 1) return parts[0];
+  let chars = 0;
+  for (const part of parts) chars += part.length;
+  return chars < TEXT_CHARS ? parts.join("") : utf8Bytes(parts);
+}
 
 const oneChunk = (bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> =>
   new ReadableStream({
@@ -63,3 +69,5 @@ export const noContent = (): Response => new Response(null, { status: 204 });
 
 export const LIST_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 export const DETAIL_METHODS = ["GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
+/** The methods a read-only model (change records, deliveries) answers on its list and detail paths. */
+export const READ_METHODS = ["GET", "HEAD", "OPTIONS"] as const;

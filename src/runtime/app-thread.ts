@@ -14,7 +14,7 @@ import { megabytesOfText } from "./read-cache.ts";
 import { threadClient } from "./thread-client.ts";
 import { backgroundTasks } from "./background.ts";
 import { packageAssets } from "./package-assets.ts";
-import { toAnswer, webRequest, type Answer } from "./node-http.ts";
+import { quickAnswer, quickRequest, toAnswer, webRequest, type Answer } from "./node-http.ts";
 import { nodeHmac } from "./node-hmac.ts";
 import { folderFiles, mediaRoot } from "./folder-files.ts";
 import { utf8Bytes } from "../lib/json-text.ts";
@@ -115,15 +115,18 @@ parent.on("message", async (message: AppThreadRequest) => {
   }
   const [id, method, url, rawHeaders, clientAddress, body] = message;
   const started = workTime();
-  let response: Response;
+  let answer: Answer;
   try {
-    const request = webRequest(method, url, rawHeaders, body as Uint8Array<ArrayBuffer> | null);
-    response = await app.fetch(request, { db, files, clientAddress, waitUntil, enqueue, assets: packageAssets });
+    const environment = { db, files, clientAddress, waitUntil, enqueue, assets: packageAssets };
+    const quick = await app.quick(quickRequest(method, url, rawHeaders, clientAddress), environment);
+    answer = quick
+      ? quickAnswer(quick)
+      : await toAnswer(await app.fetch(webRequest(method, url, rawHeaders, body as Uint8Array<ArrayBuffer> | null), environment));
   } catch (error) {
     console.error("unhandled error serving a request:", error);
-    response = SERVER_ERROR.clone();
+    answer = await toAnswer(SERVER_ERROR.clone());
   }
-  const answer = crossing(await toAnswer(response));
+  answer = crossing(answer);
   parent.postMessage(
     ["answer", id, answer, workTime() - started],
     answer.body instanceof Uint8Array ? [answer.body.buffer as ArrayBuffer] : [],

@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { bodyOf } from "../lib/responses.ts";
+import type { QuickAnswer, QuickRequest } from "../http/quick-request.ts";
 
 /** A response as node:http writes it: what an app thread sends back, or a web Response converted. */
 export interface Answer {
@@ -111,6 +112,35 @@ export async function toAnswer(response: Response): Promise<Answer> {
   if (cookies.length) headers["set-cookie"] = cookies;
   return { status: response.status, headers, body, owned: body instanceof Uint8Array };
 }
+
+/**
+ * A header of the raw list as `Headers.get` has it (the web Request `fetch` is given): repeated
+ * ones joined with ", ", where node:http's `headers` keeps only the first Host or Authorization.
+ */
+function rawHeader(raw: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === name.length && raw[i].toLowerCase() === name)
+      value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+  }
+  return value;
+}
+
+/** A request as `App.quick` looks at it, from what node:http (or an app thread's message) has. */
+export const quickRequest = (method: string, url: string, rawHeaders: readonly string[], clientAddress: string | null): QuickRequest => ({
+  method,
+  url,
+  header: (name) => rawHeader(rawHeaders, name),
+  clientAddress,
+});
+
+/** The answer `App.quick` made; its bytes, when long, were made for it alone. */
+export const quickAnswer = ({ status, headers, body }: QuickAnswer): Answer => ({
+  status,
+  headers,
+  body,
+  owned: body instanceof Uint8Array,
+});
 
 /** Whether a request of this method carries no body for the app (Fetch cannot give it one). */
 export const bodiless = (method: string): boolean => method === "GET" || method === "HEAD" || FORBIDDEN_METHODS.has(method);

@@ -4,7 +4,7 @@ import { parseConfig, type Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Bootstrap } from "../auth/bootstrap.ts";
 import { backgroundTasks, localDeliveryQueue } from "./background.ts";
-import { listen, toAnswer, toRequest, type NodeHandler } from "./node-http.ts";
+import { listen, quickAnswer, quickRequest, toAnswer, toRequest, type NodeHandler } from "./node-http.ts";
 import { openDatabase } from "./node-database.ts";
 import { appThreadCount, localPath } from "./local-path.ts";
 import { loadMigrations, resolveSecretKey } from "./local-files.ts";
@@ -36,19 +36,6 @@ export interface NodeService {
 }
 
 /**
- * A header of the raw list as `Headers.get` has it (the web Request `fetch` is given): repeated
- * ones joined with ", ", where node:http's `headers` keeps only the first Host or Authorization.
- */
-function rawHeader(raw: readonly string[], name: string): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].length === name.length && raw[i].toLowerCase() === name)
-      value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
-  }
-  return value;
-}
-
-/**
  * Starts the service from environment variables: database, migrations, superuser, then the app
  * on WORKERS threads (default: one per core) behind one HTTP thread, which serves reads measured
  * light itself (request-costs.ts). With WORKERS=0, or a `:memory:` database (which one connection
@@ -71,26 +58,12 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const deliveries = localDeliveryQueue(app, db, files);
   const enqueue = deliveries.push;
 
-  const here: NodeHandler = async (req, url) =>
-    toAnswer(
-      await app.fetch(toRequest(req, url), {
-        db,
-        files,
-        clientAddress: req.socket.remoteAddress ?? null,
-        waitUntil,
-        enqueue,
-        assets: packageAssets,
-      }),
-    );
-  // The plain API root is answered before any Request is made (App.quick); the rest by the pipeline.
-  const priority: NodeHandler = async (req, url) => {
-    const quick = await app.quick({
-      method: req.method ?? "GET",
-      url,
-      header: (name) => rawHeader(req.rawHeaders, name),
-      clientAddress: req.socket.remoteAddress ?? null,
-    });
-    return quick ?? here(req, url);
+  // A plain read (App.quick) is answered before any Request is made; the rest by the pipeline.
+  const here: NodeHandler = async (req, url) => {
+    const clientAddress = req.socket.remoteAddress ?? null;
+    const environment = { db, files, clientAddress, waitUntil, enqueue, assets: packageAssets };
+    const quick = await app.quick(quickRequest(req.method ?? "GET", url, req.rawHeaders, clientAddress), environment);
+    return quick ? quickAnswer(quick) : toAnswer(await app.fetch(toRequest(req, url), environment));
   };
   const pool =
     workers > 0
@@ -112,7 +85,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
   const admit = admission(ADMITTED);
   const served = { threads: 0, light: 0 };
   const local: NodeHandler = (req, url) => admit(() => here(req, url));
-  let handler: NodeHandler = (req, url) => (isPriority(req.method, req.url) ? priority(req, url) : local(req, url));
+  let handler: NodeHandler = (req, url) => (isPriority(req.method, req.url) ? here(req, url) : local(req, url));
   if (pool) {
     await pool.ready().catch(async (error) => {
       await pool.close();
@@ -121,7 +94,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
     });
     const costs = costBook();
     handler = (req, url) => {
-      if (isPriority(req.method, req.url)) return priority(req, url);
+      if (isPriority(req.method, req.url)) return here(req, url);
       const shape = readShape(req.method, req.url);
       if (shape !== null && costs.light(shape)) {
         served.light++;
