@@ -42,6 +42,25 @@ describe("long reads, asked for as one row (one-row-read.ts)", () => {
     expect(read(long("SELECT id FROM t WHERE id > 10"))).toEqual([]);
   });
 
+  it("give the rows `all()` gives through the separated form, and through the JSON form where a text holds a separator", () => {
+    const { file, read } = database();
+    const direct = new Database(file, { readonly: true });
+    const cases = [
+      // text, integers and NULL only: the separated form carries them
+      "SELECT id, n, label, doc, json_object('id', id, 'doc', json(doc)) AS obj FROM t WHERE id <> 2 ORDER BY id",
+      "SELECT json_object('id', id, 'label', label) AS only FROM t ORDER BY id DESC",
+      // a row's text holds both separators: counted, and read through the JSON form
+      "SELECT id, label FROM t ORDER BY id",
+      "SELECT label FROM t ORDER BY id",
+      "SELECT label || char(30) AS a, 'x' AS b FROM t WHERE id = 1",
+      // a separator followed by what looks like a tagged cell: one row more than were read
+      "SELECT * FROM (SELECT 'a' || char(30) || 'tb' AS v UNION ALL SELECT 'c' AS v)",
+      "SELECT count(*) AS c, NULL AS z FROM t WHERE id > 10",
+    ];
+    for (const sql of cases) expect(read(long(sql)), sql).toEqual(direct.prepare(sql).all());
+    direct.close();
+  });
+
   it("keep all() where two columns share a name, which a SELECT over them cannot tell apart", () => {
     const { read } = database();
     expect(read(long("SELECT id, label AS x, n AS x FROM t WHERE id = 1"))).toEqual([{ id: 1, x: 7 }]);

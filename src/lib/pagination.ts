@@ -65,7 +65,8 @@ export function paginated(url: URL, page: Page, count: number, results: unknown[
 export function paginatedParts(url: URL, page: Page, count: number, results: readonly string[]): string[] {
   const head = JSON.stringify(paginated(url, page, count, []));
   const parts = [head.slice(0, -2)];
-  results.forEach((text, i) => parts.push(i ? `,${text}` : text));
+  // The comma apart: joined to a row's text it would make a new string of the row (its copy, once flattened to be written).
+  results.forEach((text, i) => (i ? parts.push(",", text) : parts.push(text)));
   parts.push("]}");
   return parts;
 }

@@ -1,6 +1,6 @@
 import NativeDatabase from "libsql";
 import type { Row } from "../db/database.ts";
-import { ONE_ROW_SQL_CHARS, oneRowSql, rowsOfOneRow } from "./one-row-read.ts";
+import { ONE_ROW_SQL_CHARS, oneRowSql, rowsOfOneRow, rowsOfSeparated, separatedSql, type Separated } from "./one-row-read.ts";
 import { readCache, type ReadCache } from "./read-cache.ts";
 
 /** The part of a native prepared statement a connection uses (the addon's own types are generic). */
@@ -12,9 +12,14 @@ interface Prepared {
   columns(): readonly { readonly name: string }[];
 }
 
-/** A long read's one-row form (one-row-read.ts): its statement and the columns it splits into. */
+/**
+ * A long read's one-row forms (one-row-read.ts): the separated one, the JSON one for rows it cannot
+ * carry (prepared at the first such read), and the columns they split into.
+ */
 interface OneRow {
-  readonly stmt: Prepared;
+  readonly separated: Prepared;
+  readonly jsonSql: string;
+  json: Prepared | null;
   readonly names: readonly string[];
 }
 
@@ -91,10 +96,11 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     const stmt = prepare(sql);
     if (!stmt.reader) return null;
     const names = stmt.columns().map((c) => c.name);
-    const wrapped = oneRowSql(sql, names);
+    const separated = separatedSql(sql, names);
+    const jsonSql = oneRowSql(sql, names);
     let one: OneRow | null = null;
     try {
-      if (wrapped) one = { stmt: db.prepare(wrapped) as unknown as Prepared, names };
+      if (separated && jsonSql) one = { separated: db.prepare(separated) as unknown as Prepared, jsonSql, json: null, names };
     } catch {
       // Not a query a SELECT can read from (INSERT ... RETURNING): it keeps `all()`.
     }
@@ -113,7 +119,12 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
   const run = ([sql, parameters]: WireStatement): WireResult => {
     const args = parameters.map(toArg);
     const one = oneRowOf(sql);
-    if (one) return [rowsOfOneRow((one.stmt.get(...args) as { r: string }).r, one.names), 0];
+    if (one) {
+      const rows = rowsOfSeparated(one.separated.get(...args) as Separated, one.names);
+      if (rows) return [rows, 0];
+      one.json ??= db.prepare(one.jsonSql) as unknown as Prepared;
+      return [rowsOfOneRow((one.json.get(...args) as { r: string }).r, one.names), 0];
+    }
     const stmt = prepare(sql);
     if (stmt.reader) {
       const rows = stmt.all(...args) as Row[];
