@@ -2,7 +2,7 @@ import ipaddr from "ipaddr.js";
 import { sql } from "kysely";
 import { qb } from "../db/query-builder.ts";
 import type { RequestContext } from "../http/context.ts";
-import type { AuthCache, CachedToken } from "../schema/actor.ts";
+import type { Actor, AuthCache, CachedToken } from "../schema/actor.ts";
 import { ApiError } from "../schema/errors.ts";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import { grantsSql, parseGrants } from "../engine/permissions.ts";
@@ -52,11 +52,18 @@ export async function authenticate(ctx: RequestContext, { useCache = true }: { r
         .catch((error) => console.error(`[${ctx.requestId}] could not record token use:`, (error as Error).message)),
     );
   }
-  ctx.user = entry.user;
-  ctx.token = entry.token;
-  // Every batch of the request proves the data current, cached or just read: the same
-  // statements either way, so costs stay deterministic.
-  ctx.auth = { version: entry.version, cached, objectFields: entry.objectFields };
+  actAs(ctx, entry, cached);
+}
+
+/**
+ * Makes `actor` act with the token of `entry`, as read from the cache (`cached`) or just now.
+ * Every batch of the request proves the data current, cached or just read: the same statements
+ * either way, so costs stay deterministic.
+ */
+export function actAs(actor: Actor, entry: CachedToken, cached: boolean): void {
+  actor.user = entry.user;
+  actor.token = entry.token;
+  actor.auth = { version: entry.version, cached, objectFields: entry.objectFields };
 }
 
 /**

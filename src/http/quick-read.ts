@@ -5,6 +5,7 @@ import type { Registry } from "../schema/shapes.ts";
 import type { Database } from "../db/database.ts";
 import type { FileStore } from "../lib/file-store.ts";
 import { listTexts, retrieveText } from "../engine/crud.ts";
+import { actAs } from "../auth/authenticate.ts";
 import { listQueryOf, selectionOf } from "./list-query.ts";
 import { paginated, paginatedParts } from "../lib/pagination.ts";
 import { jsonParts } from "../lib/json-text.ts";
@@ -54,12 +55,13 @@ export function quickRead(config: Config, secrets: Secrets, authCache: AuthCache
       clientAddress: plain.clientAddress,
       waitUntil: env.waitUntil,
       enqueue: env.enqueue,
-      user: entry.user,
-      token: entry.token,
-      auth: { version: entry.version, cached: true, objectFields: entry.objectFields },
+      user: null,
+      token: null,
+      auth: null,
       authCache,
       revealedKeys: new Map(),
     };
+    actAs(actor, entry, true);
     let parts: readonly string[];
     try {
       if (id !== null) {
