@@ -71,10 +71,21 @@ describe("a JSON response of a long answer", () => {
     const sent = withLength(json(page, 201));
     expect(sent.status).toBe(201);
     expect(await sent.json()).toEqual(expected);
-    // A page under 64 K characters, though written in parts, is text, as is a short answer: they go out as they are.
+    // A page under 16 K characters, though written in parts, is text, as is a short answer: they go out as they are.
     const mid = { count: 40, next: null, previous: null, results: Array.from({ length: 40 }, (_, i) => row(i)) };
     expect(jsonParts(mid).length).toBeGreaterThan(1);
+    expect(JSON.stringify(mid).length).toBeLessThan(16 * 1024);
     expect(bodyOf(json(mid))).toBe(JSON.stringify(mid));
+    // From 16 K characters on, an answer is bytes, whether in parts (a page of 50 sites) or one part (an object with a long text).
+    const fifty = { count: 60, next: null, previous: null, results: Array.from({ length: 60 }, (_, i) => row(i)) };
+    expect(JSON.stringify(fifty).length).toBeGreaterThanOrEqual(16 * 1024);
+    const long = { id: 1, comments: "é".repeat(16 * 1024) };
+    expect(jsonParts(long)).toHaveLength(1);
+    for (const value of [fifty, long]) {
+      const made = bodyOf(json(value));
+      expect(made).toBeInstanceOf(Uint8Array);
+      expect(new TextDecoder().decode(made as Uint8Array)).toBe(JSON.stringify(value));
+    }
     const short = json({ detail: "Not found." }, 404);
     expect(bodyOf(short)).toBe('{"detail":"Not found."}');
     expect(withLength(short)).toBe(short);
