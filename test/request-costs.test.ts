@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costBook, LIGHT_MS, readShape, RESAMPLE, SLOW_HERE_MS } from "../src/runtime/request-costs.ts";
+import { costBook, LIGHT_BYTES, LIGHT_MS, readShape, RESAMPLE, SLOW_HERE_MS } from "../src/runtime/request-costs.ts";
 
 describe("the shape of a read, for where the Node server serves it", () => {
   it("is one for reads that differ only in ids and filter values, another when the page's size differs", () => {
@@ -38,6 +38,21 @@ describe("the book of what reads cost", () => {
     expect(book.light("a")).toBe(true);
     book.record("b", LIGHT_MS * 30);
     expect(book.light("b")).toBe(false);
+  });
+
+  it("keeps a shape whose answers are long on app threads however quick, until its answers are short again", () => {
+    const book = costBook();
+    book.record("a", LIGHT_MS / 10, LIGHT_BYTES * 1.5);
+    expect(book.light("a")).toBe(false);
+    book.record("b", LIGHT_MS / 10, LIGHT_BYTES / 2);
+    expect(book.light("b")).toBe(true);
+    let measured = 0;
+    while (!book.light("a")) {
+      book.record("a", LIGHT_MS / 10, LIGHT_BYTES / 10);
+      measured++;
+    }
+    expect(measured).toBeGreaterThan(1);
+    expect(measured).toBeLessThan(10);
   });
 
   it("follows a shape's latest measurements: a cold first read is outgrown, a shape grown heavy leaves", () => {

@@ -3,7 +3,7 @@ import type { Worker } from "node:worker_threads";
 import { startThread } from "./threads.ts";
 import { SEMI_SPACE_MB } from "./start-settings.ts";
 import type { AppThreadData, AppThreadMessage, AppThreadRequest } from "./app-thread.ts";
-import { detailAnswer, readBody, SERVER_ERROR, type Answer } from "./node-http.ts";
+import { bodyLength, detailAnswer, readBody, SERVER_ERROR, type Answer } from "./node-http.ts";
 import type { NativeDatabase } from "./native-database.ts";
 
 export interface AppThreadsOptions {
@@ -136,8 +136,8 @@ export function appThreads(options: AppThreadsOptions) {
     /** Resolves once every thread has built its app (or rejects with the first that could not). */
     ready: (): Promise<unknown> => Promise.all(threads.map((t) => t.ready)),
 
-    /** Serves a request on the thread with the fewest in hand; `took` learns how long the thread worked on it. */
-    async serve(req: IncomingMessage, url: string, took?: (ms: number) => void): Promise<Answer> {
+    /** Serves a request on the thread with the fewest in hand; `took` learns how long the thread worked on it and how long its answer is. */
+    async serve(req: IncomingMessage, url: string, took?: (ms: number, bytes: number) => void): Promise<Answer> {
       let body: Uint8Array | null;
       try {
         body = await readBody(req, options.maxBodySize);
@@ -155,7 +155,7 @@ export function appThreads(options: AppThreadsOptions) {
       const target = thread;
       const answered = new Promise<Answer>((resolve) =>
         target.waiting.set(id, (answer, ms) => {
-          if (ms !== undefined) took?.(ms);
+          if (ms !== undefined) took?.(ms, bodyLength(answer.body));
           resolve(answer);
         }),
       );

@@ -99,8 +99,12 @@ function send(res: ServerResponse, answer: Answer): void {
  */
 function headersWithLength({ headers, body }: Answer): Record<string, string | string[]> {
   if (body === null || "content-length" in headers) return headers;
-  return { ...headers, "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength) };
+  return { ...headers, "content-length": String(bodyLength(body)) };
 }
+
+/** The bytes of an answer's body as it goes out. */
+export const bodyLength = (body: Answer["body"]): number =>
+  body === null ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
 
 /** A web Response as node:http writes it. */
 export async function toAnswer(response: Response): Promise<Answer> {

@@ -108,7 +108,7 @@ export async function startNodeService(env: Record<string, string | undefined>):
         });
       }
       served.threads++;
-      return pool.serve(req, url, shape === null ? undefined : (ms) => costs.record(shape, ms));
+      return pool.serve(req, url, shape === null ? undefined : (ms, bytes) => costs.record(shape, ms, bytes));
     };
   }
   const { server, url } = await listen(handler, config.HOST, config.PORT);

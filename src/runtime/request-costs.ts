@@ -9,13 +9,24 @@
  * thread, at 5,300-5,600 req/s against 4,400. A read of several milliseconds is
  * better off on an app thread, where it runs beside the others instead of delaying the HTTP thread.
  * So the HTTP thread serves a read itself when reads of its shape have taken under `LIGHT_MS` of an
- * app thread's CPU, a few at a time (the admission gate); everything else, and every shape not yet
+ * app thread's CPU and answered under `LIGHT_BYTES`, a few at a time (the admission gate); everything else, and every shape not yet
  * measured, goes to the app threads, which report each request's time. One light read in
  * `RESAMPLE` still goes there, so a shape that grew heavy (its table grew) is noticed.
  */
 
 /** App-thread milliseconds under which a shape of read is served on the HTTP thread. */
 export const LIGHT_MS = 1;
+
+/**
+ * Bytes of answer from which a shape of read is served on an app thread whatever its time. On
+ * the HTTP thread a read's rows cross from its database thread as a copy into that thread's heap
+ * and are made into the answer there; an app thread reads them itself and hands over the finished
+ * answer, its bytes moved. A tenant's page of 50 devices (94 KB, 0.86 ms on an app thread) came
+ * to 899-943 pages a second at 4 clients served on the HTTP thread and to 1,597-1,655 on app
+ * threads; answers of 13-42 KB (a device's interfaces, addresses by parent, 50 sites) were served
+ * as fast either way, and smaller ones faster on the HTTP thread (interleaved runs, wrk).
+ */
+export const LIGHT_BYTES = 64 * 1024;
 
 /** Of a light shape's reads, one in this many is measured again on an app thread. */
 export const RESAMPLE = 32;
@@ -50,23 +61,25 @@ export function readShape(method = "GET", target = "/"): string | null {
   return `${method} ${path}?${parts.sort().join("&")}`;
 }
 
-/** The app-thread time of each shape of read, as a moving average of its latest measurements. */
+/** The app-thread time and answer size of each shape of read, as moving averages of its latest measurements. */
 export function costBook() {
-  const costs = new Map<string, { ms: number; served: number }>();
-  /** What a read of this shape took on an app thread. */
-  const record = (shape: string, ms: number): void => {
+  const costs = new Map<string, { ms: number; bytes: number; served: number }>();
+  /** What a read of this shape took on an app thread, and how long its answer was. */
+  const record = (shape: string, ms: number, bytes = 0): void => {
     const cost = costs.get(shape);
-    if (cost) cost.ms += (ms - cost.ms) / 4;
-    else {
+    if (cost) {
+      cost.ms += (ms - cost.ms) / 4;
+      cost.bytes += (bytes - cost.bytes) / 4;
+    } else {
       if (costs.size >= SHAPES_KEPT) costs.clear();
-      costs.set(shape, { ms, served: 0 });
+      costs.set(shape, { ms, bytes, served: 0 });
     }
   };
   return {
     /** Whether a read of this shape is light enough for the HTTP thread (false: measure it on an app thread). */
     light(shape: string): boolean {
       const cost = costs.get(shape);
-      if (!cost || cost.ms >= LIGHT_MS) return false;
+      if (!cost || cost.ms >= LIGHT_MS || cost.bytes >= LIGHT_BYTES) return false;
       return ++cost.served % RESAMPLE !== 0;
     },
     record,
@@ -76,7 +89,7 @@ export function costBook() {
      * until its average is back under `LIGHT_MS`.
      */
     servedHere(shape: string, ms: number): void {
-      if (ms > SLOW_HERE_MS) record(shape, ms);
+      if (ms > SLOW_HERE_MS) record(shape, ms, costs.get(shape)?.bytes);
     },
   };
 }
