@@ -9,9 +9,10 @@
  * thread, at 5,300-5,600 req/s against 4,400. A read of several milliseconds is
  * better off on an app thread, where it runs beside the others instead of delaying the HTTP thread.
  * So the HTTP thread serves a read itself when reads of its shape have taken under `LIGHT_MS` of an
- * app thread's CPU and answered under `LIGHT_BYTES`, a few at a time (the admission gate); everything else, and every shape not yet
- * measured, goes to the app threads, which report each request's time. One light read in
- * `RESAMPLE` still goes there, so a shape that grew heavy (its table grew) is noticed.
+ * app thread's CPU and answered under `LIGHT_BYTES`, a few at a time (the admission gate);
+ * everything else, and every shape not yet measured, goes to the app threads, which report each
+ * request's time and answer. One light read in `RESAMPLE` still goes there, so a shape that grew
+ * heavy (its table grew) is noticed.
  */
 
 /** App-thread milliseconds under which a shape of read is served on the HTTP thread. */
