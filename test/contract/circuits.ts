@@ -124,6 +124,7 @@ export const specs: ContractSpec[] = [
         g1: await group("east"),
         g2: await group("west"),
         g3: await group("north"),
+        tag: await make(api, "/api/extras/tags/", { name: "Backbone", slug: "backbone" }),
       };
     },
     create: (fx) =>
@@ -140,8 +141,11 @@ export const specs: ContractSpec[] = [
         member_id: fx[c],
         group: fx[g],
         priority: i === 0 ? "primary" : null,
+        tags: i % 2 ? [] : [fx.tag],
       })),
-    // The display names the priority, so the single-object change leaves it alone.
+    // The display names the priority, so the single-object change leaves it alone: it empties
+    // the tag set the first object is made with (untagged, only its last_updated would change,
+    // and not at all within the millisecond it was made in).
     patch: { tags: [] },
     bulkPatch: { priority: "secondary" },
     invalid: { body: { member_type: "circuits.circuit", member_id: 1, group: 1, priority: "first" }, field: "priority" },

@@ -180,16 +180,20 @@ export const specs: ContractSpec[] = [
       l2vpn: await make(api, "/api/vpn/l2vpns/", { name: "Campus", slug: "campus", type: "vxlan" }),
       other: await make(api, "/api/vpn/l2vpns/", { name: "Metro", slug: "metro", type: "vpls", identifier: 7 }),
       vlan: await make(api, "/api/ipam/vlans/", { vid: 100, name: "users" }),
+      tag: await make(api, "/api/extras/tags/", { name: "Edge", slug: "edge" }),
     }),
     create: (fx) =>
       [1, 2, 3, 4, 5].map((i) => ({
         l2vpn: i === 4 ? fx.other : fx.l2vpn,
         assigned_object_type: i === 5 ? "ipam.vlan" : "dcim.interface",
         assigned_object_id: i === 5 ? fx.vlan : fx[`i${i}`],
+        tags: i % 2 ? [fx.tag] : [],
       })),
     // Its only writable fields are references, and changing either changes its display (which
     // the PATCH contract keeps) and needs a view of the target (which the security suite's
-    // constrained user lacks): the change is an empty tag set.
+    // constrained user lacks): the change empties the tag set the first object is made with
+    // (an object made untagged would change only its last_updated, and not at all within the
+    // millisecond it was made in).
     patch: { tags: [] },
     bulkPatch: { l2vpn: { slug: "metro" } },
     notEchoed: ["l2vpn"],
