@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
 import { createHarness, type Driver, type Harness } from "./support/harness.ts";
 import { fixtureDevice } from "./contract/shared-inventory.ts";
 import { make } from "./contract/fixtures.ts";
@@ -107,6 +108,75 @@ describe("available IPs", () => {
       "10.52.0.128/24",
       "10.52.0.129/24",
     ]);
+  });
+
+  it("keeps each block's taken bits equal to its addresses through creates, duplicates, moves between VRFs and deletes", async () => {
+    const vrf = await make(api, "/api/ipam/vrfs/", { name: "Bits", enforce_unique: false });
+    const expectBitsRight = async () => {
+      const { rows } = await sql<{ vrf: number; block: string; used: number; bits: string }>`
+        SELECT vrf, block, used, printf('%016x%016x%016x%016x', w0, w1, w2, w3) AS bits FROM ipam_ipblock`.execute(api.db.kysely);
+      const addresses = await api.db.kysely.selectFrom("ipam_ipaddress").select(["vrf_id", "address_start"]).execute();
+      const wanted = new Map<string, Set<number>>();
+      for (const a of addresses) {
+        const key = `${a.vrf_id ?? 0} ${a.address_start.slice(0, 31)}`;
+        if (!wanted.has(key)) wanted.set(key, new Set());
+        wanted.get(key)!.add(Number.parseInt(a.address_start.slice(31), 16));
+      }
+      const hex = (offsets: Set<number>) =>
+        [0, 1, 2, 3]
+          .map((w) => [...offsets].filter((o) => o >> 6 === w).reduce((bits, o) => bits | (1n << BigInt(o & 63)), 0n))
+          .map((word) => word.toString(16).padStart(16, "0"))
+          .join("");
+      const held = rows.filter((r) => r.used > 0).map((r) => [`${r.vrf} ${r.block}`, r.used, r.bits]);
+      expect(held.sort()).toEqual([...wanted].map(([key, offsets]) => [key, offsets.size, hex(offsets)]).sort());
+      expect(rows.filter((r) => r.used === 0).every((r) => /^0+$/.test(r.bits))).toBe(true);
+    };
+    const made = await api.post("/api/ipam/ip-addresses/", [
+      ...[0, 1, 63, 64, 127, 128, 200, 255].map((i) => ({ address: `10.60.0.${i}/24`, vrf })),
+      { address: "10.60.0.63/24", vrf }, // a duplicate: one bit
+      { address: "10.60.0.64/24" },
+      { address: "2001:db8:60::ff/64" },
+    ]);
+    expect(made.status, made.text.slice(0, 300)).toBe(201);
+    await expectBitsRight();
+    const ids = made.body.map((a: any) => a.id);
+    // One of two duplicates leaves: the bit stays; then the other moves to another VRF and host.
+    expect((await api.delete(`/api/ipam/ip-addresses/${ids[2]}/`)).status).toBe(204);
+    await expectBitsRight();
+    expect((await api.patch(`/api/ipam/ip-addresses/${ids[8]}/`, { vrf: null, address: "10.60.1.5/24" })).status).toBe(200);
+    await expectBitsRight();
+    expect(
+      (
+        await api.patch("/api/ipam/ip-addresses/", [
+          { id: ids[7], vrf: null },
+          { id: ids[0], address: "10.60.0.254/24" },
+        ])
+      ).status,
+    ).toBe(200);
+    await expectBitsRight();
+    expect(
+      (
+        await api.delete(
+          "/api/ipam/ip-addresses/",
+          ids.slice(3, 7).map((id: number) => ({ id })),
+        )
+      ).status,
+    ).toBe(204);
+    await expectBitsRight();
+  });
+
+  it("reads a parent and its free addresses in one round trip, compiling nothing for a shape seen before", async () => {
+    const [first, second] = [
+      await make(api, "/api/ipam/prefixes/", { prefix: "10.61.0.0/24" }),
+      await make(api, "/api/ipam/prefixes/", { prefix: "10.62.0.0/24" }),
+    ];
+    await api.get(`/api/ipam/prefixes/${first}/available-ips/?limit=5`);
+    const work = await api.work(() => api.get(`/api/ipam/prefixes/${second}/available-ips/?limit=7`));
+    // The parent, its free space and the read's snapshot check.
+    expect(work).toEqual({ statements: 3, roundTrips: 1, compilations: 0, newTexts: 0 });
+    // A global container looks again across every VRF.
+    const container = await make(api, "/api/ipam/prefixes/", { prefix: "10.63.0.0/16", status: "container" });
+    expect((await api.cost(() => api.get(`/api/ipam/prefixes/${container}/available-ips/?limit=1`))).roundTrips).toBe(2);
   });
 
   it("allocates one or a list, keeping vrf, tenant, status and assignment, then 409 when full, in both families", async () => {

@@ -2,12 +2,13 @@ import type { Model, RouteContext } from "../../schema/shapes.ts";
 import type { Actor } from "../../schema/actor.ts";
 import { readBatch } from "../../engine/unit-of-work.ts";
 import { sql } from "kysely";
-import type { Row } from "../../db/database.ts";
-import { qb } from "../../db/query-builder.ts";
+import type { Row, Statement, StatementResult } from "../../db/database.ts";
+import { Slot, Template } from "../../db/query-builder.ts";
+import { remembered } from "../../lib/memo.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { json } from "../../lib/responses.ts";
 import { ref } from "../../schema/json-schema.ts";
-import { scopeSql } from "../../engine/scope.ts";
+import { scopeKey, scopeSql } from "../../engine/scope.ts";
 import { nestedJsonSql } from "../../engine/select.ts";
 import { objectUrl } from "../../engine/serialize.ts";
 import { writeObjects } from "../../engine/crud.ts";
@@ -23,7 +24,7 @@ import {
   type Family,
   type Network,
 } from "../../lib/network.ts";
-import { childPrefixStatement, freeBlocks, freeIps, freeIpStatements, freeRanges, type Space } from "./free-space.ts";
+import { childPrefixStatement, freeBlocks, freeIps, freeIpStatement, freeRanges, type Space, type SpaceSource } from "./free-space.ts";
 import { allocationRoute, member, pickSql } from "./allocation-plan.ts";
 
 type Out = Record<string, unknown>;
@@ -31,6 +32,13 @@ type Out = Record<string, unknown>;
 const NO_ROOM = "Insufficient resources are available to satisfy the request";
 /** Free candidates offered to each transaction beyond what it needs, so concurrent allocations rarely retry. */
 const SPARE = 64;
+/** Parent statements kept, one per model and requester scope (`scopeKey`): grants make scopes, so a bound bounds the memory. */
+const SHAPES_KEPT = 256;
+/** Where each parent type's space is read in SQL (`freeIpStatement`): the keys of its first and last addresses. */
+const SOURCES: Readonly<Record<string, SpaceSource>> = {
+  "ipam.prefix": { table: "ipam_prefix", first: "prefix_start", last: "prefix_end" },
+  "ipam.iprange": { table: "ipam_iprange", first: "start_address_start", last: "end_address_start" },
+};
 /** Times an allocation looks again after concurrent ones took every candidate it was offered. */
 const ATTEMPTS = 8;
 
@@ -42,14 +50,24 @@ export function resultsLimit(ctx: RouteContext): number {
   return Math.min(n === 0 ? max : n, max);
 }
 
-/** The parent (prefix or IP range) in the requester's view, with its VRF's nested form; 404 otherwise. */
-async function loadParent(ctx: Actor, model: Model, id: number): Promise<Row> {
-  const [result] = await readBatch(ctx, [
-    sql`SELECT t.*, ${nestedJsonSql(model.registry.get("ipam.vrf"), sql.ref("t.vrf_id"), 1)} AS vrf_json FROM ${sql.table(model.table)} t
-      WHERE t.id = ${id} AND ${scopeSql(ctx, model, "view", "t")}`.compile(qb),
-  ]);
-  if (!result.rows.length) throw ApiError.notFound(model.className);
-  return result.rows[0];
+const parents = new Map<string, Template>();
+
+/**
+ * The parent (prefix or IP range) in the requester's view, with its VRF's nested form; 404
+ * otherwise. `more` are read in the same round trip (in the same snapshot) and their results returned after it.
+ */
+async function loadParent(ctx: Actor, model: Model, id: number, ...more: Statement[]): Promise<[Row, ...StatementResult[]]> {
+  const template = remembered(
+    parents,
+    `${model.objectType}\n${scopeKey(ctx)}`,
+    () =>
+      new Template(sql`SELECT t.*, ${nestedJsonSql(model.registry.get("ipam.vrf"), sql.ref("t.vrf_id"), 1)} AS vrf_json
+        FROM ${sql.table(model.table)} t WHERE t.id = ${new Slot("id")} AND ${scopeSql(ctx, model, "view", "t")}`),
+    SHAPES_KEPT,
+  );
+  const [parent, ...results] = await readBatch(ctx, [template.bind({ id, origin: ctx.origin }), ...more]);
+  if (!parent.rows.length) throw ApiError.notFound(model.className);
+  return [parent.rows[0], ...results];
 }
 
 /** The parent's VRF as NetBox nests it in available-* items, or null. */
@@ -130,14 +148,18 @@ async function allocate(
 }
 
 async function availableIps(ctx: RouteContext, model: Model, id: number): Promise<Response> {
-  const parent = await loadParent(ctx, model, id);
+  const source = SOURCES[model.objectType];
+  const wanted = ctx.method === "GET" ? resultsLimit(ctx) : 0;
+  // A GET reads the parent and its free space (as in one VRF, by far the usual) in one round trip.
+  const [parent, guess] = await loadParent(ctx, model, id, ...(wanted ? [freeIpStatement(source, id, false, wanted)] : []));
   const { space, length } = ipSpaceOf(model, parent);
   const vrf = nestedVrf(ctx, model, parent);
   // A prefix marked utilized offers nothing, whatever addresses it holds (NetBox's rule).
   const full = model.objectType === "ipam.prefix" && Boolean(Number(parent.mark_utilized));
-  const find = async (wanted: number) => (full ? [] : freeIps(space, wanted, await readBatch(ctx, freeIpStatements(space, wanted))));
+  const read = async (wanted: number) => (await readBatch(ctx, [freeIpStatement(source, id, space.anyVrf, wanted)]))[0];
+  const find = async (wanted: number) => (full ? [] : freeIps(space, wanted, await read(wanted)));
   if (ctx.method === "GET") {
-    const free = await find(resultsLimit(ctx));
+    const free = full ? [] : freeIps(space, wanted, space.anyVrf || !guess ? await read(wanted) : guess);
     return json(free.map((ip) => ({ family: space.family, address: `${formatAddress(space.family, ip)}/${length}`, vrf })));
   }
   const { items, single } = await allocationBody(ctx);
@@ -172,7 +194,7 @@ function prefixLengthProblem(item: Out, family: Family): string | null {
 }
 
 async function availablePrefixes(ctx: RouteContext, model: Model, id: number): Promise<Response> {
-  const parent = await loadParent(ctx, model, id);
+  const [parent] = await loadParent(ctx, model, id);
   const n = parseNetwork(String(parent.prefix))!;
   const vrfId = parent.vrf_id === null ? null : Number(parent.vrf_id);
   const space: Space = {
