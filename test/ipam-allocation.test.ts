@@ -165,7 +165,7 @@ describe("available IPs", () => {
     await expectBitsRight();
   });
 
-  it("reads a parent and its free addresses in one round trip, compiling nothing for a shape seen before", async () => {
+  it("reads a parent and its free addresses or prefixes in one round trip, compiling nothing for a shape seen before", async () => {
     const [first, second] = [
       await make(api, "/api/ipam/prefixes/", { prefix: "10.61.0.0/24" }),
       await make(api, "/api/ipam/prefixes/", { prefix: "10.62.0.0/24" }),
@@ -174,9 +174,13 @@ describe("available IPs", () => {
     const work = await api.work(() => api.get(`/api/ipam/prefixes/${second}/available-ips/?limit=7`));
     // The parent, its free space and the read's snapshot check.
     expect(work).toEqual({ statements: 3, roundTrips: 1, compilations: 0, newTexts: 0 });
+    await api.get(`/api/ipam/prefixes/${first}/available-prefixes/`);
+    const prefixes = await api.work(() => api.get(`/api/ipam/prefixes/${second}/available-prefixes/`));
+    expect(prefixes).toEqual({ statements: 3, roundTrips: 1, compilations: 0, newTexts: 0 });
     // A global container looks again across every VRF.
     const container = await make(api, "/api/ipam/prefixes/", { prefix: "10.63.0.0/16", status: "container" });
     expect((await api.cost(() => api.get(`/api/ipam/prefixes/${container}/available-ips/?limit=1`))).roundTrips).toBe(2);
+    expect((await api.cost(() => api.get(`/api/ipam/prefixes/${container}/available-prefixes/`))).roundTrips).toBe(2);
   });
 
   it("allocates one or a list, keeping vrf, tenant, status and assignment, then 409 when full, in both families", async () => {

@@ -194,7 +194,8 @@ function prefixLengthProblem(item: Out, family: Family): string | null {
 }
 
 async function availablePrefixes(ctx: RouteContext, model: Model, id: number): Promise<Response> {
-  const [parent] = await loadParent(ctx, model, id);
+  // A GET reads the prefix and its children (as in one VRF, by far the usual) in one round trip.
+  const [parent, guess] = await loadParent(ctx, model, id, ...(ctx.method === "GET" ? [childPrefixStatement(id, false)] : []));
   const n = parseNetwork(String(parent.prefix))!;
   const vrfId = parent.vrf_id === null ? null : Number(parent.vrf_id);
   const space: Space = {
@@ -205,10 +206,11 @@ async function availablePrefixes(ctx: RouteContext, model: Model, id: number): P
     anyVrf: vrfId === null && parent.status === "container",
   };
   const vrf = nestedVrf(ctx, model, parent);
-  const ranges = async () => freeRanges(space, (await readBatch(ctx, [childPrefixStatement(space, n.length)]))[0]);
+  const ranges = async () => freeRanges(space, (await readBatch(ctx, [childPrefixStatement(id, space.anyVrf)]))[0]);
   if (ctx.method === "GET") {
     // NetBox lists every free block here, whatever the limit.
-    const blocks = (await ranges()).flatMap(([a, b]) => blocksBetween(n.family, a, b));
+    const free = space.anyVrf || !guess ? await ranges() : freeRanges(space, guess);
+    const blocks = free.flatMap(([a, b]) => blocksBetween(n.family, a, b));
     return json(blocks.map((b) => ({ family: n.family, prefix: `${formatAddress(b.family, b.host)}/${b.length}`, vrf })));
   }
   const { items, single } = await allocationBody(ctx);

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import type { Statement, StatementResult } from "../../db/database.ts";
-import { qb, Slot, Template } from "../../db/query-builder.ts";
+import { Slot, Template } from "../../db/query-builder.ts";
 import { remembered } from "../../lib/memo.ts";
-import { bitsOf, keyOf, valueOfKey, type Family, type Network } from "../../lib/network.ts";
+import { bitsOf, valueOfKey, type Family, type Network } from "../../lib/network.ts";
 
 /**
  * Where free space is looked for: an inclusive range of one family, in one VRF (null: the global
@@ -106,14 +106,23 @@ export function freeIps(space: Space, wanted: number, result: StatementResult): 
   return out;
 }
 
-/** The statement listing the outermost child prefixes of a space (children inside children add nothing). */
-export function childPrefixStatement(space: Space, parentLength: number): Statement {
-  const vrf = space.anyVrf ? sql`1` : sql`vrf_id IS ${space.vrf}`;
-  return sql`SELECT s, e FROM (SELECT prefix_start AS s, prefix_end AS e,
-      max(prefix_end) OVER (ORDER BY prefix_start, prefix_length ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS m
-    FROM ipam_prefix WHERE ${vrf} AND prefix_start BETWEEN ${keyOf(space.family, space.lo)} AND ${keyOf(space.family, space.hi)}
-      AND prefix_length > ${parentLength}) WHERE m IS NULL OR e > m ORDER BY s`.compile(qb);
+/**
+ * The statement listing the outermost child prefixes of prefix `id` (children inside children add
+ * nothing), in its VRF or, for a global container, in every VRF. Its bounds come from the prefix's
+ * row, so it is read in the round trip that reads the prefix.
+ */
+export function childPrefixStatement(id: number, anyVrf: boolean): Statement {
+  return remembered(children, anyVrf, () => {
+    const vrf = anyVrf ? sql`1` : sql`vrf_id IS (SELECT v FROM bounds)`;
+    return new Template(sql`WITH bounds AS (SELECT prefix_start AS s, prefix_end AS e, prefix_length AS l, vrf_id AS v FROM ipam_prefix WHERE id = ${new Slot("id")})
+      SELECT s, e FROM (SELECT prefix_start AS s, prefix_end AS e,
+        max(prefix_end) OVER (ORDER BY prefix_start, prefix_length ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS m
+      FROM ipam_prefix WHERE ${vrf} AND prefix_start BETWEEN (SELECT s FROM bounds) AND (SELECT e FROM bounds)
+        AND prefix_length > (SELECT l FROM bounds)) WHERE m IS NULL OR e > m ORDER BY s`);
+  }).bind({ id });
 }
+
+const children = new Map<boolean, Template>();
 
 /** The free ranges of a space once its child prefixes are taken out. */
 export function freeRanges(space: Space, children: StatementResult): [bigint, bigint][] {
