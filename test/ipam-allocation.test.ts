@@ -102,6 +102,21 @@ describe("available IPs", () => {
       "10.52.1.3/23",
       "10.52.1.4/23",
     ]);
+    // Full blocks in several VRFs, one of them full in both: skipped whole, once.
+    const wide = await make(api, "/api/ipam/prefixes/", { prefix: "10.53.0.0/22", status: "container" });
+    const fullBlock = (third: number, vrf: number | null) =>
+      Array.from({ length: 256 }, (_, i) => ({ address: `10.53.${third}.${i}/22`, vrf }));
+    const more = await api.post("/api/ipam/ip-addresses/", [
+      ...fullBlock(0, red),
+      ...fullBlock(1, red),
+      ...fullBlock(1, blue),
+      ...fullBlock(2, null),
+    ]);
+    expect(more.status, more.text.slice(0, 300)).toBe(201);
+    expect((await api.get(`/api/ipam/prefixes/${wide}/available-ips/?limit=2`)).body.map((x: any) => x.address)).toEqual([
+      "10.53.3.0/22",
+      "10.53.3.1/22",
+    ]);
     // In one VRF, the other VRF's addresses are free.
     const inRed = await make(api, "/api/ipam/prefixes/", { prefix: "10.52.0.0/24", vrf: red });
     expect((await api.get(`/api/ipam/prefixes/${inRed}/available-ips/?limit=2`)).body.map((x: any) => x.address)).toEqual([
