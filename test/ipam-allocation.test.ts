@@ -28,6 +28,19 @@ describe("available IPs", () => {
     ]);
   });
 
+  it("lists every free address for limit=0 where MAX_PAGE_SIZE sets no bound", async () => {
+    const unbounded = await createHarness({ MAX_PAGE_SIZE: "0" });
+    try {
+      const id = await make(unbounded, "/api/ipam/prefixes/", { prefix: "192.0.2.0/23" });
+      await unbounded.post("/api/ipam/ip-addresses/", [{ address: "192.0.2.7/23" }]);
+      const all = await unbounded.get(`/api/ipam/prefixes/${id}/available-ips/?limit=0`);
+      expect(all.status, all.text.slice(0, 200)).toBe(200);
+      expect(all.body).toHaveLength(509);
+    } finally {
+      unbounded.close();
+    }
+  });
+
   it("offers every address of /31, /32, /127, /128 and pools, and skips IPv6's first address otherwise", async () => {
     const addresses = async (prefix: string, extra: Record<string, unknown> = {}) =>
       (await free(prefix, "?limit=3", extra)).reply.body.map((x: any) => x.address);

@@ -48,7 +48,11 @@ export interface SpaceSource {
  * SQLite for the first 10 free of a /16 whose /24s each held 250; its three block rows cost 23 us.
  */
 export function freeIpStatement(source: SpaceSource, id: number, anyVrf: boolean, wanted: number): Statement {
-  return remembered(statements, `${source.table} ${anyVrf}`, () => freeIpTemplate(source, anyVrf)).bind({ id, wanted, room: wanted + 2 });
+  return remembered(statements, `${source.table} ${anyVrf}`, () => freeIpTemplate(source, anyVrf)).bind({
+    id,
+    wanted,
+    room: Math.min(wanted, ROW_CAP) + 2,
+  });
 }
 
 const statements = new Map<string, Template>();
