@@ -19,6 +19,8 @@ export interface Space {
 /** Block rows read per statement at most; beyond, the walk stops where its knowledge ends. */
 const ROW_CAP = 65536;
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+/** The last address of a block, from its number (an address's value less its last eight bits). */
+const lastOfBlock = (block: bigint): bigint => ((block + 1n) << 8n) - 1n;
 
 /** Where a space's bounds are read: its parent's table and the columns of the keys of its first and last addresses. */
 export interface SpaceSource {
@@ -109,19 +111,20 @@ function runsOf(joined: string): [bigint, bigint][] {
   const runs: [bigint, bigint][] = [];
   const stride = BLOCK_KEY + 1;
   const high = BLOCK_KEY - 8;
-  let first = 0;
-  let previous = 0;
+  const lowAt = (at: number) => hexAt(joined, at + high, at + BLOCK_KEY);
+  const blockAt = (at: number) => valueOfKey(joined.slice(at, at + BLOCK_KEY));
+  let [first, previous, before] = [0, 0, lowAt(0)];
   for (let at = stride; at < joined.length; at += stride) {
-    const low = hexAt(joined, at + high, at + BLOCK_KEY);
-    const before = hexAt(joined, previous + high, previous + BLOCK_KEY);
-    if (low === before && joined.startsWith(joined.slice(previous, previous + high), at)) continue;
-    if (low !== before + 1 || !joined.startsWith(joined.slice(previous, previous + high), at)) {
-      runs.push([valueOfKey(joined.slice(first, first + BLOCK_KEY)), valueOfKey(joined.slice(previous, previous + BLOCK_KEY))]);
+    const low = lowAt(at);
+    // The same key again, or the next one: the run goes on.
+    const goesOn = (low === before || low === before + 1) && joined.startsWith(joined.slice(previous, previous + high), at);
+    if (!goesOn) {
+      runs.push([blockAt(first), blockAt(previous)]);
       first = at;
     }
-    previous = at;
+    [previous, before] = [at, low];
   }
-  runs.push([valueOfKey(joined.slice(first, first + BLOCK_KEY)), valueOfKey(joined.slice(previous, previous + BLOCK_KEY))]);
+  runs.push([blockAt(first), blockAt(previous)]);
   // group_concat keeps no order but the one it happens to read in: the rows' own, as a rule.
   return runs.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
 }
@@ -138,8 +141,8 @@ export function freeIps(space: Space, wanted: number, result: StatementResult): 
   }
   let known = space.hi;
   // Blocks past the one that makes enough certain were not read; at the cap, the last block read may be missing rows.
-  if (facts.enough != null) known = min(known, ((valueOfKey(String(facts.enough)) + 1n) << 8n) - 1n);
-  if (facts.capped != null) known = min(known, (valueOfKey(String(facts.capped)) << 8n) - 1n);
+  if (facts.enough != null) known = min(known, lastOfBlock(valueOfKey(String(facts.enough))));
+  if (facts.capped != null) known = min(known, lastOfBlock(valueOfKey(String(facts.capped)) - 1n));
   const out: bigint[] = [];
   let run = 0;
   for (let at = space.lo; at <= known && out.length < wanted; ) {
@@ -149,7 +152,7 @@ export function freeIps(space: Space, wanted: number, result: StatementResult): 
       at = (full[run][1] + 1n) << 8n;
       continue;
     }
-    const last = min(((block + 1n) << 8n) - 1n, known);
+    const last = min(lastOfBlock(block), known);
     const taken = partial.get(block);
     const base = block << 8n;
     for (let offset = Number(at & 255n), end = Number(last & 255n); offset <= end && out.length < wanted; offset++) {
