@@ -26,6 +26,7 @@ import { exportList } from "../apps/extras/export-templates.ts";
 import { APP_PATHS } from "../apps/index.ts";
 import type { AppOperation, AppPath } from "../schema/shapes.ts";
 import { mediaFile } from "./media.ts";
+import { graphqlEndpoint } from "./graphql-endpoint.ts";
 
 /** Settings the pipeline needs beyond the request. */
 export interface PipelineOptions {
@@ -86,9 +87,7 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
     "/graphql/",
     // A browser's GET without a query gets GraphiQL, which POSTs its queries here.
     fresh((req, ctx) =>
-      only(req, ["GET", "HEAD", "POST", "OPTIONS"], async () =>
-        wantsGraphiql(ctx) ? graphiqlPage(ctx) : (await graphqlModule()).graphqlEndpoint(ctx, registry),
-      ),
+      only(req, ["GET", "HEAD", "POST", "OPTIONS"], () => (wantsGraphiql(ctx) ? graphiqlPage(ctx) : graphqlEndpoint(ctx, registry))),
     ),
   );
   const isId = (raw: string) => /^\d{1,15}$/.test(raw);
@@ -141,12 +140,6 @@ export function createRouter({ registry, runtime, release }: PipelineOptions) {
 }
 
 type Handler = (req: IRequest, ctx: RequestContext) => Promise<Response>;
-
-/**
- * GraphQL's endpoint, with the GraphQL library and the schema built from the registry, loaded on
- * the first `/graphql/` request: each app thread is an isolate of its own, and most never serve one.
- */
-const graphqlModule = () => import("./graphql-endpoint.ts");
 
 /** A path segment decoded; one that is not valid percent-encoded UTF-8 names nothing (404). */
 function pathSegment(raw: string): string {
