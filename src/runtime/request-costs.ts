@@ -24,14 +24,10 @@ export const LIGHT_MS = 1;
  * and are made into the answer there; an app thread reads them itself and hands over the finished
  * answer, its bytes moved. A tenant's page of 50 devices (94 KB, 0.86 ms on an app thread) came
  * to 899-943 pages a second at 4 clients served on the HTTP thread and to 1,597-1,655 on app
- * threads. A page of 50 sites (51 KB, about 1 ms on an app thread, so its shape flipped between
- * the two as its average crossed LIGHT_MS) cost 633-726 us of CPU at 8 clients on the HTTP thread,
- * whose collections kept V8's four helper threads at 30-46 us a page each, against 546-570 us on
- * app threads (2,220-2,480 pages a second against 3,090-3,260); at 16 clients 911-987 against
- * 709-738 us (64 KB against this bound, alternating runs, wrk). Smaller answers (a device's
- * interfaces, 25 KB; addresses by parent, 29 KB) measured within the noise either way.
+ * threads; answers of 13-42 KB (a device's interfaces, addresses by parent, 50 sites) were served
+ * as fast either way, and smaller ones faster on the HTTP thread (interleaved runs, wrk).
  */
-export const LIGHT_BYTES = 32 * 1024;
+export const LIGHT_BYTES = 64 * 1024;
 
 /** Of a light shape's reads, one in this many is measured again on an app thread. */
 export const RESAMPLE = 32;
