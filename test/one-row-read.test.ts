@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import Database from "libsql";
 import { nativeConnection } from "../src/runtime/native-connection.ts";
-import { ONE_ROW_SQL_CHARS } from "../src/runtime/one-row-read.ts";
+import { isFlattened, ONE_ROW_SQL_CHARS, type PlanLine, separatedSql } from "../src/runtime/one-row-read.ts";
 import { tempDirs } from "./support/processes.ts";
 
 const dirs = tempDirs();
@@ -70,5 +70,21 @@ describe("long reads, asked for as one row (one-row-read.ts)", () => {
     const { writer } = database();
     const [[rows]] = writer.write([[long("INSERT INTO t (id, label) VALUES (?, ?) RETURNING id, label"), [9, "nine"]]], Date.now() + 1000);
     expect(rows).toEqual([{ id: 9, label: "nine" }]);
+  });
+
+  it("read a statement SQLite would flatten through a subquery it cannot, and an ordered one as it is", () => {
+    const { file, read } = database();
+    const direct = new Database(file, { readonly: true });
+    const plan = (sql: string) => direct.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as PlanLine[];
+    const names = ["obj"];
+    // One object's read: flattened into the form, its json_object would be computed once for each
+    // reference the form makes to its column.
+    const single = "SELECT json_object('id', id, 'label', label, 'doc', json(doc)) AS obj FROM t WHERE id = 1";
+    const ordered = "SELECT json_object('id', id, 'label', label) AS obj FROM t ORDER BY id DESC";
+    expect(isFlattened(plan(separatedSql(single, names, false)!))).toBe(true);
+    expect(isFlattened(plan(separatedSql(single, names, true)!))).toBe(false);
+    expect(isFlattened(plan(separatedSql(ordered, names, false)!))).toBe(false);
+    for (const sql of [single, ordered]) expect(read(long(sql)), sql).toEqual(direct.prepare(sql).all());
+    direct.close();
   });
 });

@@ -1,6 +1,15 @@
 import NativeDatabase from "libsql";
 import type { Row } from "../db/database.ts";
-import { ONE_ROW_SQL_CHARS, oneRowSql, rowsOfOneRow, rowsOfSeparated, separatedSql, type Separated } from "./one-row-read.ts";
+import {
+  isFlattened,
+  ONE_ROW_SQL_CHARS,
+  oneRowSql,
+  rowsOfOneRow,
+  rowsOfSeparated,
+  separatedSql,
+  type PlanLine,
+  type Separated,
+} from "./one-row-read.ts";
 import { readCache, type ReadCache } from "./read-cache.ts";
 
 /** The part of a native prepared statement a connection uses (the addon's own types are generic). */
@@ -83,6 +92,14 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     return stmt;
   };
 
+  /** The plan of `sql` (none for null), read to its end and reset: an exhausted EXPLAIN left unreset keeps its read transaction (`run`). */
+  const planOf = (sql: string | null): PlanLine[] => {
+    if (sql === null) return [];
+    const explain = db.prepare(`EXPLAIN QUERY PLAN ${sql}`) as unknown as Prepared;
+    const plan = explain.all() as PlanLine[];
+    explain.get();
+    return plan;
+  };
   /**
    * Long reads' one-row forms by their SQL. A read's own statement leaves the cache once its form
    * is made (a prepared 100 KB statement holds about 1 MB), so a text found here is never prepared
@@ -96,10 +113,11 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     const stmt = prepare(sql);
     if (!stmt.reader) return null;
     const names = stmt.columns().map((c) => c.name);
-    const separated = separatedSql(sql, names);
-    const jsonSql = oneRowSql(sql, names);
     let one: OneRow | null = null;
     try {
+      const flattened = isFlattened(planOf(separatedSql(sql, names, false)));
+      const separated = separatedSql(sql, names, flattened);
+      const jsonSql = oneRowSql(sql, names, flattened);
       if (separated && jsonSql) one = { separated: db.prepare(separated) as unknown as Prepared, jsonSql, json: null, names };
     } catch {
       // Not a query a SELECT can read from (INSERT ... RETURNING): it keeps `all()`.

@@ -2,18 +2,47 @@ import type { Row } from "../db/database.ts";
 
 /**
  * Long reads through the native addon as one row. The addon's `all()` steps a native `Rows`
- * object that keeps a copy of its statement (about its SQL text's size: 96 KB retained per call
- * of a 100 KB statement) until V8 collects the object's wrapper, and V8, not knowing that memory,
- * collects it at its leisure: under the large benchmark's interfaces-by-device load the service
- * grew to 449 MB, 234 MB of it malloc's. `get()` drops its rows before it returns. So a read whose
- * SQL is long is asked for as one row, every row as a JSON array within one JSON array, and split
- * here: the same load stayed at 254 MB, at the same throughput (in-process, a 1,000-interface page
- * costs the same either way). Short statements, whose copy is small, keep `all()`: the JSON text
- * cost a page of 50 devices 5-10 % more.
+ * object that keeps a copy of its statement (about its SQL text's size) until V8 collects the
+ * object's wrapper, and V8, not knowing that memory, collects it at its leisure: the wrapper lives
+ * through young collections and goes only with a full one, after a thousand requests or more.
+ * Under the large benchmark's interfaces-by-device load the service grew to 449 MB, 234 MB of it
+ * malloc's, with the 32 KB bound this once had; under 8 clients reading a tenant's devices (a
+ * 27 KB statement) malloc's part grew from 30 to 80 MB and stayed. `get()` drops its rows before
+ * it returns. So a read whose SQL is long is asked for as one row, every row within one text, and
+ * split here: the tenant's devices left malloc at 33 MB and the service's peak at 222 MB against
+ * 270 (alternating runs). In-process the one-row form costs what `all()` does, or less: a page of
+ * 50 devices 546-553 us against 556-566, of 50 sites 221-224 against 232-235, a device 109-117
+ * against 118-121; a page of 1,000 interfaces 8.6-9.0 ms against 8.0-8.9. Shorter statements,
+ * whose copy is small (a token's row, a count), keep `all()`.
  */
-export const ONE_ROW_SQL_CHARS = 32 * 1024;
+export const ONE_ROW_SQL_CHARS = 4 * 1024;
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * `sql` as the one-row form's FROM. SQLite flattens a subquery into the query around it where it
+ * can (one without ORDER BY: a single object's read), and each reference the form makes to a
+ * column (its type, then its text) then computes the column's expression again: a device, whose
+ * column is one large json_object, took 306-316 us against 109-117 read through a subquery that
+ * cannot be flattened (an OFFSET). A page's statement, ordered, is read as a co-routine anyway,
+ * and the extra subquery would copy every row once more (a page of 1,000 interfaces 10.7-11.3 ms
+ * against 8.6-9.0): `flattened` says which the statement is (`isFlattened`).
+ */
+const source = (sql: string, flattened: boolean) => (flattened ? `(SELECT * FROM (${sql}) LIMIT -1 OFFSET 0)` : `(${sql})`);
+
+/** One line of `EXPLAIN QUERY PLAN`. */
+export interface PlanLine {
+  readonly parent: number;
+  readonly detail: string;
+}
+
+/**
+ * Whether SQLite flattened a one-row form's subquery, from the form's plan (made with `flattened`
+ * false): a subquery read as it is shows at the top of the plan as a co-routine or a
+ * materialization. A plan that says neither counts as flattened, whose form is right either way.
+ */
+export const isFlattened = (plan: readonly PlanLine[]): boolean =>
+  !plan.some((line) => line.parent === 0 && /^(CO-ROUTINE|MATERIALIZE)\b/.test(line.detail));
 
 /**
  * One value as JSON its type survives: text as a string (`|| ''` drops a JSON subtype, so a column
@@ -30,9 +59,9 @@ const cell = (column: string) =>
  * a subquery with ORDER BY reads it in that order); null where the columns cannot be told apart by
  * name. It takes every type; `separatedSql` is the faster form where it applies.
  */
-export function oneRowSql(sql: string, names: readonly string[]): string | null {
+export function oneRowSql(sql: string, names: readonly string[], flattened: boolean): string | null {
   if (new Set(names).size !== names.length) return null;
-  return `SELECT json_group_array(json_array(${names.map((n) => cell(quoted(n))).join(", ")})) AS r FROM (${sql})`;
+  return `SELECT json_group_array(json_array(${names.map((n) => cell(quoted(n))).join(", ")})) AS r FROM ${source(sql, flattened)}`;
 }
 
 /** A cell as tagged text: `t` and the text, `i` and the integer, `n` for NULL; NULL (spoiling its row) for a real or a blob. */
@@ -48,12 +77,12 @@ const tagged = (column: string) =>
  * 4.9 ms this way against 8.0, and splitting it 0.1 ms against parsing 1.3. A real, a blob or a
  * separator within a text (counted by `rowsOfSeparated`) sends the read to the JSON form.
  */
-export function separatedSql(sql: string, names: readonly string[]): string | null {
+export function separatedSql(sql: string, names: readonly string[], flattened: boolean): string | null {
   if (new Set(names).size !== names.length) return null;
   const columns = names.map(quoted);
   const cells = columns.map(tagged).join(" || char(31) || ");
   const spoiled = columns.map((c) => `(typeof(${c}) IN ('real', 'blob'))`).join(" + ");
-  return `SELECT count(*) AS n, total(${spoiled}) AS x, group_concat(${cells}, char(30)) AS r FROM (${sql})`;
+  return `SELECT count(*) AS n, total(${spoiled}) AS x, group_concat(${cells}, char(30)) AS r FROM ${source(sql, flattened)}`;
 }
 
 /** What `separatedSql` reads. */
