@@ -1,5 +1,6 @@
 import type { Database } from "./database.ts";
 import { qb } from "./query-builder.ts";
+import { byCodeUnits } from "../lib/code-order.ts";
 
 /** A migration: its file name (which orders it) and its SQL. */
 export interface Migration {
@@ -18,7 +19,7 @@ export async function applyMigrations(db: Database, migrations: readonly Migrati
   );
   const [done] = await db.batch([qb.selectFrom("schema_migrations").select("name").compile()], "read");
   const applied = new Set(done.rows.map((r) => String(r.name)));
-  const pending = [...migrations].sort((a, b) => a.name.localeCompare(b.name)).filter((m) => !applied.has(m.name));
+  const pending = [...migrations].sort((a, b) => byCodeUnits(a.name, b.name)).filter((m) => !applied.has(m.name));
   for (const m of pending) {
     const record = `INSERT OR IGNORE INTO schema_migrations (name, applied) VALUES ('${m.name.replace(/'/g, "''")}', '${new Date().toISOString()}');`;
     await db.executeScript(`${m.sql.trim().replace(/;?$/, ";")}\n${record}`);

@@ -3,6 +3,7 @@ import type { RequestContext } from "./context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { APP_PATHS } from "../apps/index.ts";
 import { requireLogin, requireUser } from "../engine/permissions.ts";
+import { byCodeUnits } from "../lib/code-order.ts";
 
 /**
  * GET /api/: every application and the status endpoint, as absolute URLs, sorted. It answers
@@ -14,7 +15,7 @@ export function apiRoot({ origin }: { readonly origin: string }) {
 }
 
 /** What the API root lists, sorted once: it is the one answer every client asks for first. */
-const ROOT_NAMES = [...APPS, "status"].sort((a, b) => a.localeCompare(b));
+const ROOT_NAMES = [...APPS, "status"].sort(byCodeUnits);
 
 /** Paths an app root lists that no model serves (NetBox's `users/config/`). */
 const OWN_PATHS: readonly { app: AppName; path: string }[] = [
@@ -33,7 +34,7 @@ export function appRoot(ctx: RequestContext, registry: Registry, app: string) {
   const paths = [...registry.models.flatMap((m) => [{ app: m.app, path: m.path }, ...(m.aliases ?? [])]), ...rooted, ...OWN_PATHS]
     .filter((at) => at.app === (app as AppName))
     .map((at) => at.path)
-    .sort((a, b) => a.localeCompare(b));
+    .sort(byCodeUnits);
   return Object.fromEntries(paths.map((path) => [path, `${ctx.origin}/api/${app}/${path}/`]));
 }
 

@@ -1,6 +1,7 @@
 import { APPS, type AppName, type Model, type Registry } from "./shapes.ts";
 import { KINDS } from "./kinds/index.ts";
 import { adopt } from "./model.ts";
+import { byCodeUnits } from "../lib/code-order.ts";
 
 export function createRegistry(models: readonly Model[]): Registry {
   const paths = models.flatMap(
@@ -9,7 +10,7 @@ export function createRegistry(models: readonly Model[]): Registry {
   const byPath = new Map(paths);
   const byType = new Map(models.map((m) => [m.objectType, m]));
   if (byPath.size !== paths.length || byType.size !== models.length) throw new Error("duplicate model path or type");
-  const apps = new Map(APPS.map((a) => [a, models.filter((m) => m.app === a).sort((x, y) => x.path.localeCompare(y.path))]));
+  const apps = new Map(APPS.map((a) => [a, models.filter((m) => m.app === a).sort((x, y) => byCodeUnits(x.path, y.path))]));
   const references = new Map<Model, { model: Model; field: Model["fields"][number] }[]>();
   const referencesTo = (target: Model) => {
     let refs = references.get(target);

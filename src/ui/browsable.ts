@@ -5,6 +5,7 @@ import { filterCatalog } from "../engine/filters.ts";
 import { describeEndpoint } from "../rest/options.ts";
 import { html, page, raw, wantsHtml, type SafeHtml } from "./html.ts";
 import { jsonMarkup } from "./json-markup.ts";
+import { byCodeUnits } from "../lib/code-order.ts";
 
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
@@ -178,7 +179,7 @@ function searchForm(ctx: RequestContext): SafeHtml {
 
 /** The query parameters the list accepts: its filters with their lookups, then the common ones. */
 function filters(model: Model): SafeHtml {
-  const catalog = filterCatalog(model).sort((a, b) => a.name.localeCompare(b.name));
+  const catalog = filterCatalog(model).sort((a, b) => byCodeUnits(a.name, b.name));
   const general = [...(model.search.length ? ["q"] : []), ...LIST_PARAMETERS];
   return html`<aside class="filters" aria-label="Filters">
   <h2>Filters</h2>

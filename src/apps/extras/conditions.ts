@@ -4,6 +4,7 @@
  * Checked when a rule is saved (`conditionProblem`), evaluated against an object's REST
  * representation when its event is delivered (`conditionsMatch`).
  */
+import { byCodeUnits } from "../../lib/code-order.ts";
 
 const OPERATORS = ["eq", "gt", "gte", "lt", "lte", "in", "contains", "regex"] as const;
 type Operator = (typeof OPERATORS)[number];
@@ -108,7 +109,7 @@ function pyEqual(a: unknown, b: unknown): boolean {
 function pyCompare(a: unknown, b: unknown): number | null {
   const numeric = (x: unknown) => typeof x === "number" || typeof x === "boolean";
   if (numeric(a) && numeric(b)) return Number(a) - Number(b);
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "string" && typeof b === "string") return byCodeUnits(a, b);
   return null;
 }
 

@@ -20,6 +20,7 @@ import {
 } from "../../schema/custom-field-types.ts";
 import { refSql } from "../../engine/references.ts";
 import { nameableModels } from "../../engine/select.ts";
+import { byCodeUnits } from "../../lib/code-order.ts";
 
 /**
  * The rules of the two definition models, custom fields and their choice sets: what NetBox's
@@ -84,13 +85,11 @@ export const choiceSetHooks: ModelHooks = {
       }
       // Ordered once, when saved, as NetBox does: by value, then label.
       if (pairs && merged(item, "order_alphabetically"))
-        pairs = [...pairs].sort((a, b) => (a[0] === b[0] ? cmp(a[1], b[1]) : cmp(a[0], b[0])));
+        pairs = [...pairs].sort((a, b) => (a[0] === b[0] ? byCodeUnits(a[1], b[1]) : byCodeUnits(a[0], b[0])));
       if (pairs && (given !== undefined || item.values.order_alphabetically)) item.values.extra_choices = pairs;
     }
   },
 };
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 // ---------------------------------------------------------------------------------------------
 // Custom fields.
