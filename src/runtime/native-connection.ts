@@ -100,6 +100,7 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     explain.get();
     return plan;
   };
+
   /**
    * Long reads' one-row forms by their SQL. A read's own statement leaves the cache once its form
    * is made (a prepared 100 KB statement holds about 1 MB), so a text found here is never prepared
