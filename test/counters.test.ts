@@ -131,3 +131,89 @@ describe("stored counts", () => {
     expect(before).toEqual({ interfaces: 3, consoles: 1, bays: 0 });
   });
 });
+
+/*
+ * A site's counts of its racks, devices, virtual machines, prefixes and VLANs: NetBox computes them
+ * as it reads, here they are kept in columns by the same triggers, and left out of change records.
+ */
+describe("a site's kept counts", () => {
+  const SITES = "/api/dcim/sites/";
+  const siteCounts = async (id: number) => {
+    const { body } = await api.get(`${SITES}${id}/`);
+    const listed = (await api.get(`${SITES}?id=${id}`)).body.results[0];
+    const pick = (s: Record<string, unknown>) => ({
+      racks: s.rack_count,
+      devices: s.device_count,
+      vms: s.virtualmachine_count,
+      prefixes: s.prefix_count,
+      vlans: s.vlan_count,
+    });
+    expect(pick(listed)).toEqual(pick(body));
+    return pick(body);
+  };
+
+  it("follow creates, moves between sites, scope changes and deletes, one or in bulk", async () => {
+    const t = await make(api, SITES, { name: "T", slug: "t" });
+    const u = await make(api, SITES, { name: "U", slug: "u" });
+    const racks = await api.post("/api/dcim/racks/", [
+      { name: "r1", site: t },
+      { name: "r2", site: t },
+    ]);
+    expect(racks.status, racks.text).toBe(201);
+    const devices = await api.post(
+      DEVICES,
+      ["t1", "t2", "t3"].map((name) => ({ name, device_type: ids.type, role: ids.role, site: t })),
+    );
+    expect(devices.status, devices.text).toBe(201);
+    await make(api, "/api/virtualization/virtual-machines/", { name: "tvm", site: t });
+    const prefixes = await api.post("/api/ipam/prefixes/", [
+      { prefix: "10.70.0.0/24", site: t },
+      { prefix: "10.70.1.0/24", scope_type: "dcim.site", scope_id: t },
+    ]);
+    expect(prefixes.status, prefixes.text).toBe(201);
+    await make(api, "/api/ipam/vlans/", { vid: 70, name: "v70", site: t });
+    expect(await siteCounts(t)).toEqual({ racks: 2, devices: 3, vms: 1, prefixes: 2, vlans: 1 });
+
+    const [d1, d2, d3] = devices.body.map((d: { id: number }) => d.id);
+    const [p1, p2] = prefixes.body.map((p: { id: number }) => p.id);
+    expect((await api.patch(`${DEVICES}${d1}/`, { site: u })).status).toBe(200);
+    expect((await api.patch(`/api/ipam/prefixes/${p1}/`, { scope_type: "dcim.site", scope_id: u })).status).toBe(200);
+    expect((await api.patch(`/api/ipam/prefixes/${p2}/`, { scope_type: null, scope_id: null })).status).toBe(200);
+    expect((await api.delete(`/api/dcim/racks/${racks.body[0].id}/`)).status).toBe(204);
+    expect(await siteCounts(t)).toEqual({ racks: 1, devices: 2, vms: 1, prefixes: 0, vlans: 1 });
+    expect(await siteCounts(u)).toEqual({ racks: 0, devices: 1, vms: 0, prefixes: 1, vlans: 0 });
+
+    expect((await api.delete(DEVICES, [{ id: d2 }, { id: d3 }])).status).toBe(204);
+    expect((await siteCounts(t)).devices).toBe(0);
+    const names = async (q: string) => (await api.get(`${SITES}?${q}`)).body.results.map((s: { slug: string }) => s.slug);
+    expect(await names("slug=t&slug=u&ordering=-device_count")).toEqual(["u", "t"]);
+  });
+
+  it("are left out of a site's change records, as NetBox's are", async () => {
+    const v = await make(api, SITES, { name: "V", slug: "v" });
+    await make(api, DEVICES, { name: "v1", device_type: ids.type, role: ids.role, site: v });
+    await api.patch(`${SITES}${v}/`, { description: "edited" });
+    const { body } = await api.get(`/api/core/object-changes/?changed_object_type=dcim.site&changed_object_id=${v}&action=update`);
+    expect(body.results[0].postchange_data.description).toBe("edited");
+    for (const key of ["device_count", "rack_count", "virtualmachine_count", "prefix_count", "vlan_count"])
+      expect(body.results[0].postchange_data).not.toHaveProperty(key);
+  });
+
+  it("are filled in for the rows already there by the migration that adds them", async () => {
+    const w = await make(api, SITES, { name: "W", slug: "w" });
+    await make(api, DEVICES, { name: "w1", device_type: ids.type, role: ids.role, site: w });
+    await make(api, "/api/dcim/racks/", { name: "wr", site: w });
+    const before = await siteCounts(w);
+    const fill = readFileSync("migrations/0037_site_counters.sql", "utf8");
+    const update = fill.slice(fill.indexOf("UPDATE dcim_site SET virtualmachine_count = (SELECT"));
+    await api.db.batch(
+      [
+        { sql: "UPDATE dcim_site SET device_count = 0, rack_count = 0, prefix_count = 0", parameters: [] },
+        { sql: update, parameters: [] },
+      ],
+      "write",
+    );
+    expect(await siteCounts(w)).toEqual(before);
+    expect(before).toMatchObject({ racks: 1, devices: 1 });
+  });
+});

@@ -36,6 +36,7 @@ import m0033 from "../../migrations/0033_custom_field_owners.sql";
 import m0034 from "../../migrations/0034_counter_caches.sql";
 import m0035 from "../../migrations/0035_ip_address_tallies.sql";
 import m0036 from "../../migrations/0036_ip_block_bits.sql";
+import m0037 from "../../migrations/0037_site_counters.sql";
 
 /** Every migration file, in order, as text (wrangler.toml `rules` bundle `.sql` files as text). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -75,4 +76,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "0034_counter_caches.sql", sql: m0034 },
   { name: "0035_ip_address_tallies.sql", sql: m0035 },
   { name: "0036_ip_block_bits.sql", sql: m0036 },
+  { name: "0037_site_counters.sql", sql: m0037 },
 ];

@@ -85,14 +85,13 @@ export const f = {
   /**
    * A read-only count of `model` rows whose `field` points here, kept in a column of its own by
    * triggers: NetBox's counter caches (a device's component counts), which it stores too.
+   * `annotated`: a count NetBox computes as it reads (a site's `device_count`), kept here only so
+   * that a page reads a column instead of counting; change records leave it out, as NetBox's do.
    */
-  counter: (model: ModelName, field: string, o: Opts = {}): FieldOptions => ({
-    kind: "counter",
-    readOnly: true,
-    default: 0,
-    countOf: { model, field },
-    ...o,
-  }),
+  counter: (model: ModelName, field: string, o: Opts & { annotated?: boolean } = {}): FieldOptions => {
+    const { annotated, ...rest } = o;
+    return { kind: "counter", readOnly: true, default: 0, countOf: { model, field, annotated }, ...rest };
+  },
   /** A read-only count of through-table rows whose `column` points here. */
   countRows: (table: string, column: string, o: Opts = {}): FieldOptions => ({
     kind: "count",

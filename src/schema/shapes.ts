@@ -135,13 +135,13 @@ export type TargetsDeclaration = readonly ModelName[] | ((models: readonly Model
 
 /** What a `count` field counts, as declared: rows of a model whose fk points here, or rows of a through table. */
 export type CountOfDeclaration =
-  | { readonly model: ModelName; readonly field: string; readonly cumulative?: boolean }
+  | { readonly model: ModelName; readonly field: string; readonly cumulative?: boolean; readonly annotated?: boolean }
   | { readonly table: string; readonly column: string }
   | { readonly sql: RowSql };
 
 /** What a `count` field counts, its model resolved. */
 export type CountOf =
-  | { readonly model: () => Model; readonly field: string; readonly cumulative?: boolean }
+  | { readonly model: () => Model; readonly field: string; readonly cumulative?: boolean; readonly annotated?: boolean }
   | { readonly table: string; readonly column: string }
   | { readonly sql: RowSql };
 

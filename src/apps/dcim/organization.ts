@@ -89,9 +89,9 @@ export const site = defineModel({
     longitude: f.float({ nullable: true, min: -180, max: 180 }),
     comments,
     asns: f.m2m("ipam.asn", { table: "dcim_site_asns", source: "site_id", target: "asn_id" }, { filterName: "asn", label: "ASNs" }),
-    virtualmachine_count: f.count("virtualization.virtualmachine", "site"),
-    rack_count: f.count("dcim.rack", "site"),
-    device_count: f.count("dcim.device", "site"),
+    virtualmachine_count: f.counter("virtualization.virtualmachine", "site", { annotated: true }),
+    rack_count: f.counter("dcim.rack", "site", { annotated: true }),
+    device_count: f.counter("dcim.device", "site", { annotated: true }),
     circuit_count: f.countSql(
       (t) =>
         sql`(SELECT count(DISTINCT ct.circuit_id) FROM circuits_circuittermination ct WHERE (ct.termination_type = 'dcim.site' AND ct.termination_id = ${sql.ref(`${t}.id`)}) OR (ct.termination_type = 'dcim.location' AND ct.termination_id IN (SELECT l.id FROM dcim_location l WHERE l.site_id = ${sql.ref(`${t}.id`)})))`,

@@ -122,6 +122,6 @@ export function placePrefixCount(place: keyof typeof PLACES): Record<string, Fie
 }
 
 export const siteIpamCounts = (): Record<string, FieldOptions> => ({
-  prefix_count: f.count("ipam.prefix", "site"),
-  vlan_count: f.count("ipam.vlan", "site"),
+  prefix_count: f.counter("ipam.prefix", "site", { annotated: true }),
+  vlan_count: f.counter("ipam.vlan", "site", { annotated: true }),
 });

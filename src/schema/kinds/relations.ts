@@ -340,7 +340,7 @@ export const counterKind: KindDescriptor = {
   filter: { lookups: "number", numberSchema: { type: "integer" } },
   options: countKind.options,
   openapi: countKind.openapi,
-  snapshot: scalarSnapshot,
+  snapshot: (field, table) => ((field.countOf as { readonly annotated?: boolean }).annotated ? [] : scalarSnapshot(field, table)),
 };
 
 /**
