@@ -92,9 +92,8 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     return stmt;
   };
 
-  /** The plan of `sql` (none for null), read to its end and reset: an exhausted EXPLAIN left unreset keeps its read transaction (`run`). */
-  const planOf = (sql: string | null): PlanLine[] => {
-    if (sql === null) return [];
+  /** The plan of `sql`, read to its end and reset: an exhausted EXPLAIN left unreset keeps its read transaction (`run`). */
+  const planOf = (sql: string): PlanLine[] => {
     const explain = db.prepare(`EXPLAIN QUERY PLAN ${sql}`) as unknown as Prepared;
     const plan = explain.all() as PlanLine[];
     explain.get();
@@ -116,8 +115,9 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
     const names = stmt.columns().map((c) => c.name);
     let one: OneRow | null = null;
     try {
-      const flattened = isFlattened(planOf(separatedSql(sql, names, false)));
-      const separated = separatedSql(sql, names, flattened);
+      const unwrapped = separatedSql(sql, names, false);
+      const flattened = unwrapped !== null && isFlattened(planOf(unwrapped));
+      const separated = flattened ? separatedSql(sql, names, true) : unwrapped;
       const jsonSql = oneRowSql(sql, names, flattened);
       if (separated && jsonSql) one = { separated: db.prepare(separated) as unknown as Prepared, jsonSql, json: null, names };
     } catch {

@@ -169,7 +169,7 @@ export function freeIps(space: Space, wanted: number, result: StatementResult): 
  * row, so it is read in the round trip that reads the prefix.
  */
 export function childPrefixStatement(id: number, anyVrf: boolean): Statement {
-  return remembered(children, anyVrf, () => {
+  return remembered(childTemplates, anyVrf, () => {
     const vrf = anyVrf ? sql`1` : sql`vrf_id IS (SELECT v FROM bounds)`;
     return new Template(sql`WITH bounds AS (SELECT prefix_start AS s, prefix_end AS e, prefix_length AS l, vrf_id AS v FROM ipam_prefix WHERE id = ${new Slot("id")})
       SELECT s, e FROM (SELECT prefix_start AS s, prefix_end AS e,
@@ -179,7 +179,7 @@ export function childPrefixStatement(id: number, anyVrf: boolean): Statement {
   }).bind({ id });
 }
 
-const children = new Map<boolean, Template>();
+const childTemplates = new Map<boolean, Template>();
 
 /** The free ranges of a space once its child prefixes are taken out. */
 export function freeRanges(space: Space, children: StatementResult): [bigint, bigint][] {
