@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import Database from "libsql";
 import { nativeConnection } from "../src/runtime/native-connection.ts";
 import { isFlattened, ONE_ROW_SQL_CHARS, type PlanLine, separatedSql } from "../src/runtime/one-row-read.ts";
+import { PAGE_TEXT } from "../src/db/database.ts";
+import { TEXT_CHARS } from "../src/lib/responses.ts";
 import { tempDirs } from "./support/processes.ts";
 
 const dirs = tempDirs();
@@ -85,6 +87,31 @@ describe("long reads, asked for as one row (one-row-read.ts)", () => {
     expect(isFlattened(plan(separatedSql(single, names, true)!))).toBe(false);
     expect(isFlattened(plan(separatedSql(ordered, names, false)!))).toBe(false);
     for (const sql of [single, ordered]) expect(read(long(sql)), sql).toEqual(direct.prepare(sql).all());
+    direct.close();
+  });
+
+  it("give a whole page's text as its UTF-8 bytes once it is long, as text while it is short, NULL when empty", () => {
+    const { file, read } = database();
+    const page = (n: number, extra = "") =>
+      `SELECT group_concat(v, ',') AS "${PAGE_TEXT}" FROM (SELECT json_object('i', value, 'l', 'é' || char(30) || printf('%.200c', 'x')) AS v FROM generate_series(1, ${n}) ORDER BY value DESC)${extra}`;
+    const direct = new Database(file, { readonly: true });
+    const text = (sql: string) => (direct.prepare(sql).get() as Record<string, unknown>)[PAGE_TEXT] as string | null;
+    for (const sql of [page(200), page(200, ` /* ${"x".repeat(ONE_ROW_SQL_CHARS)} */`)]) {
+      const [row] = read(sql);
+      const bytes = row[PAGE_TEXT];
+      expect(bytes).toBeInstanceOf(Uint8Array);
+      expect(new TextDecoder().decode(bytes as Uint8Array)).toBe(text(sql));
+      expect((bytes as Uint8Array).byteLength).toBeGreaterThanOrEqual(TEXT_CHARS);
+      expect(
+        JSON.parse(`[${text(sql)}]`)
+          .map((o: { i: number }) => o.i)
+          .slice(0, 3),
+      ).toEqual([200, 199, 198]);
+    }
+    const short = page(3);
+    expect(read(short)).toEqual([{ [PAGE_TEXT]: text(short) }]);
+    expect(typeof read(short)[0][PAGE_TEXT]).toBe("string");
+    expect(read(`${page(3)} WHERE 0`)).toEqual([{ [PAGE_TEXT]: null }]);
     direct.close();
   });
 });

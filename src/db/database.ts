@@ -7,6 +7,15 @@ export type Schemaless = any;
 /** A row as returned by the database: column name to value. */
 export type Row = Record<string, unknown>;
 
+/**
+ * The column of a statement that reads a whole list page as one JSON text: its objects' texts
+ * joined by commas, NULL for an empty page (src/engine/read-statements.ts). A driver may hand the
+ * value over as the text's UTF-8 bytes (a `Uint8Array`) instead of a string: the Node runtime does
+ * so for long pages, whose bytes then cross to the thread that writes them without a copy
+ * (src/runtime/native-connection.ts).
+ */
+export const PAGE_TEXT = "__page";
+
 /** One SQL statement with its positional parameters (a Kysely `CompiledQuery` fits). */
 export interface Statement {
   readonly sql: string;

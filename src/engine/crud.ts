@@ -18,7 +18,7 @@ import { isRef } from "../schema/kinds/descriptor.ts";
 import { KINDS, mirrorOf } from "../schema/kinds/index.ts";
 import { relationErrors } from "./filters.ts";
 import { customFieldsRead, detailStatement, finalRead, listStatements, plannedFilters } from "./read-statements.ts";
-import { finalTexts } from "./final-json.ts";
+import { finalTexts, pageText } from "./final-json.ts";
 import { parseInput, type Mode } from "./input.ts";
 import { runProbes } from "./probes.ts";
 import { customFieldWrite } from "./custom-fields.ts";
@@ -82,10 +82,13 @@ export interface ListResult {
   readonly results: Out[];
 }
 
-/** A page of a list whose objects SQLite wrote as their final JSON text (src/engine/final-json.ts). */
+/**
+ * A page of a list whose objects SQLite wrote as their final JSON text (src/engine/final-json.ts):
+ * each object's text, or all of them joined by commas as one text or its UTF-8 bytes (`PAGE_TEXT`).
+ */
 export interface ListText {
   readonly count: number;
-  readonly texts: readonly string[];
+  readonly texts: readonly string[] | string | Uint8Array;
 }
 
 /** A selection resolved against a model: the form, the fields read, and the output keys kept. */
@@ -154,7 +157,7 @@ async function listRead(ctx: Actor, model: Model, query: ListQuery, asText: bool
   const errors = relationErrors(plan.checks, checks);
   if (Object.keys(errors).length) throw ApiError.invalid(errors);
   const total = Number(count.rows[0].n);
-  if (final) return { count: total, texts: finalTexts(ctx, final, rows.rows) };
+  if (final) return { count: total, texts: final.gaps.length ? finalTexts(ctx, final, rows.rows) : pageText(rows.rows) };
   return { count: total, results: await render(ctx, model, rowsOf(rows.rows), rendering) };
 }
 

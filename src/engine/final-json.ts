@@ -8,7 +8,7 @@ import { remembered } from "../lib/memo.ts";
 import { fieldsKey, Joins, jsonObjectSql, PAGE_IDS, selectContext } from "./select.ts";
 import { renderedFields } from "./serialize.ts";
 import type { Actor } from "../schema/actor.ts";
-import type { Row } from "../db/database.ts";
+import { PAGE_TEXT, type Row } from "../db/database.ts";
 
 type Sql = RawBuilder<unknown>;
 
@@ -249,6 +249,15 @@ export function finalSelect(
 
 /** The inside of a JSON object's text: its members, without the braces. */
 const inside = (object: string) => object.slice(1, -1);
+
+/**
+ * The objects of a page read whole (`listStatements`), joined by commas: the text of its one row's
+ * `PAGE_TEXT`, or the UTF-8 bytes a driver gave instead; empty for an empty page.
+ */
+export function pageText(rows: readonly Row[]): string | Uint8Array {
+  const value = rows[0]?.[PAGE_TEXT];
+  return value instanceof Uint8Array ? value : value == null ? "" : String(value);
+}
 
 /**
  * The final JSON text of each row read with `final`: `__json` whole, or, with holes, its parts

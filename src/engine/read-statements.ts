@@ -1,7 +1,7 @@
 import type { Field, Form, Model } from "../schema/shapes.ts";
 import type { Actor } from "../schema/actor.ts";
 import { sql } from "kysely";
-import type { Statement } from "../db/database.ts";
+import { PAGE_TEXT, type Statement } from "../db/database.ts";
 import { fragment, qb, Slot, Template } from "../db/query-builder.ts";
 import { remembered } from "../lib/memo.ts";
 import type { FieldErrors } from "../schema/errors.ts";
@@ -146,8 +146,12 @@ export function listStatements(ctx: Actor, model: Model, window: ListWindow): [p
         WHERE ${sql.ref(`${model.table}.id`)} IN (SELECT id FROM ${page})`
       : sql`SELECT ${select} FROM ${table} ${joins}
         WHERE ${sql.ref(`${model.table}.id`)} IN (${ids})`;
+    const ordered = sql`${rows} ORDER BY ${order}`;
+    // Objects written whole (no holes for the engine to fill) are read as the page's one text, so
+    // a driver can hand it over as it is (PAGE_TEXT); an aggregate reads its ordered subquery in order.
+    const whole = final !== null && !final.gaps.length;
     return {
-      page: new Template(sql`${rows} ORDER BY ${order}`),
+      page: new Template(whole ? sql`SELECT group_concat(__json, ',') AS ${sql.ref(PAGE_TEXT)} FROM (${ordered})` : ordered),
       count: new Template(sql`SELECT count(*) AS n FROM ${table} WHERE ${where}`),
     };
   });

@@ -8,7 +8,7 @@ import { listTexts, retrieveText } from "../engine/crud.ts";
 import { actAs } from "../auth/authenticate.ts";
 import { listQueryOf, selectionOf } from "./list-query.ts";
 import { paginated, paginatedParts } from "../lib/pagination.ts";
-import { jsonParts } from "../lib/json-text.ts";
+import { jsonParts, type JsonPart } from "../lib/json-text.ts";
 import { DETAIL_METHODS, jsonPayload, LIST_METHODS, READ_METHODS } from "../lib/responses.ts";
 import type { PlainRequest, QuickAnswer } from "./quick-request.ts";
 
@@ -62,7 +62,7 @@ export function quickRead(config: Config, secrets: Secrets, authCache: AuthCache
       revealedKeys: new Map(),
     };
     actAs(actor, entry, true);
-    let parts: readonly string[];
+    let parts: readonly JsonPart[];
     try {
       if (id !== null) {
         const object = await retrieveText(actor, model, Number(id), selectionOf(params));

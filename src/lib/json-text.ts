@@ -78,12 +78,16 @@ function holdsLongArray(object: Record<string, unknown>, depth: number): boolean
 
 const utf8 = new TextEncoder();
 
+/** A part of a JSON text: text, or text already encoded as UTF-8 (a page a driver read as bytes). */
+export type JsonPart = string | Uint8Array;
+
 /**
  * The UTF-8 bytes of text given in parts, each encoded into one buffer: the whole text is never
  * built (joining 1.3 MB of parts took 4 ms on Node 22, encoding them 0.1 ms; measured). Also the
  * fastest way to encode one long text: 0.15 ms for 1.3 MB, where `TextEncoder.encode` took 3.4.
+ * Parts given as bytes are copied as they are.
  */
-export function utf8Bytes(parts: readonly string[]): Uint8Array<ArrayBuffer> {
+export function utf8Bytes(parts: readonly JsonPart[]): Uint8Array<ArrayBuffer> {
   let chars = 0;
   for (const part of parts) chars += part.length;
   // Most answers are ASCII: one byte a character. A part that does not fit grows the buffer to
@@ -92,6 +96,12 @@ export function utf8Bytes(parts: readonly string[]): Uint8Array<ArrayBuffer> {
   let at = 0;
   let left = chars;
   for (const part of parts) {
+    if (typeof part !== "string") {
+      bytes.set(part, at);
+      at += part.length;
+      left -= part.length;
+      continue;
+    }
     let { read, written } = utf8.encodeInto(part, bytes.subarray(at));
     if (read < part.length) {
       const grown = new Uint8Array(at + written + (left - read) * 3);

@@ -1,4 +1,5 @@
 import type { Config } from "../config.ts";
+import type { JsonPart } from "./json-text.ts";
 
 /** A page request: `limit` null means every match (only when MAX_PAGE_SIZE is 0). */
 export interface Page {
@@ -60,13 +61,18 @@ export function paginated(url: URL, page: Page, count: number, results: unknown[
 
 /**
  * `paginated` as the parts of its JSON text, the results given as the JSON text of each object
- * (written by SQLite: src/engine/final-json.ts); joined, the parts are `JSON.stringify` of the envelope.
+ * (written by SQLite: src/engine/final-json.ts) or as all of them joined by commas, in text or
+ * UTF-8 bytes; joined, the parts are `JSON.stringify` of the envelope.
  */
-export function paginatedParts(url: URL, page: Page, count: number, results: readonly string[]): string[] {
+export function paginatedParts(url: URL, page: Page, count: number, results: readonly string[] | string | Uint8Array): JsonPart[] {
   const head = JSON.stringify(paginated(url, page, count, []));
-  const parts = [head.slice(0, -2)];
-  // The comma apart: joined to a row's text it would make a new string of the row (its copy, once flattened to be written).
-  results.forEach((text, i) => (i ? parts.push(",", text) : parts.push(text)));
+  const parts: JsonPart[] = [head.slice(0, -2)];
+  if (typeof results === "string" || results instanceof Uint8Array) {
+    if (results.length) parts.push(results);
+  } else {
+    // The comma apart: joined to a row's text it would make a new string of the row (its copy, once flattened to be written).
+    results.forEach((text, i) => (i ? parts.push(",", text) : parts.push(text)));
+  }
   parts.push("]}");
   return parts;
 }

@@ -1,4 +1,4 @@
-import { jsonParts, utf8Bytes } from "./json-text.ts";
+import { jsonParts, utf8Bytes, type JsonPart } from "./json-text.ts";
 
 /** The body each JSON response was made with, so an adapter that writes bytes need not read it back. */
 const bodies = new WeakMap<Response, string | Uint8Array<ArrayBuffer>>();
@@ -19,7 +19,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
  * encoded once into the bytes node:http writes. As `new Response(text)`, a 1.3 MB answer was
  * encoded by the Response and read back through its stream.
  */
-export function jsonText(parts: readonly string[], status = 200, headers: Record<string, string> = {}): Response {
+export function jsonText(parts: readonly JsonPart[], status = 200, headers: Record<string, string> = {}): Response {
   const payload = jsonPayload(parts);
   const init = { status, headers: { "Content-Type": "application/json", ...headers } };
   const response = new Response(typeof payload === "string" ? payload : oneChunk(payload), init);
@@ -39,14 +39,21 @@ export function jsonText(parts: readonly string[], status = 200, headers: Record
  * a site's detail (1 KB) or a brief page (6 KB) cost 10-20 % more as bytes, the buffer's own
  * price. Workers and Deno take either.
  */
-const TEXT_CHARS = 16 * 1024;
+export const TEXT_CHARS = 16 * 1024;
 
-/** JSON text in parts as an answer's body: one text when short, else its UTF-8 bytes (never joined). */
-export function jsonPayload(parts: readonly string[]): string | Uint8Array<ArrayBuffer> {
+/**
+ * JSON text in parts as an answer's body: one text when short, else its UTF-8 bytes (never
+ * joined). Parts already in bytes (a long page, native-connection.ts) make the answer bytes.
+ */
+export function jsonPayload(parts: readonly JsonPart[]): string | Uint8Array<ArrayBuffer> {
   let chars = 0;
-  for (const part of parts) chars += part.length;
-  if (chars >= TEXT_CHARS) return utf8Bytes(parts);
-  return parts.length === 1 ? parts[0] : parts.join("");
+  let text = true;
+  for (const part of parts) {
+    chars += part.length;
+    text &&= typeof part === "string";
+  }
+  if (chars >= TEXT_CHARS || !text) return utf8Bytes(parts);
+  return parts.length === 1 ? (parts[0] as string) : parts.join("");
 }
 
 const oneChunk = (bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> =>

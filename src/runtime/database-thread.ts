@@ -72,7 +72,8 @@ function serve(port: MessagePort | typeof parent, onClose?: () => void) {
       if (kind === "script") port.postMessage([id, (connection.script(payload, deadline), null)]);
       else {
         const statements = payload.map(resolve);
-        port.postMessage([id, kind === "read" ? connection.read(statements) : connection.write(statements, deadline)]);
+        const results = kind === "read" ? connection.read(statements) : connection.write(statements, deadline);
+        port.postMessage([id, results], ownBuffers(results));
       }
     } catch (error) {
       port.postMessage([id, null, describe(error)]);
@@ -85,6 +86,24 @@ serve(parent, () => {
   for (const port of served) port.close();
   parent.close();
 });
+
+/**
+ * The buffers of the bytes in `results`' one-row results (a long page's text, one-row-read.ts):
+ * moved to the asking thread, not copied. Each is a buffer the addon made for that value alone,
+ * and no cache keeps it (read-cache.ts keeps no bytes). Results of many rows are not looked at.
+ */
+function ownBuffers(results: readonly WireResult[]): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  for (const [rows] of results) {
+    if (rows.length !== 1) continue;
+    for (const value of Object.values(rows[0])) {
+      if (value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) {
+        buffers.push(value.buffer as ArrayBuffer);
+      }
+    }
+  }
+  return buffers;
+}
 
 function describe(error: unknown) {
   const e = error as { name?: unknown; message?: unknown; code?: unknown };

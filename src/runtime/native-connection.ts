@@ -1,9 +1,12 @@
 import NativeDatabase from "libsql";
-import type { Row } from "../db/database.ts";
+import { PAGE_TEXT, type Row } from "../db/database.ts";
+import { TEXT_CHARS } from "../lib/responses.ts";
 import {
   isFlattened,
   ONE_ROW_SQL_CHARS,
   oneRowSql,
+  PAGE_MARK,
+  pageBytesSql,
   rowsOfOneRow,
   rowsOfSeparated,
   separatedSql,
@@ -22,15 +25,18 @@ interface Prepared {
 }
 
 /**
- * A long read's one-row forms (one-row-read.ts): the separated one, the JSON one for rows it cannot
- * carry (prepared at the first such read), and the columns they split into.
+ * A read's one-row forms (one-row-read.ts): for a long read, the separated one, the JSON one for
+ * rows it cannot carry (prepared at the first such read), and the columns they split into; for a
+ * whole page's read, the form that gives a long page as bytes.
  */
-interface OneRow {
-  readonly separated: Prepared;
-  readonly jsonSql: string;
-  json: Prepared | null;
-  readonly names: readonly string[];
-}
+type OneRow =
+  | {
+      readonly separated: Prepared;
+      readonly jsonSql: string;
+      json: Prepared | null;
+      readonly names: readonly string[];
+    }
+  | { readonly page: Prepared };
 
 /** One statement as it travels between threads: SQL text and positional parameters. */
 export type WireStatement = readonly [sql: string, parameters: readonly unknown[]];
@@ -101,28 +107,37 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
   };
 
   /**
-   * Long reads' one-row forms by their SQL. A read's own statement leaves the cache once its form
-   * is made (a prepared 100 KB statement holds about 1 MB), so a text found here is never prepared
-   * again; `plain` holds the long reads that have no form (a write's RETURNING) and keep theirs.
+   * Long reads' and whole pages' one-row forms by their SQL. A read's own statement leaves the cache
+   * once its form is made (a prepared 100 KB statement holds about 1 MB), so a text found here is
+   * never prepared again; `plain` holds the reads looked at that have no form (a write's RETURNING,
+   * a short text that only named the page's column) and keep theirs.
    */
   const oneRows = new Map<string, OneRow>();
   const plain = new Set<string>();
-  const oneRowOf = (sql: string): OneRow | null => {
-    const known = oneRows.get(sql);
-    if (known || sql.length < ONE_ROW_SQL_CHARS || !QUERY.test(sql) || plain.has(sql)) return known ?? null;
-    const stmt = prepare(sql);
-    if (!stmt.reader) return null;
-    const names = stmt.columns().map((c) => c.name);
-    let one: OneRow | null = null;
+  /** A long read's separated and JSON forms; null for one a SELECT cannot read from (INSERT ... RETURNING), which keeps `all()`. */
+  const separatedForms = (sql: string, names: readonly string[]): OneRow | null => {
     try {
       const unwrapped = separatedSql(sql, names, false);
       const flattened = unwrapped !== null && isFlattened(planOf(unwrapped));
       const separated = flattened ? separatedSql(sql, names, true) : unwrapped;
       const jsonSql = oneRowSql(sql, names, flattened);
-      if (separated && jsonSql) one = { separated: db.prepare(separated) as unknown as Prepared, jsonSql, json: null, names };
+      return separated && jsonSql ? { separated: db.prepare(separated) as unknown as Prepared, jsonSql, json: null, names } : null;
     } catch {
-      // Not a query a SELECT can read from (INSERT ... RETURNING): it keeps `all()`.
+      return null;
     }
+  };
+  const oneRowOf = (sql: string): OneRow | null => {
+    const known = oneRows.get(sql);
+    if (known || (sql.length < ONE_ROW_SQL_CHARS && !sql.includes(PAGE_MARK)) || !QUERY.test(sql) || plain.has(sql)) return known ?? null;
+    const stmt = prepare(sql);
+    if (!stmt.reader) return null;
+    const names = stmt.columns().map((c) => c.name);
+    const one: OneRow | null =
+      names.length === 1 && names[0] === PAGE_TEXT
+        ? { page: db.prepare(pageBytesSql(sql, TEXT_CHARS)) as unknown as Prepared }
+        : sql.length >= ONE_ROW_SQL_CHARS
+          ? separatedForms(sql, names)
+          : null;
     if (oneRows.size + plain.size > 500) {
       oneRows.clear();
       plain.clear();
@@ -138,6 +153,8 @@ export function nativeConnection(path: string, role: ConnectionRole, busyTimeout
   const run = ([sql, parameters]: WireStatement): WireResult => {
     const args = parameters.map(toArg);
     const one = oneRowOf(sql);
+    // A row of its own: the addon's carries its timing too.
+    if (one && "page" in one) return [[{ [PAGE_TEXT]: (one.page.get(...args) as Row)[PAGE_TEXT] }], 0];
     if (one) {
       const rows = rowsOfSeparated(one.separated.get(...args) as Separated, one.names);
       if (rows) return [rows, 0];
