@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonParts, utf8Bytes } from "../src/lib/json-text.ts";
-import { bodyOf, json, withLength } from "../src/lib/responses.ts";
+import { bodyOf, json, jsonPayload, TEXT_CHARS, withLength } from "../src/lib/responses.ts";
 
 const text = (value: unknown) => new TextDecoder().decode(utf8Bytes(jsonParts(value)));
 
@@ -51,6 +51,27 @@ describe("JSON text in parts", () => {
       const bytes = utf8Bytes(jsonParts(value));
       expect(bytes).toEqual(new TextEncoder().encode(JSON.stringify(value)));
     }
+  });
+});
+
+describe("an answer from parts already in bytes (a page read as bytes)", () => {
+  it("is the parts' text as bytes, short or long, and uses up the bytes it was given", () => {
+    const encode = (t: string) => new TextEncoder().encode(t);
+    for (const page of ['{"a":"côté"},{"b":2}', `{"long":"${"é".repeat(TEXT_CHARS)}"}`]) {
+      const bytes = encode(page);
+      const payload = jsonPayload(['{"results":[', bytes, "]}"]);
+      expect(payload).toBeInstanceOf(Uint8Array);
+      expect(JSON.parse(new TextDecoder().decode(payload as Uint8Array))).toEqual({ results: JSON.parse(`[${page}]`) });
+      // Released once copied: its memory is not left for the collector.
+      expect((bytes.buffer as ArrayBuffer & { detached: boolean }).detached).toBe(true);
+    }
+    // Bytes within a larger buffer are copied and left as they were.
+    const shared = encode('xx{"c":3}xx');
+    const view = shared.subarray(2, 9);
+    expect(new TextDecoder().decode(jsonPayload(["[", view, "]"]) as Uint8Array)).toBe('[{"c":3}]');
+    expect(shared.byteLength).toBe(11);
+    // Text alone stays text while short.
+    expect(jsonPayload(["[", "1", "]"])).toBe("[1]");
   });
 });
 

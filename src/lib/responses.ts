@@ -43,7 +43,11 @@ export const TEXT_CHARS = 16 * 1024;
 
 /**
  * JSON text in parts as an answer's body: one text when short, else its UTF-8 bytes (never
- * joined). Parts already in bytes (a long page, native-connection.ts) make the answer bytes.
+ * joined). Parts already in bytes (a long page, native-connection.ts) make the answer bytes, and
+ * are used up: once copied into the answer their memory is released (ES2024's `transfer`), not
+ * left for the collector. V8 counts such memory apart from its heap and collects for it only past
+ * tens of megabytes: under 8 clients reading pages of 1,000 sites (850 KB) the service's peak
+ * RSS was 298-301 MB with the pages' bytes left to it, against 228-229 with the pages as text.
  */
 export function jsonPayload(parts: readonly JsonPart[]): string | Uint8Array<ArrayBuffer> {
   let chars = 0;
@@ -52,8 +56,18 @@ export function jsonPayload(parts: readonly JsonPart[]): string | Uint8Array<Arr
     chars += part.length;
     text &&= typeof part === "string";
   }
-  if (chars >= TEXT_CHARS || !text) return utf8Bytes(parts);
-  return parts.length === 1 ? (parts[0] as string) : parts.join("");
+  if (chars < TEXT_CHARS && text) return parts.length === 1 ? (parts[0] as string) : parts.join("");
+  const bytes = utf8Bytes(parts);
+  for (const part of parts) if (typeof part !== "string") release(part);
+  return bytes;
+}
+
+/** Frees the memory of bytes that span their whole buffer (where `transfer` exists: Node 21 and later). */
+function release(bytes: Uint8Array): void {
+  const buffer = bytes.buffer as ArrayBuffer & { readonly detached?: boolean; transfer?(length: number): ArrayBuffer };
+  if (bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength && !buffer.detached && typeof buffer.transfer === "function") {
+    buffer.transfer(0);
+  }
 }
 
 const oneChunk = (bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> =>
