@@ -1,4 +1,5 @@
 import { jsonParts, utf8Bytes, type JsonPart } from "./json-text.ts";
+import { freeBuffer, wholeBuffer } from "./buffers.ts";
 
 /** The body each JSON response was made with, so an adapter that writes bytes need not read it back. */
 const bodies = new WeakMap<Response, string | Uint8Array<ArrayBuffer>>();
@@ -58,16 +59,11 @@ export function jsonPayload(parts: readonly JsonPart[]): string | Uint8Array<Arr
   }
   if (chars < TEXT_CHARS && text) return parts.length === 1 ? (parts[0] as string) : parts.join("");
   const bytes = utf8Bytes(parts);
-  for (const part of parts) if (typeof part !== "string") release(part);
-  return bytes;
-}
-
-/** Frees the memory of bytes that span their whole buffer (where `transfer` exists: Node 21 and later). */
-function release(bytes: Uint8Array): void {
-  const buffer = bytes.buffer as ArrayBuffer & { readonly detached?: boolean; transfer?(length: number): ArrayBuffer };
-  if (bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength && !buffer.detached && typeof buffer.transfer === "function") {
-    buffer.transfer(0);
+  for (const part of parts) {
+    const whole = typeof part === "string" ? null : wholeBuffer(part);
+    if (whole) freeBuffer(whole);
   }
+  return bytes;
 }
 
 const oneChunk = (bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> =>

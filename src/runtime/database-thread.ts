@@ -9,6 +9,7 @@
  */
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { nativeConnection, type ConnectionRole, type WireResult, type WireStatement } from "./native-connection.ts";
+import { wholeBuffer } from "../lib/buffers.ts";
 
 /**
  * A statement as the port sends it: its SQL's number on this thread, the SQL itself only the
@@ -97,9 +98,8 @@ function ownBuffers(results: readonly WireResult[]): ArrayBuffer[] {
   for (const [rows] of results) {
     if (rows.length !== 1) continue;
     for (const value of Object.values(rows[0])) {
-      if (value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) {
-        buffers.push(value.buffer as ArrayBuffer);
-      }
+      const whole = value instanceof Uint8Array ? wholeBuffer(value) : null;
+      if (whole) buffers.push(whole);
     }
   }
   return buffers;

@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { bodyOf } from "../lib/responses.ts";
+import { freeBuffer } from "../lib/buffers.ts";
 import type { QuickAnswer, QuickRequest } from "../http/quick-request.ts";
 
 /** A response as node:http writes it: what an app thread sends back, or a web Response converted. */
@@ -75,11 +76,7 @@ export function listen(handler: NodeHandler, host: string, port: number): Promis
  */
 function written({ body, owned }: Answer): ((error?: Error | null) => void) | undefined {
   if (!owned || !(body instanceof Uint8Array)) return undefined;
-  // ES2024's transfer: detaching a buffer releases its memory (Node 21 and later; where it is
-  // missing, the collector frees it as before).
-  const buffer = body.buffer as ArrayBuffer & { readonly detached?: boolean; transfer?(length: number): ArrayBuffer };
-  if (typeof buffer.transfer !== "function") return undefined;
-  return (error) => void (error || buffer.detached || buffer.transfer!(0));
+  return (error) => void (error || freeBuffer(body.buffer));
 }
 
 function send(res: ServerResponse, answer: Answer): void {
